@@ -1,0 +1,94 @@
+"""The one exception family of `referee`.
+
+Every problem a user can cause ends in a `RefereeError` whose message names the input and the
+situation, and whose `exit_status` is the documented exit code. Anything else that escapes is a bug.
+"""
+
+from __future__ import annotations
+
+# Exit statuses (see man/referee.1). Kept here so that every layer agrees on them.
+EXIT_OK = 0
+EXIT_RULE = 1  # a rule violation or a rejected move
+EXIT_USAGE = 2  # the command line itself is wrong
+EXIT_INTERNAL = 70  # a bug in referee
+EXIT_BAD_LOG = 65  # malformed log (EX_DATAERR)
+EXIT_NO_LOG = 66  # log missing or unreadable (EX_NOINPUT)
+EXIT_BUSY = 75  # log locked by another writer (EX_TEMPFAIL)
+
+
+class RefereeError(Exception):
+    """Base of every error meant for the user."""
+
+    exit_status = EXIT_RULE
+    code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.hint = hint
+
+
+class UsageError(RefereeError):
+    """The command line names something that does not exist (a game, an option, a player)."""
+
+    exit_status = EXIT_USAGE
+    code = "usage"
+
+
+class MoveError(RefereeError):
+    """A move was rejected. `suggestions` holds nearby legal moves in canonical notation."""
+
+    exit_status = EXIT_RULE
+
+    def __init__(self, message: str, *, code: str | None = None, rule: str | None = None,
+                 hint: str | None = None, suggestions: tuple[str, ...] = ()):
+        super().__init__(message, code=code, hint=hint)
+        self.rule = rule
+        self.suggestions = tuple(suggestions)
+
+
+class NotationError(MoveError):
+    """Move text that does not parse: an unknown word, a card that does not exist."""
+
+    code = "notation"
+
+
+class AmbiguousMove(NotationError):
+    """Move text that could mean more than one thing (an abbreviation with several matches)."""
+
+    code = "ambiguous"
+
+
+class IllegalMove(MoveError):
+    """A well-formed move that the rules forbid in this situation."""
+
+    code = "illegal"
+
+
+class LogError(RefereeError):
+    """A log that cannot be trusted: bad TOML, unknown format, fields of the wrong type."""
+
+    exit_status = EXIT_BAD_LOG
+    code = "log"
+
+    def __init__(self, message: str, *, code: str | None = None, line: int | None = None,
+                 seq: int | None = None, hint: str | None = None):
+        super().__init__(message, code=code, hint=hint)
+        self.line = line
+        self.seq = seq
+
+
+class LogMissing(RefereeError):
+    """The log file does not exist or cannot be read."""
+
+    exit_status = EXIT_NO_LOG
+    code = "log-missing"
+
+
+class LogBusy(RefereeError):
+    """Another `referee` process holds the log's write lock."""
+
+    exit_status = EXIT_BUSY
+    code = "log-busy"

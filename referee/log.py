@@ -1,0 +1,400 @@
+"""The TOML game log: read and validate it, write it atomically under an exclusive lock.
+
+Format `referee-log/1` (documented in man/referee.1 and docs/log-format.md):
+
+    format, game, created, referee, [seed]      top-level keys
+    [options]                                   every ruling in force, defaults written out
+    [[players]]  name, <seat field>             in seat order
+    [[events]]   seq, at, [by], type, <fields>, [note]
+    [[retracted]] the same, plus retracted_at   events taken back by `undo`
+
+Nothing else is allowed: a log is untrusted input, so every unknown key, wrong type or missing field
+is refused with its TOML line. Writers hold a lock on a sidecar file `.NAME.lock` for the whole
+read-check-write; the new text goes to a temp file in the same folder, is fsynced, then renamed over
+the log, so a reader sees either the old log or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import errno
+import os
+import re
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterator
+
+from referee.engine import FIELD_KINDS, Event, Game, Player, load_game
+from referee.errors import LogBusy, LogError, LogMissing, RefereeError
+
+FORMAT = "referee-log/1"
+MAX_BYTES = 4 * 1024 * 1024  # far beyond any real game; refuses accidental or hostile huge files
+LOCK_TIMEOUT = 3.0  # seconds a writer waits for another writer (REFEREE_LOCK_TIMEOUT overrides)
+
+TOP_KEYS = {"format", "game", "created", "referee", "seed", "options", "players", "events",
+            "retracted"}
+META_KEYS = {"seq", "at", "by", "type", "note"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An event as it stands in the log, with its place there (for messages)."""
+
+    seq: int
+    event: Event
+    at: dt.datetime | None = None
+    note: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class GameLog:
+    game: str
+    players: tuple[Player, ...]
+    options: dict[str, Any]
+    created: dt.datetime
+    referee: str
+    seed: int | None = None
+    entries: tuple[Entry, ...] = ()
+    retracted: tuple[dict[str, Any], ...] = ()
+    path: Path | None = field(default=None, compare=False)
+
+    def appended(self, event: Event, note: str | None = None) -> "GameLog":
+        entry = Entry(len(self.entries) + 1, event, now(), note)
+        return replace(self, entries=self.entries + (entry,))
+
+    def without_last(self) -> "GameLog":
+        last = self.entries[-1]
+        record = _entry_record(last)
+        record["retracted_at"] = now()
+        return replace(self, entries=self.entries[:-1], retracted=self.retracted + (record,))
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now().astimezone().replace(microsecond=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+class _Locator:
+    """Finds the TOML line of a table or key, for messages (tomllib keeps no positions)."""
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        self._tables: dict[str, list[int]] = {}
+        for number, line in enumerate(self.lines, start=1):
+            m = re.match(r"\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]", line)
+            if m:
+                self._tables.setdefault(m.group(1), []).append(number)
+
+    def table(self, name: str, index: int) -> int | None:
+        found = self._tables.get(name, [])
+        return found[index] if index < len(found) else None
+
+    def key(self, key: str, start: int | None = None) -> int | None:
+        begin = (start or 1) - 1
+        pattern = re.compile(rf"\s*(\"?){re.escape(key)}\1\s*=")
+        for number in range(begin, len(self.lines)):
+            line = self.lines[number]
+            if number > begin and start is not None and line.lstrip().startswith("["):
+                break
+            if pattern.match(line):
+                return number + 1
+        return None
+
+
+def read(path: str | os.PathLike[str]) -> GameLog:
+    """Read and validate a log file. Raises LogMissing (66) or LogError (65)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise LogMissing(f"{path}: no such log", hint="start one with `referee new GAME ...` "
+                         "or choose another with --log PATH") from None
+    except IsADirectoryError:
+        raise LogMissing(f"{path}: is a folder, not a log file") from None
+    except OSError as exc:
+        raise LogMissing(f"{path}: cannot read the log ({exc.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise LogError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a referee log",
+                       code="log-too-large")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(f"{path}: not UTF-8 text (byte {exc.start})", code="log-encoding") from None
+    return replace(parse(text, str(path)), path=path)
+
+
+def parse(text: str, source: str = "<log>") -> GameLog:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = _toml_error_line(str(exc))
+        raise LogError(f"{source}: not valid TOML: {exc}", code="toml-syntax", line=line) from None
+    return _validate(doc, _Locator(text), source)
+
+
+def _toml_error_line(message: str) -> int | None:
+    m = re.search(r"line (\d+)", message)
+    return int(m.group(1)) if m else None
+
+
+def _fail(source: str, message: str, *, code: str, line: int | None = None,
+          seq: int | None = None) -> LogError:
+    where = f"{source}:{line}" if line else source
+    return LogError(f"{where}: {message}", code=code, line=line, seq=seq)
+
+
+def _validate(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
+    for key in doc:
+        if key not in TOP_KEYS:
+            raise _fail(source, f"unknown top-level key {key!r}", code="unknown-key",
+                        line=loc.key(key))
+    fmt = doc.get("format")
+    if fmt != FORMAT:
+        raise _fail(source, f"format is {fmt!r}, expected {FORMAT!r}", code="unknown-format",
+                    line=loc.key("format"))
+    for key, kind in (("game", str), ("referee", str), ("created", dt.datetime)):
+        if not isinstance(doc.get(key), kind):
+            raise _fail(source, f"{key} is missing or not a {kind.__name__}", code="bad-header",
+                        line=loc.key(key))
+    seed = doc.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise _fail(source, "seed must be an integer", code="bad-header", line=loc.key("seed"))
+    try:
+        game = load_game(doc["game"])
+    except RefereeError:
+        raise _fail(source, f"unknown game {doc['game']!r}", code="unknown-game",
+                    line=loc.key("game")) from None
+    options = _read_options(game, doc.get("options", {}), loc, source)
+    players = _read_players(game, doc.get("players"), loc, source)
+    entries = _read_events(game, doc.get("events", []), loc, source)
+    retracted = doc.get("retracted", [])
+    if not isinstance(retracted, list) or not all(isinstance(r, dict) for r in retracted):
+        raise _fail(source, "retracted must be an array of tables", code="bad-retracted")
+    return GameLog(game=game.id, players=players, options=options, created=doc["created"],
+                   referee=doc["referee"], seed=seed, entries=entries,
+                   retracted=tuple(retracted))
+
+
+def _kind_ok(value: Any, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind.endswith("[]"):
+        inner = kind[:-2]
+        return isinstance(value, list) and all(_kind_ok(v, inner) for v in value)
+    return isinstance(value, FIELD_KINDS[kind])
+
+
+def _read_options(game: Game, options: Any, loc: _Locator, source: str) -> dict[str, Any]:
+    if not isinstance(options, dict):
+        raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
+    specs = {spec.name: spec for spec in game.options}
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise _fail(source, f"{game.id} has no option {name!r}", code="unknown-option",
+                        line=loc.key(name))
+        if not _kind_ok(value, spec.kind):
+            raise _fail(source, f"option {name} must be a {spec.kind}", code="bad-option",
+                        line=loc.key(name))
+    try:
+        return game.check_options(options)
+    except RefereeError as exc:
+        raise _fail(source, exc.message, code="bad-option") from None
+
+
+def _read_players(game: Game, players: Any, loc: _Locator, source: str) -> tuple[Player, ...]:
+    if not isinstance(players, list) or not players:
+        raise _fail(source, "no [[players]] tables", code="no-players")
+    allowed = {"name"} | ({game.seat_field} if game.seat_field else set())
+    out = []
+    for index, record in enumerate(players):
+        line = loc.table("players", index)
+        if not isinstance(record, dict):
+            raise _fail(source, "players must be tables", code="bad-player", line=line)
+        for key in record:
+            if key not in allowed:
+                raise _fail(source, f"player field {key!r} is not known to {game.id}",
+                            code="unknown-field", line=loc.key(key, line))
+        name = record.get("name")
+        seat = record.get(game.seat_field) if game.seat_field else None
+        if not isinstance(name, str) or (seat is not None and not isinstance(seat, str)):
+            raise _fail(source, "a player needs a name (text)"
+                        + (f" and a {game.seat_field} (text)" if game.seat_field else ""),
+                        code="bad-player", line=line)
+        out.append(Player(name, seat))
+    return tuple(out)
+
+
+def _read_events(game: Game, events: Any, loc: _Locator, source: str) -> tuple[Entry, ...]:
+    if not isinstance(events, list):
+        raise _fail(source, "events must be an array of tables ([[events]])", code="bad-events")
+    out = []
+    for index, record in enumerate(events):
+        line = loc.table("events", index)
+        out.append(_read_event(game, record, index + 1, line, loc, source))
+    return tuple(out)
+
+
+def _read_event(game: Game, record: Any, expected_seq: int, line: int | None, loc: _Locator,
+                source: str) -> Entry:
+    def fail(message: str, code: str, key: str | None = None) -> LogError:
+        at = loc.key(key, line) if key and line else line
+        return _fail(source, f"event {expected_seq}: {message}", code=code, line=at,
+                     seq=expected_seq)
+
+    if not isinstance(record, dict):
+        raise fail("not a table", "bad-event")
+    seq = record.get("seq")
+    if seq != expected_seq or isinstance(seq, bool):
+        raise fail(f"seq is {seq!r}, expected {expected_seq}", "bad-seq", "seq")
+    etype = record.get("type")
+    spec = game.events.get(etype) if isinstance(etype, str) else None
+    if spec is None:
+        raise fail(f"unknown event type {etype!r} for {game.id}", "unknown-event", "type")
+    at = record.get("at")
+    if at is not None and not isinstance(at, dt.datetime):
+        raise fail("at must be a date-time", "bad-field", "at")
+    by = record.get("by")
+    if by is not None and not isinstance(by, str):
+        raise fail("by must be a player name", "bad-field", "by")
+    note = record.get("note")
+    if note is not None and not isinstance(note, str):
+        raise fail("note must be text", "bad-field", "note")
+    fields = {}
+    for key, value in record.items():
+        if key in META_KEYS:
+            continue
+        kind = spec.fields.get(key)
+        if kind is None:
+            raise fail(f"{etype} has no field {key!r}", "unknown-field", key)
+        if not _kind_ok(value, kind):
+            raise fail(f"{etype}.{key} must be a {kind}", "bad-field", key)
+        fields[key] = value
+    for key in spec.fields:
+        if key not in fields and key not in spec.optional:
+            raise fail(f"{etype} needs the field {key!r}", "missing-field")
+    return Entry(seq, Event.make(etype, by, **fields), at, note, line)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def _entry_record(entry: Entry) -> dict[str, Any]:
+    record: dict[str, Any] = {"seq": entry.seq}
+    if entry.at is not None:
+        record["at"] = entry.at
+    record.update(entry.event.record())
+    if entry.note:
+        record["note"] = entry.note
+    return record
+
+
+def document(log: GameLog, seat_field: str | None) -> dict[str, Any]:
+    doc: dict[str, Any] = {"format": FORMAT, "game": log.game, "created": log.created,
+                           "referee": log.referee}
+    if log.seed is not None:
+        doc["seed"] = log.seed
+    doc["options"] = dict(log.options)
+    players = []
+    for p in log.players:
+        record = {"name": p.name}
+        if seat_field and p.seat is not None:
+            record[seat_field] = p.seat
+        players.append(record)
+    doc["players"] = players
+    if log.entries:
+        doc["events"] = [_entry_record(e) for e in log.entries]
+    if log.retracted:
+        doc["retracted"] = list(log.retracted)
+    return doc
+
+
+def dumps(log: GameLog, seat_field: str | None) -> str:
+    import tomli_w
+
+    return tomli_w.dumps(document(log, seat_field))
+
+
+def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
+    """Write `text` to `path` so that a crash leaves the old file or the new one, never half."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if exclusive and path.exists():
+        raise LogError(f"{path}: already exists; choose another file with --log, or remove it "
+                       "first", code="log-exists")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise LogMissing(f"{path}: cannot write in {folder} ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if exclusive:
+            os.link(tmp, path)  # fails if someone created the log meanwhile
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+        _fsync_dir(folder)
+    except FileExistsError:
+        os.unlink(tmp)
+        raise LogError(f"{path}: already exists", code="log-exists") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise LogMissing(f"{path}: cannot write the log ({exc.strerror})") from None
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the exclusive writer's lock of `path`; wait up to `timeout` s, then raise LogBusy."""
+    import fcntl
+
+    if timeout is None:
+        try:
+            timeout = float(os.environ.get("REFEREE_LOCK_TIMEOUT", LOCK_TIMEOUT))
+        except ValueError:
+            timeout = LOCK_TIMEOUT
+    try:
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise LogMissing(f"{path}: cannot create its lock file ({exc.strerror})") from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise LogMissing(f"{path}: cannot lock the log ({exc.strerror})") from None
+                if time.monotonic() >= deadline:
+                    raise LogBusy(f"{path}: busy: another referee command is writing this log",
+                                  hint="wait for it to finish and run your command again") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
