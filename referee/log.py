@@ -320,9 +320,17 @@ def document(log: GameLog, seat_field: str | None) -> dict[str, Any]:
 
 
 def dumps(log: GameLog, seat_field: str | None) -> str:
+    """The log as TOML, always in the same order and layout: header, [options], [[players]],
+    [[events]], [[retracted]] - one table per event, so that diffs and line numbers stay readable."""
     import tomli_w
 
-    return tomli_w.dumps(document(log, seat_field))
+    doc = document(log, seat_field)
+    header = {k: v for k, v in doc.items() if not isinstance(v, (dict, list))}
+    chunks = [tomli_w.dumps(header), "[options]\n" + tomli_w.dumps(doc["options"])]
+    for key in ("players", "events", "retracted"):
+        for record in doc.get(key, ()):
+            chunks.append(f"[[{key}]]\n" + tomli_w.dumps(record))
+    return "\n".join(chunks)
 
 
 def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:

@@ -1,0 +1,116 @@
+"""`referee check`: replay logs and report every finding (file, event, TOML line, stable code).
+
+A finding is a malformed log (the file cannot be read as a referee log at all), an event that
+breaks the rules (reported, then skipped so that later problems are found too), or a notice the
+game raised (a revoke proven by a later card). `--strict` stops at the first finding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from referee import log as logfile
+from referee.engine import apply_event, load_game
+from referee.errors import (EXIT_BAD_LOG, EXIT_NO_LOG, EXIT_OK, EXIT_RULE, LogError, LogMissing,
+                            MoveError, RefereeError)
+from referee.session import start_state
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    event: int | None = None  # the event's seq
+    line: int | None = None  # its TOML line
+    rule: str | None = None
+    kind: str = "rule"  # "rule", "notice", "log" (malformed), "missing"
+
+
+@dataclass
+class Report:
+    file: str
+    ok: bool = True
+    game: str | None = None
+    events: int = 0
+    finished: bool = False
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        kinds = {f.kind for f in self.findings}
+        if "missing" in kinds:
+            return EXIT_NO_LOG
+        if "log" in kinds:
+            return EXIT_BAD_LOG
+        return EXIT_RULE if self.findings else EXIT_OK
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["findings"] = [asdict(f) for f in self.findings]
+        return out
+
+
+def check_file(path: str | Path, strict: bool = False) -> Report:
+    report = Report(str(path))
+    try:
+        log = logfile.read(Path(path))
+        game = load_game(log.game)
+        state = start_state(game, log)
+    except LogMissing as exc:
+        return _fail(report, Finding(exc.code, exc.message, kind="missing"))
+    except LogError as exc:
+        return _fail(report, Finding(exc.code, exc.message, exc.seq, exc.line, kind="log"))
+    report.game = game.id
+    report.events = len(log.entries)
+    seen = 0
+    for entry in log.entries:
+        try:
+            state = apply_event(game, state, entry.event, log.players)
+        except MoveError as exc:
+            report.findings.append(Finding(exc.code, f"event {entry.seq}: {exc.message}",
+                                           entry.seq, entry.line, getattr(exc, "rule", None)))
+            if strict:
+                break
+            continue
+        except RefereeError as exc:  # pragma: no cover - games raise MoveError for bad events
+            report.findings.append(Finding(exc.code, exc.message, entry.seq, entry.line))
+            break
+        notices = game.notices(state)
+        for notice in notices[seen:]:
+            report.findings.append(Finding(notice.code, f"event {entry.seq}: {notice.message}",
+                                           entry.seq, entry.line, notice.rule, kind="notice"))
+        seen = len(notices)
+        if strict and report.findings:
+            break
+    report.finished = game.finished(state)
+    report.ok = not report.findings
+    return report
+
+
+def _fail(report: Report, finding: Finding) -> Report:
+    report.ok = False
+    report.findings.append(finding)
+    return report
+
+
+def check_files(paths: Iterable[str | Path], strict: bool = False, jobs: int = 1) -> list[Report]:
+    paths = [str(p) for p in paths]
+    if strict or jobs <= 1 or len(paths) < 2:
+        reports = []
+        for path in paths:
+            reports.append(check_file(path, strict))
+            if strict and not reports[-1].ok:
+                break
+        return reports
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = max(1, len(paths) // (jobs * 4))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(check_file, paths, chunksize=chunk))
+
+
+def exit_status(reports: list[Report]) -> int:
+    return max((r.exit_status for r in reports), default=EXIT_OK,
+               key=lambda s: {EXIT_OK: 0, EXIT_RULE: 1, EXIT_BAD_LOG: 2, EXIT_NO_LOG: 3}[s])

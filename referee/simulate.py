@@ -1,0 +1,98 @@
+"""`referee simulate`: random legal games played by the tool itself (for tests, demos and speed).
+
+Each game is dealt with its own seed (a --shuffle game) and played by choosing random legal events
+through the game protocol, so every simulated game is also a valid log.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee import __version__
+from referee import log as logfile
+from referee.engine import Event, Game, Player, apply_event, load_game
+
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+MAX_EVENTS = 20_000  # a guard against a game that never ends; no real game comes near it
+
+
+@dataclass
+class Playout:
+    seed: int
+    players: tuple[Player, ...]
+    events: list[Event] = field(default_factory=list)
+    state: Any = None
+    finished: bool = False
+
+
+def default_players(game: Game, count: int | None) -> list[Player]:
+    count = count or min(max(3, game.min_players), game.max_players)
+    return game.seat_players([Player(n) for n in NAMES[:count]], game.default_options())
+
+
+def play_out(game: Game, seed: int, players: list[Player], options: dict | None = None) -> Playout:
+    """One random game to its end: returns the events and the final state."""
+    options = game.check_options(options or {})
+    rng = random.Random(seed)
+    state = game.setup(tuple(players), options, seed)
+    out = Playout(seed, tuple(players))
+    while not game.finished(state) and len(out.events) < MAX_EVENTS:
+        event = game.random_event(state, rng)
+        if event is None:
+            break
+        state = apply_event(game, state, event, players)
+        out.events.append(event)
+    out.state, out.finished = state, game.finished(state)
+    return out
+
+
+def to_log(game: Game, playout: Playout, options: dict | None = None) -> logfile.GameLog:
+    log = logfile.GameLog(game=game.id, players=playout.players,
+                          options=game.check_options(options or {}), created=logfile.now(),
+                          referee=__version__, seed=playout.seed)
+    for event in playout.events:
+        log = log.appended(event)
+    return log
+
+
+@dataclass
+class Summary:
+    game: str
+    games: int
+    finished: int
+    events: int
+    seconds: float
+    winners: dict[str, int]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "games": self.games, "finished": self.finished,
+                "events": self.events, "seconds": round(self.seconds, 3),
+                "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+                "winners": self.winners}
+
+
+def simulate(game_id: str, games: int, seed: int, players: int | None = None,
+             save: Path | None = None) -> Summary:
+    game = load_game(game_id)
+    seated = default_players(game, players)
+    master = random.Random(seed)
+    winners: dict[str, int] = {}
+    finished = events = 0
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for index in range(games):
+        playout = play_out(game, master.randrange(2**31), seated)
+        finished += playout.finished
+        events += len(playout.events)
+        for name in game.score(playout.state).winners if playout.finished else ():
+            winners[name] = winners.get(name, 0) + 1
+        if save is not None:
+            text = logfile.dumps(to_log(game, playout), game.seat_field)
+            logfile.write_atomic(save / f"{game.id}-{index + 1:05d}.toml", text)
+    elapsed = time.perf_counter() - start
+    return Summary(game.id, games, finished, events, elapsed, winners)
