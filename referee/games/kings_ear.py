@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Iterator, Mapping
 
 from referee.engine import Event, EventSpec, Game, OptionSpec, Player, ToAct
@@ -108,15 +108,21 @@ class State:
     def under(self, house: int) -> list[int]:
         return [c for c, h in enumerate(self.where) if h == house]
 
+    @cached_property
+    def _nets(self) -> tuple[int, ...]:
+        """All 16 section nets in one pass: index house * 4 + profession."""
+        nets = [0] * 16
+        for card, house in enumerate(self.where):
+            if house >= 0:
+                value = card % 4 + 1
+                nets[house * 4 + card // 4 % 4] += value if card // 16 == house else -value
+        return tuple(nets)
+
     def net(self, house: int, profession: int) -> int:
-        total = 0
-        for card, h in enumerate(self.where):
-            if h == house and card_profession(card) == profession:
-                total += card_value(card) if card_house(card) == house else -card_value(card)
-        return total
+        return self._nets[house * 4 + profession]
 
     def nets(self, house: int) -> tuple[int, ...]:
-        return tuple(self.net(house, p) for p in range(4))
+        return self._nets[house * 4:house * 4 + 4]
 
 
 def locked(state: State, card: int) -> bool:
@@ -442,7 +448,7 @@ class KingsEar(Game):
         if state.drawn < 64:
             raise IllegalMove("pass is only allowed when you have no legal action; the pile "
                               "still has cards to draw", code="pass-not-allowed", rule="R-6")
-        if next(self._equal_trades(state), None) is not None:
+        if _equal_trade_sums(state):
             raise IllegalMove("pass is only allowed when you have no legal action; a trade "
                               "is still possible (see 'referee options')",
                               code="pass-not-allowed", rule="R-6")
@@ -472,7 +478,8 @@ class KingsEar(Game):
                 [c for c in range(64) if state.where[c] == PILE]
             moves += [Event.make("draw", state.player, card=self.card_name(state, c))
                       for c in unseen]
-        moves += list(self._equal_trades(state))
+        if _equal_trade_sums(state):
+            moves += list(self._equal_trades(state))
         if not moves:
             moves.append(Event.make("pass", state.player))
         return moves
@@ -532,32 +539,47 @@ class KingsEar(Game):
         return lines
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
-        """Random play that stays fast: choose the kind of move first, then one instance."""
+        """Random play that stays fast: choose the kind of move first, then one instance.
+
+        The number of equal trades grows exponentially with the cards on the board, so trades are
+        sampled directly (`_random_equal_trade`) instead of drawn from the full `legal()` list.
+        """
         if state.finished:
             return None
         if state.pending is not None:
-            return rng.choice(list(self.legal(state)))
-        if state.drawn < 64 and rng.random() < 0.8:
-            card = state.deck[state.drawn] if state.deck else \
-                rng.choice([c for c in range(64) if state.where[c] == PILE])
-            return Event.make("draw", state.player, card=self.card_name(state, card))
-        trade = self._random_trade(state, rng)
+            return rng.choice(self.legal(state))
+        if state.drawn >= 64:
+            return self._random_equal_trade(state, rng) or Event.make("pass", state.player)
+        roll = rng.random()
+        trade = (self._random_equal_trade(state, rng) if roll < 0.1 else
+                 self._random_unequal_trade(state, rng) if roll < 0.15 else None)
         if trade is not None:
             return trade
-        return next(iter(self.legal(state)), None)
+        card = state.deck[state.drawn] if state.deck else \
+            rng.choice([c for c in range(64) if state.where[c] == PILE])
+        return Event.make("draw", state.player, card=self.card_name(state, card))
 
-    def _random_trade(self, state: State, rng: random.Random) -> Event | None:
+    def _random_equal_trade(self, state: State, rng: random.Random) -> Event | None:
+        options = _equal_trade_sums(state)
+        if not options:
+            return None
+        house, total = rng.choice(sorted(options))
+        give = _random_subset(tradeable_under(state, state.own), total, None, rng)
+        take = _random_subset(tradeable_under(state, house), total, state.own, rng)
+        assert give is not None and take is not None
+        return self._trade_event(state, house, give, take)
+
+    def _random_unequal_trade(self, state: State, rng: random.Random) -> Event | None:
+        """An option-2 trade that the partner accepts (R-3), as happens at real tables."""
         give_pool = tradeable_under(state, state.own)
-        partners = [h for h in range(4) if h != state.own]
+        partners = [h for h in state.seats if h != state.own]
         rng.shuffle(partners)
         for house in partners:
             own_there = [c for c in tradeable_under(state, house) if card_house(c) == state.own]
-            if not give_pool or not own_there:
-                continue
-            give = rng.sample(give_pool, rng.randint(1, min(2, len(give_pool))))
-            take = [rng.choice(own_there)]
-            equal = sum(map(card_value, give)) == sum(map(card_value, take))
-            if equal or state.owner(house) is not None:
+            if give_pool and own_there:
+                give = rng.sample(give_pool, rng.randint(1, min(2, len(give_pool))))
+                take = [rng.choice(own_there)]
+                equal = sum(map(card_value, give)) == sum(map(card_value, take))
                 return self._trade_event(state, house, give, take, agreed=not equal)
         return None
 
@@ -687,6 +709,61 @@ def _move(state: State, moves: Mapping[int, int], pending: int | None) -> State:
 
 def _next_turn(state: State) -> State:
     return replace(state, turn=(state.turn + 1) % len(state.names))
+
+
+def _subset_sums(cards: list[int], need_house: int | None) -> set[int]:
+    """Every total a non-empty subset of `cards` can make (with `need_house`: subsets holding at
+    least one card of that House). A subset-sum sweep: cheap however many cards there are."""
+    any_sums: set[int] = set()  # totals of non-empty subsets
+    own_sums: set[int] = set()  # ... that contain a card of need_house
+    for card in cards:
+        value = card_value(card)
+        new_any = {t + value for t in any_sums} | {value}
+        if need_house is not None and card_house(card) == need_house:
+            own_sums |= new_any
+        else:
+            own_sums |= {t + value for t in own_sums}
+        any_sums |= new_any
+    return any_sums if need_house is None else own_sums
+
+
+def _equal_trade_sums(state: State) -> set[tuple[int, int]]:
+    """(partner House, total) pairs for which an equal option-2 trade exists."""
+    gives = _subset_sums(tradeable_under(state, state.own), None)
+    if not gives:
+        return set()
+    return {(house, total) for house in range(4) if house != state.own
+            for total in gives & _subset_sums(tradeable_under(state, house), state.own)}
+
+
+def _random_subset(cards: list[int], total: int, need_house: int | None,
+                   rng: random.Random) -> list[int] | None:
+    """A random subset of `cards` adding up to `total` (holding a card of `need_house` if set)."""
+    cards = list(cards)
+    rng.shuffle(cards)
+    if need_house is not None:
+        anchors = [c for c in cards if card_house(c) == need_house]
+        for anchor in anchors:
+            rest = [c for c in cards if c != anchor]
+            remainder = total - card_value(anchor)
+            if remainder == 0:
+                return [anchor]
+            if remainder > 0 and remainder in _subset_sums(rest, None):
+                return [anchor, *_random_subset(rest, remainder, None, rng)]  # type: ignore[misc]
+        return None
+    chosen: list[int] = []
+    for index, card in enumerate(cards):
+        value = card_value(card)
+        rest = cards[index + 1:]
+        if value == total:
+            return chosen + [card]
+        if value < total and (total - value) in _subset_sums(rest, None) and rng.random() < 0.5:
+            chosen.append(card)
+            total -= value
+        elif total not in _subset_sums(rest, None):
+            chosen.append(card)  # the rest alone cannot make the total: this card must go in
+            total -= value
+    return chosen if total == 0 else None
 
 
 def _subsets_by_sum(cards: list[int], need_house: int | None) -> dict[int, list[tuple[int, ...]]]:

@@ -1,0 +1,162 @@
+"""The state of a game of The Dwarf King: small frozen values, replaced (never mutated) by events.
+
+The referee does not see the hands. Each physical hand of cards is a `Slot`: how many cards it
+holds, the cards known to be in it (shown for the quest, entered at the deal, taken back with the
+Sorcerer, or every card when the tool dealt them), and the voids it has shown. Slots belong to the
+cards, not to the players: when hands are swapped or passed the slots move between seats, so the
+voids travel with the cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.engine import Notice
+from referee.games.dwarf_king.cards import CARDS, deck
+
+
+@dataclass(frozen=True)
+class Void:
+    """A hand did not follow `suit` in trick `trick`: `player` played `card` instead."""
+
+    suit: str
+    trick: int
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Slot:
+    size: int
+    known: frozenset[str] = frozenset()
+    complete: bool = False  # `known` is the whole hand
+    voids: tuple[Void, ...] = ()
+    # Cards that joined the hand after trick N (the Sorcerer takes one back): they cannot prove a
+    # void shown in trick N or earlier false.
+    joined: tuple[tuple[str, int], ...] = ()
+
+    def without(self, card: str) -> "Slot":
+        return replace(self, size=self.size - 1, known=self.known - {card})
+
+    def knowing(self, card: str) -> "Slot":
+        known = self.known | {card}
+        return replace(self, known=known, complete=self.complete or len(known) == self.size)
+
+    def void_in(self, suit: str) -> Void | None:
+        return next((v for v in self.voids if v.suit == suit), None)
+
+
+@dataclass(frozen=True)
+class Trick:
+    number: int
+    plays: tuple[tuple[int, str], ...]  # (seat, card) in the order played
+    winner: int | None = None
+    replaced: str | None = None  # the card the Sorcerer took back; the Sorcerer lies in its place
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return tuple("Sorcerer" if c == self.replaced else c for _, c in self.plays)
+
+    def player_of(self, card: str) -> int | None:
+        return next((s for s, c in self.plays if c == card), None)
+
+    @property
+    def winning_card(self) -> str:
+        return next(c for s, c in self.plays if s == self.winner)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand: from the special card's reveal to the last trick."""
+
+    number: int
+    dealer: int
+    special: str | None = None
+    quest: tuple[int, str] | None = None
+    swapped: bool = False  # the Goblins' Flag Bearer swap is done
+    leader: int | None = None
+    slots: tuple[Slot, ...] = ()  # by seat: the hand each seat holds now
+    tricks: tuple[Trick, ...] = ()  # completed tricks
+    plays: tuple[tuple[int, str], ...] = ()  # the trick in progress
+    pending: str = ""  # "trade-hands" / "pass-hands": a choice awaited after a trick
+    pending_seat: int | None = None
+    seeded: bool = False  # the tool dealt the cards (--shuffle --seed): every slot is complete
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.tricks) + 1
+
+    @property
+    def turn_leader(self) -> int:
+        return self.tricks[-1].winner if self.tricks else self.leader  # type: ignore[return-value]
+
+    @property
+    def gone(self) -> frozenset[str]:
+        """Cards no longer in any hand: in completed tricks or on the table."""
+        out = {c for t in self.tricks for c in t.cards}
+        out.update(c for _, c in self.plays)
+        return frozenset(out)
+
+    def deck(self, players: int) -> frozenset[str]:
+        return deck(players, self.special) if self.special else frozenset()
+
+    def holder(self, card: str) -> int | None:
+        """The seat known to hold `card` (it is in one slot's known cards, or only one slot is
+        not fully known), else None."""
+        for seat, slot in enumerate(self.slots):
+            if card in slot.known:
+                return seat
+        open_slots = [s for s, slot in enumerate(self.slots) if not slot.complete]
+        if len(open_slots) == 1 and card in self.deck(len(self.slots)) and card not in self.gone:
+            return open_slots[0]
+        return None
+
+    def with_slot(self, seat: int, slot: Slot) -> "Deal":
+        slots = list(self.slots)
+        slots[seat] = slot
+        return replace(self, slots=tuple(slots))
+
+
+@dataclass(frozen=True)
+class HandResult:
+    number: int
+    dealer: str
+    special: str
+    quest: tuple[int, str]
+    points: tuple[int, ...]
+    next_dealer: int  # the seat that won the 5 of Dwarves
+    tricks: tuple[int, ...]  # tricks won per seat
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]
+    edition: int
+    seed: int | None
+    deal: Deal
+    results: tuple[HandResult, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    over: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def seat(self, name: str) -> int:
+        return self.names.index(name)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(r.points[s] for r in self.results) for s in range(self.players))
+
+    @property
+    def used_specials(self) -> tuple[str, ...]:
+        return tuple(r.special for r in self.results)
+
+    @property
+    def used_tiles(self) -> tuple[int, ...]:
+        return tuple(r.quest[0] for r in self.results)
+
+
+def card_suit(code: str) -> str | None:
+    return CARDS[code].suit

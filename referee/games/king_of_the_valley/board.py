@@ -1,0 +1,203 @@
+"""The state of a game of King of the Valley: valley, hill, castles, piles; all immutable.
+
+Geometry: the valley is a 5x5 grid of squares a1..e5 (a = left column, 1 = the row nearest the
+starting player), numbered 0..24 row by row (a1 = 0, e1 = 4, a2 = 5 ... e5 = 24). The hill has two
+columns (left = 0, right = 1), each a tuple of tiles from row 1 (bottom, cheapest) upwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from referee.errors import NotationError
+from referee.games.king_of_the_valley.tiles import (
+    COLUMNS, INFLUENCE, PILE_SIZES, is_subject, kind)
+
+SIZE = 5
+SQUARES = SIZE * SIZE
+FILES = "abcde"
+SIDES = ("left", "right")
+HILL_ROWS = 6
+HILL_SLOTS = 2 * HILL_ROWS
+KINGDOM_TOKENS = 6
+START_GOLD = 2
+# Places a revealed tile can go to: a valley square 0..24, or the top of a hill column.
+HILL_PLACE = (SQUARES, SQUARES + 1)
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+Held = tuple[str, bool]  # a tile in a castle column and whether it is face up
+
+
+def square_name(square: int) -> str:
+    return f"{FILES[square % SIZE]}{square // SIZE + 1}"
+
+
+def parse_square(word: str, text: str) -> int:
+    low = word.lower()
+    if len(low) != 2 or low[0] not in FILES or low[1] not in "12345":
+        raise NotationError(f"{word!r} in {text!r} is not a valley square (a1..e5)",
+                            code="bad-square")
+    return (int(low[1]) - 1) * SIZE + FILES.index(low[0])
+
+
+@lru_cache(maxsize=None)
+def ray(square: int, direction: tuple[int, int]) -> tuple[int, ...]:
+    """The squares from `square` (excluded) to the valley's edge in `direction`."""
+    col, row = square % SIZE, square // SIZE
+    out = []
+    col, row = col + direction[0], row + direction[1]
+    while 0 <= col < SIZE and 0 <= row < SIZE:
+        out.append(row * SIZE + col)
+        col, row = col + direction[0], row + direction[1]
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def between(start: int, end: int) -> tuple[int, ...] | None:
+    """The squares strictly between two squares on one straight line, or None if not on one."""
+    if start == end:
+        return None
+    for direction in DIRECTIONS:
+        line = ray(start, direction)
+        if end in line:
+            return line[:line.index(end)]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Castle:
+    """A player's castle board: six columns of tiles, gold, kingdom tokens, tax tokens."""
+
+    columns: tuple[tuple[Held, ...], ...] = ((),) * len(COLUMNS)
+    gold: int = START_GOLD
+    kingdoms: int = 0
+    taxed: frozenset[str] = frozenset()
+
+    def column(self, name: str) -> tuple[Held, ...]:
+        return self.columns[COLUMNS.index(name)]
+
+    def face_up(self, name: str) -> int:
+        return sum(1 for _, up in self.column(name) if up)
+
+    def any_face_up(self) -> bool:
+        return any(up for col in self.columns for _, up in col)
+
+    def tiles(self) -> list[str]:
+        return [tile for col in self.columns for tile, _ in col]
+
+    def _with_column(self, name: str, held: tuple[Held, ...]) -> "Castle":
+        index = COLUMNS.index(name)
+        return replace(self, columns=self.columns[:index] + (held,) + self.columns[index + 1:])
+
+    def add(self, tile: str, column: str) -> "Castle":
+        return self._with_column(column, self.column(column) + ((tile, True),))
+
+    def remove_face_up(self, tile: str, column: str) -> "Castle":
+        held = list(self.column(column))
+        held.remove((tile, True))
+        return self._with_column(column, tuple(held))
+
+    def turn_down(self, column: str, count: int) -> "Castle":
+        """R-12: turn `count` face-up tiles of a column face down, real subjects before Jesters,
+        the earliest first (the Jester keeps standing in as long as possible)."""
+        held = list(self.column(column))
+        order = sorted((i for i, (_, up) in enumerate(held) if up),
+                       key=lambda i: (held[i][0] == "jester", i))
+        for i in order[:count]:
+            held[i] = (held[i][0], False)
+        return self._with_column(column, tuple(held))
+
+
+def column_of(tile: str) -> str:
+    """The castle column of a subject's portrait (Jesters have none: their owner chooses)."""
+    return kind(tile)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    names: tuple[str, ...]
+    orders: tuple[str, ...]  # the four Knight Order labels (R-1)
+    prices: tuple[int, ...]  # hill row prices, bottom to top (R-4)
+    castles: tuple[Castle, ...]
+    kings: tuple[int | None, ...]
+    virtual: tuple[tuple[str, ...], ...] | None = None  # shuffled piles of a seeded game
+    seen: tuple[tuple[str, ...], ...] = ((), (), ())  # tiles revealed so far, per pile
+    valley: tuple[str | None, ...] = (None,) * SQUARES
+    coins: tuple[int, ...] = (0,) * SQUARES  # priests' coins lying on valley squares
+    hill: tuple[tuple[str, ...], ...] = ((), ())
+    discard: tuple[str, ...] = ()  # specialists used and discarded
+    pending: tuple[str, ...] = ()  # summoned tiles still to activate or place, in order
+    turn: int = 0  # turns begun since the first (active player = turn % players)
+    phase: str = "reveal"  # reveal, king, recruit, summon, activate, kingdom, over
+    awaiting: tuple[int, ...] = ()  # places of the tiles still to reveal, in order
+    emptied: tuple[int, ...] = ()  # valley squares emptied this turn, in the order passed
+    kingdom_claimed: bool = False  # this turn
+    end_triggered: bool = False
+
+    @property
+    def setting_up(self) -> bool:
+        return None in self.kings
+
+    @property
+    def active(self) -> int:
+        if self.setting_up:
+            return self.kings.index(None)
+        return self.turn % len(self.names)
+
+    @property
+    def player(self) -> str:
+        return self.names[self.active]
+
+    @property
+    def castle(self) -> Castle:
+        return self.castles[self.active]
+
+    @property
+    def round(self) -> int:
+        return self.turn // len(self.names) + 1
+
+    @property
+    def kingdoms_left(self) -> int:
+        return KINGDOM_TOKENS - sum(c.kingdoms for c in self.castles)
+
+    def unrevealed(self) -> tuple[int, ...]:
+        return tuple(size - len(seen) for size, seen in zip(PILE_SIZES, self.seen))
+
+    def pile_supply(self) -> int:
+        """Tiles still in piles II and III that are not already promised to a waiting place."""
+        return sum(self.unrevealed()) - len(self.awaiting)
+
+    def next_pile(self, offset: int = 0) -> int:
+        """The pile the `offset`-th next revealed tile comes from (I, then II, then III)."""
+        left = offset
+        for index, count in enumerate(self.unrevealed()):
+            if left < count:
+                return index
+            left -= count
+        raise IndexError("all piles are empty")
+
+    def tile_at(self, square: int) -> str | None:
+        return self.valley[square]
+
+    def other_king_on(self, square: int, me: int) -> bool:
+        return any(k == square for i, k in enumerate(self.kings) if i != me)
+
+    def hill_tile(self, side: int, row: int) -> str | None:
+        column = self.hill[side]
+        return column[row - 1] if 1 <= row <= len(column) else None
+
+    def hill_subjects(self) -> list[tuple[int, int, str]]:
+        return [(side, row, tile) for side in (0, 1)
+                for row, tile in enumerate(self.hill[side], start=1) if is_subject(tile)]
+
+
+def with_item(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def influence(castle: Castle) -> int:
+    return sum(INFLUENCE[kind(t)] for t in castle.tiles())

@@ -1,0 +1,232 @@
+"""Phase 2, the summon: which king moves are legal, and why a given one is not.
+
+A summon is a path and, optionally, the passed tiles taken:
+  path = (start, priest, priest, ..., end): every leg is a straight line; every square but the
+         first and the last holds a priest the king visits (pays 1 gold, continues from there);
+  take = ()  -> the single tile on `end` is summoned;
+  take = squares passed on the last leg, 2 or 3 tiles of one character type, the last of them
+         directly before `end` (the landing square).
+`summons` lists every legal one; `check` explains, rule by rule, why one is refused. Both rest on
+the same small predicates so that they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+from referee.errors import IllegalMove
+from referee.games.king_of_the_valley.board import (
+    DIRECTIONS, Castle, State, between, ray, square_name)
+from referee.games.king_of_the_valley.tiles import COLUMNS, kind, tax_terms
+
+MAX_TAKE = 3
+
+
+class Summon(NamedTuple):
+    path: tuple[int, ...]
+    take: tuple[int, ...] = ()
+
+    @property
+    def priests(self) -> tuple[int, ...]:
+        return self.path[1:-1]
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        """The squares whose tiles the final move obtains, in the order the king passed them."""
+        return self.take or (self.path[-1],)
+
+
+# ---------------------------------------------------------------------------------------------
+# Specialists' requirements
+
+
+def taxes_feasible(castle: Castle, needs: list[int]) -> bool:
+    """Can tax collectors needing these numbers of identical subjects all be activated?
+
+    Each one needs its own untaxed column (the tax token forbids a second tax on a type) with
+    enough face-up tiles; a column that fits a larger need fits every smaller one, so serving the
+    largest needs first with distinct columns is exact."""
+    needs = sorted((n for n in needs if n > 0), reverse=True)
+    counts = sorted((castle.face_up(c) for c in COLUMNS if c not in castle.taxed), reverse=True)
+    return len(needs) <= len(counts) and all(count >= need for need, count in zip(needs, counts))
+
+
+def wizard_feasible(state: State, castle: Castle) -> bool:
+    return castle.any_face_up() and bool(state.hill_subjects())
+
+
+def unmet_requirement(state: State, castle: Castle, tiles: list[str]) -> str | None:
+    """Why the specialists among `tiles` cannot all be activated now, or None."""
+    if any(kind(t) == "wizard" for t in tiles) and not wizard_feasible(state, castle):
+        if not castle.any_face_up():
+            return "the wizard needs a face-up subject in your castle"
+        return "the wizard needs a subject on the hill to swap with"
+    taxes = [tax_terms(t)[0] for t in tiles if kind(t) == "tax"]
+    if any(taxes) and not taxes_feasible(castle, taxes):
+        needs = ", ".join(str(n) for n in sorted(taxes, reverse=True) if n)
+        return (f"the tax collector(s) need {needs} identical face-up subjects of a type you have "
+                "not taxed yet (a different type for each)")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Enumeration
+
+
+def summons(state: State) -> list[Summon]:
+    """Every legal summon of the active player."""
+    me = state.active
+    start = state.kings[me]
+    assert start is not None
+    out: list[Summon] = []
+    feasible_cache: dict[tuple[str, ...], bool] = {}
+
+    def feasible(tiles: tuple[str, ...]) -> bool:
+        key = tuple(sorted(tiles))
+        if key not in feasible_cache:
+            feasible_cache[key] = unmet_requirement(state, state.castle, list(tiles)) is None
+        return feasible_cache[key]
+
+    def tile(square: int, gone: frozenset[int]) -> str | None:
+        return None if square in gone else state.valley[square]
+
+    def explore(path: tuple[int, ...], gold: int, gone: frozenset[int]) -> None:
+        for direction in DIRECTIONS:
+            line = ray(path[-1], direction)
+            for j, square in enumerate(line):
+                here = tile(square, gone)
+                if here is not None and not state.other_king_on(square, me):
+                    if here == "priest":
+                        purse = gold + state.coins[square]
+                        if purse >= 1:
+                            explore(path + (square,), purse - 1, gone | {square})
+                    elif feasible((here,)):
+                        out.append(Summon(path + (square,)))
+                if j >= 2:
+                    _passed_takes(path + (square,), line[:j], tile, gone, feasible, state, me, out)
+
+    explore((start,), state.castle.gold, frozenset())
+    return out
+
+
+def _passed_takes(path, passed, tile, gone, feasible, state: State, me: int, out: list) -> None:
+    """The 2-3 identical tiles taken from `passed`, the last of them right before the landing."""
+    last = passed[-1]
+    last_tile = tile(last, gone)
+    if last_tile is None or last_tile == "priest" or state.other_king_on(last, me):
+        return
+    what = kind(last_tile)
+    others = [s for s in passed[:-1] if tile(s, gone) is not None
+              and kind(tile(s, gone)) == what and not state.other_king_on(s, me)]
+    for count in range(1, min(MAX_TAKE - 1, len(others)) + 1):
+        for chosen in combinations(others, count):
+            squares = chosen + (last,)
+            if feasible(tuple(tile(s, gone) for s in squares)):
+                out.append(Summon(path, squares))
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking one summon, with the reason and the rule when it is refused
+
+
+def _refuse(message: str, code: str, rule: str = "Summon") -> IllegalMove:
+    return IllegalMove(message, code=code, rule=rule)
+
+
+def check(state: State, summon: Summon) -> None:
+    """Raise IllegalMove naming the rule if `summon` is not legal for the active player."""
+    me = state.active
+    path = summon.path
+    names = " ".join(square_name(s) for s in path)
+    if len(path) < 2:
+        raise _refuse(f"move {names}: name where your king starts and where it ends",
+                      "incomplete-move")
+    if path[0] != state.kings[me]:
+        raise _refuse(f"move {names}: your king stands on {square_name(state.kings[me])}, "
+                      f"not on {square_name(path[0])}", "not-your-square")
+    gold = state.castle.gold
+    gone: set[int] = set()
+    for leg, (a, b) in enumerate(zip(path, path[1:]), start=1):
+        if a == b:
+            raise _refuse(f"move {names}: you may not summon the tile you start on (only after a "
+                          "priest may you come back to it)", "start-square")
+        if between(a, b) is None:
+            raise _refuse(f"move {names}: {square_name(a)} to {square_name(b)} is not a straight "
+                          "line (orthogonal or diagonal)", "not-a-line")
+        if leg == len(path) - 1:
+            break
+        here = None if b in gone else state.valley[b]
+        if here != "priest":
+            raise _refuse(f"move {names}: the king may only change direction at a priest, and "
+                          f"{square_name(b)} holds {here or 'no tile'}", "not-a-priest", "Priest")
+        if state.other_king_on(b, me):
+            raise _refuse(f"move {names}: the priest on {square_name(b)} is under another king",
+                          "under-a-king")
+        gold += state.coins[b]
+        if gold < 1:
+            raise _refuse(f"move {names}: the priest on {square_name(b)} needs 1 gold and you "
+                          "have none", "priest-needs-gold", "Priest")
+        gold -= 1
+        gone.add(b)
+    _check_final(state, summon, gone, names)
+
+
+def _check_final(state: State, summon: Summon, gone: set[int], names: str) -> None:
+    me = state.active
+    end = summon.path[-1]
+
+    def tile(square: int) -> str | None:
+        return None if square in gone else state.valley[square]
+
+    if not summon.take:
+        here = tile(end)
+        if here is None:
+            raise _refuse(f"move {names}: {square_name(end)} holds no tile to summon",
+                          "empty-square")
+        if state.other_king_on(end, me):
+            raise _refuse(f"move {names}: you may not summon the tile under another king on "
+                          f"{square_name(end)}", "under-a-king")
+        if here == "priest":
+            raise _refuse(f"move {names}: a priest only changes your path; continue from "
+                          f"{square_name(end)} to a tile (e.g. move {names} SQUARE)",
+                          "priest-must-continue", "Priest")
+        tiles = [here]
+    else:
+        tiles = _check_take(state, summon, tile, names)
+    problem = unmet_requirement(state, state.castle, tiles)
+    if problem:
+        rule = "Wizard" if kind(tiles[0]) == "wizard" else "Tax Collector"
+        raise _refuse(f"move {names}: {problem}, so you cannot summon "
+                      f"{' and '.join(tiles)}", "requirement-not-met", rule)
+
+
+def _check_take(state: State, summon: Summon, tile, names: str) -> list[str]:
+    me = state.active
+    passed = between(summon.path[-2], summon.path[-1]) or ()
+    take = summon.take
+    listed = " ".join(square_name(s) for s in take)
+    if not 2 <= len(take) <= MAX_TAKE or len(set(take)) != len(take):
+        raise _refuse(f"move {names} take {listed}: take 2 or 3 passed tiles (or none, to "
+                      "summon the tile you end on)", "take-two-or-three")
+    for square in take:
+        if square not in passed:
+            raise _refuse(f"move {names}: {square_name(square)} is not passed on the last move",
+                          "not-passed")
+        if tile(square) is None:
+            raise _refuse(f"move {names}: {square_name(square)} holds no tile", "empty-square")
+        if state.other_king_on(square, me):
+            raise _refuse(f"move {names}: you may not summon the tile under another king on "
+                          f"{square_name(square)}", "under-a-king")
+    if take[-1] != passed[-1] or list(take) != sorted(take, key=passed.index):
+        raise _refuse(f"move {names} take {listed}: you must end on the square directly behind "
+                      f"the last tile you take ({square_name(passed[-1])} is the last passed)",
+                      "land-behind-last")
+    tiles = [tile(s) for s in take]
+    if "priest" in tiles:
+        raise _refuse(f"move {names}: a priest is summoned only by ending a move on it (R-11)",
+                      "priest-not-passed", "R-11")
+    if len({kind(t) for t in tiles}) != 1:
+        raise _refuse(f"move {names}: {', '.join(tiles)} are not identical characters (R-5)",
+                      "not-identical", "R-5")
+    return tiles

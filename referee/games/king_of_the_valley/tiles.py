@@ -1,0 +1,183 @@
+"""The 90 character tiles of King of the Valley: names, the box, the piles, the columns.
+
+A tile is named by a short word (`queen`, `knight-A`, `tax-3-6`...). Knights carry their Order's
+label (R-1); tax collectors carry what is printed on them (R-3): `tax-G` (no requirement, G gold)
+or `tax-N-G` (N identical subjects, G gold).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from referee.errors import NotationError
+from referee.notation import match
+
+# The six columns of a castle board, in board order. Each subject goes to the column of its
+# portrait; a Jester goes to the column its owner chooses and stands in for that subject (R-6).
+COLUMNS = ("queen", "duke", "countess", "knight", "farmer", "wife")
+INFLUENCE = {"queen": 5, "duke": 4, "countess": 3, "knight": 2, "farmer": 1, "wife": 1,
+             "jester": 0}
+SUBJECT_KINDS = ("queen", "duke", "countess", "knight", "farmer", "wife", "jester")
+SPECIALIST_KINDS = ("priest", "wizard", "tax")
+# The character types that can be summoned as 2-3 "identical" passed tiles (R-5, R-11): every
+# kind except the priest, which is only ever summoned by ending a move on it.
+TAKE_KINDS = ("queen", "duke", "countess", "knight", "farmer", "wife", "jester", "wizard", "tax")
+
+# Box totals (the rules page, Components).
+BOX = {"queen": 3, "duke": 6, "countess": 9, "farmer": 24, "wife": 12, "jester": 3,
+       "priest": 3, "wizard": 2, "tax": 8}
+KNIGHTS_PER_ORDER = 5
+PILE_NAMES = ("I", "II", "III")
+PILE_SIZES = (29, 30, 31)
+# Specialists bound to a stage: one priest in each of I, II, III; one wizard in each of II, III.
+REQUIRED_PER_PILE = ({"priest": 1}, {"priest": 1, "wizard": 1}, {"priest": 1, "wizard": 1})
+MAX_PER_PILE = ({"priest": 1, "wizard": 0}, {"priest": 1, "wizard": 1},
+                {"priest": 1, "wizard": 1})
+
+DEFAULT_ORDERS = ("A", "B", "C", "D")
+
+_TAX = re.compile(r"^tax-(\d+)(?:-(\d+))?$")
+
+# ---------------------------------------------------------------------------------------------
+# ASSUMPTION - for virtual games only (`--shuffle --seed N`, `simulate`). The publisher does not
+# print which tiles are in which pile, nor what each of the 8 tax collectors demands. Games played
+# with a physical copy never use this table: their tiles are reported as they are revealed (R-2).
+# The mix respects every published total: 29/30/31 tiles, one priest per pile, the wizards in II
+# and III, 5 knights per Order. Knight Orders are given by position in the `orders` option.
+ASSUMED_PILE_MIX: tuple[dict[str, int], ...] = (
+    {"queen": 1, "duke": 2, "countess": 3, "knight#0": 2, "knight#1": 2, "knight#2": 1,
+     "knight#3": 1, "farmer": 9, "wife": 4, "jester": 1, "priest": 1,
+     "tax-3": 1, "tax-3-5": 1},                                              # pile I: 29
+    {"queen": 1, "duke": 2, "countess": 3, "knight#0": 2, "knight#1": 1, "knight#2": 2,
+     "knight#3": 2, "farmer": 7, "wife": 4, "jester": 1, "priest": 1, "wizard": 1,
+     "tax-4": 1, "tax-3-6": 1, "tax-4-7": 1},                                # pile II: 30
+    {"queen": 1, "duke": 2, "countess": 3, "knight#0": 1, "knight#1": 2, "knight#2": 2,
+     "knight#3": 2, "farmer": 8, "wife": 4, "jester": 1, "priest": 1, "wizard": 1,
+     "tax-4-8": 1, "tax-5-9": 1, "tax-5-10": 1},                             # pile III: 31
+)
+# ---------------------------------------------------------------------------------------------
+
+
+def kind(tile: str) -> str:
+    """The character type of a tile: `knight-A` -> knight, `tax-3-6` -> tax."""
+    if tile.startswith("knight-"):
+        return "knight"
+    if tile.startswith("tax-"):
+        return "tax"
+    return tile
+
+
+def is_subject(tile: str) -> bool:
+    return kind(tile) in SUBJECT_KINDS
+
+
+def tax_terms(tile: str) -> tuple[int, int]:
+    """(required identical subjects, gold) printed on a tax collector; 0 subjects = none."""
+    found = _TAX.match(tile)
+    assert found, tile
+    if found.group(2) is None:
+        return 0, int(found.group(1))
+    return int(found.group(1)), int(found.group(2))
+
+
+def valid_tax(tile: str) -> bool:
+    """R-3: `tax-G` with G in 3, 4; or `tax-N-G` with N in 3, 4, 5 and G in 5..10."""
+    found = _TAX.match(tile)
+    if not found:
+        return False
+    first, second = int(found.group(1)), found.group(2)
+    if second is None:
+        return first in (3, 4) and found.group(1) == str(first)
+    return (first in (3, 4, 5) and 5 <= int(second) <= 10
+            and tile == f"tax-{first}-{int(second)}")
+
+
+@lru_cache(maxsize=16)
+def tax_names() -> tuple[str, ...]:
+    return ("tax-3", "tax-4", *(f"tax-{n}-{g}" for n in (3, 4, 5) for g in range(5, 11)))
+
+
+@lru_cache(maxsize=16)
+def tile_names(orders: tuple[str, ...]) -> tuple[str, ...]:
+    """Every tile name of a game with these Order labels, tax collectors last."""
+    return ("queen", "duke", "countess", *(f"knight-{o}" for o in orders), "farmer", "wife",
+            "jester", "priest", "wizard", *tax_names())
+
+
+def box_limit(tile: str) -> int:
+    """How many tiles of this exact name the box may hold (tax: counted together, see BOX)."""
+    if kind(tile) == "knight":
+        return KNIGHTS_PER_ORDER
+    return BOX[kind(tile)]
+
+
+def count_key(tile: str) -> str:
+    """The name under which the box total of a tile is counted."""
+    return "tax" if kind(tile) == "tax" else tile
+
+
+def parse_tile(word: str, orders: tuple[str, ...], text: str) -> str:
+    """A tile name from forgiving input: any case, unique prefixes, `knight a` joined earlier."""
+    low = word.lower()
+    if low.startswith("tax-") and _TAX.match(low):
+        if not valid_tax(low):
+            raise NotationError(f"{word!r} in {text!r} is not a tax collector tile: write tax-G "
+                                "(G = 3 or 4) or tax-N-G (N = 3, 4, 5; G = 5..10) (R-3)",
+                                code="unknown-tile")
+        return low
+    names = [n for n in tile_names(orders) if not n.startswith("tax-")]
+    if low == "tax":
+        raise NotationError(f"'tax' in {text!r}: name the tile as printed, e.g. tax-3 or "
+                            "tax-4-7 (R-3)", code="unknown-tile")
+    return match(word, names, "tile", text=text)
+
+
+def join_knight_words(parts: list[str], orders: tuple[str, ...]) -> list[str]:
+    """Allow `knight A` for `knight-A` by joining a knight word with an Order label after it."""
+    out: list[str] = []
+    labels = {o.casefold() for o in orders}
+    for word in parts:
+        if out and out[-1].casefold() in ("knight", "k", "kn") and word.casefold() in labels:
+            out[-1] = f"knight-{word}"
+        else:
+            out.append(word)
+    return out
+
+
+def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The three piles of the assumed mix, unshuffled, with knights named by Order label."""
+    piles = []
+    for mix in ASSUMED_PILE_MIX:
+        tiles: list[str] = []
+        for name, count in mix.items():
+            if name.startswith("knight#"):
+                name = f"knight-{orders[int(name[7:])]}"
+            tiles += [name] * count
+        piles.append(tuple(tiles))
+    return tuple(piles)
+
+
+def pile_problems(seen: tuple[tuple[str, ...], ...]) -> str | None:
+    """Why the tiles seen so far (per pile) cannot come from the box, or None if they can."""
+    total: Counter[str] = Counter()
+    for index, tiles in enumerate(seen):
+        counts = Counter(kind(t) for t in tiles)
+        if len(tiles) > PILE_SIZES[index]:
+            return f"pile {PILE_NAMES[index]} has only {PILE_SIZES[index]} tiles"
+        for what, most in MAX_PER_PILE[index].items():
+            if counts[what] > most:
+                return (f"pile {PILE_NAMES[index]} holds {most} {what} tile"
+                        f"{'' if most == 1 else 's'} at most")
+        missing = sum(max(0, need - counts[what])
+                      for what, need in REQUIRED_PER_PILE[index].items())
+        if missing > PILE_SIZES[index] - len(tiles):
+            needed = " and ".join(f"one {w}" for w in REQUIRED_PER_PILE[index]
+                                  if counts[w] < REQUIRED_PER_PILE[index][w])
+            return f"pile {PILE_NAMES[index]} must still hold {needed}, but is too small for it"
+        total.update(count_key(t) for t in tiles)
+    for name, count in total.items():
+        if count > box_limit(name if name != "tax" else "tax-3"):
+            return f"the box has only {box_limit(name if name != 'tax' else 'tax-3')} {name} tiles"
+    return None
