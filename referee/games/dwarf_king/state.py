@@ -80,7 +80,6 @@ class Deal:
     plays: tuple[tuple[int, str], ...] = ()  # the trick in progress
     pending: str = ""  # "trade-hands" / "pass-hands": a choice awaited after a trick
     pending_seat: int | None = None
-    seeded: bool = False  # the tool dealt the cards (--shuffle --seed): every slot is complete
 
     @property
     def trick_number(self) -> int:
