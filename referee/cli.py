@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 from typing import Any, List, Optional
 
-import click
 import typer
 
 from referee import __version__
@@ -485,17 +484,41 @@ def _report(exc: RefereeError) -> None:
         err("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
 
 
+def _click_exceptions() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ...]]:
+    """(exit, usage/click error, abort) exception classes: Typer >= 0.16 vendors its own click,
+    older releases use click itself; catch whichever are present."""
+    exits: list[type] = [typer.Exit]
+    errors: list[type] = []
+    aborts: list[type] = [typer.Abort]
+    try:
+        from typer._click import exceptions as vendored  # type: ignore[import-not-found]
+
+        errors.append(vendored.ClickException)
+    except ImportError:  # pragma: no cover - older Typer
+        pass
+    try:
+        import click  # type: ignore[import-not-found]
+
+        exits.append(click.exceptions.Exit)
+        errors.append(click.ClickException)
+        aborts.append(click.exceptions.Abort)
+    except ImportError:  # pragma: no cover - Typer without click
+        pass
+    return tuple(exits), tuple(errors), tuple(aborts)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
+    exits, click_errors, aborts = _click_exceptions()
     try:
         status = app(args=argv, prog_name="referee", standalone_mode=False)
         status = status if isinstance(status, int) else EXIT_OK
-    except click.exceptions.Exit as exc:
+    except exits as exc:
         status = exc.exit_code
-    except click.ClickException as exc:
+    except click_errors as exc:
         exc.show()
         status = exc.exit_code if exc.exit_code else EXIT_USAGE
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except (*aborts, KeyboardInterrupt):
         err("referee: interrupted")
         status = 130
     except RefereeError as exc:

@@ -331,12 +331,17 @@ def load_game(game_id: str) -> Game:
     if importlib.util.find_spec(module) is None:
         raise UsageError(f"{game_id} is not available in this version of referee",
                          code="unknown-game")
-    return importlib.import_module(module).GAME
+    game = getattr(importlib.import_module(module), "GAME", None)
+    if not isinstance(game, Game):  # a game module still under construction
+        raise UsageError(f"{game_id} is not available in this version of referee",
+                         code="unknown-game")
+    return game
 
 
 def available_game_ids() -> list[str]:
     """The registered games whose module is present (a game under construction may be absent)."""
-    return [gid for gid in REGISTRY if importlib.util.find_spec(REGISTRY[gid]) is not None]
+    return [gid for gid in REGISTRY if importlib.util.find_spec(REGISTRY[gid]) is not None
+            and isinstance(getattr(importlib.import_module(REGISTRY[gid]), "GAME", None), Game)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,56 @@
+"""Shared fixtures: run the real CLI entry point in-process, and locate the repo's files."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden"
+EXAMPLES = ROOT / "referee" / "examples"
+
+
+@dataclass
+class Result:
+    status: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys, tmp_path, monkeypatch):
+    """Run `referee ARGS...` through `referee.cli.main` in a temporary folder."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("REFEREE_LOG", raising=False)
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "0.3")
+
+    def run(*args: str) -> Result:
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main([str(a) for a in args])
+        captured = capsys.readouterr()
+        code = exit_info.value.code
+        return Result(code if isinstance(code, int) else 0, captured.out, captured.err)
+
+    run.path = tmp_path  # type: ignore[attr-defined]
+    return run
+
+
+@pytest.fixture
+def ke_game(cli):
+    """A fresh three-player King's Ear log in ./game.toml."""
+    result = cli("new", "kings-ear", "--player", "Ann:Horse", "--player", "Ben:Pig",
+                 "--player", "Cat:Stag")
+    assert result.status == 0, result.err
+    return cli
+
+
+def env_without_log() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("REFEREE_LOG", None)
+    return env

@@ -1,0 +1,191 @@
+"""The TOML log: schema validation with locations, atomic writes, the writer's lock."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from referee import log as logfile
+from referee.engine import Event, Player
+from referee.errors import LogBusy, LogError, LogMissing
+
+GOOD = """\
+format = "referee-log/1"
+game = "kings-ear"
+created = 2026-11-21T19:00:00+01:00
+referee = "0.1.0"
+
+[options]
+houses = ["Horse", "Pig", "Stag", "Boar"]
+
+[[players]]
+name = "Ann"
+house = "Horse"
+
+[[players]]
+name = "Ben"
+house = "Pig"
+
+[[events]]
+seq = 1
+at = 2026-11-21T19:01:12+01:00
+by = "Ann"
+type = "draw"
+card = "Pig Army 3"
+
+[[events]]
+seq = 2
+by = "Ann"
+type = "place"
+house = "Stag"
+note = "Stag looked strong"
+"""
+
+
+def test_a_good_log_reads_with_every_part():
+    log = logfile.parse(GOOD)
+    assert log.game == "kings-ear" and log.players == (Player("Ann", "Horse"), Player("Ben", "Pig"))
+    assert [e.event for e in log.entries] == [Event.make("draw", "Ann", card="Pig Army 3"),
+                                              Event.make("place", "Ann", house="Stag")]
+    assert [e.line for e in log.entries] == [17, 24]
+    assert log.entries[1].note == "Stag looked strong" and log.entries[1].at is None
+
+
+def test_dumps_round_trips_and_writes_one_table_per_event():
+    log = logfile.parse(GOOD)
+    text = logfile.dumps(log, "house")
+    assert text.count("[[events]]") == 2 and text.index("[options]") < text.index("[[players]]")
+    again = logfile.parse(text)
+    assert [(e.seq, e.event, e.at, e.note) for e in again.entries] == \
+        [(e.seq, e.event, e.at, e.note) for e in log.entries]
+    assert again.options == log.options and again.players == log.players
+
+
+@pytest.mark.parametrize("change,code,line", [
+    (("format = \"referee-log/1\"", "format = \"referee-log/9\""), "unknown-format", 1),
+    (("game = \"kings-ear\"", "game = \"chess\""), "unknown-game", 2),
+    (("referee = \"0.1.0\"", "referee = 1"), "bad-header", 4),
+    (("referee = \"0.1.0\"", "referee = \"0.1.0\"\nseed = \"x\""), "bad-header", 5),
+    (("referee = \"0.1.0\"", "referee = \"0.1.0\"\nwinner = \"Ann\""), "unknown-key", 5),
+    (("houses = [", "colours = 1\nhouses = ["), "unknown-option", 7),
+    (("houses = [\"Horse\", \"Pig\", \"Stag\", \"Boar\"]", "houses = 4"), "bad-option", 7),
+    (("houses = [\"Horse\", \"Pig\", \"Stag\", \"Boar\"]", "houses = [\"A\"]"), "bad-option", None),
+    (("name = \"Ben\"", "name = \"Ben\"\ncolour = \"red\""), "unknown-field", 15),
+    (("name = \"Ben\"", "name = 7"), "bad-player", 13),
+    (("seq = 2", "seq = 3"), "bad-seq", 25),
+    (("type = \"place\"", "type = \"teleport\""), "unknown-event", 27),
+    (("house = \"Stag\"", "house = 3"), "bad-field", 28),
+    (("house = \"Stag\"", "house = \"Stag\"\nwho = \"x\""), "unknown-field", 29),
+    (("card = \"Pig Army 3\"", ""), "missing-field", 17),
+    (("by = \"Ann\"\ntype = \"place\"", "by = 5\ntype = \"place\""), "bad-field", 26),
+    (("note = \"Stag looked strong\"", "note = 1"), "bad-field", 29),
+    (("at = 2026-11-21T19:01:12+01:00", "at = \"yesterday\""), "bad-field", 19),
+    (("[[events]]\nseq = 1", "[[events]]\nseq = true"), "bad-seq", 18),
+])
+def test_every_schema_problem_is_refused_with_its_line(change, code, line):
+    old, new = change
+    assert old in GOOD
+    with pytest.raises(LogError) as info:
+        logfile.parse(GOOD.replace(old, new, 1), "g.toml")
+    assert info.value.code == code, info.value.message
+    assert info.value.line == line, info.value.message
+    if line:
+        assert f"g.toml:{line}:" in info.value.message
+
+
+def test_bad_toml_syntax_names_the_line():
+    with pytest.raises(LogError) as info:
+        logfile.parse(GOOD.replace("seq = 2", "seq = = 2"), "g.toml")
+    assert info.value.code == "toml-syntax" and info.value.line == 25
+
+
+@pytest.mark.parametrize("text,code", [
+    ("format = \"referee-log/1\"\ngame = \"kings-ear\"\ncreated = 2026-11-21T19:00:00Z\n"
+     "referee = \"x\"\n", "no-players"),
+    (GOOD.replace("[options]", "options = 3\n[opts]"), "unknown-key"),
+    (GOOD + "\nevents = 3\n", "unknown-field"),  # lands inside the last [[events]] table
+    (GOOD + "\n[[events]]\nseq = [\n", "toml-syntax"),
+    (GOOD.replace("format =", "retracted = 3\nformat ="), "bad-retracted"),
+    (GOOD.replace("[[players]]\nname = \"Ann\"", "players = [1]\n[[playerz]]\nname = \"Ann\""),
+     "unknown-key"),
+])
+def test_structural_problems(text, code):
+    with pytest.raises(LogError) as info:
+        logfile.parse(text)
+    assert info.value.code == code
+
+
+def test_missing_unreadable_huge_and_binary_files(tmp_path):
+    with pytest.raises(LogMissing):
+        logfile.read(tmp_path / "nope.toml")
+    with pytest.raises(LogMissing):
+        logfile.read(tmp_path)
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"#" * (logfile.MAX_BYTES + 1))
+    with pytest.raises(LogError) as info:
+        logfile.read(huge)
+    assert info.value.code == "log-too-large"
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(LogError) as info:
+        logfile.read(binary)
+    assert info.value.code == "log-encoding"
+
+
+def test_write_atomic_replaces_and_leaves_no_temp_files(tmp_path):
+    target = tmp_path / "g.toml"
+    logfile.write_atomic(target, "a = 1\n")
+    logfile.write_atomic(target, "a = 2\n")
+    assert target.read_text() == "a = 2\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]
+    with pytest.raises(LogError) as info:
+        logfile.write_atomic(target, "a = 3\n", exclusive=True)
+    assert info.value.code == "log-exists" and target.read_text() == "a = 2\n"
+
+
+def test_write_into_a_missing_folder_is_a_clean_error(tmp_path):
+    with pytest.raises(LogMissing):
+        logfile.write_atomic(tmp_path / "no" / "such" / "g.toml", "x")
+
+
+def test_lock_waits_then_reports_busy(tmp_path):
+    target = tmp_path / "g.toml"
+    with logfile.locked(target):
+        with pytest.raises(LogBusy) as info:
+            with logfile.locked(target, timeout=0.1):
+                pass  # pragma: no cover - never reached
+    assert "busy" in info.value.message and info.value.exit_status == 75
+    with logfile.locked(target, timeout=0.1):  # released: free again
+        pass
+
+
+def test_lock_timeout_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "not a number")
+    with logfile.locked(tmp_path / "g.toml"):
+        pass
+
+
+def test_lock_file_in_unwritable_place_is_a_clean_error(tmp_path):
+    with pytest.raises(LogMissing):
+        with logfile.locked(tmp_path / "missing" / "g.toml", timeout=0.1):
+            pass  # pragma: no cover
+
+
+def test_without_last_moves_the_event_to_retracted():
+    log = logfile.parse(GOOD)
+    shorter = log.without_last()
+    assert len(shorter.entries) == 1 and shorter.retracted[0]["type"] == "place"
+    assert "retracted_at" in shorter.retracted[0]
+    text = logfile.dumps(shorter, "house")
+    assert "[[retracted]]" in text and logfile.parse(text).retracted[0]["house"] == "Stag"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
+def test_unreadable_file(tmp_path):  # pragma: no cover - CI runs as root
+    target = tmp_path / "g.toml"
+    target.write_text(GOOD)
+    target.chmod(0)
+    with pytest.raises(LogMissing):
+        logfile.read(Path(target))
