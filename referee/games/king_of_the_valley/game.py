@@ -193,7 +193,9 @@ class KingOfTheValley(Game):
                 raise NotationError(f"{text!r}: take what? e.g. take farmer, or take b2 d4",
                                     code="incomplete-move")
             if len(take_words) == 1 and not _looks_like_square(take_words[0]):
-                what = match(take_words[0], TAKE_KINDS, "character type", text=text)
+                # A priest is named so that the refusal can cite R-11, not a spelling error.
+                what = match(take_words[0], TAKE_KINDS + ("priest",), "character type",
+                             text=text)
                 take = _take_of_kind(state, path, what, text)
             else:
                 take = [parse_square(w, text) for w in take_words]

@@ -158,14 +158,14 @@ def render(game: "KingOfTheValley", state: State) -> str:
     lines = [f"{game.title} - {game.to_act(state).phase}"
              + (f" ({state.player})" if game.to_act(state).players else ""), "",
              "Valley (<n> = king of player n, $n = priests' coins)",
-             "    " + "".join(f"{f:<{width}}" for f in FILES)]
+             ("    " + "".join(f"{f:<{width}}" for f in FILES)).rstrip()]
     for row in reversed(range(SIZE)):
         cells = "".join(f"{_cell(state, row * SIZE + c):<{width}}" for c in range(SIZE))
-        lines.append(f" {row + 1}  {cells.rstrip()}")
+        lines.append(f" {row + 1}  {cells}".rstrip())
     lines.append("Kings: " + ", ".join(
         f"{i + 1} {clean_line(n)} {square_name(k) if k is not None else '(not placed)'}"
         for i, (n, k) in enumerate(zip(state.names, state.kings))))
-    lines += ["", f"Hill   {'price':>5}  {'left':<10}  {'right':<10}"]
+    lines += ["", f"Hill   {'price':>5}  {'left':<10}  right"]
     for row in reversed(range(1, HILL_ROWS + 1)):
         left, right = (state.hill_tile(s, row) or "." for s in (0, 1))
         lines.append(f" row {row} {state.prices[row - 1]:>4}  {left:<10}  {right}")

@@ -168,8 +168,10 @@ def pile_problems(seen: tuple[tuple[str, ...], ...]) -> str | None:
             return f"pile {PILE_NAMES[index]} has only {PILE_SIZES[index]} tiles"
         for what, most in MAX_PER_PILE[index].items():
             if counts[what] > most:
-                return (f"pile {PILE_NAMES[index]} holds {most} {what} tile"
-                        f"{'' if most == 1 else 's'} at most")
+                if most == 0:
+                    return (f"pile {PILE_NAMES[index]} holds no {what}; the {what}s are in "
+                            "piles II and III")
+                return f"pile {PILE_NAMES[index]} holds only one {what}"
         missing = sum(max(0, need - counts[what])
                       for what, need in REQUIRED_PER_PILE[index].items())
         if missing > PILE_SIZES[index] - len(tiles):
