@@ -88,10 +88,18 @@ class DwarfKing(Game):
             raise NotationError("empty move; try `referee options`", code="empty")
         keyword = parts[0].casefold()
         if keyword in KEYWORDS:
-            kind, rest = keyword, parts[1:]
-        else:
-            kind, rest = texts.PHASE_EVENT.get(phase(state), "play"), parts
-        return getattr(self, f"_parse_{kind}")(state, rest, player, text)
+            return getattr(self, f"_parse_{keyword}")(state, parts[1:], player, text)
+        kind = texts.PHASE_EVENT.get(phase(state), "play")
+        try:
+            return getattr(self, f"_parse_{kind}")(state, parts, player, text)
+        except NotationError:
+            if kind == "play":
+                raise
+            try:  # a card typed at the wrong moment: let `apply` say what is awaited
+                return self._parse_play(state, parts, player, text)
+            except NotationError:
+                pass
+            raise
 
     def _parse_special(self, state, rest, player, text) -> Event:
         if rest:

@@ -157,8 +157,9 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
     must = sort_cards(c for c in slot.known - {card} if CARDS[c].suit == led)
     if must:
-        what = "Excalibur is playable only when void" if power == "excalibur" else "must follow"
-        raise IllegalMove(f"{name} {what} in {led}: the hand holds {', '.join(must)}",
+        what = (f"cannot play Excalibur: it is playable only when void in {led}"
+                if power == "excalibur" else f"must follow {led}")
+        raise IllegalMove(f"{name} {what}: the hand holds {', '.join(must)}",
                           code="excalibur-not-void" if power == "excalibur" else "must-follow",
                           rule="Excalibur" if power == "excalibur" else FOLLOW)
     return None if slot.complete else led

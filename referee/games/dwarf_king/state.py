@@ -36,7 +36,9 @@ class Slot:
     joined: tuple[tuple[str, int], ...] = ()
 
     def without(self, card: str) -> "Slot":
-        return replace(self, size=self.size - 1, known=self.known - {card})
+        known = self.known - {card}
+        return replace(self, size=self.size - 1, known=known,
+                       complete=self.complete or len(known) == self.size - 1)
 
     def knowing(self, card: str) -> "Slot":
         known = self.known | {card}

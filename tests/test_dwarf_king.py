@@ -1,0 +1,630 @@
+"""The Dwarf King at the table: each rule, special card and ruling, through the game protocol."""
+
+from dataclasses import replace
+
+import pytest
+
+from referee.engine import Player, apply_event, replay
+from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
+from referee.games.dwarf_king import GAME
+from referee.games.dwarf_king.cards import CARDS, SPECIALS, deck, hand_size, parse_card
+from referee.games.dwarf_king.rules import hand_points, trick_winner
+from referee.games.dwarf_king.state import Deal, Trick
+from referee.scoresheet import render_text
+
+# Clockwise: Pierre, Bruno, Catie (so after Catie comes Pierre, as in the seed's example).
+SEED_TABLE = ("Pierre", "Bruno", "Catie")
+
+
+class Table:
+    """A game driven through the protocol, the way the CLI drives it."""
+
+    def __init__(self, names=SEED_TABLE, seed=None, **options):
+        self.players = tuple(Player(n) for n in names)
+        self.options = GAME.check_options(options)
+        self.seed = seed
+        self.state = GAME.setup(self.players, self.options, seed)
+        self.events = []
+
+    def __call__(self, text, as_=None):
+        turn = GAME.to_act(self.state)
+        player = as_ or (turn.players[0] if len(turn.players) == 1 else None)
+        event = GAME.parse(self.state, text, player)
+        self.state = apply_event(GAME, self.state, event, self.players)
+        self.events.append(event)
+        return event
+
+    def cards(self, text):
+        for card in text.split():
+            self(card)
+
+    def start(self, special, quest="5a", quest_by="Bruno", leader="Catie"):
+        self(f"special {special}")
+        self(f"quest {quest}", as_=quest_by)
+        if special == "FlagBearerG":
+            return
+        self("leader", as_=leader)
+
+    def finish_hand(self):
+        number = self.state.deal.number
+        while self.state.deal.number == number and not self.state.over:
+            event = GAME.legal(self.state)[0]
+            self.state = apply_event(GAME, self.state, event, self.players)
+            self.events.append(event)
+
+    def rejects(self, text, code, as_=None, rule=None):
+        before = self.state
+        with pytest.raises(IllegalMove) as caught:
+            self(text, as_=as_)
+        assert caught.value.code == code, caught.value.message
+        if rule is not None:
+            assert caught.value.rule == rule
+        assert self.state is before
+        return caught.value
+
+    @property
+    def deal(self):
+        return self.state.deal
+
+    def trick_winner(self, number):
+        return self.state.names[self.deal.tricks[number - 1].winner]
+
+
+# --------------------------------------------------------------------------------------------
+# Set-up, cards, notation
+
+
+def test_cards_and_deals():
+    assert len(CARDS) == 53 and len(SPECIALS) == 14
+    assert len(deck(3, "Dragon")) == 39 and "D2" not in deck(3, "Dragon")
+    assert len(deck(4, "Dragon")) == len(deck(5, "Druid")) == 40
+    assert [hand_size(n) for n in (3, 4, 5)] == [13, 10, 8]
+
+
+@pytest.mark.parametrize("text, card", [("k7", "K7"), ("7K", "K7"), ("QD", "DQ"), ("dq", "DQ"),
+                                        ("10g", "G10"), ("dra", "Dragon"), ("D1", "Druid"),
+                                        ("goblins-11-minus3", "Shaman"), ("stand", "StandardBearer")])
+def test_card_notation_is_forgiving(text, card):
+    assert parse_card(text) == card
+
+
+def test_card_notation_errors():
+    with pytest.raises(NotationError):
+        parse_card("Z9")
+    with pytest.raises(NotationError):
+        parse_card("K1O")
+    with pytest.raises(AmbiguousMove):
+        parse_card("D11")  # the Flag Bearer or the Tinkerer...
+    assert parse_card("D11", frozenset({"Tinkerer"})) == "Tinkerer"  # ...unless the hand says
+    with pytest.raises(AmbiguousMove):
+        parse_card("flag")
+    with pytest.raises(NotationError):
+        parse_card("")
+
+
+def test_options_and_player_counts():
+    assert GAME.check_options({}) == {"edition": 2011}
+    assert GAME.check_options({"edition": 2022}) == {"edition": 2022}
+    with pytest.raises(UsageError):
+        GAME.check_options({"edition": 2023})
+    with pytest.raises(UsageError):
+        GAME.seat_players([Player("A"), Player("B")], {})
+    with pytest.raises(UsageError):
+        GAME.seat_players([Player(n) for n in "ABCDEF"], {})
+
+
+def test_hand_opens_with_the_special_card_as_a_table_event():
+    t = Table()
+    turn = GAME.to_act(t.state)
+    assert turn.table and turn.players == ()
+    event = t("dragon")
+    assert event.by is None and event["card"] == "Dragon" and event["dealer"] == "Pierre"
+    assert GAME.format(t.state, event) == "special Dragon"
+    assert GAME.to_act(t.state).players == SEED_TABLE  # nobody knows who holds the 5 of Knights
+
+
+def test_wrong_dealer_and_non_special_cards_are_refused():
+    t = Table()
+    with pytest.raises(IllegalMove) as caught:
+        apply_event(GAME, t.state, GAME.parse(t.state, "special Dragon", None).__class__.make(
+            "special", None, card="Dragon", dealer="Bruno"), t.players)
+    assert caught.value.code == "wrong-dealer"
+    t.rejects("special K7", "not-special")
+
+
+# --------------------------------------------------------------------------------------------
+# The seed's example hand
+
+
+def test_seed_example_trick():
+    t = Table()
+    t.start("Dragon", quest="4a", quest_by="Bruno", leader="Catie")
+    assert GAME.to_act(t.state).players == ("Catie",)
+    t.cards("D3 D4")  # Catie then Pierre
+    t("GK")  # Bruno has no Dwarf
+    assert t.trick_winner(1) == "Pierre"
+    assert GAME.to_act(t.state).players == ("Pierre",)
+    assert t.deal.slots[1].void_in("Dwarves") is not None
+
+
+def test_quest_by_name_and_by_number():
+    t = Table()
+    t("special Dragon")
+    e = GAME.parse(t.state, "quest knights victory", "Bruno")
+    assert (e["tile"], e["side"]) == (4, "a")
+    assert GAME.parse(t.state, "4 b", "Bruno")["side"] == "b"
+    with pytest.raises(NotationError) as caught:
+        GAME.parse(t.state, "quest 4", "Bruno")
+    assert "Knights victory" in caught.value.message
+    t.rejects("quest 21a", "unknown-quest", as_="Bruno")
+
+
+def test_turn_order_one_card_per_player():
+    t = Table()
+    t.start("Dragon")
+    t("K7")
+    with pytest.raises(IllegalMove) as caught:
+        apply_event(GAME, t.state, GAME.parse(t.state, "K8", "Bruno"), t.players)
+    assert caught.value.code == "not-your-turn"
+
+
+# --------------------------------------------------------------------------------------------
+# Checks that need no secret
+
+
+def test_card_must_exist_in_this_hand_and_not_be_played_twice():
+    t = Table()
+    t.start("Dragon")
+    t.rejects("D2", "card-out-of-game", rule="Set-up")
+    t.rejects("Druid", "special-not-in-hand", rule="Set-up")
+    t("K7")
+    t.rejects("K7", "card-played")
+
+
+def test_the_two_of_dwarves_is_in_play_with_four_players():
+    t = Table(names=("A", "B", "C", "D"))
+    t.start("Dragon", quest_by="B", leader="C")
+    t("D2")
+
+
+def test_shown_fives_are_known_to_be_in_their_hands():
+    t = Table()
+    t.start("Dragon", quest_by="Bruno", leader="Catie")
+    err = t.rejects("K5", "card-held-elsewhere", rule="Cards")
+    assert "Bruno" in err.message
+    t("G5")  # Catie showed it and leads with it
+
+
+def test_quest_and_leader_need_the_holder_when_known():
+    t = Table()
+    t("special Dragon")
+    t("hand K5 K2 K3 K4 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")
+    assert GAME.to_act(t.state).players == ("Pierre",)
+    t.rejects("quest 1a", "not-your-turn", as_="Bruno")
+    t("quest 1a")
+    assert GAME.to_act(t.state).players == SEED_TABLE
+    t.rejects("leader", "not-the-holder", as_="Pierre")
+
+
+def test_used_special_cards_and_quest_tiles_never_return():
+    t = Table()
+    t.start("Dragon", quest="4a")
+    t.finish_hand()
+    assert t.deal.number == 2
+    t.rejects("special Dragon", "special-used", rule="Dealing")
+    t("special Mummy")
+    t.rejects("quest 4b", "quest-used", as_="Bruno")
+
+
+def test_next_dealer_is_the_winner_of_the_five_of_dwarves():
+    t = Table()
+    t.start("Dragon", quest_by="Pierre")
+    t.cards("D5 D6 D7")  # Catie, Pierre, Bruno: Bruno wins the 5 of Dwarves
+    before_last = None
+    while t.deal.number == 1:
+        before_last = t.state
+        event = GAME.legal(t.state)[0]
+        t.state = apply_event(GAME, t.state, event, t.players)
+    assert t.state.results[0].next_dealer == 1 and t.deal.dealer == 1
+    lines = GAME.describe(before_last, event, t.state)
+    assert "Bruno won the 5 of Dwarves and deals hand 2." in lines
+    assert GAME.to_act(t.state).phase.startswith("hand 2: Bruno deals")
+
+
+# --------------------------------------------------------------------------------------------
+# Revokes
+
+
+def revoke_table():
+    t = Table()
+    t.start("Dragon")
+    t.cards("D3 D4 GK")  # Bruno shows a void in Dwarves in trick 1; Pierre leads trick 2
+    return t
+
+
+def test_revoke_reported_with_both_tricks_and_only_once():
+    t = revoke_table()
+    t.cards("K2 K3 K4")  # Pierre, Bruno, Catie: Catie wins trick 2
+    assert GAME.notices(t.state) == ()
+    t.cards("D5 D6 D7")  # Catie, Pierre, Bruno: Bruno plays a Dwarf
+    (notice,) = GAME.notices(t.state)
+    assert notice.code == "revoke" and notice.rule == "Follow suit"
+    assert "trick 1" in notice.message and "trick 3" in notice.message
+    assert "Bruno" in notice.message and "GK" in notice.message and "D7" in notice.message
+    t.cards("D8 D9 D10")  # Bruno leads; no second notice for the same void
+    assert len(GAME.notices(t.state)) == 1
+
+
+def test_voids_travel_with_the_cards_when_hands_are_traded():
+    t = Table()
+    t.start("Druid", quest_by="Pierre")
+    t.cards("D3 D4 GK")  # Bruno void in Dwarves; Pierre leads trick 2
+    t.cards("Druid G3 G4")  # Pierre's Druid (a 1 of Dwarves) wins: nobody else had a Dwarf
+    assert t.trick_winner(2) == "Pierre"
+    assert GAME.to_act(t.state).players == ("Pierre",)
+    assert "swaps hands" in GAME.to_act(t.state).phase
+    t.rejects("D5", "wrong-phase")
+    t.rejects("trade Pierre", "self-target")
+    t("trade Bruno")  # Pierre now holds Bruno's hand, and Bruno Pierre's (with the K5)
+    assert t.deal.slots[0].void_in("Dwarves").player == "Bruno"
+    assert "K5" in t.deal.slots[1].known
+    t("D5")  # Pierre leads a Dwarf from the hand Bruno showed void in: revoke
+    (notice,) = GAME.notices(t.state)
+    assert "Revoke by Bruno" in notice.message and "now Pierre's" in notice.message
+    assert "trick 1" in notice.message and "trick 3" in notice.message
+    t("D6")  # Bruno, with Pierre's old hand, plays Dwarves freely
+    t("G2")  # Catie, void in Dwarves since trick 2: nothing new
+    assert len(GAME.notices(t.state)) == 1
+
+
+def test_standard_bearer_passes_every_hand_and_the_voids_with_them():
+    t = Table()
+    t.start("StandardBearer", quest_by="Pierre")
+    t.cards("D3 D4 GK")  # Bruno void in Dwarves; Pierre leads
+    t.cards("StandardBearer K3 K4")  # the 11 of Knights wins
+    with pytest.raises(NotationError):
+        t("pass up")
+    t("pass left")  # each hand goes to the next player: Bruno's to Catie
+    assert t.deal.slots[2].void_in("Dwarves").player == "Bruno"
+    assert "K5" in t.deal.slots[1].known  # Pierre's hand went to Bruno
+    t.cards("D5 D6 D7")  # Pierre leads; Catie plays a Dwarf from Bruno's old hand
+    assert "Revoke by Bruno" in GAME.notices(t.state)[0].message
+
+
+def test_pass_right_gives_each_hand_to_the_previous_player():
+    t = Table()
+    t.start("StandardBearer")
+    t.cards("D3 D4 GK")
+    t.cards("StandardBearer K3 K4")
+    t("pass right")  # Bruno's hand goes to Pierre
+    assert t.deal.slots[0].void_in("Dwarves").player == "Bruno"
+
+
+def test_no_effect_in_the_last_trick():
+    t = Table()
+    t.start("Druid")
+    while len(t.deal.tricks) < 12:
+        legal = [e for e in GAME.legal(t.state) if e.type == "play" and e["card"] != "Druid"]
+        t.state = apply_event(GAME, t.state, legal[0], t.players)
+    seat = GAME.to_act(t.state).players[0]
+    t("Druid", as_=seat)
+    t.finish_hand()
+    assert t.deal.number == 2 and len(t.state.results) == 1
+
+
+def test_full_knowledge_makes_follow_suit_immediate():
+    t = Table()
+    t("special Dragon")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")
+    t("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA Dragon", as_="Bruno")
+    assert t.deal.slots[2].complete  # Catie's hand is what is left
+    assert sorted(t.deal.slots[2].known)[0] == "G10"
+    t("quest 5a", as_="Pierre")
+    t("leader", as_="Catie")
+    t("G2")
+    t("K2")  # Pierre has no Goblin: a legal discard, no void to remember (the hand is known)
+    assert t.deal.slots[0].voids == ()
+    assert [e["card"] for e in GAME.legal(t.state)][:3] == ["D3", "D4", "D5"]
+    assert "Dragon" in [e["card"] for e in GAME.legal(t.state)]
+
+
+def test_full_knowledge_rejects_a_failure_to_follow():
+    t = Table()
+    t("special Dragon")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK G2", as_="Pierre")
+    t("quest 5a", as_="Pierre")
+    t("leader", as_="Catie")
+    t("G3")
+    err = t.rejects("K2", "must-follow", rule="Follow suit")
+    assert "G2" in err.message
+    t.rejects("D7", "card-not-in-hand")
+    assert [e["card"] for e in GAME.legal(t.state)] == ["G2"]
+    assert GAME.option_lines(t.state, GAME.legal(t.state)) == ["G2"]
+
+
+def test_entered_hands_are_checked():
+    t = Table()
+    t("special Dragon")
+    t.rejects("hand K2 K3", "wrong-hand-size", as_="Pierre")
+    t.rejects("hand D2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", "card-not-dealt", as_="Pierre")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")
+    t.rejects("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", "hand-known", as_="Pierre")
+    t.rejects("hand K2 D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA", "card-held-elsewhere", as_="Bruno")
+    t("quest 5a", as_="Pierre")
+    t.rejects("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA G2", "wrong-phase", as_="Bruno")
+
+
+def test_options_without_knowledge_explain_the_rule():
+    t = revoke_table()
+    t("K2")
+    lines = GAME.option_lines(t.state, GAME.legal(t.state))
+    assert lines[0].startswith("follow Knights if you can: K3")
+    assert lines[1].startswith("or, if void in Knights: ")
+    assert "Dragon may be played at any time" in lines[2]
+
+
+# --------------------------------------------------------------------------------------------
+# Magic cards in tricks
+
+
+def test_dragon_wins_unless_an_ace_r1():
+    assert trick_winner(((0, "K2"), (1, "Dragon"), (2, "KK")), None) == 1
+    assert trick_winner(((0, "K2"), (1, "Dragon"), (2, "GA")), None) == 2  # off-suit Ace
+    assert trick_winner(((0, "K3"), (1, "Dragon"), (2, "GA"), (3, "KA")), None) == 3  # led suit
+    assert trick_winner(((0, "Dragon"), (1, "GA"), (2, "DA"), (3, "KA")), None) == 1  # led by GA
+
+
+def test_dragon_leading_lets_the_next_card_set_the_suit():
+    t = Table()
+    t.start("Dragon", quest_by="Catie")
+    t.cards("Dragon K3")  # Catie leads the Dragon: Pierre's K3 sets the suit
+    assert "follows Knights" in GAME.to_act(t.state).phase
+    t("G7")  # Bruno did not follow Knights: a void
+    assert t.deal.slots[1].void_in("Knights") is not None
+    assert t.trick_winner(1) == "Catie"
+
+
+def test_dragon_may_be_played_when_able_to_follow():
+    t = Table()
+    t("special Dragon")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK Dragon", as_="Pierre")
+    t("quest 5a", as_="Pierre")
+    t("leader", as_="Catie")
+    t("KA")
+    t("Dragon")
+    assert t.deal.slots[0].voids == ()
+
+
+def test_mummy_copies_the_previous_winner_and_not_in_the_first_trick():
+    t = Table()
+    t.start("Mummy")
+    t.rejects("Mummy", "mummy-first-trick", rule="Mummy")
+    t.cards("K9 K2 K3")  # Catie wins with K9 and leads
+    t.cards("K10")
+    t("Mummy")  # Pierre: a copy of K9, following Knights
+    assert t.deal.slots[0].voids == ()
+    t("K8")
+    assert t.trick_winner(2) == "Catie"
+    assert t.deal.slots[0].voids == ()
+
+
+def test_mummy_wins_as_its_copy():
+    prev = Trick(1, ((0, "KQ"), (1, "K2"), (2, "K3")), winner=0)
+    assert trick_winner(((1, "K10"), (2, "Mummy"), (0, "KJ")), prev) == 2
+    assert trick_winner(((1, "G10"), (2, "Mummy"), (0, "GJ")), prev) == 0  # off-suit copy
+
+
+def test_puppeteer_half_step_and_leading_rules():
+    t = Table()
+    t.start("Puppeteer")
+    t.rejects("Puppeteer", "puppeteer-first-lead", rule="Puppeteer")
+    t.cards("K9 Puppeteer KJ")  # Pierre's Puppeteer is a 9.5 of Knights; Bruno's KJ wins
+    assert t.trick_winner(1) == "Bruno"
+    assert trick_winner(((0, "K9"), (1, "Puppeteer"), (2, "K2")), None) == 1
+    assert trick_winner(((0, "K9"), (1, "G4"), (2, "Puppeteer")), None) == 0  # copies G4
+
+
+def test_puppeteer_and_excalibur_lead_only_as_last_card_r3():
+    t = Table()
+    t.start("Excalibur")
+    t.cards("K9 K2 K3")  # Catie wins and leads trick 2
+    t.rejects("Excalibur", "lead-last-card-only", rule="R-3")
+
+
+def test_excalibur_needs_a_void_and_wins():
+    t = Table()
+    t.start("Excalibur", quest_by="Bruno")
+    t.cards("K9")
+    t("Excalibur")  # Pierre claims a void in Knights
+    assert t.deal.slots[0].void_in("Knights").card == "Excalibur"
+    t("KA")
+    assert t.trick_winner(1) == "Pierre"
+    t2 = Table()
+    t2.start("Excalibur", quest_by="Pierre")  # Pierre showed the 5 of Knights
+    t2.cards("K9")
+    t2.rejects("Excalibur", "excalibur-not-void", rule="Excalibur")
+
+
+def test_sorcerer_between_tricks_takes_a_card_back():
+    t = Table()
+    t.start("Sorcerer")
+    t.rejects("Sorcerer K9", "sorcerer-between-tricks", as_="Pierre")  # before the first trick
+    t.rejects("Sorcerer", "sorcerer-between-tricks", rule="Sorcerer")  # into a trick
+    t.cards("D3 D4 D5")  # Bruno wins the 5 of Dwarves
+    t.rejects("Sorcerer K9", "not-in-previous-trick", as_="Pierre")
+    e = t("Sorcerer D5", as_="Pierre")
+    assert e.type == "sorcerer" and GAME.format(t.state, e) == "Sorcerer D5"
+    assert t.deal.tricks[0].cards == ("D3", "D4", "Sorcerer")
+    assert "D5" in t.deal.slots[0].known
+    t.rejects("D5", "card-held-elsewhere")  # Bruno leads; the D5 is in Pierre's hand
+    t.rejects("Sorcerer D3", "card-played", as_="Catie")
+
+
+def test_a_card_taken_back_is_no_proof_of_revoke():
+    t = Table()
+    t.start("Sorcerer")
+    t.cards("D3 D4 G9")  # Bruno shows a void in Dwarves; Pierre leads trick 2
+    t("Sorcerer D4", as_="Bruno")  # ...then takes the D4 back
+    t.cards("K2 K3 K4")  # Catie wins
+    t.cards("D6 D7")
+    t("D4")  # Bruno plays the card he took back: no revoke
+    assert GAME.notices(t.state) == ()
+
+
+def test_sorcerer_as_the_last_card_is_a_discard():
+    prev = Trick(12, ((0, "K2"), (1, "K3"), (2, "K4")), winner=2)
+    assert trick_winner(((2, "Sorcerer"), (0, "G2"), (1, "G5")), prev) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# Special cards that ask for a choice
+
+
+def test_goblin_flag_bearer_swap_comes_after_the_quest():
+    t = Table()
+    t.start("FlagBearerG", quest_by="Bruno")
+    assert "Flag Bearer" in GAME.to_act(t.state).phase
+    t.rejects("swap Catie", "self-target", as_="Catie")
+    t.rejects("leader", "wrong-phase", as_="Catie")
+    t("swap Pierre", as_="Catie")
+    assert t.deal.slots[1].known == {"K5"}  # Bruno's hand was not touched
+    assert t.deal.slots[0].known == t.deal.slots[2].known == frozenset()
+    t("leader", as_="Catie")
+    t("FlagBearerG")
+
+
+def test_goblin_swap_forgets_what_was_known_of_both_hands():
+    t = Table()
+    t.start("FlagBearerG", quest_by="Bruno")
+    assert "K5" in t.deal.slots[1].known
+    t("swap Bruno", as_="Catie")  # Catie may have taken the 5 of Knights
+    assert t.deal.slots[1].known == frozenset() and t.deal.slots[2].known == frozenset()
+
+
+def test_goblin_swap_with_recorded_cards_keeps_knowledge():
+    t = Table()
+    t("special FlagBearerG")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")
+    t("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA FlagBearerG", as_="Bruno")
+    t("quest 5a", as_="Pierre")
+    t.rejects("swap Pierre take K2 give D3", "swap-cards", as_="Bruno")
+    t.rejects("swap Pierre take K2 G2 give D3 D4", "swap-cards", as_="Bruno")
+    t.rejects("swap Pierre take K2 K3 give G3 D4", "swap-cards", as_="Bruno")
+    t("swap Pierre take K2 K3 give D3 D4", as_="Bruno")
+    assert {"D3", "D4"} <= t.deal.slots[0].known and t.deal.slots[0].complete
+    assert {"K2", "K3"} <= t.deal.slots[1].known and t.deal.slots[1].complete
+
+
+def test_specials_that_score():
+    def deal_with(special, tricks):
+        return Deal(1, 0, special=special, quest=(5, "a"), leader=0, tricks=tuple(
+            Trick(i + 1, plays, winner) for i, (plays, winner) in enumerate(tricks)))
+
+    plain = [(((0, "K2"), (1, "K3"), (2, "K4")), 2), (((2, "D2"), (0, "D3"), (1, "D4")), 1)]
+    base = hand_points(deal_with("Dragon", plain), 3, 2011)
+    assert base == (0, 1, 1)
+
+    def scored(special, tricks):
+        return hand_points(deal_with(special, tricks), 3, 2011)
+
+    flag = [(((0, "K2"), (1, "FlagBearerD"), (2, "K4")), 1), plain[1]]
+    assert scored("FlagBearerD", flag) == (0, 2 + 3, 0)
+    shaman = [(((0, "G2"), (1, "Shaman"), (2, "G4")), 1), plain[1]]
+    assert scored("Shaman", shaman) == (0, 2 - 3, 0)
+    tinker = [(((0, "D2"), (1, "Tinkerer"), (2, "D4")), 1), plain[1]]
+    assert scored("Tinkerer", tinker) == (0, 2 + 3, 0)  # Bruno wins the next trick
+    tinker_last = [plain[0], (((2, "D2"), (0, "D3"), (1, "Tinkerer")), 1)]
+    assert scored("Tinkerer", tinker_last) == (0, 1, 1)  # no next trick
+    joker_last = [plain[0], (((2, "K5"), (0, "Joker"), (1, "K6")), 1)]
+    assert scored("Joker", joker_last) == (3, 1, 1)
+    joker_first = [(((0, "Joker"), (1, "K3"), (2, "K4")), 2), plain[1]]
+    assert scored("Joker", joker_first) == (0, 1, 1)
+    enchanter = [(((0, "K2"), (1, "K3"), (2, "Enchanter")), 2), plain[1]]
+    assert scored("Enchanter", enchanter) == (0, 1, 2)
+    neg = replace(deal_with("Enchanter", enchanter), quest=(5, "b"))
+    assert hand_points(neg, 3, 2011) == (0, -1, -2)  # losses doubled too
+    scout = [(((0, "GK"), (1, "Scout"), (2, "GQ")), 0), plain[1]]
+    assert scored("Scout", scout) == (1, 3, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Seeded virtual games
+
+
+def test_seeded_game_fills_reveals_and_checks_them():
+    t = Table(seed=7)
+    e = t("special")
+    assert e["card"] in CARDS
+    assert all(slot.complete for slot in t.deal.slots)
+    t2 = Table(seed=7)
+    other = next(s.code for s in SPECIALS if s.code != e["card"])
+    t2.rejects(f"special {other}", "seed-mismatch")
+    holder = GAME.to_act(t.state).players
+    assert len(holder) == 1
+    q = t("quest a")
+    assert q["side"] == "a"
+    t.rejects("hand K2", "wrong-phase", as_="Pierre")
+
+
+def test_seeded_hand_entry_is_refused():
+    t = Table(seed=3)
+    t("special")
+    with pytest.raises(IllegalMove) as caught:
+        t("hand " + " ".join(sorted(t.deal.slots[0].known)), as_="Pierre")
+    assert caught.value.code == "hands-dealt"
+
+
+# --------------------------------------------------------------------------------------------
+# Answers: status, scoresheet, rules
+
+
+def test_status_describe_and_scoresheet():
+    t = revoke_table()
+    text = GAME.render(t.state)
+    assert "Hand 1 of 7; dealer Pierre" in text and "Dragon" in text
+    assert "Quest: 5a Tricks" in text and "no Dwarves since trick 1 (Bruno)" in text
+    before = t.state
+    event = t("K2")
+    assert GAME.describe(before, event, t.state) == ["Pierre plays 2 of Knights (K2)."]
+    t.cards("K3")
+    before = t.state
+    event = t("K4")
+    lines = GAME.describe(before, event, t.state)
+    assert "won by Catie with K4" in lines[1]
+    t.finish_hand()
+    sheet = GAME.score(t.state)
+    assert [r.name for r in sheet.rows] == list(SEED_TABLE)
+    assert sheet.rounds[0].caption.startswith("quest 5a Tricks; special Dragon; dealer Pierre")
+    assert sum(dict(sheet.rounds[0].points).values()) == 13  # +1 per trick, 13 tricks
+    text = render_text(sheet)
+    assert "Hand 7" in text and "Running totals" in text
+
+
+def test_blank_scoresheet_and_rules():
+    sheet = GAME.blank_scoresheet({})
+    assert sheet.blank and len(sheet.rows) == 5 and "Hand 7" in sheet.category_names
+    text = GAME.rules()
+    for n in range(1, 19):
+        assert f"R-{n}:" in text
+    for s in SPECIALS:
+        assert s.code in text
+    assert "Knights victory over Dwarves" in text and "Lucky run" in text
+
+
+def test_game_ends_after_seven_hands_with_a_single_leader():
+    t = Table(seed=11)
+    from referee.games.dwarf_king.game import GAME as game
+    import random
+    rng = random.Random(0)
+    while not t.state.over:
+        event = game.random_event(t.state, rng)
+        t.state = apply_event(game, t.state, event, t.players)
+        t.events.append(event)
+    totals = t.state.totals
+    assert len(t.state.results) >= 7 and totals.count(max(totals)) == 1
+    assert GAME.to_act(t.state).players == () and GAME.legal(t.state) == []
+    assert replay(GAME, t.players, t.options, 11, t.events) == t.state
+    sheet = GAME.score(t.state)
+    assert sheet.finished and len(sheet.winners) == 1
+    with pytest.raises(IllegalMove):
+        apply_event(GAME, t.state, t.events[-1], t.players)
