@@ -1,8 +1,9 @@
 """`referee check`: replay logs and report every finding (file, event, TOML line, stable code).
 
 A finding is a malformed log (the file cannot be read as a referee log at all), an event that
-breaks the rules (reported, then skipped so that later problems are found too), or a notice the
-game raised (a revoke proven by a later card). `--strict` stops at the first finding.
+breaks the rules (the replay stops there: every later event depends on it), or a notice the game
+raised (a revoke proven by a later card; the replay goes on). `--strict` stops at the first
+finding, and after the first log with one.
 """
 
 from __future__ import annotations
@@ -69,11 +70,13 @@ def check_file(path: str | Path, strict: bool = False) -> Report:
         try:
             state = apply_event(game, state, entry.event, log.players)
         except MoveError as exc:
-            report.findings.append(Finding(exc.code, f"event {entry.seq}: {exc.message}",
+            # Later events were played on the state this one should have made: checking them
+            # against another state would only report consequences, so the replay stops here.
+            later = len(log.entries) - entry.seq
+            tail = f" ({later} later event(s) not checked: they depend on this one)" if later else ""
+            report.findings.append(Finding(exc.code, f"event {entry.seq}: {exc.message}{tail}",
                                            entry.seq, entry.line, getattr(exc, "rule", None)))
-            if strict:
-                break
-            continue
+            break
         except RefereeError as exc:  # pragma: no cover - games raise MoveError for bad events
             report.findings.append(Finding(exc.code, exc.message, entry.seq, entry.line))
             break

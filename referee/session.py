@@ -132,7 +132,8 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
         return exc
     try:
         legal = table.game.legal(table.state, player)
-        lines = [table.game.format(table.state, e) for e in legal]
+        # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
+        lines = [line.split("  ")[0] for line in table.game.option_lines(table.state, legal)]
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
     close = difflib.get_close_matches(text, lines, n=3, cutoff=0.0) if lines else []

@@ -1,0 +1,109 @@
+"""`referee check`: findings with file, event, line and code; strict; jobs; exit statuses."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from referee.check import Finding, Report, check_file, check_files, exit_status
+from tests.conftest import GOLDEN
+
+GOOD = GOLDEN / "kings-ear" / "three-player-win.toml"
+
+
+def broken_copy(tmp_path, name="bad.toml"):
+    """The golden log with event 9 (Ben: place Boar) changed to an illegal 'place Pig'."""
+    text = GOOD.read_text()
+    head, tail = text.split("seq = 9\n", 1)
+    assert 'house = "Boar"' in tail.split("[[events]]")[0]
+    path = tmp_path / name
+    path.write_text(head + "seq = 9\n" + tail.replace('house = "Boar"', 'house = "Pig"', 1))
+    return path
+
+
+def test_a_golden_log_is_ok():
+    report = check_file(GOOD)
+    assert report.ok and report.finished and report.game == "kings-ear" and report.events == 92
+    assert report.exit_status == 0
+
+
+def test_every_illegal_event_is_found_with_its_line(tmp_path):
+    path = broken_copy(tmp_path)
+    report = check_file(path)
+    assert not report.ok and report.exit_status == 1
+    [finding] = report.findings
+    assert (finding.event, finding.code, finding.rule) == (9, "place-own-house", "Turn (1b)")
+    assert "83 later event(s) not checked" in finding.message
+    lines = path.read_text().splitlines()
+    assert lines[finding.line - 1] == "[[events]]" and lines[finding.line] == "seq = 9"
+
+
+def test_strict_stops_after_the_first_log_with_a_finding(tmp_path):
+    path = broken_copy(tmp_path)
+    assert len(check_files([path, GOOD], strict=True)) == 1
+    assert len(check_files([path, GOOD])) == 2
+
+
+def test_malformed_and_missing_logs(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("format = 1\n")
+    report = check_file(bad)
+    assert report.findings[0].kind == "log" and report.exit_status == 65
+    missing = check_file(tmp_path / "none.toml")
+    assert missing.findings[0].kind == "missing" and missing.exit_status == 66
+    assert exit_status([check_file(GOOD), report, missing]) == 66
+    assert exit_status([check_file(GOOD), report]) == 65
+    assert exit_status([]) == 0
+
+
+def test_players_that_do_not_fit_the_game_are_a_malformed_log(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text(GOOD.read_text().replace('house = "Pig"', 'house = "Horse"'))
+    report = check_file(path)
+    assert report.findings[0].code == "bad-players" and report.exit_status == 65
+
+
+def test_jobs_spread_files_and_keep_their_order(tmp_path):
+    files = []
+    for index in range(6):
+        target = tmp_path / f"g{index}.toml"
+        shutil.copyfile(GOOD, target)
+        files.append(target)
+    files.append(broken_copy(tmp_path, "zbad.toml"))
+    reports = check_files(files, jobs=2)
+    assert [r.file for r in reports] == [str(f) for f in files]
+    assert [r.ok for r in reports] == [True] * 6 + [False]
+
+
+def test_cli_check_text_json_and_exit_status(cli, tmp_path):
+    path = broken_copy(tmp_path)
+    result = cli("check", str(GOOD), str(path))
+    assert result.status == 1
+    assert f"{GOOD}: ok (kings-ear, 92 events, finished)" in result.out
+    assert f"{path}:9:" in result.out and "2 log(s) checked, 1 with findings" in result.err
+    data = json.loads(cli("check", str(path), "--json").out)
+    assert data[0]["file"] == str(path) and data[0]["ok"] is False
+    finding = data[0]["findings"][0]
+    assert set(finding) == {"code", "message", "event", "line", "rule", "kind"}
+    assert cli("check", str(tmp_path / "missing.toml")).status == 66
+    assert cli("check", "--jobs", "2", str(GOOD), str(GOOD)).status == 0
+
+
+def test_notices_become_findings(monkeypatch):
+    """A game's notices (e.g. a proven revoke) are reported as findings of the event."""
+    from referee.engine import Notice
+    from referee.games.kings_ear import KingsEar
+
+    def notices(self, state):
+        return (Notice("revoke", "Ann showed a void", "Follow suit"),) if state.drawn >= 3 else ()
+
+    monkeypatch.setattr(KingsEar, "notices", notices)
+    report = check_file(GOOD)
+    assert [(f.code, f.kind) for f in report.findings] == [("revoke", "notice")]
+    assert report.findings[0].rule == "Follow suit" and report.exit_status == 1
+
+
+def test_report_dict_shape():
+    report = Report("x.toml", ok=False, findings=[Finding("c", "m", 1, 2, "R-1")])
+    assert report.as_dict()["findings"][0] == {"code": "c", "message": "m", "event": 1,
+                                               "line": 2, "rule": "R-1", "kind": "rule"}

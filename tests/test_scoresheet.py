@@ -1,0 +1,101 @@
+"""The Scoresheet model's renderers and places."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from referee import scoresheet as sheets
+from referee.scoresheet import Round, Row, Scoresheet, ordinal, places
+from tests.conftest import ROOT
+
+
+def sample(blank: bool = False, rounds=()) -> Scoresheet:
+    rows = (
+        Row("Ann", "Horse", (("Army", 3), ("Trade", -1)), 3, 1, (("Ladder", "A3 T0"),), "winner"),
+        Row("B<e>n", "Pig", (("Army", 1), ("Trade", 2)), 2, 2, (("Ladder", "A1 T2"),), "2nd"),
+        Row(None, "Boar", (("Army", 0), ("Trade", 0)), 0, None, (("Ladder", "A0 T0"),),
+            "unclaimed"),
+    )
+    return Scoresheet("g", "A Game", True, "Ann won", ("Ann",), rows, seat_label="House",
+                      tiebreaks=("best", "sum"), rounds=tuple(rounds), notes=("a note",),
+                      blank=blank)
+
+
+def test_places_are_shared_competition_ranks():
+    assert places({"a": 5, "b": 7, "c": 5, "d": 1}) == {"b": 1, "a": 2, "c": 2, "d": 4}
+    assert places({"a": (1, 2), "b": (1, 3)}) == {"b": 1, "a": 2}
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+
+
+def test_text_and_markdown():
+    text = sheets.render_text(sample())
+    assert text.startswith("A Game\nAnn won\n") and "Ties: best; then sum." in text
+    assert "House" in text and "Ladder" in text and "winner" in text
+    md = sheets.render_markdown(sample())
+    assert md.startswith("# A Game\n\n*Ann won*") and "| Ann " in md
+
+
+def test_csv_has_a_header_and_one_line_per_row():
+    rows = list(csv.reader(io.StringIO(sheets.render_csv(sample()))))
+    assert rows[0] == ["Player", "House", "Army", "Trade", "Ladder", "Total", "Place", "Result"]
+    assert rows[1] == ["Ann", "Horse", "3", "-1", "A3 T0", "3", "1", "winner"]
+    assert rows[3][0] == "-"
+
+
+def test_json_separates_players_from_passive_seats():
+    data = json.loads(sheets.render_json(sample()))
+    assert [p["name"] for p in data["players"]] == ["Ann", "B<e>n"]
+    assert data["others"][0]["seat"] == "Boar" and data["winners"] == ["Ann"]
+    assert data["players"][0]["categories"] == {"Army": 3, "Trade": -1}
+
+
+def test_html_is_self_contained_escaped_and_marks_the_winner():
+    page = sheets.render_html(sample())
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    assert "B&lt;e&gt;n" in page and "<e>" not in page
+    assert '<tr class="winner">' in page
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_blank_sheets_have_empty_cells():
+    text = sheets.render_text(sample(blank=True))
+    assert "Ann won" not in text and "winner" not in text and " 3 " not in text
+    assert 'class="blank"' in sheets.render_html(sample(blank=True))
+
+
+def test_rounds_table_and_chart():
+    rounds = [Round("Hand 1", (("Ann", 3), ("B<e>n", -2)), "quest 4a"),
+              Round("Hand 2", (("Ann", 1), ("B<e>n", 5)), "quest 7b")]
+    sheet = sample(rounds=rounds)
+    assert "Hand 2" in sheets.render_text(sheet) and "## Rounds" in sheets.render_markdown(sheet)
+    page = sheets.render_html(sheet)
+    assert "<svg" in page and page.count("<polyline") == 2 and "B&lt;e&gt;n</tspan> 3" in page
+
+
+def test_no_seat_column_when_no_row_has_a_seat():
+    rows = (Row("Ann", None, (("Hand 1", 3),), 3, 1),)
+    sheet = Scoresheet("g", "T", False, "", (), rows)
+    assert sheets.render_csv(sheet).splitlines()[0] == "Player,Hand 1,Total,Place,Result"
+
+
+def test_control_characters_are_neutralised_everywhere():
+    rows = (Row("A\x1b[2Jnn", None, (("x", 1),), 1, 1),)
+    sheet = Scoresheet("g", "T\x07", True, "o\x1b", ("A",), rows)
+    for fmt in sheets.RENDERERS:
+        assert "\x1b" not in sheets.render(sheet, fmt) and "\x07" not in sheets.render(sheet, fmt)
+
+
+def test_example_sheets_are_up_to_date():
+    from referee import log as logfile
+    from referee.engine import load_game
+    from referee.session import replay
+
+    for path in sorted((ROOT / "scoresheets").glob("*-example.*")):
+        game_id = path.name.rsplit("-example", 1)[0]
+        log = logfile.read(ROOT / "referee" / "examples" / f"{game_id}.toml")
+        game = load_game(game_id)
+        fmt = {"html": "html", "md": "markdown"}[path.suffix[1:]]
+        assert path.read_text() == sheets.render(game.score(replay(game, log)), fmt), path
