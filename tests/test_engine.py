@@ -1,0 +1,157 @@
+"""The game protocol's shared machinery: events, options, seats, the registry, apply_event."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+
+import pytest
+
+from referee import engine
+from referee.engine import (Event, EventSpec, Game, OptionSpec, Player, ToAct, apply_event,
+                            game_ids, load_game, replay)
+from referee.errors import IllegalMove, UsageError
+
+
+class Counter(Game):
+    """A tiny game: players take turns adding 1 to a shared count; 3 ends it."""
+
+    id = "counter"
+    title = "Counter"
+    min_players, max_players = 1, 3
+    events = {"add": EventSpec(), "reset": EventSpec({"to": "int"}, actor="table"),
+              "shout": EventSpec({"word": "str"}, optional=frozenset({"word"}), actor="any")}
+
+    def setup(self, players, options, seed=None):
+        return (0, 0, len(players))
+
+    def apply(self, state, event):
+        count, turn, n = state
+        return (count + 1, (turn + 1) % n, n)
+
+    def legal(self, state, player=None):
+        return [Event.make("add", f"P{state[1]}")]
+
+    def to_act(self, state):
+        return ToAct((f"P{state[1]}",), "add")
+
+    def finished(self, state):
+        return state[0] >= 3
+
+    def format(self, state, event):
+        return event.type
+
+
+PLAYERS = (Player("P0"), Player("P1"))
+
+
+def test_event_values_are_frozen_sorted_and_round_trip_to_records():
+    event = Event.make("trade", "Ann", take=["b", "a"], house="Pig", give=None)
+    assert event.fields == (("house", "Pig"), ("take", ("b", "a")))
+    assert event["take"] == ("b", "a") and event.get("give", ()) == ()
+    assert event.record() == {"by": "Ann", "type": "trade", "house": "Pig", "take": ["b", "a"]}
+    assert hash(event) == hash(Event.make("trade", "Ann", house="Pig", take=["b", "a"]))
+    with pytest.raises(KeyError):
+        event["give"]
+
+
+@pytest.mark.parametrize("kind,text,value", [
+    ("int", "7", 7), ("bool", "yes", True), ("bool", "off", False), ("str", " x ", "x"),
+    ("str[]", "a, b,,c", ["a", "b", "c"]), ("int[]", "2,3,4", [2, 3, 4]),
+])
+def test_option_values_from_the_command_line(kind, text, value):
+    assert OptionSpec("o", None, kind, "help").parse(text) == value
+
+
+@pytest.mark.parametrize("kind,text", [("int", "x"), ("bool", "maybe"), ("int[]", "1,x")])
+def test_bad_option_values(kind, text):
+    with pytest.raises(UsageError):
+        OptionSpec("o", None, kind, "help").parse(text)
+
+
+def test_unknown_option_names_a_close_match():
+    game = Counter()
+    game.options = (OptionSpec("colour", "red", "str", "c"),)
+    assert game.check_options({}) == {"colour": "red"}
+    with pytest.raises(UsageError) as info:
+        game.check_options({"color": "blue"})
+    assert "colour" in (info.value.hint or "")
+
+
+def test_seats_in_a_game_without_seats():
+    game = Counter()
+    assert game.seat_players([Player("A")], {}) == [Player("A")]
+    with pytest.raises(UsageError):
+        game.seat_players([Player("A", "North")], {})
+    with pytest.raises(UsageError):
+        game.seat_players([Player(" ")], {})
+    with pytest.raises(UsageError):
+        game.seat_players([], {})
+
+
+def test_seat_prefixes_and_ambiguity():
+    game = Counter()
+    game.seat_choices = lambda options: ("North", "Nadir", "South")  # type: ignore[method-assign]
+    assert [p.seat for p in game.seat_players([Player("A", "so"), Player("B")], {})] == [
+        "South", "North"]
+    with pytest.raises(UsageError) as info:
+        game.seat_players([Player("A", "n")], {})
+    assert "could be North, Nadir" in info.value.message
+
+
+def test_protocol_defaults():
+    game = Counter()
+    state = game.setup(PLAYERS, {})
+    event = Event.make("add", "P0")
+    assert game.option_lines(state, [event]) == ["add"]
+    assert game.describe(state, event, state) == ["add"]
+    assert game.legal_note(state) == "" and game.notices(state) == () and game.rules() == ""
+    assert game.inventory(state) == {} and game.seat_choices({}) == ()
+    assert game.random_event(state, random.Random(1)) == event
+    game.legal = lambda state, player=None: []  # type: ignore[method-assign]
+    assert game.random_event(state, random.Random(1)) is None
+    for method, args in (("parse", (state, "x", None)), ("score", (state,)),
+                         ("render", (state,)), ("blank_scoresheet", ())):
+        with pytest.raises(NotImplementedError):
+            getattr(Game(), method)(*args)
+
+
+def test_apply_event_shared_checks():
+    game = Counter()
+    state = game.setup(PLAYERS, {})
+    cases = [
+        (Event.make("jump", "P0"), "unknown-event"),
+        (Event.make("reset", "P0", to=0), "not-a-player-event"),
+        (Event.make("add"), "no-player"),
+        (Event.make("add", "Zed"), "unknown-player"),
+        (Event.make("add", "P1"), "not-your-turn"),
+    ]
+    for event, code in cases:
+        with pytest.raises(IllegalMove) as info:
+            apply_event(game, state, event, PLAYERS)
+        assert info.value.code == code
+    assert apply_event(game, state, Event.make("shout", "P1"), PLAYERS) == (1, 1, 2)
+    final = replay(game, PLAYERS, {}, None, [Event.make("add", f"P{i % 2}") for i in range(3)])
+    with pytest.raises(IllegalMove) as info:
+        apply_event(game, final, Event.make("add", "P1"), PLAYERS)
+    assert info.value.code == "game-over"
+
+
+def test_registry_and_lazy_loading(monkeypatch):
+    assert game_ids()[0] == "kings-ear"
+    with pytest.raises(UsageError) as info:
+        load_game("kings")
+    assert info.value.exit_status == 2
+    monkeypatch.setitem(engine.REGISTRY, "half-built", "referee_test_half_built")
+    monkeypatch.setitem(sys.modules, "referee_test_half_built", types.ModuleType("x"))
+    monkeypatch.setattr(engine.importlib.util, "find_spec", lambda name: object())
+    with pytest.raises(UsageError) as info:
+        load_game("half-built")
+    assert "not available" in info.value.message
+    monkeypatch.setitem(engine.REGISTRY, "absent", "referee_test_absent_module")
+    monkeypatch.undo()
+    monkeypatch.setitem(engine.REGISTRY, "absent", "referee_test_absent_module")
+    with pytest.raises(UsageError):
+        load_game("absent")
+    assert "absent" not in engine.available_game_ids()
