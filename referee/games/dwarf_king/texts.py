@@ -201,8 +201,7 @@ def option_lines(game: Any, state: State, events: list[Event]) -> list[str]:
     sorcery = [e for e in events if e.type == "sorcerer"]
     quests = [e for e in events if e.type == "quest"]
     rest = [e for e in events if e.type not in ("play", "sorcerer", "quest")]
-    lines = [game.format(state, e) + (f"   (as {e.by})" if e.by and len(
-        game.to_act(state).players) > 1 else "") for e in rest]
+    lines = _by_text(game, state, rest)
     if quests:
         tiles_left = sorted({e["tile"] for e in quests})
         who = sorted({e.by for e in quests})
@@ -215,6 +214,15 @@ def option_lines(game: Any, state: State, events: list[Event]) -> list[str]:
         cards = " ".join(sort_cards({e["card"] for e in sorcery}))
         lines.append(f"Sorcerer CARD: its holder takes back one of {cards} (between tricks)")
     return lines
+
+
+def _by_text(game: Any, state: State, events: list[Event]) -> list[str]:
+    """One line per move text; a move several players could make names them once."""
+    groups: dict[str, list[str]] = {}
+    for e in events:
+        groups.setdefault(game.format(state, e), []).append(e.by or "")
+    return [text if len(set(bys)) < 2 else f"{text}   (--as whoever it is: {', '.join(bys)})"
+            for text, bys in groups.items()]
 
 
 def _play_lines(state: State, cards: list[str]) -> list[str]:
@@ -286,8 +294,6 @@ def _describe_play(game: Any, before: State, event: Event, after: State) -> list
     lines.append(f"Trick {bd.trick_number} ({' '.join(c for _, c in plays)}) is won by "
                  f"{before.names[winner]} with {card}.")
     if not hand_over:
-        turn = game.to_act(after)
-        lines.append(f"Next: {turn.phase}.")
         return lines
     result = after.results[-1]
     lines.append(f"Hand {result.number} is over: quest {quest_line(after, result.quest)}; "
