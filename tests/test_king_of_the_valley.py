@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee.engine import Player, apply_event
+from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.games.king_of_the_valley import GAME
 from referee.games.king_of_the_valley.board import Castle, parse_square
@@ -160,6 +160,9 @@ def test_physical_reveals_are_checked_against_the_box_and_piles():
     with pytest.raises(NotationError):
         GAME.parse(state, "reveal dragon", None)
     refused(state, "reveal " + " ".join(["farmer"] * 34), "wrong-count", "R-2")
+    with pytest.raises(IllegalMove) as info:
+        apply_event(GAME, state, Event.make("reveal", None, tiles=["dragon"]), PLAYERS[:2])
+    assert info.value.code == "unknown-tile"
 
 
 def test_pile_one_must_still_hold_its_priest():
@@ -264,7 +267,11 @@ def test_summon_restrictions():
     refused(state, "move e1 e5 take e2 e3", "land-behind-last")
     refused(state, "move e1 e5 take knight", "land-behind-last")
     refused(state, "move e1 b1 take d1 c1", "not-identical", "R-5")
-    refused(state, "move e1 b1 take c1 d1", "land-behind-last")
+    refused(state, "move e1 b1 take c1 d1", "not-identical", "R-5")  # typed in any order
+    backwards = Event.make("move", "Ann", path=["e1", "e4"], take=["e3", "e2"])
+    with pytest.raises(IllegalMove) as info:  # as a hand-edited log could hold it
+        apply_event(GAME, state, backwards, PLAYERS[:2])
+    assert info.value.code == "land-behind-last"
     refused(state, "move e1 e4 take d2 e3", "not-passed")
     with pytest.raises(IllegalMove):
         GAME.parse(state, "move e1 e4 take queen", "Ann")  # no queen passed
@@ -280,6 +287,7 @@ duke    wife farmer wife farmer
 """)
     options = legal_texts(state)
     assert {"move a1 a5 take farmer", "move a1 a5 take a2 a4", "move a1 a5 take a3 a4"} <= options
+    assert GAME.parse(state, "move a1 a5 take a4 a3", "Ann")["take"] == ("a3", "a4")
     after = play(state, "move a1 a5 take a3 a4")
     assert after.valley[sq("a2")] == "farmer" and after.emptied == (sq("a3"), sq("a4"))
     assert len(play(state, "move a1 a5 take farmer").castles[0].column("farmer")) == 3

@@ -198,7 +198,7 @@ class KingOfTheValley(Game):
                              text=text)
                 take = _take_of_kind(state, path, what, text)
             else:
-                take = [parse_square(w, text) for w in take_words]
+                take = _in_passing_order(path, [parse_square(w, text) for w in take_words])
         return Event.make("move", player, path=[square_name(s) for s in path],
                           take=[square_name(s) for s in take] if take is not None else None)
 
@@ -695,6 +695,14 @@ def _take_of_kind(state: State, path: list[int], what: str, text: str) -> list[i
         raise _illegal(f"{text!r}: no {what} is passed on the last move", "not-passed",
                        "Summon")
     return squares
+
+
+def _in_passing_order(path: list[int], squares: list[int]) -> list[int]:
+    """Squares typed in any order, sorted as the king passes them (the canonical order)."""
+    passed = between(path[-2], path[-1]) if path[-2] != path[-1] else None
+    if passed is None:
+        return squares
+    return sorted(squares, key=lambda s: passed.index(s) if s in passed else len(passed))
 
 
 def _move_event(state: State, summon: Summon) -> Event:

@@ -193,7 +193,7 @@ def describe(game: "KingOfTheValley", before: State, event: "Event", after: Stat
     for name, old, new in zip(before.names, before.castles, after.castles):
         if old.gold != new.gold:
             lines.append(f"{clean_line(name)}'s gold: {old.gold} -> {new.gold}")
-        gained = [t for t in new.tiles()]
+        gained = new.tiles()
         for t in old.tiles():
             if t in gained:
                 gained.remove(t)
@@ -207,7 +207,4 @@ def describe(game: "KingOfTheValley", before: State, event: "Event", after: Stat
                      "completed and then the game ends.")
     if after.phase == "over":
         lines.append(game.score(after).outcome)
-    elif event.type in ("refill", "reveal") and after.phase in ("recruit", "summon") \
-            and before.phase != after.phase or (event.type == "reveal" and after.phase == "king"):
-        lines.append(f"Next: {clean_line(after.player)} - {game.to_act(after).phase}")
     return lines
