@@ -458,8 +458,8 @@ def demo(
     for entry in log.entries:
         before = state
         state = apply_event(g, state, entry.event, log.players)
-        for line in g.describe(before, entry.event, state):
-            out(f"{entry.seq:>4}  {clean(line)}" if line is not None else "")
+        for index, line in enumerate(g.describe(before, entry.event, state)):
+            out(f"{entry.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}")
         if delay:
             time.sleep(delay)
     out("")
