@@ -701,3 +701,20 @@ def test_blank_scoresheet_has_every_category():
     assert sheet.blank and len(sheet.rows) == 4
     assert sheet.category_names == ["Influence", "Kingdom tokens", "Knight Orders", "Couples",
                                     "Gold"]
+
+
+def test_describe_names_priests_specialists_and_what_is_left_to_do():
+    state = table(PRIESTS, kings=("c1", "a5"))
+    event = GAME.parse(state, "move c1 c3 e5", "Ann")
+    lines = GAME.describe(state, event, GAME.apply(state, event))
+    assert lines[0] == "Ann: move c1 c3 e5"
+    assert "Ann's gold: 2 -> 1" in lines and "Ann's castle gains countess" in lines
+    assert "Priest(s) visited on c3: 1 gold left on each square" in lines
+    taxes = table(TAXES, kings=("c1", "a5"))
+    event = GAME.parse(taxes, "move c1 c2", "Ann")
+    assert "Used and discarded: tax-4" in GAME.describe(taxes, event, GAME.apply(taxes, event))
+    pending = replace(taxes, kings=(sq("c2"), sq("a5")),
+                      castles=(castle(farmer=["farmer"] * 3), Castle()))
+    event = GAME.parse(pending, "move c2 c3", "Ann")
+    assert "Now place or activate, in this order: tax-3-5" in \
+        GAME.describe(pending, event, GAME.apply(pending, event))

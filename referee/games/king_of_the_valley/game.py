@@ -132,41 +132,43 @@ class KingOfTheValley(Game):
         if not parts:
             raise NotationError("no move given", code="empty")
         verb = match(parts[0], VERBS, "move", text=text)
-        rest = parts[1:]
-        if verb == "reveal":
-            return self._parse_reveal(state, rest, text)
-        if verb == "pass":
-            expect_end(rest, text)
-            return Event.make("pass", player)
-        if verb == "king":
-            _need(rest, 1, text, "king SQUARE, e.g. king c3")
-            expect_end(rest[1:], text)
-            return Event.make("king", player, square=square_name(parse_square(rest[0], text)))
-        if verb == "recruit":
-            side, row, rest = _parse_slot(rest, text, "recruit left 2")
-            column = _parse_as(rest, text)
-            return Event.make("recruit", player, side=side, row=row, column=column)
-        if verb == "move":
-            return self._parse_move(state, rest, text, player)
-        if verb == "jester":
-            if rest and rest[0].lower() == "as":
-                rest = rest[1:]
-            _need(rest, 1, text, "jester as COLUMN, e.g. jester as duke")
-            expect_end(rest[1:], text)
-            return Event.make("jester", player, column=_column(rest[0], text))
-        if verb == "wizard":
-            return self._parse_wizard(state, rest, text, player)
-        if verb == "tax":
-            _need(rest, 1, text, "tax COLUMN, e.g. tax farmer")
-            expect_end(rest[1:], text)
-            return Event.make("tax", player, column=_column(rest[0], text))
-        if verb == "kingdom":
-            return self._parse_kingdom(state, rest, text, player)
+        return getattr(self, f"_parse_{verb}")(state, parts[1:], text, player)
+
+    def _parse_pass(self, state: State, rest: list[str], text: str, player: str | None) -> Event:
+        expect_end(rest, text)
+        return Event.make("pass", player)
+
+    def _parse_king(self, state: State, rest: list[str], text: str, player: str | None) -> Event:
+        _need(rest, 1, text, "king SQUARE, e.g. king c3")
+        expect_end(rest[1:], text)
+        return Event.make("king", player, square=square_name(parse_square(rest[0], text)))
+
+    def _parse_recruit(self, state: State, rest: list[str], text: str,
+                       player: str | None) -> Event:
+        side, row, rest = _parse_slot(rest, text, "recruit left 2")
+        return Event.make("recruit", player, side=side, row=row, column=_parse_as(rest, text))
+
+    def _parse_jester(self, state: State, rest: list[str], text: str,
+                      player: str | None) -> Event:
+        if rest and rest[0].lower() == "as":
+            rest = rest[1:]
+        _need(rest, 1, text, "jester as COLUMN, e.g. jester as duke")
+        expect_end(rest[1:], text)
+        return Event.make("jester", player, column=_column(rest[0], text))
+
+    def _parse_tax(self, state: State, rest: list[str], text: str, player: str | None) -> Event:
+        _need(rest, 1, text, "tax COLUMN, e.g. tax farmer")
+        expect_end(rest[1:], text)
+        return Event.make("tax", player, column=_column(rest[0], text))
+
+    def _parse_refill(self, state: State, rest: list[str], text: str,
+                      player: str | None) -> Event:
         _need(rest, 1, text, "refill left or refill right")
         expect_end(rest[1:], text)
         return Event.make("refill", player, side=match(rest[0], SIDES, "hill column", text=text))
 
-    def _parse_reveal(self, state: State, rest: list[str], text: str) -> Event:
+    def _parse_reveal(self, state: State, rest: list[str], text: str,
+                      player: str | None) -> Event:
         if rest:
             parts = join_knight_words(rest, state.orders)
             return Event.make("reveal", None,
@@ -490,12 +492,8 @@ class KingOfTheValley(Game):
             return out + (moves or [Event.make("pass", me)])
         if phase == "activate":
             return self._legal_activations(state)
-        out = []
-        if not state.kingdom_claimed and state.kingdoms_left > 0:
-            for low in ("farmer", "wife"):
-                if all(state.castle.face_up(c) for c in KINGDOM_COLUMNS + (low,)):
-                    out.append(Event.make("kingdom", me, column=low))
-        return out + [Event.make("refill", me, side=s) for s in SIDES]
+        kingdoms = [Event.make("kingdom", me, column=c) for c in _kingdom_choices(state)]
+        return kingdoms + [Event.make("refill", me, side=s) for s in SIDES]
 
     def _legal_reveals(self, state: State) -> list[Event]:
         if state.virtual is not None:
@@ -585,9 +583,9 @@ class KingOfTheValley(Game):
             what = {"jester": "place the Jester in a column",
                     "wizard": "activate the wizard: swap a subject with the hill"}
             return ToAct(who, what.get(first, f"activate {first}: choose the subjects to tax"))
-        if state.kingdom_claimed or state.kingdoms_left == 0:
-            return ToAct(who, "replenish: refill the valley from the left or right hill column")
-        return ToAct(who, "claim the kingdom bonus, or replenish (refill left/right)")
+        if _kingdom_choices(state):
+            return ToAct(who, "claim the kingdom bonus, or replenish (refill left/right)")
+        return ToAct(who, "replenish: refill the valley from the left or right hill column")
 
     def finished(self, state: State) -> bool:
         return state.phase == "over"
@@ -835,6 +833,16 @@ def _summon(state: State, summon: Summon) -> State:
                    pending=tuple(pending), emptied=tuple(emptied),
                    kings=with_item(state.kings, state.active, summon.path[-1]),
                    phase="activate" if pending else "kingdom")
+
+
+def _kingdom_choices(state: State) -> list[str]:
+    """The influence-1 columns (farmer, wife) with which a kingdom bonus can be claimed now."""
+    if state.kingdom_claimed or state.kingdoms_left <= 0:
+        return []
+    castle = state.castle
+    if not all(castle.face_up(c) for c in KINGDOM_COLUMNS):
+        return []
+    return [c for c in ("farmer", "wife") if castle.face_up(c)]
 
 
 def _next_turn(state: State) -> State:

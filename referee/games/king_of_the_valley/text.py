@@ -187,6 +187,19 @@ def render(game: "KingOfTheValley", state: State) -> str:
     return "\n".join(lines)
 
 
+def _summon_lines(before: State, after: State) -> list[str]:
+    lines = []
+    priests = [square_name(s) for s in after.emptied if before.valley[s] == "priest"]
+    if priests:
+        lines.append(f"Priest(s) visited on {', '.join(priests)}: 1 gold left on each square")
+    if after.pending:
+        lines.append(f"Now place or activate, in this order: {' '.join(after.pending)}")
+    elif len(after.discard) > len(before.discard) + len(priests):
+        used = after.discard[len(before.discard) + len(priests):]
+        lines.append(f"Used and discarded: {' '.join(used)}")
+    return lines
+
+
 def describe(game: "KingOfTheValley", before: State, event: "Event", after: State) -> list[str]:
     who = f"{clean_line(event.by)}: " if event.by else ""
     lines = [who + game.format(before, event)]
@@ -199,6 +212,8 @@ def describe(game: "KingOfTheValley", before: State, event: "Event", after: Stat
                 gained.remove(t)
         if gained:
             lines.append(f"{clean_line(name)}'s castle gains {' '.join(gained)}")
+    if event.type == "move":
+        lines += _summon_lines(before, after)
     if event.type == "refill" and before.emptied:
         filled = [f"{square_name(s)} {after.valley[s] or '(empty)'}" for s in before.emptied]
         lines.append("Valley refilled: " + ", ".join(filled))
