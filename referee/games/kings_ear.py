@@ -13,12 +13,14 @@ import itertools
 import random
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from referee.engine import Event, EventSpec, Game, OptionSpec, Player, ToAct
 from referee.errors import IllegalMove, NotationError, UsageError
 from referee.notation import expect_end, match, split_list, words
-from referee.scoresheet import Row, Scoresheet, ordinal, places
+
+if TYPE_CHECKING:
+    from referee.scoresheet import Scoresheet
 
 PROFESSIONS = ("Religion", "Army", "Trade", "Farming")
 VALUES = (1, 2, 3, 4)
@@ -618,6 +620,8 @@ class KingsEar(Game):
         return lines
 
     def score(self, state: State) -> Scoresheet:
+        from referee.scoresheet import Row, Scoresheet  # only scoring needs it: keep `play` fast
+
         ranked = _ranking(state)
         rows = []
         for house in _row_order(state):
@@ -646,6 +650,8 @@ class KingsEar(Game):
         )
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        from referee.scoresheet import Row, Scoresheet
+
         houses = self.check_options(options or {})["houses"]
         rows = tuple(Row(None, h, tuple((p, None) for p in PROFESSIONS), None,
                          details=(("Ladder", ""),)) for h in houses)
@@ -802,10 +808,14 @@ def _ranking(state: State) -> dict[str, int]:
         nets = state.nets(house)
         won = state.winner is not None and state.names[state.winner] == name
         keys[name] = (won, max(nets), sum(nets))
+    from referee.scoresheet import places
+
     return places(keys)
 
 
 def _result(state: State, name: str | None, place: int | None, ranked: dict[str, int]) -> str:
+    from referee.scoresheet import ordinal
+
     if name is None or place is None:
         return "unclaimed"
     shared = list(ranked.values()).count(place) > 1
