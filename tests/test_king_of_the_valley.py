@@ -718,3 +718,21 @@ def test_describe_names_priests_specialists_and_what_is_left_to_do():
     event = GAME.parse(pending, "move c2 c3", "Ann")
     assert "Now place or activate, in this order: tax-3-5" in \
         GAME.describe(pending, event, GAME.apply(pending, event))
+
+
+def test_landing_on_a_priest_behind_taken_tiles_leaves_it_r11():
+    state = table("""
+farmer wife priest wife countess
+wife countess farmer queen wife
+farmer knight-A farmer wife farmer
+wife farmer countess knight-B wife
+duke wife farmer countess queen
+""", kings=("c2", "a1"))
+    after = play(state, "move c2 c5 take farmer")
+    assert after.valley[sq("c5")] == "priest" and after.kings[0] == sq("c5")
+    assert after.castles[0].gold == 2 and after.discard == ()
+    # Bob may not visit the priest under Ann's king.
+    bob = replace(play(after, "refill left", "reveal farmer farmer"), kings=(sq("c5"), sq("c3")))
+    assert bob.player == "Bob"
+    assert not any(t.startswith("move c3 c5") for t in legal_texts(bob))
+    refused(bob, "move c3 c5 a5", "under-a-king")

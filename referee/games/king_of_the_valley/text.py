@@ -89,9 +89,10 @@ Table rulings (R-1..R-10 from the rules page; options are set with `referee new 
  R-9  If the chosen hill column runs out while refilling the valley, continue from the other.
  R-10 Jesters score nothing at the end (no influence, no Order or couple bonus).
 Rulings this referee adds where the rules are silent:
- R-11 A priest is summoned only by ending a move on it, never as one of 2-3 passed tiles, and a
-      move may not end on a priest (continue from it). Coins lying on a summoned tile come with
-      it (before a priest is paid, so they can pay it).
+ R-11 A priest is summoned only by ending a move on it, never as one of 2-3 passed tiles, and
+      the king then continues from it: a summon never ends on a priest it visits (landing on
+      one behind taken tiles leaves it in place). Coins lying on a summoned tile come with it
+      (before a priest is paid, so they can pay it).
  R-12 Tiles turned face down by a tax collector or the kingdom bonus: in each column the real
       subjects first (earliest first), a Jester last. Turn down the same tiles at the table.
  R-13 Summoned tiles are placed and activated one by one, in the order the king passed them. A
