@@ -628,3 +628,173 @@ def test_game_ends_after_seven_hands_with_a_single_leader():
     assert sheet.finished and len(sheet.winners) == 1
     with pytest.raises(IllegalMove):
         apply_event(GAME, t.state, t.events[-1], t.players)
+
+
+# --------------------------------------------------------------------------------------------
+# Notation edges and hand-edited logs
+
+
+def test_notation_errors_name_the_input():
+    t = Table()
+    for text, code in (("", "empty"), ("special", "no-card"), ("zz9", "unknown-card")):
+        with pytest.raises(NotationError) as caught:
+            GAME.parse(t.state, text, None)
+        assert caught.value.code == code
+    t("special Dragon")
+    with pytest.raises(NotationError) as caught:
+        GAME.parse(t.state, "quest", "Bruno")
+    assert caught.value.code == "no-tile"
+    e = GAME.parse(t.state, "quest 4a bruno", None)
+    assert e.by == "Bruno" and e["tile"] == 4
+    with pytest.raises(NotationError) as caught:
+        GAME.parse(t.state, "quest 4a Bruno", "Catie")
+    assert caught.value.code == "player-mismatch"
+    t("quest 4a", as_="Bruno")
+    assert GAME.parse(t.state, "leader catie", None).by == "Catie"
+    assert GAME.parse(t.state, "Catie", None).by == "Catie"  # the keyword may be left out
+    assert GAME.parse(t.state, "leader", None).by is None  # the CLI then asks for --as
+    with pytest.raises(NotationError):
+        GAME.parse(t.state, "leader Zed", None)
+    t("leader", as_="Catie")
+    for text, code in (("play", "no-card"), ("K7 K8", "trailing-words"), ("pass", "no-direction"),
+                       ("trade", "no-player")):
+        with pytest.raises(NotationError) as caught:
+            GAME.parse(t.state, text, "Catie")
+        assert caught.value.code == code
+
+
+def test_a_card_typed_at_the_wrong_moment_is_explained():
+    t = Table()
+    t("special Dragon")
+    t("quest 4a", as_="Bruno")
+    err = t.rejects("K7", "wrong-phase", as_="Catie")  # the leader has not shown the 5 yet
+    assert "5 of Goblins" in err.message
+
+
+def test_hand_edited_events_are_refused_cleanly():
+    t = Table()
+    t.start("Dragon")
+
+    def refused(event, code):
+        with pytest.raises(IllegalMove) as caught:
+            apply_event(GAME, t.state, event, t.players)
+        assert caught.value.code == code
+
+    make = type(t.events[0]).make
+    refused(make("play", "Catie", card=7), "bad-field")
+    refused(make("play", "Catie", card="K77"), "unknown-card")
+    refused(make("hand", None, cards=["K2"]), "no-player")
+    refused(make("sorcerer", "Catie", card="K2"), "special-not-in-hand")
+    refused(make("quest", "Catie", tile=4, side="a"), "wrong-phase")
+
+
+def test_druid_trade_and_pass_events_from_a_log_are_checked():
+    t = Table()
+    t.start("Druid", quest_by="Pierre")
+    t.cards("D3 D4 GK Druid G3 G4")
+    make = type(t.events[0]).make
+    with pytest.raises(IllegalMove) as caught:
+        apply_event(GAME, t.state, make("trade", "Pierre", target="Zed"), t.players)
+    assert caught.value.code == "unknown-player"
+    legal = GAME.legal(t.state)
+    assert [GAME.format(t.state, e) for e in legal] == ["trade Bruno", "trade Catie"]
+    for e in legal:
+        assert GAME.parse(t.state, GAME.format(t.state, e), e.by) == e
+    assert GAME.legal(t.state, "Bruno") == []
+    t2 = Table()
+    t2.start("StandardBearer", quest_by="Pierre")
+    t2.cards("D3 D4 GK StandardBearer K3 K4")
+    with pytest.raises(IllegalMove) as caught:
+        apply_event(GAME, t2.state, make("pass", "Pierre", direction="up"), t2.players)
+    assert caught.value.code == "bad-direction"
+
+
+SEED_WITH_GOBLIN_SWAP = 8  # its first hand has the Flag Bearer (Goblins)
+
+
+def test_seeded_swap_needs_the_cards_given_and_fills_those_taken():
+    t = Table(seed=SEED_WITH_GOBLIN_SWAP)
+    t("special")
+    assert t.deal.special == "FlagBearerG"
+    t("quest a")
+    (holder,) = GAME.to_act(t.state).players
+    target = next(n for n in t.state.names if n != holder)
+    with pytest.raises(IllegalMove) as caught:
+        t(f"swap {target}", as_=holder)
+    assert caught.value.code == "swap-cards"
+    mine = sorted(t.deal.slots[t.state.seat(holder)].known)
+    e = GAME.parse(t.state, f"swap {target} give {mine[0]} {mine[1]}", holder)
+    assert len(e["taken"]) == 2
+    wrong = [c for c in sorted(t.deal.slots[t.state.seat(target)].known) if c not in e["taken"]]
+    t.rejects(f"swap {target} take {wrong[0]} {wrong[1]} give {mine[0]} {mine[1]}", "seed-mismatch",
+              as_=holder)
+    t.rejects(f"swap {target} take {e['taken'][0]} {e['taken'][1]}", "swap-cards", as_=holder)
+    t(f"swap {target} give {mine[0]} {mine[1]}", as_=holder)
+    assert all(slot.complete for slot in t.deal.slots)
+
+
+def test_seeded_quest_tile_is_checked():
+    t = Table(seed=5)
+    t("special")
+    (holder,) = GAME.to_act(t.state).players
+    tile = GAME.parse(t.state, "quest a", holder)["tile"]
+    other = 1 if tile != 1 else 2
+    t.rejects(f"quest {other}a", "seed-mismatch", as_=holder)
+
+
+def test_blind_swap_options_and_legal_note():
+    t = Table()
+    t("special FlagBearerG")
+    assert "hand CARD" in GAME.legal_note(t.state)
+    t("quest 4a", as_="Bruno")
+    assert GAME.legal_note(t.state) == ""
+    legal = GAME.legal(t.state)
+    assert {(e.by, e["target"]) for e in legal} == {(a, b) for a in SEED_TABLE for b in SEED_TABLE
+                                                   if a != b}
+    lines = GAME.option_lines(t.state, legal)
+    assert lines[0].startswith("swap Bruno   (--as whoever it is: Pierre, Catie)")
+
+
+def test_option_lines_mention_the_specials_conditions():
+    t = Table()
+    t.start("Mummy")
+    lines = GAME.option_lines(t.state, GAME.legal(t.state))
+    assert lines[0].startswith("any unplayed card: ")
+    assert lines[-1].startswith("Mummy: ") and lines[-1].endswith("(not playable now)")
+    t2 = Table()
+    t2.start("Sorcerer")
+    t2.cards("K2 K3 K4")
+    lines = GAME.option_lines(t2.state, GAME.legal(t2.state))
+    assert lines[-1] == "Sorcerer CARD: its holder takes back one of K2 K3 K4 (between tricks)"
+    t2("Sorcerer K3", as_="Bruno")  # the Sorcerer is played: no more Sorcerer line
+    assert not [ln for ln in GAME.option_lines(t2.state, GAME.legal(t2.state))
+                if ln.startswith("Sorcerer")]
+
+
+def test_status_of_a_new_and_a_finished_game():
+    t = Table()
+    assert "Hand 1 of 7; dealer Pierre" in GAME.render(t.state)
+    assert GAME.score(t.state).outcome == "hand 1 in progress"
+    t = Table(seed=2)
+    import random
+    rng = random.Random(2)
+    while not t.state.over:
+        t.state = apply_event(GAME, t.state, GAME.random_event(t.state, rng), t.players)
+        if t.state.results and len(t.state.results) == 1 and t.deal.special is None:
+            assert "lead(s) with" in GAME.score(t.state).outcome
+    text = GAME.render(t.state)
+    assert text.splitlines()[1].startswith("Game over: ")
+    assert "total" in text
+
+
+def test_hand_entry_is_described_and_shown():
+    t = Table()
+    t("special Dragon")
+    before = t.state
+    event = t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")
+    assert GAME.describe(before, event, t.state) == [
+        "Pierre's hand is entered: their plays are checked at once."]
+    before = t.state
+    event = t("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA Dragon", as_="Bruno")
+    assert "Catie's hand is deduced (the cards left)." in GAME.describe(before, event, t.state)
+    assert "Pierre: 13 card(s); known: K2 K3" in GAME.render(t.state)

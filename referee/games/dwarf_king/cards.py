@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from referee.errors import AmbiguousMove, NotationError
 
@@ -139,6 +140,7 @@ DEALER_CARD, QUEST_CARD, LEADER_CARD = "D5", "K5", "G5"
 ORDER = {code: index for index, code in enumerate(CARDS)}  # display order: suit, then rank
 
 
+@lru_cache(maxsize=64)
 def deck(players: int, special: str) -> frozenset[str]:
     """The cards of one hand's deal: the basic cards (without the 2 of Dwarves for 3) + the special."""
     basic = [c for c in BASIC if not (players == 3 and c == OUT_WITH_THREE)]
@@ -149,13 +151,13 @@ def hand_size(players: int) -> int:
     return {3: 13, 4: 10, 5: 8}[players]
 
 
+# Display order: Knights, Dwarves, Goblins by rank, then the magic cards.
+SORT_KEY = {code: (SUITS.index(card.suit) if card.suit else len(SUITS), card.value, ORDER[code])
+            for code, card in CARDS.items()}
+
+
 def sort_cards(cards) -> list[str]:
-    return sorted(cards, key=lambda c: (_suit_order(c), CARDS[c].value, ORDER[c]))
-
-
-def _suit_order(code: str) -> int:
-    suit = CARDS[code].suit
-    return SUITS.index(suit) if suit else len(SUITS)
+    return sorted(cards, key=SORT_KEY.__getitem__)
 
 
 # --------------------------------------------------------------------------------------------

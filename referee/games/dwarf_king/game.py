@@ -116,6 +116,9 @@ class DwarfKing(Game):
         return Event.make("hand", player, cards=sort_cards(cards))
 
     def _parse_quest(self, state, rest, player, text) -> Event:
+        if len(rest) > 1 and rest[-1].casefold() in {n.casefold() for n in state.names}:
+            player = _named(state, rest[-1:], player, text)  # `quest 4a Bruno`
+            rest = rest[:-1]
         tile, side = texts.parse_quest(state, rest, text)
         if tile is None:
             if state.seed is None:
@@ -136,11 +139,7 @@ class DwarfKing(Game):
 
     def _parse_leader(self, state, rest, player, text) -> Event:
         if rest:
-            named = _player(state, rest, text)
-            if player is not None and named != player:
-                raise NotationError(f"{text!r} names {named}, but the move is made as {player}",
-                                    code="player-mismatch")
-            player = named
+            player = _named(state, rest, player, text)
         return Event.make("leader", player)
 
     def _parse_play(self, state, rest, player, text) -> Event:
@@ -370,7 +369,7 @@ class DwarfKing(Game):
             yield from _sorcerer_moves(state)
 
     def legal_note(self, state: State, player: str | None = None) -> str:
-        if phase(state) == "quest" and not state.seed is not None:
+        if phase(state) == "quest" and state.seed is None:
             return ("each player may first enter their hand for full checking: "
                     "`hand CARD CARD ...` (--as NAME)")
         return ""
@@ -445,15 +444,11 @@ def _shows(state: State, seat: int, card: str, what: str) -> Deal:
     """`seat` shows `card` (the 5 of Knights, the 5 of Goblins, the Flag Bearer): check it can be
     theirs and remember where it is."""
     deal = state.deal
-    if card not in deal.deck(state.players):
-        raise IllegalMove(f"{card} is not in this hand", code="special-not-in-hand", rule="Set-up")
     holder = deal.holder(card)
-    name = state.names[seat]
-    if holder is not None and holder != seat:
-        raise IllegalMove(f"{name} cannot be the one who {what}: {card} is in "
-                          f"{state.names[holder]}'s hand", code="not-the-holder", rule="Dealing")
-    if deal.slots[seat].complete and card not in deal.slots[seat].known:
-        raise IllegalMove(f"{name} does not hold {card}", code="not-the-holder", rule="Dealing")
+    slot = deal.slots[seat]
+    if holder not in (None, seat) or (slot.complete and card not in slot.known):
+        raise IllegalMove(f"{state.names[seat]} cannot be the one who {what}: they do not hold "
+                          f"{card}", code="not-the-holder", rule="Dealing")
     return deal.with_slot(seat, deal.slots[seat].knowing(card))
 
 
@@ -605,6 +600,15 @@ def _split_keywords(parts: list[str], keys: tuple[str, ...]) -> dict[str, list[s
         else:
             groups[current].append(word)
     return groups
+
+
+def _named(state: State, parts: list[str], player: str | None, text: str) -> str:
+    """The player a declaration names (`leader Catie`); it must agree with --as."""
+    named = _player(state, parts, text)
+    if player is not None and named != player:
+        raise NotationError(f"{text!r} names {named}, but the move is made as {player}",
+                            code="player-mismatch")
+    return named
 
 
 def _player(state: State, parts: list[str], text: str) -> str:

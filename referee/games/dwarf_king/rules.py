@@ -155,8 +155,9 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     if suit == led:
         return None
     # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
-    must = sort_cards(c for c in slot.known - {card} if CARDS[c].suit == led)
+    must = [c for c in slot.known if CARDS[c].suit == led and c != card]
     if must:
+        must = sort_cards(must)
         what = (f"cannot play Excalibur: it is playable only when void in {led}"
                 if power == "excalibur" else f"must follow {led}")
         raise IllegalMove(f"{name} {what}: the hand holds {', '.join(must)}",

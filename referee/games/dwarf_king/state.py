@@ -10,6 +10,7 @@ voids travel with the cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from referee.engine import Notice
 from referee.games.dwarf_king.cards import CARDS, deck
@@ -91,7 +92,7 @@ class Deal:
     def turn_leader(self) -> int:
         return self.tricks[-1].winner if self.tricks else self.leader  # type: ignore[return-value]
 
-    @property
+    @cached_property
     def gone(self) -> frozenset[str]:
         """Cards no longer in any hand: in completed tricks or on the table."""
         out = {c for t in self.tricks for c in t.cards}

@@ -235,7 +235,7 @@ def _play_lines(state: State, cards: list[str]) -> list[str]:
     previous = deal.tricks[-1] if deal.tricks else None
     led = led_suit(deal.plays, previous)
     if led is None:
-        return [f"any unplayed card: {shown}"]
+        return [f"any unplayed card: {shown}"] + _special_conditions(state, cards)
     follow = [c for c in cards if CARDS[c].suit == led]
     others = [c for c in cards if c not in follow]
     lines = [f"follow {led} if you can: {' '.join(follow) or '(none known to be left)'}"]
@@ -243,7 +243,29 @@ def _play_lines(state: State, cards: list[str]) -> list[str]:
         lines.append(f"or, if void in {led}: {' '.join(others)}")
     if "Dragon" in cards:
         lines.append("the Dragon may be played at any time")
-    return lines
+    return lines + _special_conditions(state, cards)
+
+
+# What the hand's special card allows, said once when it may be in the player's hand.
+CONDITIONS = {
+    "Mummy": "Mummy: a copy of the card that won the previous trick; not in the first trick",
+    "Puppeteer": "Puppeteer: the suit of the card just before it, half a step higher; leads only "
+                 "as a last card (R-3)",
+    "Excalibur": "Excalibur: only when void in the led suit, and it wins; leads only as a last "
+                 "card (R-3)",
+    "Sorcerer": "Sorcerer: between two tricks (`Sorcerer CARD`), or as a last card (R-8)",
+}
+
+
+def _special_conditions(state: State, cards: list[str]) -> list[str]:
+    special = state.deal.special
+    if special not in CONDITIONS or special in state.deal.gone:
+        return []
+    seat = (state.deal.turn_leader + len(state.deal.plays)) % state.players
+    holder = state.deal.holder(special)
+    if holder not in (None, seat):
+        return []
+    return [CONDITIONS[special] + ("" if special in cards else " (not playable now)")]
 
 
 # --------------------------------------------------------------------------------------------
