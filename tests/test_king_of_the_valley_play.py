@@ -186,12 +186,29 @@ def test_bad_notation_is_a_clean_error(text):
     assert info.value.message
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.text(alphabet="abcdeklmnoprstuvwxyz12345- ", max_size=30))
-def test_fuzzed_move_text_never_crashes(text):
-    state = _fresh()
+def _one_state_per_phase():
+    found = {}
+    playout(2, 8, 8, every_step=lambda s: found.setdefault(s.phase, s))
+    playout(2, None, 8, every_step=lambda s: found.setdefault(f"physical {s.phase}", s))
+    return list(found.values())
+
+
+PHASE_STATES = _one_state_per_phase()
+
+
+def test_the_fuzz_sees_every_phase():
+    assert {s.phase for s in PHASE_STATES} == {"reveal", "king", "recruit", "summon", "activate",
+                                               "kingdom"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, len(PHASE_STATES) - 1),
+       st.text(alphabet="abcdefgiklmnoprstuvwxyz123456- ", max_size=30))
+def test_fuzzed_move_text_never_crashes(index, text):
+    state = PHASE_STATES[index]
+    turn = GAME.to_act(state)
     try:
-        event = GAME.parse(state, text, "Ann")
+        event = GAME.parse(state, text, turn.players[0] if turn.players else None)
         apply_event(GAME, state, event, players(2))
     except RefereeError as exc:
         assert exc.message
@@ -330,3 +347,35 @@ def test_golden_games_match_their_scoresheets():
         _, state = _replay_file(path)
         expected = path.with_suffix(".scoresheet.txt").read_text()
         assert render_text(GAME.score(state)) == expected, path.name
+
+
+_, _, LOGGED = playout(2, 9, 9)
+WORDS = st.one_of(st.text(alphabet="abcdefklrtuwz0123456-", max_size=9),
+                  st.sampled_from(["left", "right", "farmer", "jester", "duke", "tax-3-5",
+                                   "priest", "c3", "a1", "e5", "knight-A"]))
+# log.py checks every field's kind before the game sees it, so only the values are fuzzed.
+FIELD_VALUES = {"str": WORDS, "int": st.integers(-3, 12), "str[]": st.lists(WORDS, max_size=5)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, len(LOGGED) - 1), st.data())
+def test_mutated_log_events_are_refused_cleanly(index, data):
+    """A hand-edited log: one field of one event changed to any value of its kind."""
+    from referee.engine import Event
+
+    seated = players(2)
+    state = GAME.setup(seated, GAME.check_options({}), 9)
+    for event in LOGGED[:index]:
+        state = apply_event(GAME, state, event, seated)
+    original = LOGGED[index]
+    spec = GAME.events[original.type]
+    if not spec.fields:
+        return
+    name = data.draw(st.sampled_from(sorted(spec.fields)))
+    fields = dict(original.fields)
+    fields[name] = data.draw(FIELD_VALUES[spec.fields[name]])
+    mutated = Event.make(original.type, original.by, **fields)
+    try:
+        apply_event(GAME, state, mutated, seated)
+    except RefereeError as exc:
+        assert exc.message
