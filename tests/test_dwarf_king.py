@@ -83,7 +83,9 @@ def test_cards_and_deals():
 
 @pytest.mark.parametrize("text, card", [("k7", "K7"), ("7K", "K7"), ("QD", "DQ"), ("dq", "DQ"),
                                         ("10g", "G10"), ("dra", "Dragon"), ("D1", "Druid"),
-                                        ("goblins-11-minus3", "Shaman"), ("stand", "StandardBearer")])
+                                        ("goblins-11-minus3", "Shaman"), ("stand", "StandardBearer"),
+                                        ("Standard Bearer", "StandardBearer"),
+                                        ("flag bearer (goblins)", "FlagBearerG")])
 def test_card_notation_is_forgiving(text, card):
     assert parse_card(text) == card
 
@@ -117,6 +119,8 @@ def test_hand_opens_with_the_special_card_as_a_table_event():
     t = Table()
     turn = GAME.to_act(t.state)
     assert turn.table and turn.players == ()
+    assert GAME.option_lines(t.state, GAME.legal(t.state)) == [
+        "special CARD: one not used before: " + " ".join(s.code for s in SPECIALS)]
     event = t("dragon")
     assert event.by is None and event["card"] == "Dragon" and event["dealer"] == "Pierre"
     assert GAME.format(t.state, event) == "special Dragon"
@@ -798,3 +802,13 @@ def test_hand_entry_is_described_and_shown():
     event = t("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA Dragon", as_="Bruno")
     assert "Catie's hand is deduced (the cards left)." in GAME.describe(before, event, t.state)
     assert "Pierre: 13 card(s); known: K2 K3" in GAME.render(t.state)
+
+
+def test_every_special_card_rule_is_handled_by_data():
+    from referee.games.dwarf_king.rules import SPECIAL_SCORING
+    kinds = {s.scoring for s in SPECIALS if s.scoring}
+    assert kinds == set(SPECIAL_SCORING)
+    assert {s.action for s in SPECIALS if s.action} == {"trade-hands", "pass-hands",
+                                                         "goblin-swap", "take-back"}
+    assert {s.power for s in SPECIALS if s.power} == {"dragon", "mummy", "puppeteer", "sorcerer",
+                                                       "excalibur"}

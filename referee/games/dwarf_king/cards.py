@@ -203,7 +203,7 @@ def _suited(suit: str, rank: str, in_play: frozenset[str] | None, raw: str, wher
 
 
 def _by_prefix(raw: str, in_play: frozenset[str] | None, where: str) -> str:
-    low = raw.casefold()
+    low = raw.casefold().replace(" ", "")  # `flag bearer`, `Standard Bearer`
     specials = [s.code for s in SPECIALS if s.code.casefold().startswith(low)
                 or s.name.casefold().replace(" ", "").startswith(low)]
     if len(specials) > 1 and in_play is not None:

@@ -291,25 +291,47 @@ def outcome(deal: Deal, players: int) -> Outcome:
     return Outcome(tuple(tuple(w) for w in won), tuple(t.winner for t in deal.tricks))
 
 
+# The special cards' points, one function per kind (`Special.scoring`). Each gets the trick the
+# card ended in, who played it, whether that trick was the last, and the points to change.
+def _winner_scores(deal, trick, player, last, special, points):
+    points[trick.winner] += special.points
+
+
+def _next_trick_winner_scores(deal, trick, player, last, special, points):
+    if not last:  # no effect in the last trick
+        points[deal.tricks[trick.number].winner] += special.points
+
+
+def _player_scores_in_last_trick(deal, trick, player, last, special, points):
+    if last:
+        points[player] += special.points
+
+
+def _winner_doubles(deal, trick, player, last, special, points):
+    points[trick.winner] *= 2  # gains and losses alike
+
+
+def _player_scores_per_face(deal, trick, player, last, special, points):
+    points[player] += special.points * sum(1 for c in trick.cards if CARDS[c].is_face)
+
+
+SPECIAL_SCORING = {
+    "winner": _winner_scores,
+    "next-trick-winner": _next_trick_winner_scores,
+    "last-trick-player": _player_scores_in_last_trick,
+    "double-winner": _winner_doubles,
+    "player-per-face": _player_scores_per_face,
+}
+
+
 def special_points(deal: Deal, points: list[int]) -> list[int]:
-    """The special card's effect on the hand's points (data: `Special.scoring`)."""
+    """The special card's effect on the hand's points, applied after the quest."""
     special = SPECIAL[deal.special]
     trick = next((t for t in deal.tricks if deal.special in t.cards), None)
-    if not special.scoring or trick is None:
-        return points
-    player = trick.player_of(deal.special)
-    last = trick.number == len(deal.tricks)
-    kind = special.scoring
-    if kind == "winner":
-        points[trick.winner] += special.points
-    elif kind == "next-trick-winner" and not last:
-        points[deal.tricks[trick.number].winner] += special.points
-    elif kind == "last-trick-player" and last:
-        points[player] += special.points
-    elif kind == "double-winner":
-        points[trick.winner] *= 2
-    elif kind == "player-per-face":
-        points[player] += special.points * sum(1 for c in trick.cards if CARDS[c].is_face)
+    if special.scoring and trick is not None:
+        last = trick.number == len(deal.tricks)
+        SPECIAL_SCORING[special.scoring](deal, trick, trick.player_of(deal.special), last,
+                                         special, points)
     return points
 
 

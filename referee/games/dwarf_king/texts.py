@@ -200,8 +200,14 @@ def option_lines(game: Any, state: State, events: list[Event]) -> list[str]:
     plays = [e for e in events if e.type == "play"]
     sorcery = [e for e in events if e.type == "sorcerer"]
     quests = [e for e in events if e.type == "quest"]
-    rest = [e for e in events if e.type not in ("play", "sorcerer", "quest")]
+    specials = [e for e in events if e.type == "special"]
+    rest = [e for e in events if e.type not in ("play", "sorcerer", "quest", "special")]
     lines = _by_text(game, state, rest)
+    if len(specials) > 1:
+        lines.append("special CARD: one not used before: "
+                     + " ".join(e["card"] for e in specials))
+    elif specials:
+        lines.append(game.format(state, specials[0]))
     if quests:
         tiles_left = sorted({e["tile"] for e in quests})
         who = sorted({e.by for e in quests})
