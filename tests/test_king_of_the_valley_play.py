@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import log as logfile
-from referee.engine import Player, apply_event, replay
+from referee.engine import Event, Player, apply_event, replay
 from referee.errors import IllegalMove, RefereeError
 from referee.games.king_of_the_valley import GAME
-from referee.games.king_of_the_valley.board import SQUARES, between, square_name
+from referee.games.king_of_the_valley.board import SQUARES, between
 from referee.games.king_of_the_valley.summon import Summon, check, summons
 from referee.games.king_of_the_valley.tiles import ASSUMED_PILE_MIX
 from referee.scoresheet import render_text
@@ -216,7 +216,6 @@ def test_fuzzed_move_text_never_crashes(index, text):
 
 def test_refused_fields_from_a_hand_edited_log():
     state = _fresh()
-    from referee.engine import Event
     for event, code in [
         (Event.make("move", "Ann", path=["c3", "z9"]), "bad-square"),
         (Event.make("move", "Ann", path=["c3", "c4"], take=[]), "take-two-or-three"),
@@ -361,7 +360,6 @@ FIELD_VALUES = {"str": WORDS, "int": st.integers(-3, 12), "str[]": st.lists(WORD
 @given(st.integers(0, len(LOGGED) - 1), st.data())
 def test_mutated_log_events_are_refused_cleanly(index, data):
     """A hand-edited log: one field of one event changed to any value of its kind."""
-    from referee.engine import Event
 
     seated = players(2)
     state = GAME.setup(seated, GAME.check_options({}), 9)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.games.king_of_the_valley.board import (
-    FILES, HILL_ROWS, SIDES, SIZE, State, square_name)
+    FILES, HILL_ROWS, SIZE, State, square_name)
 from referee.games.king_of_the_valley.tiles import ASSUMED_PILE_MIX, COLUMNS
 from referee.textsafe import clean_line
 
