@@ -320,6 +320,10 @@ def test_cli_game_at_the_table(cli):
     assert options.status == 0 and "move c3 " in options.out
     first = next(line.strip() for line in options.out.splitlines() if "move c3" in line)
     assert cli("play", *first.split()).status == 0
+    assert cli("play", "refill", "left").status == 0
+    early = cli("play", "kingdom")  # the table must reveal the new hill tiles first
+    assert early.status == 1 and "the table must act (reveal" in early.err
+    assert cli("play", "reveal").status == 0
     status = cli("status")
     assert status.status == 0 and "Hill" in status.out
     assert cli("score").status == 0

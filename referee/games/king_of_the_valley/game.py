@@ -132,7 +132,10 @@ class KingOfTheValley(Game):
         if not parts:
             raise NotationError("no move given", code="empty")
         verb = match(parts[0], VERBS, "move", text=text)
-        return getattr(self, f"_parse_{verb}")(state, parts[1:], text, player)
+        # Without a resolved player (the table must reveal tiles), a player's move is taken to
+        # be the active player's, so that the refusal says who must act instead.
+        by = player if player is not None else state.player
+        return getattr(self, f"_parse_{verb}")(state, parts[1:], text, by)
 
     def _parse_pass(self, state: State, rest: list[str], text: str, player: str | None) -> Event:
         expect_end(rest, text)
