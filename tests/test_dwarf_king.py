@@ -352,7 +352,8 @@ def test_entered_hands_are_checked():
     t.rejects("hand K2 K3", "wrong-hand-size", as_="Pierre")
     t.rejects("hand D2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", "card-not-dealt", as_="Pierre")
     t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")
-    t.rejects("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", "hand-known", as_="Pierre")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK KA", as_="Pierre")  # again: no harm
+    t.rejects("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK G2", "hand-known", as_="Pierre")
     t.rejects("hand K2 D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA", "card-held-elsewhere", as_="Bruno")
     t("quest 5a", as_="Pierre")
     t.rejects("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA G2", "wrong-phase", as_="Bruno")

@@ -225,10 +225,14 @@ class DwarfKing(Game):
         if state.seed is not None:
             raise IllegalMove("the tool dealt the hands (seed); there is nothing to enter",
                               code="hands-dealt", rule="Dealing")
-        if deal.slots[seat].complete:
-            raise IllegalMove(f"{event.by}'s hand is already known", code="hand-known",
-                              rule="Dealing")
         cards = [_known_card(c) for c in event["cards"]]
+        slot = deal.slots[seat]
+        if slot.complete:  # entered before, or deduced: the same cards again are welcome
+            if set(cards) == slot.known:
+                return state
+            raise IllegalMove(f"{event.by}'s hand is already known and differs: "
+                              f"{' '.join(sort_cards(slot.known))}", code="hand-known",
+                              rule="Dealing")
         size = hand_size(state.players)
         if len(cards) != size or len(set(cards)) != size:
             raise IllegalMove(f"a hand has {size} different cards with {state.players} players, "

@@ -4,6 +4,7 @@ the scoresheet and the rules summary. No rule is decided here; they live in rule
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 from referee.engine import Event, ToAct
@@ -115,8 +116,12 @@ def rules_text() -> str:
               "did not follow has shown a void; when the same hand later plays that suit the "
               "referee reports the revoke, naming both tricks. Voids travel with the cards when "
               "hands are swapped or passed. Entered hands (or --shuffle --seed) make every "
-              "follow-suit check immediate.", "", "Notation:", NOTATION]
-    return "\n".join(lines) + "\n"
+              "follow-suit check immediate.", ""]
+    wrapped = []
+    for line in lines:
+        indent = "      " if line.startswith("  ") else ""
+        wrapped.extend(textwrap.wrap(line, 96, subsequent_indent=indent) or [""])
+    return "\n".join(wrapped + ["Notation:", NOTATION]) + "\n"
 
 
 # --------------------------------------------------------------------------------------------
