@@ -81,11 +81,10 @@ def test_cards_and_deals():
     assert [hand_size(n) for n in (3, 4, 5)] == [13, 10, 8]
 
 
-@pytest.mark.parametrize("text, card", [("k7", "K7"), ("7K", "K7"), ("QD", "DQ"), ("dq", "DQ"),
-                                        ("10g", "G10"), ("dra", "Dragon"), ("D1", "Druid"),
-                                        ("goblins-11-minus3", "Shaman"), ("stand", "StandardBearer"),
-                                        ("Standard Bearer", "StandardBearer"),
-                                        ("flag bearer (goblins)", "FlagBearerG")])
+@pytest.mark.parametrize("text, card", [
+    ("k7", "K7"), ("7K", "K7"), ("QD", "DQ"), ("dq", "DQ"), ("10g", "G10"), ("dra", "Dragon"),
+    ("D1", "Druid"), ("goblins-11-minus3", "Shaman"), ("stand", "StandardBearer"),
+    ("Standard Bearer", "StandardBearer"), ("flag bearer (goblins)", "FlagBearerG")])
 def test_card_notation_is_forgiving(text, card):
     assert parse_card(text) == card
 

@@ -28,7 +28,8 @@ RANK_NAME = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Champion (Ace)"}
 
 
 def number_value(rank: str | None) -> int:
-    """The printed number of a card (1..11); faces and magic cards count 0 (quests that add values)."""
+    """The printed number of a card (1..11); faces and magic cards count 0 (for quests that add
+    card values)."""
     if rank is None or rank in FACES:
         return 0
     return int(rank)
@@ -142,7 +143,8 @@ ORDER = {code: index for index, code in enumerate(CARDS)}  # display order: suit
 
 @lru_cache(maxsize=64)
 def deck(players: int, special: str) -> frozenset[str]:
-    """The cards of one hand's deal: the basic cards (without the 2 of Dwarves for 3) + the special."""
+    """The cards of one hand's deal: the basic cards (without the 2 of Dwarves with 3 players) and
+    the hand's special card."""
     basic = [c for c in BASIC if not (players == 3 and c == OUT_WITH_THREE)]
     return frozenset(basic) | {special}
 

@@ -24,7 +24,7 @@ from referee.errors import IllegalMove, NotationError, UsageError
 from referee.games.dwarf_king import texts
 from referee.games.dwarf_king.cards import (CARDS, LEADER_CARD, QUEST_CARD, SPECIALS, deck,
                                             hand_size, parse_card, sort_cards)
-from referee.games.dwarf_king.quests import EDITIONS, TILE_NUMBERS, tiles
+from referee.games.dwarf_king.quests import EDITIONS, TILE_NUMBERS
 from referee.games.dwarf_king.rules import (check_card_available, check_play, goblin_swap,
                                             pass_hands, phase, play_card, take_back,
                                             trade_hands)

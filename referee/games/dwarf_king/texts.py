@@ -9,8 +9,8 @@ from typing import Any
 
 from referee.engine import Event, ToAct
 from referee.errors import NotationError
-from referee.games.dwarf_king.cards import (BASIC, CARDS, DEALER_CARD, LEADER_CARD, QUEST_CARD,
-                                            SINGULAR, SPECIAL, SPECIALS, SUITS, sort_cards)
+from referee.games.dwarf_king.cards import (BASIC, CARDS, LEADER_CARD, QUEST_CARD, SPECIAL,
+                                            SPECIALS, sort_cards)
 from referee.games.dwarf_king.quests import REPLACED_2022, TILES_2011, tiles
 from referee.games.dwarf_king.rules import led_suit, phase, trick_winner
 from referee.games.dwarf_king.state import State
@@ -499,7 +499,3 @@ def inventory(state: State) -> dict[str, int]:
         counts[f"won {name}"] = sum(len(t.cards) for t in deal.tricks if t.winner == seat)
     return counts
 
-
-__all__ = ["NOTATION", "PHASE_EVENT", "SPECIAL_RULE", "rules_text", "to_act", "describe",
-           "scoresheet", "blank_scoresheet", "render", "inventory", "parse_quest", "SUITS",
-           "SINGULAR", "DEALER_CARD"]
