@@ -459,6 +459,9 @@ def test_sorcerer_between_tricks_takes_a_card_back():
     e = t("Sorcerer D5", as_="Pierre")
     assert e.type == "sorcerer" and GAME.format(t.state, e) == "Sorcerer D5"
     assert t.deal.tricks[0].cards == ("D3", "D4", "Sorcerer")
+    from referee.games.dwarf_king.texts import card_words
+    assert [card_words(c) for c in ("K2", "Druid", "StandardBearer")] == [
+        "2 of Knights (K2)", "the Druid", "the Standard Bearer [StandardBearer]"]
     assert "D5" in t.deal.slots[0].known
     t.rejects("D5", "card-held-elsewhere")  # Bruno leads; the D5 is in Pierre's hand
     t.rejects("Sorcerer D3", "card-played", as_="Catie")

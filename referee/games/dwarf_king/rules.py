@@ -175,7 +175,7 @@ def play_card(state: State, seat: int, card: str) -> State:
     deal, name = state.deal, state.names[seat]
     slot = deal.slots[seat]
     notices = state.notices
-    revoke = _revoke(slot, card, deal.trick_number)
+    revoke = _revoke(slot, card)
     if revoke is not None:
         notices += (_revoke_notice(state, seat, card, revoke),)
         slot = replace(slot, voids=tuple(v for v in slot.voids if v is not revoke))
@@ -188,7 +188,7 @@ def play_card(state: State, seat: int, card: str) -> State:
     return state
 
 
-def _revoke(slot: Slot, card: str, trick: int) -> Void | None:
+def _revoke(slot: Slot, card: str) -> Void | None:
     """The void this play proves false: a card of that suit from the same hand, unless the card
     joined the hand after the void was shown."""
     suit = CARDS[card].suit

@@ -314,8 +314,16 @@ def describe(game: Any, before: State, event: Event, after: State) -> list[str]:
     return _describe_play(game, before, event, after)
 
 
+def card_words(code: str) -> str:
+    """`2 of Knights (K2)`, `the Druid`, `the Standard Bearer [StandardBearer]`."""
+    card = CARDS[code]
+    if card.special is None:
+        return f"{card.name} ({code})"
+    return f"the {card.name}" + ("" if card.name == code else f" [{code}]")
+
+
 def _describe_play(game: Any, before: State, event: Event, after: State) -> list[str]:
-    lines = [f"{event.by} plays {CARDS[event['card']].name} ({event['card']})."]
+    lines = [f"{event.by} plays {card_words(event['card'])}."]
     bd = before.deal
     hand_over = len(after.results) > len(before.results)
     if not hand_over and len(after.deal.tricks) == len(bd.tricks):
