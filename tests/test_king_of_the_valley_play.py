@@ -19,7 +19,7 @@ from referee import log as logfile
 from referee.engine import Event, Player, apply_event, replay
 from referee.errors import IllegalMove, RefereeError
 from referee.games.king_of_the_valley import GAME
-from referee.games.king_of_the_valley.board import SQUARES, between
+from referee.games.king_of_the_valley.board import SQUARES, Castle, between
 from referee.games.king_of_the_valley.summon import Summon, check, summons
 from referee.games.king_of_the_valley.tiles import ASSUMED_PILE_MIX
 from referee.scoresheet import render_text
@@ -381,3 +381,59 @@ def test_mutated_log_events_are_refused_cleanly(index, data):
         apply_event(GAME, state, mutated, seated)
     except RefereeError as exc:
         assert exc.message
+
+
+MIXED = ("farmer", "farmer", "wife", "knight-A", "knight-B", "duke", "tax-3-5", "tax-4",
+         "wizard", "jester", "queen", "countess", None)
+
+
+def _crowded_valley(rng: random.Random):
+    """Four kings, three priests (some with coins), a castle that may or may not pay them."""
+    state = GAME.setup(players(4), GAME.check_options({}), None)
+    valley = [rng.choice(MIXED) for _ in range(SQUARES)]
+    for square in rng.sample(range(SQUARES), 3):
+        valley[square] = "priest"
+    kings = tuple(rng.sample(range(SQUARES), 4))
+    castle = Castle(gold=rng.randrange(4))
+    for column, tile in (("farmer", "farmer"), ("knight", "knight-C"), ("wife", "wife")):
+        for _ in range(rng.randrange(5)):
+            castle = castle.add(tile, column)
+    coins = tuple(rng.choice((0, 0, 1)) for _ in range(SQUARES))
+    return replace(state, valley=tuple(valley), kings=kings, awaiting=(), phase="summon",
+                   coins=coins, castles=(castle,) + state.castles[1:],
+                   hill=(("duke", "priest"), ("queen",)))
+
+
+def _near_misses(summon: Summon, rng: random.Random):
+    """Small changes of a legal summon: one square moved, a taken tile added or dropped."""
+    path, take = list(summon.path), list(summon.take)
+    moved = path.copy()
+    moved[rng.randrange(1, len(moved))] = rng.randrange(SQUARES)
+    yield Summon(tuple(moved), summon.take)
+    if take:
+        yield Summon(summon.path, tuple(take[1:]))
+        yield Summon(summon.path, ())
+    passed = between(path[-2], path[-1]) or ()
+    if passed:
+        extra = rng.choice(passed)
+        yield Summon(summon.path, tuple(sorted(set(take) | {extra}, key=passed.index)))
+    yield Summon(tuple(path[:-1] + [rng.randrange(SQUARES)] + path[-1:]), summon.take)
+
+
+def test_summon_checker_agrees_on_crowded_valleys_with_priests():
+    rng = random.Random(11)
+    priest_paths = checked = 0
+    for _ in range(40):
+        state = _crowded_valley(rng)
+        listed = set(summons(state))
+        priest_paths += sum(1 for s in listed if len(s.path) > 2)
+        for summon in list(listed)[:40]:
+            for candidate in _near_misses(summon, rng):
+                try:
+                    check(state, candidate)
+                    ok = True
+                except IllegalMove:
+                    ok = False
+                assert ok == (candidate in listed), candidate
+                checked += 1
+    assert priest_paths > 100 and checked > 2000
