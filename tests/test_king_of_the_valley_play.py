@@ -267,6 +267,10 @@ def test_options_fold_the_physical_reveals():
     lines = GAME.option_lines(state, GAME.legal(state))
     assert len(lines) == 1 and lines[0].startswith("reveal TILE")
     assert "wizard" not in lines[0] and "priest" in lines[0]
+    placing = replace(_fresh(), kings=(None, None), phase="king")
+    assert GAME.option_lines(placing, GAME.legal(placing)) == [
+        "king SQUARE   (any tile without a king: " + " ".join(
+            f"{f}{r}" for r in range(1, 6) for f in "abcde") + ")"]
 
 
 def test_rules_text_lists_every_ruling_and_the_assumed_mix():

@@ -556,6 +556,9 @@ class KingOfTheValley(Game):
             where = _place_name(state.awaiting[0])
             return [f"reveal TILE ...   ({len(state.awaiting)} place(s) wait, next {where} from "
                     f"pile {('I', 'II', 'III')[state.next_pile()]}; TILE is one of: {names})"]
+        kings = [e["square"] for e in events if e.type == "king"]
+        if len(kings) > 1:
+            return [f"king SQUARE   (any tile without a king: {' '.join(kings)})"]
         return [self.format(state, e) for e in events]
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
