@@ -77,9 +77,10 @@ def table(valley: str = EXAMPLE, kings=("e1", "c3"), castles=None, hill=HILL,
           phase: str = "summon", turn: int = 0, **changes):
     players = PLAYERS[:len(kings)]
     base = GAME.setup(players, GAME.check_options({}), None)
+    changes.setdefault("awaiting", ())
     return replace(base, valley=grid(valley), kings=tuple(sq(k) for k in kings),
                    castles=tuple(castles or (Castle(),) * len(kings)), hill=hill, phase=phase,
-                   awaiting=(), turn=turn, **changes)
+                   turn=turn, **changes)
 
 
 def play(state, *texts):
@@ -736,3 +737,30 @@ duke wife farmer countess queen
     assert bob.player == "Bob"
     assert not any(t.startswith("move c3 c5") for t in legal_texts(bob))
     refused(bob, "move c3 c5 a5", "under-a-king")
+
+
+def test_new_hill_tiles_come_from_pile_two_then_three_r8():
+    piles = virtual_piles(("A", "B", "C", "D"))
+    state = table(seen=(piles[0], piles[1][:29], ()), phase="reveal", awaiting=(25, 25))
+    after = play(state, "reveal farmer priest")
+    assert after.seen[1][-1] == "farmer" and after.seen[2] == ("priest",)
+    assert after.unrevealed() == (0, 0, 30)
+    # Pile II's own priest is already out: a second one there is refused, in III it is fine.
+    refused(state, "reveal priest", "box-count", "R-2")
+
+
+def test_only_face_up_subjects_go_to_the_wizard_r17():
+    ann = castle(duke=["~duke"], farmer=["farmer"])
+    state = play(table(WIZARDS, kings=("c1", "a5"), castles=(ann, Castle())), "move c1 c3")
+    refused(state, "wizard duke for right 1", "not-in-castle", "Wizard")
+    assert {t.split(" for ")[0] for t in legal_texts(state)} == {"wizard farmer"}
+
+
+def test_knights_of_all_orders_are_identical_for_taxes_and_tokens_do_not_run_out_r18():
+    ann = castle(knight=["knight-A", "knight-B", "knight-C"])
+    others = tuple(castle(taxed=("queen", "duke", "countess")) for _ in range(2))
+    state = table(TAXES, kings=("c2", "a5", "a1"), castles=(ann,) + others)
+    after = play(state, "move c2 c3")
+    assert legal_texts(after) == {"tax knight"}
+    done = play(after, "tax knight")  # 7 tax tokens in play now: the referee does not mind
+    assert done.castles[0].gold == 7 and done.castles[0].column("knight")[0] == ("knight-A", False)
