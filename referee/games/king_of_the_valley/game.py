@@ -40,6 +40,13 @@ COUPLE_POINTS = 2
 SETUP_PLACES = tuple(range(SQUARES)) + HILL_PLACE * HILL_ROWS
 VERBS = ("reveal", "king", "recruit", "move", "pass", "jester", "wizard", "tax", "kingdom",
          "refill")
+# The phases in which each event may come (a recruit in "summon" is refused with its reason).
+PHASES_OF = {
+    "reveal": ("reveal",), "king": ("king",), "recruit": ("recruit", "summon"),
+    "move": ("recruit", "summon"), "pass": ("recruit", "summon"),
+    "jester": ("activate",), "wizard": ("activate",), "tax": ("activate",),
+    "kingdom": ("kingdom",), "refill": ("kingdom",),
+}
 CATEGORIES = ("Influence", "Kingdom tokens", "Knight Orders", "Couples", "Gold")
 TIEBREAKS = ("highest influence", "shared place")
 
@@ -250,7 +257,7 @@ class KingOfTheValley(Game):
             return f"recruit {event['side']} {event['row']}" + _as(event.get("column"))
         if t == "move":
             return "move " + " ".join(event["path"]) + self._format_take(state, event)
-        if t in ("jester",):
+        if t == "jester":
             return f"jester as {event['column']}"
         if t == "wizard":
             give = event["give"]
@@ -285,18 +292,10 @@ class KingOfTheValley(Game):
 
     # ---- rules ---------------------------------------------------------------------------
     def apply(self, state: State, event: Event) -> State:
-        t = event.type
-        expected = {
-            "reveal": ("reveal",), "king": ("king",), "recruit": ("recruit", "summon"),
-            "move": ("recruit", "summon"), "pass": ("recruit", "summon"),
-            "jester": ("activate",), "wizard": ("activate",), "tax": ("activate",),
-            "kingdom": ("kingdom",), "refill": ("kingdom",),
-        }[t]
-        if state.phase not in expected:
+        if state.phase not in PHASES_OF[event.type]:
             raise _illegal(f"'{self.format(state, event)}' is not possible now: "
                            f"{self.to_act(state).phase}", "wrong-phase", "Turn")
-        handler = getattr(self, f"_apply_{t}")
-        return handler(state, event)
+        return getattr(self, f"_apply_{event.type}")(state, event)
 
     def _apply_reveal(self, state: State, event: Event) -> State:
         tiles = list(event["tiles"])
