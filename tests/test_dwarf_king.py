@@ -522,36 +522,41 @@ def test_goblin_swap_with_recorded_cards_keeps_knowledge():
     assert {"K2", "K3"} <= t.deal.slots[1].known and t.deal.slots[1].complete
 
 
+# Eleven tricks of a 3-player hand before the two that matter, all won by Pierre (seat 0). The
+# scoring functions read only who won what, so the filler need not be a consistent deal.
+FILLER = [(((0, f"G{r}"), (1, f"D{r}"), (2, f"K{r}")), 0) for r in "6789"] + [
+    (((0, f"G{r}"), (1, f"D{r}"), (2, f"K{r}")), 0) for r in ("10", "J", "Q", "K", "A")] + [
+    (((0, "G5"), (1, "D6"), (2, "K6")), 0), (((0, "G4"), (1, "D5"), (2, "K5")), 0)]
+
+
+def scored(special, last_two, quest=(5, "a")):
+    """The points of a hand of 13 tricks (quest +1 per trick) whose last two tricks are given."""
+    tricks = FILLER + last_two
+    deal = Deal(1, 0, special=special, quest=quest, leader=0, tricks=tuple(
+        Trick(i + 1, plays, winner) for i, (plays, winner) in enumerate(tricks)))
+    return hand_points(deal, 3, 2011)
+
+
 def test_specials_that_score():
-    def deal_with(special, tricks):
-        return Deal(1, 0, special=special, quest=(5, "a"), leader=0, tricks=tuple(
-            Trick(i + 1, plays, winner) for i, (plays, winner) in enumerate(tricks)))
-
     plain = [(((0, "K2"), (1, "K3"), (2, "K4")), 2), (((2, "D2"), (0, "D3"), (1, "D4")), 1)]
-    base = hand_points(deal_with("Dragon", plain), 3, 2011)
-    assert base == (0, 1, 1)
-
-    def scored(special, tricks):
-        return hand_points(deal_with(special, tricks), 3, 2011)
-
+    assert scored("Dragon", plain) == (11, 1, 1)
     flag = [(((0, "K2"), (1, "FlagBearerD"), (2, "K4")), 1), plain[1]]
-    assert scored("FlagBearerD", flag) == (0, 2 + 3, 0)
-    shaman = [(((0, "G2"), (1, "Shaman"), (2, "G4")), 1), plain[1]]
-    assert scored("Shaman", shaman) == (0, 2 - 3, 0)
+    assert scored("FlagBearerD", flag) == (11, 2 + 3, 0)
+    shaman = [(((0, "G2"), (1, "Shaman"), (2, "G3")), 1), plain[1]]
+    assert scored("Shaman", shaman) == (11, 2 - 3, 0)
     tinker = [(((0, "D2"), (1, "Tinkerer"), (2, "D4")), 1), plain[1]]
-    assert scored("Tinkerer", tinker) == (0, 2 + 3, 0)  # Bruno wins the next trick
+    assert scored("Tinkerer", tinker) == (11, 2 + 3, 0)  # Bruno wins the next trick too
     tinker_last = [plain[0], (((2, "D2"), (0, "D3"), (1, "Tinkerer")), 1)]
-    assert scored("Tinkerer", tinker_last) == (0, 1, 1)  # no next trick
+    assert scored("Tinkerer", tinker_last) == (11, 1, 1)  # no next trick
     joker_last = [plain[0], (((2, "K5"), (0, "Joker"), (1, "K6")), 1)]
-    assert scored("Joker", joker_last) == (3, 1, 1)
-    joker_first = [(((0, "Joker"), (1, "K3"), (2, "K4")), 2), plain[1]]
-    assert scored("Joker", joker_first) == (0, 1, 1)
+    assert scored("Joker", joker_last) == (11 + 3, 1, 1)  # played in the last trick, not won
+    joker_earlier = [(((0, "Joker"), (1, "K3"), (2, "K4")), 2), plain[1]]
+    assert scored("Joker", joker_earlier) == (11, 1, 1)
     enchanter = [(((0, "K2"), (1, "K3"), (2, "Enchanter")), 2), plain[1]]
-    assert scored("Enchanter", enchanter) == (0, 1, 2)
-    neg = replace(deal_with("Enchanter", enchanter), quest=(5, "b"))
-    assert hand_points(neg, 3, 2011) == (0, -1, -2)  # losses doubled too
+    assert scored("Enchanter", enchanter) == (11, 1, 2)
+    assert scored("Enchanter", enchanter, quest=(5, "b")) == (-11, -1, -2)  # losses doubled
     scout = [(((0, "GK"), (1, "Scout"), (2, "GQ")), 0), plain[1]]
-    assert scored("Scout", scout) == (1, 3, 0)
+    assert scored("Scout", scout) == (12, 1 + 2, 0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -590,6 +595,7 @@ def test_status_describe_and_scoresheet():
     text = GAME.render(t.state)
     assert "Hand 1 of 7; dealer Pierre" in text and "Dragon" in text
     assert "Quest: 5a Tricks" in text and "no Dwarves since trick 1 (Bruno)" in text
+    assert "Points if the hand ended now: Pierre +1, Bruno +0, Catie +0" in text
     before = t.state
     event = t("K2")
     assert GAME.describe(before, event, t.state) == ["Pierre plays 2 of Knights (K2)."]

@@ -298,7 +298,7 @@ def _winner_scores(deal, trick, player, last, special, points):
 
 
 def _next_trick_winner_scores(deal, trick, player, last, special, points):
-    if not last:  # no effect in the last trick
+    if trick.number < len(deal.tricks):  # no effect in the last trick (nor before the next)
         points[deal.tricks[trick.number].winner] += special.points
 
 
@@ -329,7 +329,7 @@ def special_points(deal: Deal, points: list[int]) -> list[int]:
     special = SPECIAL[deal.special]
     trick = next((t for t in deal.tricks if deal.special in t.cards), None)
     if special.scoring and trick is not None:
-        last = trick.number == len(deal.tricks)
+        last = trick.number == hand_size(len(points))
         SPECIAL_SCORING[special.scoring](deal, trick, trick.player_of(deal.special), last,
                                          special, points)
     return points

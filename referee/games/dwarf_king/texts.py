@@ -12,7 +12,7 @@ from referee.errors import NotationError
 from referee.games.dwarf_king.cards import (BASIC, CARDS, LEADER_CARD, QUEST_CARD, SPECIAL,
                                             SPECIALS, sort_cards)
 from referee.games.dwarf_king.quests import REPLACED_2022, TILES_2011, tiles
-from referee.games.dwarf_king.rules import led_suit, phase, trick_winner
+from referee.games.dwarf_king.rules import hand_points, led_suit, phase, trick_winner
 from referee.games.dwarf_king.state import State
 from referee.notation import match
 from referee.scoresheet import Round, Row, Scoresheet, places
@@ -479,6 +479,10 @@ def _trick_lines(state: State) -> list[str]:
         lines.append(f"Trick {deal.trick_number}: {shown}")
         won = [sum(1 for t in deal.tricks if t.winner == s) for s in range(state.players)]
         lines.append("Tricks won: " + ", ".join(f"{n} {w}" for n, w in zip(state.names, won)))
+        if deal.tricks:
+            so_far = hand_points(deal, state.players, state.edition)
+            lines.append("Points if the hand ended now: "
+                         + ", ".join(f"{n} {p:+d}" for n, p in zip(state.names, so_far)))
     for seat, slot in enumerate(deal.slots):
         facts = [f"{slot.size} card(s)"]
         if slot.complete:
