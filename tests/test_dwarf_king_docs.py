@@ -71,3 +71,16 @@ def test_bundled_demo_replays_to_its_scoresheet():
     assert render_text(sheet) == path.with_suffix(".scoresheet.txt").read_text(encoding="utf-8")
     html = render_html(sheet)
     assert "<svg" in html and "running totals" in html
+
+
+def test_an_extra_hand_is_announced_and_shown():
+    log = logfile.read(GOLDEN / "five-player-tie.toml")
+    state = GAME.setup(log.players, log.options, None)
+    for entry in log.entries:
+        before, state = state, GAME.apply(state, entry.event)
+        if len(state.results) == 7 and len(before.results) == 6:
+            assert any("(extra hand: first place is tied)" in line
+                       for line in GAME.describe(before, entry.event, state))
+            assert "Hand 8 (extra hand); dealer" in GAME.render(state)
+            return
+    raise AssertionError("the seventh hand never ended")

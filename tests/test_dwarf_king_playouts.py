@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from referee import log as logfile
 from referee.engine import Player, apply_event, replay
+from referee.errors import MoveError
 from referee.games.dwarf_king import GAME
 from referee.simulate import play_out, to_log
 
@@ -83,3 +84,39 @@ def test_a_simulated_game_is_a_valid_log():
     events = tuple(entry.event for entry in back.entries)
     assert events == tuple(play.events)
     assert replay(GAME, back.players, back.options, back.seed, events) == play.state
+
+
+WORDS = ["special", "hand", "quest", "swap", "take", "give", "leader", "play", "trade", "pass",
+         "left", "right", "Sorcerer", "Dragon", "Druid", "flag", "K7", "7K", "DQ", "G10", "D2",
+         "K11", "D1", "4a", "21b", "a", "b", "Ann", "Ben", "Cat", "Zed", ",", "and", ""]
+
+
+def fuzz_states():
+    seats = players(3)
+    options = GAME.check_options({})
+    play = play_out(GAME, 4, list(seats), options)
+    out = []
+    for seed in (4, None):  # the tool's deal, and the same game with unknown hands
+        state = GAME.setup(seats, options, seed)
+        for index, event in enumerate(play.events[:120]):
+            if index % 9 == 0:
+                out.append(state)
+            state = apply_event(GAME, state, event, seats)
+    return seats, out
+
+
+FUZZ_SEATS, FUZZ_STATES = fuzz_states()
+
+
+@settings(max_examples=150, deadline=None)
+@given(index=st.integers(0, len(FUZZ_STATES) - 1),
+       text=st.one_of(st.text(max_size=30), st.lists(st.sampled_from(WORDS), max_size=7)
+                      .map(" ".join)),
+       who=st.sampled_from((None, "Ann", "Ben", "Cat")))
+def test_fuzzed_moves_end_in_clean_errors(index, text, who):
+    state = FUZZ_STATES[index]
+    try:
+        event = GAME.parse(state, text, who)
+        apply_event(GAME, state, event, FUZZ_SEATS)
+    except MoveError:
+        pass
