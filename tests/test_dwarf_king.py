@@ -821,3 +821,23 @@ def test_every_special_card_rule_is_handled_by_data():
                                                          "goblin-swap", "take-back"}
     assert {s.power for s in SPECIALS if s.power} == {"dragon", "mummy", "puppeteer", "sorcerer",
                                                        "excalibur"}
+
+
+def test_r9_specials_and_tiles_come_back_once_all_are_used():
+    from referee.games.dwarf_king.game import available_specials, available_tiles
+    from referee.games.dwarf_king.state import HandResult
+    t = Table()
+
+    def after(specials, tiles):
+        results = tuple(HandResult(n + 1, "Pierre", s, (q, "a"), (0, 0, 0), 0, (0, 0, 0))
+                        for n, (s, q) in enumerate(zip(specials, tiles)))
+        return replace(t.state, results=results)
+
+    codes = [s.code for s in SPECIALS]
+    state = after(codes[:13], range(1, 14))
+    assert available_specials(state) == [codes[13]]
+    assert available_tiles(state) == list(range(14, 21))
+    state = after(codes + codes[:1], list(range(1, 21))[:15])
+    assert available_specials(state) == codes[1:]  # a new round of the pile, Druid drawn again
+    state = after(codes + codes[:6], list(range(1, 21)))
+    assert available_tiles(state) == list(range(1, 21))

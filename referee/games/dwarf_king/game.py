@@ -336,9 +336,8 @@ class DwarfKing(Game):
 
     def legal(self, state: State, player: str | None = None) -> list[Event]:
         events = list(self._legal(state))
-        if player is not None:
-            events = [e for e in events if e.by in (None, player) and
-                      (e.by == player or player in self.to_act(state).players)]
+        if player is not None:  # table events are nobody's; the Sorcerer may be anyone's
+            events = [e for e in events if e.by == player]
         return events
 
     def _legal(self, state: State) -> Iterator[Event]:
@@ -540,17 +539,20 @@ def _swaps(state: State, seat: int) -> Iterator[Event]:
 
 
 def available_specials(state: State) -> list[str]:
-    """Special cards not used in an earlier hand (R-9: all of them again once all 14 are used)."""
-    used = state.used_specials[-(len(state.used_specials) % len(SPECIALS)):] \
-        if len(state.used_specials) % len(SPECIALS) else ()
+    """Special cards not used in an earlier hand (R-9: once all 14 are used, all come back)."""
+    used = _this_round(state.used_specials, len(SPECIALS))
     return [s.code for s in SPECIALS if s.code not in used]
 
 
 def available_tiles(state: State) -> list[int]:
-    """Quest tiles not used in an earlier hand (R-9: all again once all 20 are used)."""
-    n = len(state.used_tiles) % len(TILE_NUMBERS)
-    used = state.used_tiles[-n:] if n else ()
+    """Quest tiles not used in an earlier hand (R-9: once all 20 are used, all come back)."""
+    used = _this_round(state.used_tiles, len(TILE_NUMBERS))
     return [t for t in TILE_NUMBERS if t not in used]
+
+
+def _this_round(used: tuple, pile: int) -> tuple:
+    """The draws since the pile was last complete."""
+    return used[len(used) // pile * pile:]
 
 
 # --------------------------------------------------------------------------------------------
