@@ -617,7 +617,7 @@ def test_blank_scoresheet_and_rules():
     sheet = GAME.blank_scoresheet({})
     assert sheet.blank and len(sheet.rows) == 5 and "Hand 7" in sheet.category_names
     text = GAME.rules()
-    for n in range(1, 19):
+    for n in range(1, 20):
         assert f"R-{n}:" in text
     for s in SPECIALS:
         assert s.code in text
@@ -841,3 +841,21 @@ def test_r9_specials_and_tiles_come_back_once_all_are_used():
     assert available_specials(state) == codes[1:]  # a new round of the pile, Druid drawn again
     state = after(codes + codes[:6], list(range(1, 21)))
     assert available_tiles(state) == list(range(1, 21))
+
+
+def test_r19_a_leading_puppeteer_copies_the_last_card_of_the_previous_trick():
+    previous = Trick(12, ((0, "K2"), (1, "D3"), (2, "K8")), winner=2)
+    assert trick_winner(((2, "Puppeteer"), (0, "K7"), (1, "K5")), previous) == 2  # a Knight 8.5
+    assert trick_winner(((2, "Puppeteer"), (0, "K9"), (1, "K5")), previous) == 0
+    assert trick_winner(((2, "Excalibur"), (0, "KA"), (1, "K5")), previous) == 2
+
+
+def test_puppeteer_may_lead_the_last_trick():
+    t = Table()
+    t.start("Puppeteer", quest_by="Pierre")
+    while len(t.deal.tricks) < 12:
+        legal = [e for e in GAME.legal(t.state) if e.type == "play" and e["card"] != "Puppeteer"]
+        t.state = apply_event(GAME, t.state, legal[0], t.players)
+    leader = GAME.to_act(t.state).players[0]
+    t("Puppeteer", as_=leader)
+    assert "follows" in GAME.to_act(t.state).phase

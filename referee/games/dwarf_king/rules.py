@@ -46,7 +46,7 @@ def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | 
 
     Magic cards take their suit from other cards: the Mummy copies the card that won the previous
     trick, the Puppeteer the card played just before it (the last card of the previous trick when it
-    leads, R-3) plus half a step. The Dragon, Excalibur and a Sorcerer played as a last card have no
+    leads, R-19) plus half a step. The Dragon, Excalibur and a Sorcerer played as a last card have no
     suit. Only one special card is in each hand, so the copied card is always a basic card.
     """
     c = CARDS[card]

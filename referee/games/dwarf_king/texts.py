@@ -47,7 +47,7 @@ RULINGS = (
             "Ace played."),
     ("R-2", "Magic cards have no suit and no value when a hand is scored."),
     ("R-3", "The Puppeteer and Excalibur may not lead a trick unless they are the player's last "
-            "card. A leading Puppeteer copies the last card of the previous trick."),
+            "card."),
     ("R-4", "Option edition = 2011 (default) | 2022: the 2022 reprint replaces tiles 1, 8, 11, "
             "14, 20 and side 6b."),
     ("R-5", "Elite army counts only suits of which the player won at least one card; a player "
@@ -82,6 +82,9 @@ RULINGS = (
              "penalty; the hand's points are computed from the cards as played."),
     ("R-18", "A player who shows the 5 of Knights, the 5 of Goblins or plays a special card is "
              "known to hold it; a card known to be in one hand cannot be played from another."),
+    ("R-19", "A Puppeteer that leads (as a last card, R-3) copies the last card played in the "
+             "previous trick, half a step higher; Excalibur leading wins, and the next card sets "
+             "the suit."),
 )
 
 
