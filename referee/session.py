@@ -114,8 +114,12 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
             event = game.parse(table.state, text, player)
             spec = game.events[event.type]
             if spec.actor == "player" and event.by is None:
-                who = " or ".join(game.to_act(table.state).players)
-                raise UsageError(f"several players may act now ({who}): say who with --as NAME")
+                turn = game.to_act(table.state)
+                if turn.table or not turn.players:
+                    raise IllegalMove(f"the table must act now ({turn.phase}), not a player",
+                                      code="table-must-act", rule="turn order")
+                raise UsageError(f"several players may act now ({' or '.join(turn.players)}): "
+                                 "say who with --as NAME")
             state = apply_event(game, table.state, event, table.log.players)
         except MoveError as exc:
             raise _with_suggestions(table, text, player, exc) from None

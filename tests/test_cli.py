@@ -281,3 +281,15 @@ def test_two_writers_never_lose_a_move(tmp_path):
 def test_check_bundled_examples_and_goldens(cli):
     logs = sorted(GOLDEN.glob("kings-ear/*.toml")) + [EXAMPLES / "kings-ear.toml"]
     assert cli("check", *logs).status == 0
+
+
+def test_a_player_move_while_the_table_must_act(ke_game, monkeypatch):
+    from referee.engine import ToAct
+    from referee.games.kings_ear import KingsEar
+
+    monkeypatch.setattr(KingsEar, "to_act", lambda self, state: ToAct((), "reveal", table=True))
+    result = ke_game("play", "draw", "PA3")
+    assert result.status == 1 and "the table must act now (reveal)" in result.err
+    monkeypatch.setattr(KingsEar, "to_act", lambda self, state: ToAct(("Ann", "Ben"), "bid"))
+    result = ke_game("play", "draw", "PA3")
+    assert result.status == 2 and "say who with --as NAME" in result.err

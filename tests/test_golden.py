@@ -14,6 +14,8 @@ from referee.session import replay
 from tests.conftest import EXAMPLES, GOLDEN
 
 GAMES = [p for p in sorted(GOLDEN.glob("*/*.toml")) if p.parent.name in available_game_ids()]
+# The bundled demo games are golden games too, with their sheets beside them.
+GAMES += [p for p in sorted(EXAMPLES.glob("*.toml")) if p.stem in available_game_ids()]
 
 
 def final_state(path):
