@@ -48,7 +48,7 @@ def test_seeded_playouts_keep_every_invariant():
         assert replay(GAME, seats, options, seed, play.events) == play.state
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.sampled_from((3, 4, 5)),
        edition=st.sampled_from((2011, 2022)))
 def test_no_false_revoke_when_the_hands_are_unknown(seed, n, edition):

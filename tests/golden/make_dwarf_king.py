@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee import log as logfile  # noqa: E402
 from referee.engine import Event, Player, apply_event, load_game, replay  # noqa: E402
-from referee.games.dwarf_king.cards import CARDS  # noqa: E402
+from referee.games.dwarf_king.cards import CARDS, sort_cards  # noqa: E402
 from referee.scoresheet import render_text  # noqa: E402
 
 GAME = load_game("dwarf-king")
@@ -50,7 +50,7 @@ def play(names, seed: int, options=None, entered=()):
         table_events.append(event)
         if event.type == "special" and state.deal.number == 1:
             for name in entered:
-                cards = sorted(state.deal.slots[names.index(name)].known)
+                cards = sort_cards(state.deal.slots[names.index(name)].known)
                 table_events.append(Event.make("hand", name, cards=cards))
     final = replay(GAME, players, options, None, table_events)
     assert GAME.score(final) == GAME.score(state) and not GAME.notices(final)

@@ -167,7 +167,7 @@ class DwarfKing(Game):
         if t == "special":
             return f"special {event['card']}"
         if t == "hand":
-            return "hand " + " ".join(event["cards"])
+            return "hand " + " ".join(sort_cards(event["cards"]))
         if t == "quest":
             return f"quest {event['tile']}{event['side']}"
         if t == "swap":
