@@ -181,7 +181,7 @@ def play_card(state: State, seat: int, card: str) -> State:
         slot = replace(slot, voids=tuple(v for v in slot.voids if v is not revoke))
     if shown_void is not None and slot.void_in(shown_void) is None:
         slot = replace(slot, voids=slot.voids + (Void(shown_void, deal.trick_number, name, card),))
-    deal = replace(deal.with_slot(seat, slot.without(card)), plays=deal.plays + ((seat, card),))
+    deal = deal.with_slot(seat, slot.without(card), plays=deal.plays + ((seat, card),))
     state = replace(state, deal=deal, notices=notices)
     if len(deal.plays) == state.players:
         state = _close_trick(state)
@@ -276,7 +276,7 @@ def take_back(state: State, seat: int, card: str) -> State:
     known = (slot.known - {"Sorcerer"}) | {card}
     slot = replace(slot, known=known, complete=slot.complete or len(known) == slot.size,
                    joined=slot.joined + ((card, last.number),))
-    deal = replace(deal.with_slot(seat, slot), tricks=deal.tricks[:-1] + (trick,))
+    deal = deal.with_slot(seat, slot, tricks=deal.tricks[:-1] + (trick,))
     return replace(state, deal=deal)
 
 

@@ -56,7 +56,7 @@ class Trick:
     winner: int | None = None
     replaced: str | None = None  # the card the Sorcerer took back; the Sorcerer lies in its place
 
-    @property
+    @cached_property
     def cards(self) -> tuple[str, ...]:
         return tuple("Sorcerer" if c == self.replaced else c for _, c in self.plays)
 
@@ -113,10 +113,10 @@ class Deal:
             return open_slots[0]
         return None
 
-    def with_slot(self, seat: int, slot: Slot) -> "Deal":
-        slots = list(self.slots)
-        slots[seat] = slot
-        return replace(self, slots=tuple(slots))
+    def with_slot(self, seat: int, slot: Slot, **changes) -> "Deal":
+        """The deal with `seat`'s hand replaced (and any other `changes`, in one copy)."""
+        slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
+        return replace(self, slots=slots, **changes)
 
 
 @dataclass(frozen=True)
