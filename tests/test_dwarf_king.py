@@ -859,3 +859,23 @@ def test_puppeteer_may_lead_the_last_trick():
     leader = GAME.to_act(t.state).players[0]
     t("Puppeteer", as_=leader)
     assert "follows" in GAME.to_act(t.state).phase
+
+
+def test_known_hands_travel_with_the_druid_trade():
+    t = Table()
+    t("special Druid")
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK Druid", as_="Pierre")
+    t("quest 5a", as_="Pierre")
+    t("leader", as_="Catie")
+    t("KA")  # Catie leads the Champion of Knights
+    t.rejects("Druid", "must-follow", rule="Follow suit")  # the Druid is a Dwarf
+    t.cards("K2 GK")  # Bruno shows a void in Knights; Catie wins and leads again
+    t.cards("D9 Druid DQ")  # Pierre has no Dwarf but the Druid (a 1 of Dwarves); Bruno wins
+    t("trade Bruno", as_="Pierre")  # Bruno now holds Pierre's known hand, Pierre Bruno's
+    assert t.deal.slots[1].complete and not t.deal.slots[0].complete
+    t.rejects("D3", "card-not-in-hand", as_="Bruno")
+    t("K3")
+    t("G8")  # Catie
+    t.rejects("K5", "card-held-elsewhere", as_="Pierre")
+    t("G2")  # Pierre, with the hand that showed no Knights: a discard, no revoke
+    assert GAME.notices(t.state) == ()
