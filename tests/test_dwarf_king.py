@@ -879,3 +879,24 @@ def test_known_hands_travel_with_the_druid_trade():
     t.rejects("K5", "card-held-elsewhere", as_="Pierre")
     t("G2")  # Pierre, with the hand that showed no Knights: a discard, no revoke
     assert GAME.notices(t.state) == ()
+
+
+def test_small_edges():
+    from referee.games.dwarf_king.rules import effective
+    with pytest.raises(AmbiguousMove):
+        parse_card("K11")  # Enchanter or Standard Bearer, when the hand is not known
+    assert effective("Puppeteer", (), None) == (None, 0.0)  # nothing to copy
+    t = Table()
+    t("special Mummy")
+    with pytest.raises(NotationError) as caught:
+        GAME.parse(t.state, "quest a", "Bruno")  # only a --seed game draws the tile itself
+    assert caught.value.code == "no-tile"
+    t("hand K2 K3 K4 K5 K6 K7 K8 K9 K10 KJ KQ KK Mummy", as_="Pierre")
+    t("quest 5a", as_="Pierre")
+    t("leader", as_="Catie")
+    t("G2")
+    t("K2")  # Pierre; now Bruno, who cannot hold the Mummy: no word about it
+    assert not any("Mummy" in line for line in GAME.option_lines(t.state, GAME.legal(t.state)))
+    import random
+    over = replace(t.state, over=True)
+    assert GAME.random_event(over, random.Random(0)) is None

@@ -196,11 +196,8 @@ def _suited(suit: str, rank: str, in_play: frozenset[str] | None, raw: str, wher
     matches = [c.code for c in CARDS.values() if c.suit == suit and c.rank == rank]
     if len(matches) > 1 and in_play is not None:
         matches = [c for c in matches if c in in_play] or matches
-    if len(matches) == 1:
+    if len(matches) == 1:  # every suit has every rank 1..A: something always matches
         return matches[0]
-    if not matches:
-        raise NotationError(f"{raw!r}{where} is not a card: there is no {rank} of {suit}",
-                            code="unknown-card")
     raise AmbiguousMove(f"{raw!r}{where} could be {' or '.join(matches)}", code="ambiguous-card")
 
 

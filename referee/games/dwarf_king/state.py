@@ -159,6 +159,3 @@ class State:
     def used_tiles(self) -> tuple[int, ...]:
         return tuple(r.quest[0] for r in self.results)
 
-
-def card_suit(code: str) -> str | None:
-    return CARDS[code].suit
