@@ -17,7 +17,7 @@ from typing import Any, List, Optional
 import typer
 
 from referee import __version__
-from referee.errors import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, MoveError, RefereeError,
+from referee.errors import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError,
                             UsageError)
 from referee.textsafe import clean, clean_line
 
@@ -454,7 +454,7 @@ def demo(
     state = session.start_state(g, log)
     names = ", ".join(f"{p.name} ({p.seat})" if p.seat else p.name for p in log.players)
     out(f"{g.title}: a bundled example game with {names}.")
-    out(f"Each line is one `referee play ...` at the table.\n")
+    out("Each line is one `referee play ...` at the table.\n")
     for entry in log.entries:
         before = state
         state = apply_event(g, state, entry.event, log.players)

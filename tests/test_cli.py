@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from referee import log as logfile
-from referee.cli import app
 from tests.conftest import EXAMPLES, GOLDEN, env_without_log
 
 

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee import log as logfile  # noqa: E402
 from referee.engine import Event, Player, apply_event, load_game, replay  # noqa: E402
 from referee.games.dwarf_king.cards import CARDS, sort_cards  # noqa: E402
-from referee.scoresheet import render_text  # noqa: E402
+from golden_files import write_golden  # noqa: E402
 
 GAME = load_game("dwarf-king")
 
@@ -58,18 +56,7 @@ def play(names, seed: int, options=None, entered=()):
 
 
 def write(path: Path, players, options, events, state) -> None:
-    created = logfile.dt.datetime(2026, 11, 21, 19, 0, tzinfo=logfile.dt.timezone.utc)
-    log = logfile.GameLog(game=GAME.id, players=players, options=options, created=created,
-                          referee="0.1.0")
-    # Fixed timestamps: golden files must not change when regenerated.
-    entries = tuple(logfile.Entry(seq, event, created + logfile.dt.timedelta(seconds=20 * seq))
-                    for seq, event in enumerate(events, start=1))
-    log = replace(log, entries=entries)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(logfile.dumps(log, GAME.seat_field), encoding="utf-8")
-    path.with_suffix(".scoresheet.txt").write_text(render_text(GAME.score(state)),
-                                                   encoding="utf-8")
-
+    write_golden(GAME, path, players, options, events, state, step_seconds=20)
 
 def find(names, want, options=None, start=0, **kw):
     for seed in range(start, start + 5000):

@@ -19,10 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee import log as logfile  # noqa: E402
 from referee.engine import Event, Player, apply_event, load_game, replay  # noqa: E402
 from referee.games.king_of_the_valley.game import KINGDOM_COLUMNS, _points  # noqa: E402
-from referee.scoresheet import render_text  # noqa: E402
+from golden_files import write_golden  # noqa: E402
 
 GAME = load_game("king-of-the-valley")
 SET_UP_CHUNKS = (5, 5, 5, 5, 5, 4, 8)  # the valley by rows, hill rows 1-2 (pile I), rows 3-6
@@ -81,20 +80,7 @@ def play(names, seed: int, options=None):
 
 
 def write(path: Path, players, options, events, state) -> None:
-    created = logfile.dt.datetime(2026, 11, 21, 19, 0).astimezone()
-    log = logfile.GameLog(game=GAME.id, players=players, options=options, created=created,
-                          referee="0.1.0")
-    for event in events:
-        log = log.appended(event)
-    # Fixed timestamps: golden files must not change when regenerated.
-    step = logfile.dt.timedelta(seconds=30)
-    entries = tuple(logfile.Entry(e.seq, e.event, created + step * e.seq) for e in log.entries)
-    log = logfile.replace(log, entries=entries)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(logfile.dumps(log, GAME.seat_field), encoding="utf-8")
-    path.with_suffix(".scoresheet.txt").write_text(render_text(GAME.score(state)),
-                                                   encoding="utf-8")
-
+    write_golden(GAME, path, players, options, events, state, step_seconds=30)
 
 def rich(result) -> bool:
     """A game that shows every kind of step: recruits, priests, wizards, taxes, kingdoms."""

@@ -17,9 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee import log as logfile  # noqa: E402
 from referee.engine import Event, Player, apply_event, load_game  # noqa: E402
-from referee.scoresheet import render_text  # noqa: E402
+from golden_files import write_golden  # noqa: E402
 
 GAME = load_game("kings-ear")
 
@@ -65,20 +64,7 @@ def play(names_seats, seed: int, options=None, stop_after: int | None = None):
 
 
 def write(path: Path, players, options, events, state) -> None:
-    log = logfile.GameLog(game=GAME.id, players=players, options=options,
-                          created=logfile.dt.datetime(2026, 11, 21, 19, 0).astimezone(),
-                          referee="0.1.0")
-    for event in events:
-        log = log.appended(event)
-    # Fixed timestamps: golden files must not change when regenerated.
-    entries = tuple(logfile.Entry(e.seq, e.event, log.created + logfile.dt.timedelta(seconds=40 * e.seq))
-                    for e in log.entries)
-    log = logfile.replace(log, entries=entries)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(logfile.dumps(log, GAME.seat_field), encoding="utf-8")
-    path.with_suffix(".scoresheet.txt").write_text(render_text(GAME.score(state)),
-                                                   encoding="utf-8")
-
+    write_golden(GAME, path, players, options, events, state, step_seconds=40)
 
 def find(names_seats, want, options=None, start=0, **kw):
     for seed in range(start, start + 5000):

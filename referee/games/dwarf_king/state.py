@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from referee.engine import Notice
-from referee.games.dwarf_king.cards import CARDS, deck
+from referee.games.dwarf_king.cards import deck
 
 
 @dataclass(frozen=True)

@@ -367,7 +367,7 @@ def _outcome(state: State) -> str:
         extra = f" ({hands - HANDS} extra hand(s) broke a tie)" if hands > HANDS else ""
         return f"{winner} wins with {best} points after {hands} hands{extra}"
     if not hands:
-        return f"hand 1 in progress"
+        return "hand 1 in progress"
     best = max(totals)
     leaders = [n for n, t in zip(state.names, totals) if t == best]
     return (f"after {hands} hand(s): {' and '.join(leaders)} lead(s) with {best}; hand "

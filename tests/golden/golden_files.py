@@ -1,0 +1,29 @@
+"""Writing golden games: shared by the tests/golden/make_GAME.py scripts.
+
+A golden game is a log written as a physical game (no seed: every reveal names its card or tile)
+with fixed timestamps, so regenerating it changes nothing unless the play changed, and beside it
+NAME.scoresheet.txt, the text scoresheet of its final state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from pathlib import Path
+
+from referee import log as logfile
+from referee.scoresheet import render_text
+
+CREATED = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone.utc)
+
+
+def write_golden(game, path: Path, players, options, events, state, step_seconds: int) -> None:
+    log = logfile.GameLog(game=game.id, players=tuple(players), options=options, created=CREATED,
+                          referee="0.1.0")
+    entries = tuple(logfile.Entry(seq, event, CREATED + dt.timedelta(seconds=step_seconds * seq))
+                    for seq, event in enumerate(events, start=1))
+    log = replace(log, entries=entries)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(logfile.dumps(log, game.seat_field), encoding="utf-8")
+    path.with_suffix(".scoresheet.txt").write_text(render_text(game.score(state)),
+                                                   encoding="utf-8")
