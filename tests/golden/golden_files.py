@@ -27,3 +27,12 @@ def write_golden(game, path: Path, players, options, events, state, step_seconds
     path.write_text(logfile.dumps(log, game.seat_field), encoding="utf-8")
     path.with_suffix(".scoresheet.txt").write_text(render_text(game.score(state)),
                                                    encoding="utf-8")
+
+
+def find_game(play, names, want, options=None, start=0, **kw):
+    """The first seed from `start` whose game, played by `play`, ends in a state `want` accepts."""
+    for seed in range(start, start + 5000):
+        result = play(names, seed, options, **kw)
+        if want(result[3]):
+            return seed, result
+    raise SystemExit(f"no game found for {names}")

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.engine import Event, Player, apply_event, load_game, replay  # noqa: E402
 from referee.games.dwarf_king.cards import CARDS, sort_cards  # noqa: E402
-from golden_files import write_golden  # noqa: E402
+from golden_files import find_game, write_golden  # noqa: E402
 
 GAME = load_game("dwarf-king")
 
@@ -58,12 +58,9 @@ def play(names, seed: int, options=None, entered=()):
 def write(path: Path, players, options, events, state) -> None:
     write_golden(GAME, path, players, options, events, state, step_seconds=20)
 
+
 def find(names, want, options=None, start=0, **kw):
-    for seed in range(start, start + 5000):
-        result = play(names, seed, options, **kw)
-        if want(result[3]):
-            return seed, result
-    raise SystemExit(f"no game found for {names}")
+    return find_game(play, names, want, options, start, **kw)
 
 
 def main() -> None:

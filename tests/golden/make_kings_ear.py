@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine import Event, Player, apply_event, load_game  # noqa: E402
-from golden_files import write_golden  # noqa: E402
+from golden_files import find_game, write_golden  # noqa: E402
 
 GAME = load_game("kings-ear")
 
@@ -66,12 +66,9 @@ def play(names_seats, seed: int, options=None, stop_after: int | None = None):
 def write(path: Path, players, options, events, state) -> None:
     write_golden(GAME, path, players, options, events, state, step_seconds=40)
 
-def find(names_seats, want, options=None, start=0, **kw):
-    for seed in range(start, start + 5000):
-        result = play(names_seats, seed, options, **kw)
-        if want(result[3]):
-            return seed, result
-    raise SystemExit(f"no game found for {names_seats}")
+
+def find(names, want, options=None, start=0, **kw):
+    return find_game(play, names, want, options, start, **kw)
 
 
 def main() -> None:
