@@ -7,7 +7,6 @@ treat all games alike. Game modules live in `referee.games` and are imported onl
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import random
@@ -304,6 +303,8 @@ def _match_word(text: str, choices: Iterable[str], what: str) -> str:
 
 
 def _choices_hint(word: str, choices: Iterable[str]) -> str | None:
+    import difflib  # only on an error path: keep it off start-up
+
     close = difflib.get_close_matches(word, list(choices), n=3)
     return f"did you mean {' or '.join(close)}?" if close else None
 

@@ -7,7 +7,6 @@ rejected move never touches the file.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -134,6 +133,8 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
     """The same error, with the legal moves closest to what was typed."""
     if exc.suggestions:
         return exc
+    import difflib  # only on a rejected move: keep it off start-up
+
     try:
         legal = table.game.legal(table.state, player)
         # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
