@@ -69,12 +69,12 @@ def bench_play(game_id: str, runs: int, workdir: Path) -> dict:
     log = to_log(game, playout)
     log = logfile.replace(log, entries=log.entries[:len(events) - 1])
     source = workdir / f"{game_id}-long.toml"
-    source.write_text(logfile.dumps(log, game.seat_field))
+    source.write_text(logfile.dumps(log))
     state = playout.state
     # The move to play is the last event of the long log, in its canonical notation.
-    from referee.session import replay
+    from referee.replay import replay_log
 
-    before = replay(game, log)
+    before = replay_log(log)[1]
     move = game.format(before, events[-1])
     target = workdir / "game.toml"
 

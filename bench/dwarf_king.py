@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee import log as logfile  # noqa: E402
-from referee.engine import Player, apply_event, replay  # noqa: E402
+from referee.engine import Player, apply_event  # noqa: E402
 from referee.games.dwarf_king import GAME  # noqa: E402
+from referee.replay import replay_events  # noqa: E402
 from referee.simulate import play_out  # noqa: E402
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
@@ -54,7 +55,7 @@ def main() -> None:
         legal = timed(lambda: [GAME.legal(states[i]) for i in sample], 3) / len(sample)
         lines = timed(lambda: [GAME.option_lines(states[i], GAME.legal(states[i]))
                                for i in sample], 3) / len(sample)
-        apply = timed(lambda: replay(GAME, tuple(seats), options, None, play.events), 5)
+        apply = timed(lambda: replay_events(GAME, tuple(seats), options, None, play.events), 5)
         print(f"  {n} players, hands unknown: legal() {legal * 1e3:.2f} ms, options lines "
               f"{lines * 1e3:.2f} ms, apply {apply / len(play.events) * 1e6:.0f} us/event, "
               f"replay of a whole game ({len(play.events)} events) {apply * 1e3:.1f} ms")
@@ -63,7 +64,7 @@ def main() -> None:
     parse = timed(lambda: logfile.read(path), 10)
     log = logfile.read(path)
     events = [e.event for e in log.entries]
-    rules = timed(lambda: replay(GAME, log.players, log.options, None, events), 10)
+    rules = timed(lambda: replay_events(GAME, log.players, log.options, None, events), 10)
     print(f"  golden 3-player log ({len(events)} events): read+validate TOML {parse * 1e3:.1f} ms, "
           f"replay rules {rules * 1e3:.1f} ms")
 

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from referee import log as logfile  # noqa: E402
 from referee.engine import Player  # noqa: E402
 from referee.games.king_of_the_valley import GAME  # noqa: E402
-from referee.games.king_of_the_valley.board import Castle  # noqa: E402
+from referee.games.king_of_the_valley.state import Castle  # noqa: E402
 from referee.simulate import default_players, play_out  # noqa: E402
 
 COMMON = ("farmer", "farmer", "farmer", "wife", "knight-A", "knight-B", "countess", "tax-3-5",
@@ -94,7 +94,7 @@ def process_options_time(runs: int) -> float:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.toml"
-        path.write_text(logfile.dumps(cut, None))
+        path.write_text(logfile.dumps(cut))
         command = [sys.executable, "-m", "referee", "--log", str(path), "options"]
         subprocess.run(command, check=True, capture_output=True, env=env)
         times = []

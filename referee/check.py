@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from referee import log as logfile
-from referee.engine import apply_event, load_game
-from referee.errors import (EXIT_BAD_LOG, EXIT_NO_LOG, EXIT_OK, EXIT_RULE, LogError, LogMissing,
-                            MoveError, RefereeError)
-from referee.session import start_state
+from referee import replay
+from referee.errors import EXIT_BAD_LOG, EXIT_NO_LOG, EXIT_OK, EXIT_RULE, LogError, LogMissing
 
 
 @dataclass(frozen=True)
@@ -47,7 +45,7 @@ class Report:
             return EXIT_BAD_LOG
         return EXIT_RULE if self.findings else EXIT_OK
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["findings"] = [asdict(f) for f in self.findings]
         return out
@@ -57,37 +55,32 @@ def check_file(path: str | Path, strict: bool = False) -> Report:
     report = Report(str(path))
     try:
         log = logfile.read(Path(path))
-        game = load_game(log.game)
-        state = start_state(game, log)
+        setup = replay.from_log(log)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, exc.message, kind="missing"))
     except LogError as exc:
         return _fail(report, Finding(exc.code, exc.message, exc.seq, exc.line, kind="log"))
-    report.game = game.id
+    report.game = setup.game.id
     report.events = len(log.entries)
-    seen = 0
-    for entry in log.entries:
-        try:
-            state = apply_event(game, state, entry.event, log.players)
-        except MoveError as exc:
-            # Later events were played on the state this one should have made: checking them
-            # against another state would only report consequences, so the replay stops here.
-            later = len(log.entries) - entry.seq
-            tail = f" ({later} later event(s) not checked: they depend on this one)" if later else ""
-            report.findings.append(Finding(exc.code, f"event {entry.seq}: {exc.message}{tail}",
-                                           entry.seq, entry.line, getattr(exc, "rule", None)))
-            break
-        except RefereeError as exc:  # pragma: no cover - games raise MoveError for bad events
-            report.findings.append(Finding(exc.code, exc.message, entry.seq, entry.line))
-            break
-        notices = game.notices(state)
-        for notice in notices[seen:]:
-            report.findings.append(Finding(notice.code, f"event {entry.seq}: {notice.message}",
-                                           entry.seq, entry.line, notice.rule, kind="notice"))
-        seen = len(notices)
-        if strict and report.findings:
-            break
-    report.finished = game.finished(state)
+    state = setup.state
+    try:
+        for step in replay.steps(setup, log.entries, log.source):
+            state = step.after
+            for notice in step.notices:
+                report.findings.append(Finding(notice.code, f"event {step.entry.seq}: "
+                                               f"{notice.message}", step.entry.seq,
+                                               step.entry.line, notice.rule, kind="notice"))
+            if strict and report.findings:
+                break
+    except replay.ReplayError as exc:
+        # Later events were played on the state this one should have made: checking them
+        # against another state would only report consequences, so the replay stops here.
+        entry, error = exc.entry, exc.error
+        later = len(log.entries) - entry.seq
+        tail = f" ({later} later event(s) not checked: they depend on this one)" if later else ""
+        report.findings.append(Finding(error.code, f"event {entry.seq}: {error.message}{tail}",
+                                       entry.seq, entry.line, error.rule))
+    report.finished = setup.game.finished(state)
     report.ok = not report.findings
     return report
 

@@ -17,8 +17,7 @@ from typing import Any, List, Optional
 import typer
 
 from referee import __version__
-from referee.errors import (EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError,
-                            UsageError)
+from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
 from referee.textsafe import clean, clean_line
 
 app = typer.Typer(
@@ -108,9 +107,14 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
         out_json({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
                   "options": [{"name": o.name, "default": o.default, "kind": o.kind,
                                "ruling": o.ruling, "help": o.help} for o in g.options],
-                  "events": {name: {"fields": dict(s.fields), "optional": sorted(s.optional),
-                                    "actor": s.actor, "reveal": s.reveal, "doc": s.doc}
-                             for name, s in g.events.items()},
+                  "phases": [{"id": p.id, "doc": p.doc} for p in g.phases],
+                  "events": {name: {"fields": dict(e.fields), "optional": sorted(e.optional),
+                                    "actor": e.actor, "reveal": e.reveal, "doc": e.doc,
+                                    "phases": sorted(e.phases) if e.phases is not None else None,
+                                    "forms": [list(f) for f in e.forms]}
+                             for name, e in g.events.items()},
+                  "rulings": [{"id": r.id, "text": r.text, "option": r.option or None}
+                              for r in g.rulebook.rulings],
                   "notation": g.notation_help, "text": g.rules()})
         return
     out(g.rules().rstrip())
@@ -176,14 +180,19 @@ def new(
     _print_next(table)
 
 
-def _print_next(table) -> None:
-    game, state = table.game, table.state
-    if game.finished(state):
+def _print_next(table: Any) -> None:
+    if table.finished:
         out("The game is over: `referee scoresheet` prints the sheet.")
         return
-    turn = game.to_act(state)
+    turn = table.turn
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
-    out(f"Next: {who} - {clean_line(turn.phase)}")
+    out(f"Next: {who} - {clean_line(turn.prompt)}")
+
+
+def _turn_json(table: Any) -> dict[str, Any]:
+    turn = table.turn
+    return {"to_act": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
+            "table": turn.table}
 
 
 @app.command()
@@ -198,21 +207,25 @@ def play(
     """Check a move against the rules and record it in the log."""
     from referee import session
 
-    played = session.play(log_path(ctx), " ".join(move), as_name, note)
-    game = played.after.game
+    path, text = log_path(ctx), " ".join(move)
+    secret = _ask_secret() if session.needs_secret(path, text, as_name) else None
+    played = session.play(path, text, as_name, note, secret)
     if as_json:
-        state = played.after.state
-        turn = game.to_act(state)
+        turn = played.after.turn
         out_json({"seq": len(played.after.log.entries),
                   "event": played.event.record(),
-                  "move": game.format(played.before.state, played.event),
+                  "move": played.before.format(played.event),
                   "notices": [n.message for n in played.notices],
-                  "finished": game.finished(state),
-                  "next": {"players": list(turn.players), "phase": turn.phase,
-                           "table": turn.table}})
+                  "finished": played.after.finished,
+                  "receipt": played.receipt,
+                  "next": {"players": list(turn.players), "phase": played.after.phase,
+                           "prompt": turn.prompt, "table": turn.table}})
         return
-    for line in game.describe(played.before.state, played.event, played.after.state):
+    for line in played.lines:
         out(clean(line))
+    if played.receipt:
+        err(f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
+            "end, and is shown only now)")
     for notice in played.notices:
         out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
     _print_next(played.after)
@@ -232,29 +245,27 @@ def options(
     from referee import session
 
     table = session.load(log_path(ctx))
-    game, state = table.game, table.state
-    player = session.find_player(table.log, for_name) if for_name else None
-    events = game.legal(state, player)
-    lines = game.option_lines(state, events)
+    player = table.player(for_name) if for_name else None
+    choices = table.choices(player)
+    lines, note = choices.lines, choices.note
     if prefix:
         wanted = " ".join(prefix).casefold()
         lines = [line for line in lines if line.casefold().startswith(wanted)]
-    note = game.legal_note(state, player)
-    turn = game.to_act(state)
+    turn = table.turn
     if as_json:
-        out_json({"to_act": list(turn.players), "phase": turn.phase, "table": turn.table,
-                  "moves": [game.format(state, e) for e in events] if show_all or not prefix
+        out_json({**_turn_json(table),
+                  "moves": [table.format(e) for e in choices.events] if show_all or not prefix
                   else lines, "lines": lines, "note": note})
         return
-    if game.finished(state):
+    if table.finished:
         out("The game is over: no moves.")
         return
     if player is not None and player not in turn.players and not turn.table:
         out(f"{clean_line(player)} has no move now: {' or '.join(turn.players)} must act "
-            f"({turn.phase}).")
+            f"({turn.prompt}).")
         return
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
-    out(f"{who} - {clean_line(turn.phase)}:")
+    out(f"{who} - {clean_line(turn.prompt)}:")
     for line in lines if show_all or len(lines) <= OPTIONS_FOLD else _fold(lines):
         out(f"  {clean(line)}")
     if note:
@@ -283,16 +294,13 @@ def status(ctx: typer.Context,
     from referee import session
 
     table = session.load(log_path(ctx))
-    game, state = table.game, table.state
     if as_json:
-        turn = game.to_act(state)
-        out_json({"game": game.id, "events": len(table.log.entries),
-                  "finished": game.finished(state), "to_act": list(turn.players),
-                  "phase": turn.phase, "table": turn.table, "board": game.render(state),
-                  "inventory": game.inventory(state)})
+        out_json({"game": table.game.id, "events": len(table.log.entries),
+                  "finished": table.finished, **_turn_json(table), "board": table.board(),
+                  "inventory": table.inventory()})
         return
-    out(f"{game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
-    out(clean(game.render(state)))
+    out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
+    out(clean(table.board()))
 
 
 @app.command()
@@ -302,8 +310,7 @@ def score(ctx: typer.Context,
     from referee import scoresheet as sheets
     from referee import session
 
-    table = session.load(log_path(ctx))
-    sheet = table.game.score(table.state)
+    sheet = session.load(log_path(ctx)).score()
     if as_json:
         data = sheets.as_dict(sheet)
         out_json({k: data[k] for k in ("game", "finished", "winners", "players", "outcome")})
@@ -317,8 +324,7 @@ def history(ctx: typer.Context,
     """Every event so far, in notation."""
     from referee import session
 
-    table = session.load(log_path(ctx))
-    rows = session.history(table)
+    rows = session.load(log_path(ctx)).history()
     if as_json:
         out_json([{"seq": e.seq, "by": e.event.by, "move": text, "at": e.at, "note": e.note}
                   for e, text in rows])
@@ -337,8 +343,7 @@ def undo(ctx: typer.Context,
     from referee import session
 
     undone = session.undo(log_path(ctx), force)
-    out(f"Retracted event {undone.entry.seq}: "
-        f"{clean_line(undone.table.game.format(undone.table.state, undone.entry.event))}")
+    out(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
     _print_next(undone.table)
 
 
@@ -368,8 +373,7 @@ def scoresheet(
     else:
         from referee import session
 
-        table = session.load(log_path(ctx))
-        sheet = table.game.score(table.state)
+        sheet = session.load(log_path(ctx)).score()
     text = sheets.render(sheet, fmt)
     if output is None:
         typer.echo(text, nl=False)
@@ -438,34 +442,32 @@ def demo(
     delay: float = typer.Option(0.0, "--delay", min=0.0, help="Seconds to pause between moves."),
 ) -> None:
     """Replay a bundled example game move by move, then print its scoresheet."""
-    from importlib import resources
-
-    from referee import log as logfile
     from referee import scoresheet as sheets
     from referee import session
-    from referee.engine import apply_event, load_game
 
-    load_game(game)  # unknown game: usage error before anything else
-    source = resources.files("referee") / "examples" / f"{game}.toml"
-    if not source.is_file():
-        raise UsageError(f"there is no bundled example for {game} yet")
-    log = logfile.parse(source.read_text(encoding="utf-8"), f"example {game}.toml")
-    g = load_game(log.game)
-    state = session.start_state(g, log)
-    names = ", ".join(f"{p.name} ({p.seat})" if p.seat else p.name for p in log.players)
-    out(f"{g.title}: a bundled example game with {names}.")
+    replayed = session.Demo(game)
+    table = replayed.table
+    names = ", ".join(f"{p.name} ({p.seat})" if p.seat else p.name for p in table.players)
+    out(f"{table.game.title}: a bundled example game with {names}.")
     out("Each line is one `referee play ...` at the table.\n")
-    for entry in log.entries:
-        before = state
-        state = apply_event(g, state, entry.event, log.players)
-        for index, line in enumerate(g.describe(before, entry.event, state)):
-            out(f"{entry.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}")
+    for move in replayed.moves():
+        for index, line in enumerate(move.lines):
+            out(f"{move.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}")
         if delay:
             time.sleep(delay)
     out("")
-    out(clean(g.render(state)))
+    out(clean(replayed.table.board()))
     out("")
-    out(sheets.render_text(g.score(state)).rstrip())
+    out(sheets.render_text(replayed.table.score()).rstrip())
+
+
+def _ask_secret() -> str:
+    """A secret typed at the table without echo (or read from a pipe), never shown or stored."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass("Secret (not shown): ")
+    return sys.stdin.readline().rstrip("\n") if sys.stdin is not None else ""
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""The game protocol every game implements, the game registry, and replay.
+"""The game protocol every game implements, its small immutable values, and the registry.
 
-The log of events is the only truth: a state is what you get by replaying the events from set-up.
-Every game offers the same small protocol (`Game`), so the CLI, `check`, `simulate` and the tests
-treat all games alike. Game modules live in `referee.games` and are imported only when needed.
+The log of events is the only truth: a state is what you get by replaying the events from set-up
+(`referee.replay` is the one driver). Every game is a package of the same shape
+(docs/adding-a-game.md) whose `Game` object declares, once each, its options, its phases, its event
+types and its rulebook; from those declarations the core derives the log schema, the turn and phase
+checks, the dispatch of move text to events, the list of legal moves and the `rules` reference.
+Game modules are imported only when a command needs them.
 """
 
 from __future__ import annotations
@@ -10,10 +13,26 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+    TypeVar,
+)
 
-from referee.errors import IllegalMove, UsageError
+from referee.errors import IllegalMove, NotationError, UsageError
+from referee.rulebook import Rulebook
+
+if TYPE_CHECKING:  # scoring is imported only by the commands that score
+    from referee.scoresheet import Scoresheet
+
+S = TypeVar("S")
 
 # --------------------------------------------------------------------------------------------
 # Small immutable values shared by all games
@@ -52,7 +71,7 @@ class Event:
     fields: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def make(cls, type: str, by: str | None = None, **fields: Any) -> "Event":
+    def make(cls, type: str, by: str | None = None, **fields: Any) -> Event:
         items = tuple(sorted((k, _freeze(v)) for k, v in fields.items() if v is not None))
         return cls(type, by, items)
 
@@ -68,6 +87,12 @@ class Event:
                 return value
         raise KeyError(name)
 
+    def with_fields(self, **changes: Any) -> Event:
+        """The same event with some fields set (None removes one)."""
+        merged = {key: value for key, value in self.fields}
+        merged.update(changes)
+        return Event.make(self.type, self.by, **merged)
+
     def record(self) -> dict[str, Any]:
         """The event as the fields of a log entry (without seq/at/note)."""
         out: dict[str, Any] = {}
@@ -81,10 +106,14 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class ToAct:
-    """Who must act now and in what phase. `table` means a table event is awaited (set-up reveals)."""
+    """Who must act now, and what is awaited of them in plain words (`prompt`).
+
+    `table` means a table event is awaited (a reveal at set-up, a card turned up). The phase's id,
+    for scripts and checks, is `Game.phase(state)`.
+    """
 
     players: tuple[str, ...]
-    phase: str
+    prompt: str
     table: bool = False
 
 
@@ -101,36 +130,40 @@ class Notice:
     rule: str = ""
 
 
-# Field kinds an event may carry; the log validates every field against its kind.
-FIELD_KINDS = {
-    "str": (str,),
-    "int": (int,),
-    "bool": (bool,),
-    "str[]": (list,),
-    "int[]": (list,),
-}
+# --------------------------------------------------------------------------------------------
+# Declarations: options, phases, event types
 
 
-@dataclass(frozen=True)
-class EventSpec:
-    """The schema of one event type: its fields, who may record it, whether it reveals hidden info."""
+FIELD_KINDS = ("str", "int", "bool", "str[]", "int[]")
 
-    fields: Mapping[str, str] = field(default_factory=dict)  # name -> kind (see FIELD_KINDS)
-    optional: frozenset[str] = frozenset()
-    actor: str = "player"  # "player": by the player to act; "table": no `by`; "any": either
-    reveal: bool = False  # retracting it needs --force: the information has been seen
-    doc: str = ""
+
+def kind_ok(value: Any, kind: str) -> bool:
+    """Whether a TOML value is of a declared field kind (booleans are not integers)."""
+    if kind.endswith("[]"):
+        inner = kind[:-2]
+        return isinstance(value, (list, tuple)) and all(kind_ok(v, inner) for v in value)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return isinstance(value, str)
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A table ruling or variant chosen at `referee new`; its value is written into the log."""
+    """A table ruling or variant chosen at `referee new`; its value is written into the log.
+
+    `check` validates a value and returns it in canonical form (raising UsageError); `choices`
+    limits a scalar option to a few values.
+    """
 
     name: str
     default: Any
-    kind: str  # "str", "int", "bool", "str[]", "int[]"
+    kind: str  # one of FIELD_KINDS
     help: str
     ruling: str = ""
+    choices: tuple[Any, ...] = ()
+    check: Any = None  # Callable[[Any], Any] | None; `Any` keeps the dataclass hashable
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value (`K=V`); lists are comma-separated."""
@@ -150,18 +183,134 @@ class OptionSpec:
                 return [int(part) for part in text.split(",") if part.strip()]
             return text.strip()
         except ValueError:
-            raise UsageError(f"option {self.name}: {text!r} is not a valid {self.kind} value") from None
+            raise UsageError(f"option {self.name}: {text!r} is not a valid {self.kind} "
+                             "value") from None
+
+    def validate(self, value: Any) -> Any:
+        """The value in canonical form, or UsageError naming the option and its ruling."""
+        if not kind_ok(value, self.kind):
+            raise UsageError(f"option {self.name} must be a {self.kind}", code="bad-option")
+        if self.choices and value not in self.choices:
+            shown = " or ".join(str(c) for c in self.choices)
+            raise UsageError(f"option {self.name} must be {shown}, not {value!r}",
+                             code="bad-option")
+        return self.check(value) if self.check is not None else value
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a game: its id, what happens in it, and how an event out of place is refused.
+
+    `refusal` is the stable code of that refusal and `rule` the rule it cites (the game's turn rule
+    when empty).
+    """
+
+    id: str
+    doc: str
+    refusal: str = "wrong-phase"
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Args:
+    """Move text after its verb: the words, the whole text (for messages) and who typed it."""
+
+    words: tuple[str, ...]
+    text: str
+    by: str | None
+
+
+class EventType(Generic[S]):
+    """One kind of event, declared once: everything the core and the docs need to know about it.
+
+    Subclasses set the class attributes and override `parse`, `format`, `apply` and, when the
+    event can be listed by `referee options`, `moves`. The log schema, the phase check, the turn
+    check, the dispatch of typed moves and the reference in `referee rules` all come from here.
+    """
+
+    name: ClassVar[str] = ""
+    doc: ClassVar[str] = ""  # one line, for the reference and the man page's event table
+    fields: ClassVar[Mapping[str, str]] = {}  # field -> kind (FIELD_KINDS)
+    optional: ClassVar[frozenset[str]] = frozenset()
+    # "player": the player to act; "any": any player, in turn or not; "table": nobody (no `by`)
+    actor: ClassVar[str] = "player"
+    reveal: ClassVar[bool] = False  # retracting it needs `undo --force`: it has been seen
+    phases: ClassVar[frozenset[str] | None] = None  # the phases that allow it; None: any
+    verbs: ClassVar[tuple[str, ...] | None] = None  # words that introduce it; None: (name,)
+    forms: ClassVar[tuple[tuple[str, str], ...]] = ()  # (syntax, meaning) for the reference
+    sealed: ClassVar[bool] = False  # carries a sealed secret (see referee.seals)
+
+    def make(self, by: str | None, **fields: Any) -> Event:
+        return Event.make(self.name, by, **fields)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return (self.name,) if self.verbs is None else self.verbs
+
+    def parse(self, state: S, args: Args) -> Event:
+        if args.words:
+            raise NotationError(f"unexpected {' '.join(args.words)!r} at the end of "
+                                f"{args.text!r}", code="trailing-words")
+        return self.make(args.by)
+
+    def format(self, state: S, event: Event) -> str:
+        return event.type
+
+    def apply(self, state: S, event: Event) -> S:
+        raise NotImplementedError
+
+    def moves(self, state: S) -> Iterable[Event]:
+        """The legal events of this type in `state` (the core keeps those of the phase)."""
+        return ()
+
+    def secret(self, state: S, text: str) -> str:
+        """A sealed event's secret in canonical form; the message never repeats it."""
+        raise NotImplementedError
+
+
+class Events(Generic[S]):
+    """A game's event types, in the order `referee options` lists their moves."""
+
+    def __init__(self, *types: EventType[S]) -> None:
+        self._types = {t.name: t for t in types}
+        for etype in types:
+            for kind in etype.fields.values():
+                assert kind in FIELD_KINDS, f"{etype.name}: unknown field kind {kind}"
+            assert etype.actor in ("player", "table", "any"), etype.name
+
+    def __getitem__(self, name: str) -> EventType[S]:
+        return self._types[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._types
+
+    def __iter__(self) -> Iterator[EventType[S]]:
+        return iter(self._types.values())
+
+    def __len__(self) -> int:
+        return len(self._types)
+
+    def get(self, name: str) -> EventType[S] | None:
+        return self._types.get(name)
+
+    def items(self) -> Iterator[tuple[str, EventType[S]]]:
+        return iter(self._types.items())
+
+    def verbs(self) -> dict[str, EventType[S]]:
+        return {word: t for t in self._types.values() for word in t.words}
 
 
 # --------------------------------------------------------------------------------------------
 # The protocol
 
 
-class Game:
-    """Base class of every game. Subclasses override the protocol methods below.
+class Game(Generic[S]):
+    """Base class of every game: the declarations, and the protocol the core drives.
 
-    A game module never prints and never touches files; it turns events into states and states into
-    answers (who acts, what is legal, the score).
+    A game never prints and never touches files; it turns events into states and states into
+    answers (who acts, what is legal, the score). Most of the protocol is derived from the
+    declarations; a game writes `setup`, `phase`, `to_act`, `finished`, `score`, `render` and
+    whatever presentation it wants to improve.
     """
 
     id: str = ""
@@ -170,9 +319,11 @@ class Game:
     max_players: int = 4
     seat_field: str | None = None  # the name of the seat field in [[players]], e.g. "house"
     options: tuple[OptionSpec, ...] = ()
-    events: Mapping[str, EventSpec] = {}
-    # A short description of the notation, printed by `rules` and in error hints.
-    notation_help: str = ""
+    phases: tuple[Phase, ...] = ()
+    events: Events[S] = Events()
+    rulebook: Rulebook = Rulebook()
+    turn_rule: str = ""  # the rule cited when a move comes out of turn or out of its phase
+    verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
 
     # ---- set-up --------------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -183,126 +334,256 @@ class Game:
         known = {spec.name: spec for spec in self.options}
         for name in options:
             if name not in known:
-                raise UsageError(f"{self.id} has no option {name!r}",
-                                 hint=_choices_hint(name, known))
+                raise UsageError(f"{self.id} has no option {name!r}", code="unknown-option",
+                                 hint=choices_hint(name, known))
         merged = self.default_options()
         merged.update(options)
-        return merged
+        return {name: known[name].validate(value) for name, value in merged.items()}
 
     def seat_choices(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The seats a player may claim (empty when the game has no seats)."""
         return ()
 
-    def seat_players(self, players: list[Player], options: Mapping[str, Any]) -> list[Player]:
+    def seat_players(self, players: Sequence[Player], options: Mapping[str, Any]) -> list[Player]:
         """Validate names and seats; fill in default seats. Raise UsageError when they don't fit."""
         if not self.min_players <= len(players) <= self.max_players:
             raise UsageError(f"{self.title} is for {self.min_players}-{self.max_players} players, "
-                             f"not {len(players)}")
+                             f"not {len(players)}", code="player-count")
         names = [p.name for p in players]
         for name in names:
             if not name.strip():
-                raise UsageError("a player name may not be empty")
+                raise UsageError("a player name may not be empty", code="bad-player")
         if len({n.casefold() for n in names}) != len(names):
-            raise UsageError("player names must differ (ignoring case)")
+            raise UsageError("player names must differ (ignoring case)", code="bad-player")
         choices = self.seat_choices(options)
         if not choices:
             for p in players:
                 if p.seat:
-                    raise UsageError(f"{self.title} has no seats to claim ({p.name}:{p.seat})")
+                    raise UsageError(f"{self.title} has no seats to claim ({p.name}:{p.seat})",
+                                     code="bad-seat")
             return list(players)
         taken: list[str] = []
         for p in players:
             if p.seat is None:
                 continue
-            seat = _match_word(p.seat, choices, f"{self.seat_field} for {p.name}")
+            seat = match_choice(p.seat, choices, f"{self.seat_field} for {p.name}")
             if seat in taken:
-                raise UsageError(f"{self.seat_field} {seat} is claimed twice")
+                raise UsageError(f"{self.seat_field} {seat} is claimed twice ({p.name})",
+                                 code="bad-seat")
             taken.append(seat)
         free = [c for c in choices if c not in taken]
         out = []
         for p in players:
-            seat = _match_word(p.seat, choices, self.seat_field or "seat") if p.seat else free.pop(0)
+            seat = match_choice(p.seat, choices, self.seat_field or "seat") if p.seat \
+                else free.pop(0)
             out.append(Player(p.name, seat))
         return out
 
     def setup(self, players: tuple[Player, ...], options: Mapping[str, Any],
-              seed: int | None = None) -> Any:
+              seed: int | None = None) -> S:
+        """The state before the first event (players seated and options checked already)."""
         raise NotImplementedError
 
-    # ---- moves ---------------------------------------------------------------------------
-    def parse(self, state: Any, text: str, player: str | None) -> Event:
+    # ---- where the game stands -----------------------------------------------------------
+    def phase(self, state: S) -> str:
+        """The id of the phase the game is in (one of `phases`)."""
         raise NotImplementedError
 
-    def format(self, state: Any, event: Event) -> str:
+    def to_act(self, state: S) -> ToAct:
         raise NotImplementedError
 
-    def apply(self, state: Any, event: Event) -> Any:
+    def finished(self, state: S) -> bool:
         raise NotImplementedError
 
-    def legal(self, state: Any, player: str | None = None) -> list[Event]:
-        raise NotImplementedError
+    def default_player(self, state: S) -> str | None:
+        """Who a typed move is by when `--as` is not given: the one player to act, if any."""
+        turn = self.to_act(state)
+        return turn.players[0] if len(turn.players) == 1 else None
 
-    def legal_note(self, state: Any, player: str | None = None) -> str:
+    # ---- moves, derived from the event declarations --------------------------------------
+    def parse(self, state: S, text: str, player: str | None) -> Event:
+        """Move text to an event: the first word names the event type, its parser does the rest."""
+        from referee.notation import match, words
+
+        parts = words(text)
+        if not parts:
+            raise NotationError("no move given", code="empty")
+        verbs = self.events.verbs()
+        verb = verbs.get(parts[0].casefold())
+        if verb is None and self.verb_prefixes:
+            verb = verbs[match(parts[0], verbs, "move", text=text)]
+        if verb is None:
+            return self.parse_other(state, tuple(parts), text, player)
+        return verb.parse(state, Args(tuple(parts[1:]), text, player))
+
+    def parse_other(self, state: S, parts: tuple[str, ...], text: str,
+                    player: str | None) -> Event:
+        """Move text whose first word is no verb (a game may read it as its usual move)."""
+        raise NotationError(f"{parts[0]!r} in {text!r} is not a move; expected one of "
+                            f"{', '.join(self.events.verbs())}", code="unknown-word")
+
+    def format(self, state: S, event: Event) -> str:
+        return self.events[event.type].format(state, event)
+
+    def apply(self, state: S, event: Event) -> S:
+        """The event's effect. `apply_event` makes the checks every game shares first."""
+        return self.events[event.type].apply(state, event)
+
+    def legal(self, state: S, player: str | None = None) -> list[Event]:
+        """The legal events of the phase, from each event type's `moves` (of `player` if given)."""
+        if self.finished(state):
+            return []
+        now = self.phase(state)
+        return [event for etype in self.events if etype.phases is None or now in etype.phases
+                for event in etype.moves(state) if player is None or event.by == player]
+
+    def legal_note(self, state: S, player: str | None = None) -> str:
         """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
         return ""
 
-    def option_lines(self, state: Any, events: list[Event]) -> list[str]:
+    def option_lines(self, state: S, events: list[Event]) -> list[str]:
         """`events` (from `legal`) as lines for `referee options`. Games override it to fold long
         families of moves into one readable line (e.g. 'draw CARD: any of the 40 unseen cards')."""
         return [self.format(state, event) for event in events]
 
-    def random_event(self, state: Any, rng: random.Random) -> Event | None:
+    def random_event(self, state: S, rng: random.Random) -> Event | None:
         """A random legal event, for `simulate`. Games with huge move lists override it."""
         moves = self.legal(state)
         return rng.choice(moves) if moves else None
 
     # ---- answers -------------------------------------------------------------------------
-    def to_act(self, state: Any) -> ToAct:
-        raise NotImplementedError
-
-    def finished(self, state: Any) -> bool:
-        raise NotImplementedError
-
-    def describe(self, before: Any, event: Event, after: Any) -> list[str]:
+    def describe(self, before: S, event: Event, after: S) -> list[str]:
         """What `event` changed, in a few plain lines, for `play` to print."""
         return [self.format(before, event)]
 
-    def notices(self, state: Any) -> tuple[Notice, ...]:
+    def notices(self, state: S) -> tuple[Notice, ...]:
         """Everything the referee has noticed so far that is not a rejected move (oldest first)."""
         return ()
 
-    def score(self, state: Any):  # -> referee.scoresheet.Scoresheet
+    def score(self, state: S) -> Scoresheet:
         raise NotImplementedError
 
-    def blank_scoresheet(self, options: Mapping[str, Any] | None = None):
+    def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
         raise NotImplementedError
 
-    def render(self, state: Any) -> str:
+    def render(self, state: S) -> str:
         raise NotImplementedError
 
-    def rules(self) -> str:
-        """The rules summary, the rulings in force by default, the notation: for `referee rules`."""
-        return ""
-
-    def inventory(self, state: Any) -> dict[str, int]:
+    def inventory(self, state: S) -> dict[str, int]:
         """Where every physical piece is (location -> count); used to test conservation."""
         return {}
 
+    # ---- the reference -------------------------------------------------------------------
+    @property
+    def notation_help(self) -> str:
+        """The notation in one line: each event type's first form."""
+        return " | ".join(t.forms[0][0] for t in self.events if t.forms)
 
-def _match_word(text: str, choices: Iterable[str], what: str) -> str:
+    def rules(self) -> str:
+        """The rules summary, the rulings in force by default, the notation: for `referee rules`."""
+        from referee.rulebook import reference
+
+        return reference(self)
+
+
+# --------------------------------------------------------------------------------------------
+# The checks every game shares, then the game's own effect
+
+
+def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player]) -> S:
+    """Check that `event` may be recorded now, then apply its effect. Raises IllegalMove."""
+    refuse_if_over(game, state)
+    return check_and_apply(game, state, event, players)
+
+
+def refuse_if_over(game: Game[S], state: S) -> None:
+    if game.finished(state):
+        raise IllegalMove("the game is over; no more moves can be recorded (`referee undo` "
+                          "takes back the last one)", code="game-over")
+
+
+def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player]) -> S:
+    """`apply_event` for a game known not to be over."""
+    etype = game.events.get(event.type)
+    if etype is None:
+        raise IllegalMove(f"{game.title} has no event of type {event.type!r}", code="unknown-event")
+    problem = field_problem(etype, event)
+    if problem is not None:
+        code, _, message = problem
+        raise IllegalMove(message, code=code)
+    check_actor(game, state, etype, event, players)
+    now = game.phase(state)
+    if etype.phases is not None and now not in etype.phases:
+        raise wrong_phase(game, state, event, now)
+    return etype.apply(state, event)
+
+
+def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None, str] | None:
+    """What is wrong with an event's fields against its declaration: (code, field, message)."""
+    for key, value in event.fields:
+        kind = etype.fields.get(key)
+        if kind is None:
+            return "unknown-field", key, f"{event.type} has no field {key!r}"
+        if not kind_ok(value, kind):
+            return "bad-field", key, f"{event.type}.{key} must be a {kind}"
+    present = {key for key, _ in event.fields}
+    for key in etype.fields:
+        if key not in present and key not in etype.optional:
+            return "missing-field", None, f"{event.type} needs the field {key!r}"
+    return None
+
+
+def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
+                players: Iterable[Player]) -> None:
+    """Who may record the event: its declared actor, and the turn order for a player's event."""
+    if etype.actor == "table":
+        if event.by is not None:
+            raise IllegalMove(f"{event.type} is a table event; it has no player",
+                              code="not-a-player-event")
+        return
+    if event.by is None:
+        raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
+    if event.by not in {p.name for p in players}:
+        raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
+    if etype.actor == "player":
+        turn = game.to_act(state)
+        if event.by not in turn.players:
+            who = " or ".join(turn.players) or "the table"
+            raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.prompt})",
+                              code="not-your-turn", rule=game.turn_rule or None)
+
+
+def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:
+    """The one refusal of an event out of its phase: its type, and what is awaited now.
+
+    It names the type, not the whole event: a move parsed from a virtual pile would otherwise
+    show its next card."""
+    phase = next((p for p in game.phases if p.id == now), Phase(now, now))
+    return IllegalMove(f"`{event.type}` is not possible now, in the {phase.id} phase: "
+                       f"{game.to_act(state).prompt}",
+                       code=phase.refusal, rule=phase.rule or game.turn_rule or None)
+
+
+# --------------------------------------------------------------------------------------------
+# Words chosen from a few choices (seats, option names)
+
+
+def match_choice(text: str, choices: Iterable[str], what: str) -> str:
+    """The one choice `text` names (any case, unique prefix), or UsageError."""
+    options = list(choices)
     low = text.strip().casefold()
-    exact = [c for c in choices if c.casefold() == low]
+    exact = [c for c in options if c.casefold() == low]
     if exact:
         return exact[0]
-    hits = [c for c in choices if c.casefold().startswith(low)] if low else []
+    hits = [c for c in options if c.casefold().startswith(low)] if low else []
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise UsageError(f"{what}: {text!r} could be {', '.join(hits)}")
-    raise UsageError(f"{what}: {text!r} is not one of {', '.join(choices)}")
+        raise UsageError(f"{what}: {text!r} could be {', '.join(hits)}", code="bad-seat")
+    raise UsageError(f"{what}: {text!r} is not one of {', '.join(options)}", code="bad-seat")
 
 
-def _choices_hint(word: str, choices: Iterable[str]) -> str | None:
+def choices_hint(word: str, choices: Iterable[str]) -> str | None:
     import difflib  # only on an error path: keep it off start-up
 
     close = difflib.get_close_matches(word, list(choices), n=3)
@@ -310,7 +591,7 @@ def _choices_hint(word: str, choices: Iterable[str]) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
-# The registry: game id -> module (imported lazily so that `referee --help` stays fast)
+# The registry: game id -> package (imported lazily so that `referee --help` stays fast)
 
 REGISTRY: dict[str, str] = {
     "kings-ear": "referee.games.kings_ear",
@@ -323,59 +604,30 @@ def game_ids() -> list[str]:
     return list(REGISTRY)
 
 
-def load_game(game_id: str) -> Game:
+def load_game(game_id: str) -> Game[Any]:
     module = REGISTRY.get(game_id)
     if module is None:
         raise UsageError(f"unknown game {game_id!r}; the games are: "
                          f"{', '.join(available_game_ids())}",
-                         code="unknown-game", hint=_choices_hint(game_id, REGISTRY))
-    if importlib.util.find_spec(module) is None:
-        raise UsageError(f"{game_id} is not available in this version of referee",
-                         code="unknown-game")
-    game = getattr(importlib.import_module(module), "GAME", None)
-    if not isinstance(game, Game):  # a game module still under construction
+                         code="unknown-game", hint=choices_hint(game_id, REGISTRY))
+    game = _game_of(module)
+    if game is None:  # a game package still under construction
         raise UsageError(f"{game_id} is not available in this version of referee",
                          code="unknown-game")
     return game
 
 
+def _game_of(module: str) -> Game[Any] | None:
+    if importlib.util.find_spec(module) is None:
+        return None
+    game = getattr(importlib.import_module(module), "GAME", None)
+    return game if isinstance(game, Game) else None
+
+
 def available_game_ids() -> list[str]:
-    """The registered games whose module is present (a game under construction may be absent)."""
-    return [gid for gid in REGISTRY if importlib.util.find_spec(REGISTRY[gid]) is not None
-            and isinstance(getattr(importlib.import_module(REGISTRY[gid]), "GAME", None), Game)]
+    """The registered games whose package is present (a game under construction may be absent)."""
+    return [gid for gid, module in REGISTRY.items() if _game_of(module) is not None]
 
 
-# --------------------------------------------------------------------------------------------
-# Applying events: the generic checks every game shares, then the game's own rules
-
-
-def apply_event(game: Game, state: Any, event: Event, players: Iterable[Player]) -> Any:
-    """Check who may record `event`, then let the game apply it. Raises IllegalMove."""
-    spec = game.events.get(event.type)
-    if spec is None:
-        raise IllegalMove(f"{game.title} has no event of type {event.type!r}", code="unknown-event")
-    if game.finished(state):
-        raise IllegalMove(f"the game is over; {event.type} is not possible any more",
-                          code="game-over")
-    if spec.actor == "table" and event.by is not None:
-        raise IllegalMove(f"{event.type} is a table event; it has no player", code="not-a-player-event")
-    if spec.actor == "player":
-        if event.by is None:
-            raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-        if event.by not in {p.name for p in players}:
-            raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
-        turn = game.to_act(state)
-        if event.by not in turn.players:
-            who = " or ".join(turn.players) or "the table"
-            raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.phase})",
-                              code="not-your-turn", rule="turn order")
-    return game.apply(state, event)
-
-
-def replay(game: Game, players: tuple[Player, ...], options: Mapping[str, Any], seed: int | None,
-           events: Iterable[Event]) -> Any:
-    """The state after set-up and every event in order (raises IllegalMove at the first bad one)."""
-    state = game.setup(tuple(players), options, seed)
-    for event in events:
-        state = apply_event(game, state, event, players)
-    return state
+__all__ = ["Args", "Event", "EventType", "Events", "FIELD_KINDS", "Game", "Notice", "OptionSpec",
+           "Phase", "Player", "ToAct", "apply_event"]

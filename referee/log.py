@@ -1,4 +1,4 @@
-"""The TOML game log: read and validate it, write it atomically under an exclusive lock.
+"""The TOML game log: the file format. Read and check its structure, write it atomically.
 
 Format `referee-log/1` (documented in man/referee.1 and docs/log-format.md):
 
@@ -8,10 +8,14 @@ Format `referee-log/1` (documented in man/referee.1 and docs/log-format.md):
     [[events]]   seq, at, [by], type, <fields>, [note]
     [[retracted]] the same, plus retracted_at   events taken back by `undo`
 
-Nothing else is allowed: a log is untrusted input, so every unknown key, wrong type or missing field
-is refused with its TOML line. Writers hold a lock on a sidecar file `.NAME.lock` for the whole
-read-check-write; the new text goes to a temp file in the same folder, is fsynced, then renamed over
-the log, so a reader sees either the old log or the new one, never half of one.
+This module knows the file, not the games: it checks what every log must be (the header's types,
+one seat field shared by the players, events numbered in order with TOML values), and keeps the
+text so that `GameLog.fail` can name the TOML line of any later problem. Whether the options,
+players and events fit their game is checked once, by `referee.replay`.
+
+Writers hold a lock on a sidecar file `.NAME.lock` for the whole read-check-write; the new text goes
+to a temp file in the same folder, is fsynced, then renamed over the log, so a reader sees either
+the old log or the new one, never half of one.
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from referee.engine import FIELD_KINDS, Event, Game, Player, load_game
-from referee.errors import LogBusy, LogError, LogMissing, RefereeError
+from referee.engine import Event, Player
+from referee.errors import LogBusy, LogError, LogMissing
 
 FORMAT = "referee-log/1"
 MAX_BYTES = 4 * 1024 * 1024  # far beyond any real game; refuses accidental or hostile huge files
@@ -49,37 +53,6 @@ class Entry:
     at: dt.datetime | None = None
     note: str | None = None
     line: int | None = None
-
-
-@dataclass(frozen=True)
-class GameLog:
-    game: str
-    players: tuple[Player, ...]
-    options: dict[str, Any]
-    created: dt.datetime
-    referee: str
-    seed: int | None = None
-    entries: tuple[Entry, ...] = ()
-    retracted: tuple[dict[str, Any], ...] = ()
-    path: Path | None = field(default=None, compare=False)
-
-    def appended(self, event: Event, note: str | None = None) -> "GameLog":
-        entry = Entry(len(self.entries) + 1, event, now(), note)
-        return replace(self, entries=self.entries + (entry,))
-
-    def without_last(self) -> "GameLog":
-        last = self.entries[-1]
-        record = _entry_record(last)
-        record["retracted_at"] = now()
-        return replace(self, entries=self.entries[:-1], retracted=self.retracted + (record,))
-
-
-def now() -> dt.datetime:
-    return dt.datetime.now().astimezone().replace(microsecond=0)
-
-
-# --------------------------------------------------------------------------------------------
-# Reading
 
 
 class _Locator:
@@ -109,8 +82,54 @@ class _Locator:
         return None
 
 
+@dataclass(frozen=True)
+class GameLog:
+    game: str
+    players: tuple[Player, ...]
+    options: dict[str, Any]
+    created: dt.datetime
+    referee: str
+    seed: int | None = None
+    entries: tuple[Entry, ...] = ()
+    retracted: tuple[dict[str, Any], ...] = ()
+    seat_field: str | None = None  # the key of the players' seats, e.g. "house"
+    path: Path | None = field(default=None, compare=False)
+    source: str = field(default="<log>", compare=False)  # the name messages give the log
+    _locator: _Locator | None = field(default=None, compare=False, repr=False)
+
+    def appended(self, event: Event, note: str | None = None) -> GameLog:
+        entry = Entry(len(self.entries) + 1, event, now(), note)
+        return replace(self, entries=self.entries + (entry,))
+
+    def without_last(self) -> GameLog:
+        last = self.entries[-1]
+        record = _entry_record(last)
+        record["retracted_at"] = now()
+        return replace(self, entries=self.entries[:-1], retracted=self.retracted + (record,))
+
+    # ---- where things are, for messages --------------------------------------------------
+    def line_of(self, key: str, start: int | None = None) -> int | None:
+        """The TOML line of `key` (inside the table that starts at line `start`, if given)."""
+        return self._locator.key(key, start) if self._locator else None
+
+    def player_line(self, index: int) -> int | None:
+        return self._locator.table("players", index) if self._locator else None
+
+    def fail(self, message: str, *, code: str, line: int | None = None,
+             seq: int | None = None) -> LogError:
+        return _fail(self.source, message, code=code, line=line, seq=seq)
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now().astimezone().replace(microsecond=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
 def read(path: str | os.PathLike[str]) -> GameLog:
-    """Read and validate a log file. Raises LogMissing (66) or LogError (65)."""
+    """Read a log file and check its structure. Raises LogMissing (66) or LogError (65)."""
     path = Path(path)
     try:
         with open(path, "rb") as handle:
@@ -138,7 +157,7 @@ def parse(text: str, source: str = "<log>") -> GameLog:
     except tomllib.TOMLDecodeError as exc:
         line = _toml_error_line(str(exc))
         raise LogError(f"{source}: not valid TOML: {exc}", code="toml-syntax", line=line) from None
-    return _validate(doc, _Locator(text), source)
+    return _structure(doc, _Locator(text), source)
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -152,7 +171,11 @@ def _fail(source: str, message: str, *, code: str, line: int | None = None,
     return LogError(f"{where}: {message}", code=code, line=line, seq=seq)
 
 
-def _validate(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _structure(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
     for key in doc:
         if key not in TOP_KEYS:
             raise _fail(source, f"unknown top-level key {key!r}", code="unknown-key",
@@ -166,85 +189,70 @@ def _validate(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
             raise _fail(source, f"{key} is missing or not a {kind.__name__}", code="bad-header",
                         line=loc.key(key))
     seed = doc.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if seed is not None and not _is_int(seed):
         raise _fail(source, "seed must be an integer", code="bad-header", line=loc.key("seed"))
-    try:
-        game = load_game(doc["game"])
-    except RefereeError:
-        raise _fail(source, f"unknown game {doc['game']!r}", code="unknown-game",
-                    line=loc.key("game")) from None
-    options = _read_options(game, doc.get("options", {}), loc, source)
-    players = _read_players(game, doc.get("players"), loc, source)
-    entries = _read_events(game, doc.get("events", []), loc, source)
+    options = doc.get("options", {})
+    if not isinstance(options, dict):
+        raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
+    seat_field, players = _read_players(doc.get("players"), loc, source)
+    entries = _read_events(doc.get("events", []), loc, source)
     retracted = doc.get("retracted", [])
     if not isinstance(retracted, list) or not all(isinstance(r, dict) for r in retracted):
         raise _fail(source, "retracted must be an array of tables", code="bad-retracted")
-    return GameLog(game=game.id, players=players, options=options, created=doc["created"],
+    return GameLog(game=doc["game"], players=players, options=options, created=doc["created"],
                    referee=doc["referee"], seed=seed, entries=entries,
-                   retracted=tuple(retracted))
+                   retracted=tuple(retracted), seat_field=seat_field, source=source,
+                   _locator=loc)
 
 
-def _kind_ok(value: Any, kind: str) -> bool:
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind.endswith("[]"):
-        inner = kind[:-2]
-        return isinstance(value, list) and all(_kind_ok(v, inner) for v in value)
-    return isinstance(value, FIELD_KINDS[kind])
-
-
-def _read_options(game: Game, options: Any, loc: _Locator, source: str) -> dict[str, Any]:
-    if not isinstance(options, dict):
-        raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
-    specs = {spec.name: spec for spec in game.options}
-    for name, value in options.items():
-        spec = specs.get(name)
-        if spec is None:
-            raise _fail(source, f"{game.id} has no option {name!r}", code="unknown-option",
-                        line=loc.key(name))
-        if not _kind_ok(value, spec.kind):
-            raise _fail(source, f"option {name} must be a {spec.kind}", code="bad-option",
-                        line=loc.key(name))
-    try:
-        return game.check_options(options)
-    except RefereeError as exc:
-        raise _fail(source, exc.message, code="bad-option") from None
-
-
-def _read_players(game: Game, players: Any, loc: _Locator, source: str) -> tuple[Player, ...]:
+def _read_players(players: Any, loc: _Locator,
+                  source: str) -> tuple[str | None, tuple[Player, ...]]:
+    """Players in seat order; each has a name and may have one seat, under one shared key."""
     if not isinstance(players, list) or not players:
         raise _fail(source, "no [[players]] tables", code="no-players")
-    allowed = {"name"} | ({game.seat_field} if game.seat_field else set())
+    seat_field: str | None = None
     out = []
     for index, record in enumerate(players):
         line = loc.table("players", index)
         if not isinstance(record, dict):
             raise _fail(source, "players must be tables", code="bad-player", line=line)
-        for key in record:
-            if key not in allowed:
-                raise _fail(source, f"player field {key!r} is not known to {game.id}",
+        extra = [key for key in record if key != "name"]
+        if seat_field is None and extra and index == 0:
+            seat_field = extra[0]
+        for key in extra:
+            if key != seat_field:
+                raise _fail(source, f"player field {key!r} is not a seat (the players' seats "
+                            f"are under {seat_field!r})" if seat_field else
+                            f"player field {key!r}: the first player has no seat",
                             code="unknown-field", line=loc.key(key, line))
         name = record.get("name")
-        seat = record.get(game.seat_field) if game.seat_field else None
+        seat = record.get(seat_field) if seat_field else None
         if not isinstance(name, str) or (seat is not None and not isinstance(seat, str)):
             raise _fail(source, "a player needs a name (text)"
-                        + (f" and a {game.seat_field} (text)" if game.seat_field else ""),
+                        + (f" and a {seat_field} (text)" if seat_field else ""),
                         code="bad-player", line=line)
         out.append(Player(name, seat))
-    return tuple(out)
+    return seat_field, tuple(out)
 
 
-def _read_events(game: Game, events: Any, loc: _Locator, source: str) -> tuple[Entry, ...]:
+def _read_events(events: Any, loc: _Locator, source: str) -> tuple[Entry, ...]:
     if not isinstance(events, list):
         raise _fail(source, "events must be an array of tables ([[events]])", code="bad-events")
     out = []
     for index, record in enumerate(events):
         line = loc.table("events", index)
-        out.append(_read_event(game, record, index + 1, line, loc, source))
+        out.append(_read_event(record, index + 1, line, loc, source))
     return tuple(out)
 
 
-def _read_event(game: Game, record: Any, expected_seq: int, line: int | None, loc: _Locator,
+def _flat(value: Any) -> bool:
+    """A TOML value an event field may hold: a scalar, or an array of scalars."""
+    scalar = (str, int, bool)
+    return isinstance(value, scalar) or (isinstance(value, list)
+                                         and all(isinstance(v, scalar) for v in value))
+
+
+def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
                 source: str) -> Entry:
     def fail(message: str, code: str, key: str | None = None) -> LogError:
         at = loc.key(key, line) if key and line else line
@@ -257,9 +265,8 @@ def _read_event(game: Game, record: Any, expected_seq: int, line: int | None, lo
     if seq != expected_seq or isinstance(seq, bool):
         raise fail(f"seq is {seq!r}, expected {expected_seq}", "bad-seq", "seq")
     etype = record.get("type")
-    spec = game.events.get(etype) if isinstance(etype, str) else None
-    if spec is None:
-        raise fail(f"unknown event type {etype!r} for {game.id}", "unknown-event", "type")
+    if not isinstance(etype, str):
+        raise fail(f"unknown event type {etype!r}", "unknown-event", "type")
     at = record.get("at")
     if at is not None and not isinstance(at, dt.datetime):
         raise fail("at must be a date-time", "bad-field", "at")
@@ -273,15 +280,10 @@ def _read_event(game: Game, record: Any, expected_seq: int, line: int | None, lo
     for key, value in record.items():
         if key in META_KEYS:
             continue
-        kind = spec.fields.get(key)
-        if kind is None:
-            raise fail(f"{etype} has no field {key!r}", "unknown-field", key)
-        if not _kind_ok(value, kind):
-            raise fail(f"{etype}.{key} must be a {kind}", "bad-field", key)
+        if not _flat(value):
+            raise fail(f"{etype}.{key} must be text, a number, true/false or a list of them",
+                       "bad-field", key)
         fields[key] = value
-    for key in spec.fields:
-        if key not in fields and key not in spec.optional:
-            raise fail(f"{etype} needs the field {key!r}", "missing-field")
     return Entry(seq, Event.make(etype, by, **fields), at, note, line)
 
 
@@ -299,7 +301,7 @@ def _entry_record(entry: Entry) -> dict[str, Any]:
     return record
 
 
-def document(log: GameLog, seat_field: str | None) -> dict[str, Any]:
+def document(log: GameLog) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "game": log.game, "created": log.created,
                            "referee": log.referee}
     if log.seed is not None:
@@ -308,8 +310,8 @@ def document(log: GameLog, seat_field: str | None) -> dict[str, Any]:
     players = []
     for p in log.players:
         record = {"name": p.name}
-        if seat_field and p.seat is not None:
-            record[seat_field] = p.seat
+        if log.seat_field and p.seat is not None:
+            record[log.seat_field] = p.seat
         players.append(record)
     doc["players"] = players
     if log.entries:
@@ -319,12 +321,12 @@ def document(log: GameLog, seat_field: str | None) -> dict[str, Any]:
     return doc
 
 
-def dumps(log: GameLog, seat_field: str | None) -> str:
+def dumps(log: GameLog) -> str:
     """The log as TOML, always in the same order and layout: header, [options], [[players]],
     [[events]], [[retracted]] - one table per event, so that diffs and line numbers stay readable."""
     import tomli_w
 
-    doc = document(log, seat_field)
+    doc = document(log)
     header = {k: v for k, v in doc.items() if not isinstance(v, (dict, list))}
     chunks = [tomli_w.dumps(header), "[options]\n" + tomli_w.dumps(doc["options"])]
     for key in ("players", "events", "retracted"):

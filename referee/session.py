@@ -1,95 +1,123 @@
-"""A game at the table: a log plus the state replayed from it, and the operations that change it.
+"""A game at the table: a log, the state replayed from it, and what the commands ask of them.
 
 `cli.py` calls these and prints; this module never prints. Every change is made under the log's
 lock (read, replay, check, write), so two terminals can never lose each other's moves, and a
-rejected move never touches the file.
+rejected move never touches the file. The CLI asks a `Table`, never a game, so what a command
+shows and what `check` checks come from the same replay.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from referee import __version__
+from referee import __version__, replay
 from referee import log as logfile
-from referee.engine import Event, Game, Notice, Player, apply_event, load_game
-from referee.errors import IllegalMove, LogError, MoveError, RefereeError, UsageError
+from referee.engine import (
+    Event,
+    Game,
+    Notice,
+    Player,
+    ToAct,
+    check_and_apply,
+    load_game,
+    refuse_if_over,
+)
+from referee.errors import IllegalMove, MoveError, NotationError, RefereeError, UsageError
 from referee.notation import match
+
+if TYPE_CHECKING:
+    from referee.scoresheet import Scoresheet
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What `referee options` shows: the legal events, as lines, and a note on unlisted moves."""
+
+    events: list[Event]
+    lines: list[str]
+    note: str
 
 
 @dataclass(frozen=True)
 class Table:
     log: logfile.GameLog
-    game: Game
+    setup: replay.Setup[Any]
     state: Any
 
+    @property
+    def game(self) -> Game[Any]:
+        return self.setup.game
 
-class ReplayError(LogError):
-    """An event in the log breaks the rules: the log cannot be continued as it stands."""
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.setup.players
 
-    def __init__(self, source: str, entry: logfile.Entry, error: RefereeError):
-        where = f"{source}:{entry.line}" if entry.line else source
-        super().__init__(f"{where}: event {entry.seq} ({entry.event.type}) is illegal: "
-                         f"{error.message}", code=error.code, line=entry.line, seq=entry.seq,
-                         hint="`referee check` lists every problem; `referee undo` takes "
-                              "back the last event")
-        self.error = error
+    # ---- where the game stands -----------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.game.finished(self.state)
 
+    @property
+    def turn(self) -> ToAct:
+        return self.game.to_act(self.state)
 
-def start_state(game: Game, log: logfile.GameLog) -> Any:
-    try:
-        return game.setup(log.players, log.options, log.seed)
-    except UsageError as exc:
-        raise LogError(f"{log.path or '<log>'}: the players do not fit {game.title}: "
-                       f"{exc.message}", code="bad-players") from None
+    @property
+    def phase(self) -> str:
+        return self.game.phase(self.state)
 
+    def board(self) -> str:
+        return self.game.render(self.state)
 
-def replay(game: Game, log: logfile.GameLog, entries: tuple[logfile.Entry, ...] | None = None) \
-        -> Any:
-    state = start_state(game, log)
-    for entry in log.entries if entries is None else entries:
+    def inventory(self) -> dict[str, int]:
+        return self.game.inventory(self.state)
+
+    def score(self) -> Scoresheet:
+        return self.game.score(self.state)
+
+    def player(self, name: str) -> str:
+        """The player a (possibly abbreviated) name means, or UsageError."""
         try:
-            state = apply_event(game, state, entry.event, log.players)
+            return match(name, [p.name for p in self.players], "player")
         except MoveError as exc:
-            raise ReplayError(str(log.path or "<log>"), entry, exc) from None
-    return state
+            raise UsageError(exc.message) from None
+
+    def choices(self, player: str | None = None) -> Choices:
+        game, state = self.game, self.state
+        events = game.legal(state, player)
+        return Choices(events, game.option_lines(state, events), game.legal_note(state, player))
+
+    def format(self, event: Event) -> str:
+        return self.game.format(self.state, event)
+
+    def history(self) -> list[tuple[logfile.Entry, str]]:
+        """Every event with its canonical text, formatted in the state it was played in."""
+        game = self.game
+        return [(step.entry, game.format(step.before, step.event))
+                for step in replay.steps(self.setup, self.log.entries, self.log.source)]
 
 
 def load(path: Path) -> Table:
+    """Read, validate and replay a log."""
     log = logfile.read(path)
-    game = load_game(log.game)
-    return Table(log, game, replay(game, log))
+    setup, state = replay.replay_log(log)
+    return Table(log, setup, state)
 
 
-def new_game(path: Path, game_id: str, players: list[Player], options: dict[str, Any],
+def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[str, Any],
              seed: int | None) -> Table:
     game = load_game(game_id)
-    options = game.check_options(options)
-    seated = tuple(game.seat_players(players, options))
-    log = logfile.GameLog(game=game.id, players=seated, options=options,
-                          created=logfile.now(), referee=__version__, seed=seed, path=path)
-    state = game.setup(seated, options, seed)
-    logfile.write_atomic(path, logfile.dumps(log, game.seat_field), exclusive=True)
-    return Table(log, game, state)
+    setup = replay.from_table(game, players, options, seed)
+    log = logfile.GameLog(game=game.id, players=setup.players, options=setup.options,
+                          created=logfile.now(), referee=__version__, seed=seed,
+                          seat_field=game.seat_field, path=path, source=str(path))
+    logfile.write_atomic(path, logfile.dumps(log), exclusive=True)
+    return Table(log, setup, setup.state)
 
 
-def find_player(log: logfile.GameLog, name: str) -> str:
-    names = [p.name for p in log.players]
-    try:
-        return match(name, names, "player")
-    except MoveError as exc:
-        raise UsageError(exc.message) from None
-
-
-def actor(table: Table, as_name: str | None) -> str | None:
-    """Who is making the move: --as NAME, else the one player to act (None for table events)."""
-    if as_name is not None:
-        return find_player(table.log, as_name)
-    turn = table.game.to_act(table.state)
-    if len(turn.players) == 1:
-        return turn.players[0]
-    return None
+# --------------------------------------------------------------------------------------------
+# Playing a move
 
 
 @dataclass(frozen=True)
@@ -97,36 +125,75 @@ class Played:
     before: Table
     after: Table
     event: Event
+    lines: list[str]  # what the move changed, in plain words
     notices: tuple[Notice, ...]  # new ones this move brought to light
+    receipt: str | None = None  # a sealed secret's receipt, shown once to its player
 
 
-def play(path: Path, text: str, as_name: str | None = None, note: str | None = None) -> Played:
+def needs_secret(path: Path, text: str, as_name: str | None = None) -> bool:
+    """Whether `text` is a move that seals a secret (the CLI then asks for it, unseen)."""
+    table = load(path)
+    try:
+        event = table.game.parse(table.state, text, _actor(table, as_name))
+    except RefereeError:
+        return False
+    return table.game.events[event.type].sealed
+
+
+def play(path: Path, text: str, as_name: str | None = None, note: str | None = None,
+         secret: str | None = None) -> Played:
     """Parse, check and append one move. Raises MoveError (the file is then left untouched)."""
     with logfile.locked(path):
         table = load(path)
         game = table.game
-        if game.finished(table.state):
-            raise IllegalMove("the game is over; no more moves can be recorded "
-                              "(`referee undo` takes back the last one)", code="game-over")
-        player = actor(table, as_name)
+        refuse_if_over(game, table.state)
+        player = _actor(table, as_name)
+        receipt = None
         try:
             event = game.parse(table.state, text, player)
-            spec = game.events[event.type]
-            if spec.actor == "player" and event.by is None:
-                turn = game.to_act(table.state)
-                if turn.table or not turn.players:
-                    raise IllegalMove(f"the table must act now ({turn.phase}), not a player",
-                                      code="table-must-act", rule="turn order")
-                raise UsageError(f"several players may act now ({' or '.join(turn.players)}): "
-                                 "say who with --as NAME")
-            state = apply_event(game, table.state, event, table.log.players)
+            _explain_missing_player(table, event)
+            if game.events[event.type].sealed:
+                event, receipt = _sealed(table, event, secret)
+            state = check_and_apply(game, table.state, event, table.players)
         except MoveError as exc:
             raise _with_suggestions(table, text, player, exc) from None
         log = table.log.appended(event, note)
-        logfile.write_atomic(path, logfile.dumps(log, game.seat_field))
-        after = Table(log, game, state)
+        logfile.write_atomic(path, logfile.dumps(log))
+        after = Table(log, table.setup, state)
         old = len(game.notices(table.state))
-        return Played(table, after, event, game.notices(state)[old:])
+        return Played(table, after, event, game.describe(table.state, event, state),
+                      game.notices(state)[old:], receipt)
+
+
+def _actor(table: Table, as_name: str | None) -> str | None:
+    """Who is making the move: --as NAME, else whoever the game says a typed move is by."""
+    if as_name is not None:
+        return table.player(as_name)
+    return table.game.default_player(table.state)
+
+
+def _explain_missing_player(table: Table, event: Event) -> None:
+    """A player's move typed when no single player is to act: say why, and how to name one."""
+    if event.by is not None or table.game.events[event.type].actor == "table":
+        return
+    turn = table.turn
+    if turn.table or not turn.players:
+        raise IllegalMove(f"the table must act now ({turn.prompt}), not a player",
+                          code="table-must-act", rule=table.game.turn_rule or None)
+    raise UsageError(f"several players may act now ({' or '.join(turn.players)}): "
+                     "say who with --as NAME")
+
+
+def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str]:
+    """The event with the seal of `secret` in it, and the receipt its player keeps."""
+    from referee import seals
+
+    if secret is None:
+        raise NotationError(f"{event.type} seals a secret: type it when asked (it is never "
+                            "shown or stored)", code="no-secret")
+    canonical = table.game.events[event.type].secret(table.state, secret)
+    receipt = seals.new_receipt()
+    return event.with_fields(seal=seals.commitment(canonical, receipt)), receipt
 
 
 def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError) -> MoveError:
@@ -136,9 +203,8 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
     import difflib  # only on a rejected move: keep it off start-up
 
     try:
-        legal = table.game.legal(table.state, player)
         # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
-        lines = [line.split("  ")[0] for line in table.game.option_lines(table.state, legal)]
+        lines = [line.split("  ")[0] for line in table.choices(player).lines]
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
     close = difflib.get_close_matches(text, lines, n=3, cutoff=0.0) if lines else []
@@ -146,9 +212,14 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
     return exc
 
 
+# --------------------------------------------------------------------------------------------
+# Undo, demo
+
+
 @dataclass(frozen=True)
 class Undone:
     entry: logfile.Entry
+    text: str  # the event retracted, in notation
     table: Table
 
 
@@ -156,25 +227,42 @@ def undo(path: Path, force: bool = False) -> Undone:
     """Move the last event to [[retracted]]. Retracting a reveal needs `force`."""
     with logfile.locked(path):
         log = logfile.read(path)
-        game = load_game(log.game)
         if not log.entries:
             raise UsageError("there is nothing to undo: the log has no events")
         last = log.entries[-1]
         new_log = log.without_last()
-        state = replay(game, new_log)
-        if game.events[last.event.type].reveal and not force:
-            raise UsageError(f"event {last.seq} ({game.format(state, last.event)}) revealed "
-                             "hidden information that everyone has now seen; use "
-                             "`referee undo --force` to retract it anyway", code="undo-reveal")
-        logfile.write_atomic(path, logfile.dumps(new_log, game.seat_field))
-        return Undone(last, Table(new_log, game, state))
+        setup, state = replay.replay_log(new_log)
+        text = setup.game.format(state, last.event)
+        if setup.game.events[last.event.type].reveal and not force:
+            raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "
+                             "everyone has now seen; use `referee undo --force` to retract it "
+                             "anyway", code="undo-reveal")
+        logfile.write_atomic(path, logfile.dumps(new_log))
+        return Undone(last, text, Table(new_log, setup, state))
 
 
-def history(table: Table) -> list[tuple[logfile.Entry, str]]:
-    """Every event with its canonical text, formatted in the state it was played in."""
-    out = []
-    state = start_state(table.game, table.log)
-    for entry in table.log.entries:
-        out.append((entry, table.game.format(state, entry.event)))
-        state = apply_event(table.game, state, entry.event, table.log.players)
-    return out
+@dataclass(frozen=True)
+class DemoMove:
+    seq: int
+    lines: list[str]
+
+
+class Demo:
+    """A bundled example game, replayed move by move; `table` is the game at its end."""
+
+    def __init__(self, game_id: str):
+        from importlib import resources
+
+        load_game(game_id)  # unknown game: usage error before anything else
+        source = resources.files("referee") / "examples" / f"{game_id}.toml"
+        if not source.is_file():
+            raise UsageError(f"there is no bundled example for {game_id} yet")
+        self.log = logfile.parse(source.read_text(encoding="utf-8"), f"example {game_id}.toml")
+        self.setup = replay.from_log(self.log)
+        self.table = Table(self.log, self.setup, self.setup.state)
+
+    def moves(self) -> Iterator[DemoMove]:
+        game = self.setup.game
+        for step in replay.steps(self.setup, self.log.entries, self.log.source):
+            self.table = Table(self.log, self.setup, step.after)
+            yield DemoMove(step.entry.seq, game.describe(step.before, step.event, step.after))

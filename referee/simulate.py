@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee import __version__
+from referee import __version__, replay
 from referee import log as logfile
 from referee.engine import Event, Game, Player, apply_event, load_game
 
@@ -22,38 +22,47 @@ MAX_EVENTS = 20_000  # a guard against a game that never ends; no real game come
 
 @dataclass
 class Playout:
-    seed: int
-    players: tuple[Player, ...]
+    setup: replay.Setup[Any]
     events: list[Event] = field(default_factory=list)
     state: Any = None
     finished: bool = False
 
+    @property
+    def seed(self) -> int | None:
+        return self.setup.seed
 
-def default_players(game: Game, count: int | None) -> list[Player]:
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.setup.players
+
+
+def default_players(game: Game[Any], count: int | None) -> list[Player]:
     count = count or min(max(3, game.min_players), game.max_players)
     return game.seat_players([Player(n) for n in NAMES[:count]], game.default_options())
 
 
-def play_out(game: Game, seed: int, players: list[Player], options: dict | None = None) -> Playout:
+def play_out(game: Game[Any], seed: int, players: list[Player],
+             options: dict[str, Any] | None = None) -> Playout:
     """One random game to its end: returns the events and the final state."""
-    options = game.check_options(options or {})
+    setup = replay.from_table(game, players, options or {}, seed)
     rng = random.Random(seed)
-    state = game.setup(tuple(players), options, seed)
-    out = Playout(seed, tuple(players))
+    state = setup.state
+    out = Playout(setup)
     while not game.finished(state) and len(out.events) < MAX_EVENTS:
         event = game.random_event(state, rng)
         if event is None:
             break
-        state = apply_event(game, state, event, players)
+        state = apply_event(game, state, event, setup.players)
         out.events.append(event)
     out.state, out.finished = state, game.finished(state)
     return out
 
 
-def to_log(game: Game, playout: Playout, options: dict | None = None) -> logfile.GameLog:
-    log = logfile.GameLog(game=game.id, players=playout.players,
-                          options=game.check_options(options or {}), created=logfile.now(),
-                          referee=__version__, seed=playout.seed)
+def to_log(game: Game[Any], playout: Playout) -> logfile.GameLog:
+    setup = playout.setup
+    log = logfile.GameLog(game=game.id, players=setup.players, options=setup.options,
+                          created=logfile.now(), referee=__version__, seed=setup.seed,
+                          seat_field=game.seat_field)
     for event in playout.events:
         log = log.appended(event)
     return log
@@ -92,7 +101,7 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None,
         for name in game.score(playout.state).winners if playout.finished else ():
             winners[name] = winners.get(name, 0) + 1
         if save is not None:
-            text = logfile.dumps(to_log(game, playout), game.seat_field)
-            logfile.write_atomic(save / f"{game.id}-{index + 1:05d}.toml", text)
+            logfile.write_atomic(save / f"{game.id}-{index + 1:05d}.toml",
+                                 logfile.dumps(to_log(game, playout)))
     elapsed = time.perf_counter() - start
     return Summary(game.id, games, finished, events, elapsed, winners)

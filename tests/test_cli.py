@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from referee import log as logfile
 from tests.conftest import EXAMPLES, GOLDEN, env_without_log
 

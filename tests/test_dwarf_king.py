@@ -4,12 +4,15 @@ from dataclasses import replace
 
 import pytest
 
-from referee.engine import Player, apply_event, replay
+from referee.engine import Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.games.dwarf_king import GAME
-from referee.games.dwarf_king.cards import CARDS, SPECIALS, deck, hand_size, parse_card
-from referee.games.dwarf_king.rules import hand_points, trick_winner
+from referee.games.dwarf_king.components import CARDS, SPECIALS, deck, hand_size
+from referee.games.dwarf_king.notation import parse_card
+from referee.games.dwarf_king.rules import trick_winner
+from referee.games.dwarf_king.scoring import hand_points
 from referee.games.dwarf_king.state import Deal, Trick
+from referee.replay import replay_events
 from referee.scoresheet import render_text
 
 # Clockwise: Pierre, Bruno, Catie (so after Catie comes Pierre, as in the seed's example).
@@ -231,7 +234,7 @@ def test_next_dealer_is_the_winner_of_the_five_of_dwarves():
     assert t.state.results[0].next_dealer == 1 and t.deal.dealer == 1
     lines = GAME.describe(before_last, event, t.state)
     assert "Bruno won the 5 of Dwarves and deals hand 2." in lines
-    assert GAME.to_act(t.state).phase.startswith("hand 2: Bruno deals")
+    assert GAME.to_act(t.state).prompt.startswith("hand 2: Bruno deals")
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,7 +268,7 @@ def test_voids_travel_with_the_cards_when_hands_are_traded():
     t.cards("Druid G3 G4")  # Pierre's Druid (a 1 of Dwarves) wins: nobody else had a Dwarf
     assert t.trick_winner(2) == "Pierre"
     assert GAME.to_act(t.state).players == ("Pierre",)
-    assert "swaps hands" in GAME.to_act(t.state).phase
+    assert "swaps hands" in GAME.to_act(t.state).prompt
     t.rejects("D5", "wrong-phase")
     t.rejects("trade Pierre", "self-target")
     t("trade Bruno")  # Pierre now holds Bruno's hand, and Bruno Pierre's (with the K5)
@@ -382,7 +385,7 @@ def test_dragon_leading_lets_the_next_card_set_the_suit():
     t = Table()
     t.start("Dragon", quest_by="Catie")
     t.cards("Dragon K3")  # Catie leads the Dragon: Pierre's K3 sets the suit
-    assert "follows Knights" in GAME.to_act(t.state).phase
+    assert "follows Knights" in GAME.to_act(t.state).prompt
     t("G7")  # Bruno did not follow Knights: a void
     assert t.deal.slots[1].void_in("Knights") is not None
     assert t.trick_winner(1) == "Catie"
@@ -490,7 +493,7 @@ def test_sorcerer_as_the_last_card_is_a_discard():
 def test_goblin_flag_bearer_swap_comes_after_the_quest():
     t = Table()
     t.start("FlagBearerG", quest_by="Bruno")
-    assert "Flag Bearer" in GAME.to_act(t.state).phase
+    assert "Flag Bearer" in GAME.to_act(t.state).prompt
     t.rejects("swap Catie", "self-target", as_="Catie")
     t.rejects("leader", "wrong-phase", as_="Catie")
     t("swap Pierre", as_="Catie")
@@ -626,8 +629,9 @@ def test_blank_scoresheet_and_rules():
 
 def test_game_ends_after_seven_hands_with_a_single_leader():
     t = Table(seed=11)
-    from referee.games.dwarf_king.game import GAME as game
     import random
+
+    from referee.games.dwarf_king import GAME as game
     rng = random.Random(0)
     while not t.state.over:
         event = game.random_event(t.state, rng)
@@ -636,7 +640,7 @@ def test_game_ends_after_seven_hands_with_a_single_leader():
     totals = t.state.totals
     assert len(t.state.results) >= 7 and totals.count(max(totals)) == 1
     assert GAME.to_act(t.state).players == () and GAME.legal(t.state) == []
-    assert replay(GAME, t.players, t.options, 11, t.events) == t.state
+    assert replay_events(GAME, t.players, t.options, 11, t.events) == t.state
     sheet = GAME.score(t.state)
     assert sheet.finished and len(sheet.winners) == 1
     with pytest.raises(IllegalMove):
@@ -814,7 +818,7 @@ def test_hand_entry_is_described_and_shown():
 
 
 def test_every_special_card_rule_is_handled_by_data():
-    from referee.games.dwarf_king.rules import SPECIAL_SCORING
+    from referee.games.dwarf_king.scoring import SPECIAL_SCORING
     kinds = {s.scoring for s in SPECIALS if s.scoring}
     assert kinds == set(SPECIAL_SCORING)
     assert {s.action for s in SPECIALS if s.action} == {"trade-hands", "pass-hands",
@@ -824,7 +828,7 @@ def test_every_special_card_rule_is_handled_by_data():
 
 
 def test_r9_specials_and_tiles_come_back_once_all_are_used():
-    from referee.games.dwarf_king.game import available_specials, available_tiles
+    from referee.games.dwarf_king.rules import available_specials, available_tiles
     from referee.games.dwarf_king.state import HandResult
     t = Table()
 
@@ -858,7 +862,7 @@ def test_puppeteer_may_lead_the_last_trick():
         t.state = apply_event(GAME, t.state, legal[0], t.players)
     leader = GAME.to_act(t.state).players[0]
     t("Puppeteer", as_=leader)
-    assert "follows" in GAME.to_act(t.state).phase
+    assert "follows" in GAME.to_act(t.state).prompt
 
 
 def test_known_hands_travel_with_the_druid_trade():

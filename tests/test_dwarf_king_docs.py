@@ -4,13 +4,11 @@ import re
 from pathlib import Path
 
 from referee import log as logfile
-from referee.engine import load_game
 from referee.games.dwarf_king import GAME
-from referee.games.dwarf_king.cards import SPECIALS
-from referee.games.dwarf_king.quests import REPLACED_2022, TILES_2011
-from referee.games.dwarf_king.texts import RULINGS
+from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2011
+from referee.games.dwarf_king.rulebook import RULEBOOK
+from referee.replay import replay_log
 from referee.scoresheet import render_html, render_text
-from referee.session import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 MAN = (ROOT / "man" / "referee-dwarf-king.6").read_text(encoding="utf-8")
@@ -23,7 +21,7 @@ def plain(text):
 
 def final(path):
     log = logfile.read(path)
-    return log, replay(load_game(log.game), log)
+    return log, replay_log(log)[1]
 
 
 def test_man_page_names_every_card_quest_ruling_and_event():
@@ -35,7 +33,7 @@ def test_man_page_names_every_card_quest_ruling_and_event():
         assert f".B {s.code}\n" in page and s.id in page
     for q in TILES_2011 + REPLACED_2022:
         assert f".B {q.label}\n{q.name}: " in page
-    for code, _ in RULINGS:
+    for code in (r.id for r in RULEBOOK.rulings):
         assert f".B {code}\n" in page
     for event, spec in GAME.events.items():
         assert f".B {event}\n" in page

@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import log as logfile
-from referee.engine import Player, apply_event, replay
+from referee.engine import Player, apply_event
 from referee.errors import MoveError
 from referee.games.dwarf_king import GAME
+from referee.replay import replay_events
 from referee.simulate import play_out, to_log
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
@@ -45,7 +46,7 @@ def test_seeded_playouts_keep_every_invariant():
             before, state = state, apply_event(GAME, state, event, seats)
             assert GAME.describe(before, event, state)
         assert state == play.state
-        assert replay(GAME, seats, options, seed, play.events) == play.state
+        assert replay_events(GAME, seats, options, seed, play.events) == play.state
 
 
 @settings(max_examples=25, deadline=None)
@@ -57,7 +58,7 @@ def test_no_false_revoke_when_the_hands_are_unknown(seed, n, edition):
     options = GAME.check_options({"edition": edition})
     seats = players(n)
     play = play_out(GAME, seed, list(seats), options)
-    blind = replay(GAME, seats, options, None, play.events)
+    blind = replay_events(GAME, seats, options, None, play.events)
     assert GAME.notices(blind) == ()
     assert blind.results == play.state.results and blind.over
     assert GAME.score(blind) == GAME.score(play.state)
@@ -79,11 +80,11 @@ def test_blind_states_offer_legal_moves_that_apply_and_round_trip():
 def test_a_simulated_game_is_a_valid_log():
     seats = players(3)
     play = play_out(GAME, 9, list(seats), GAME.check_options({}))
-    text = logfile.dumps(to_log(GAME, play), GAME.seat_field)
+    text = logfile.dumps(to_log(GAME, play))
     back = logfile.parse(text)
     events = tuple(entry.event for entry in back.entries)
     assert events == tuple(play.events)
-    assert replay(GAME, back.players, back.options, back.seed, events) == play.state
+    assert replay_events(GAME, back.players, back.options, back.seed, events) == play.state
 
 
 WORDS = ["special", "hand", "quest", "swap", "take", "give", "leader", "play", "trade", "pass",

@@ -2,7 +2,8 @@
 
 import pytest
 
-from referee.games.dwarf_king.quests import KINDS, REPLACED_2022, TILES_2011, Outcome, tiles
+from referee.games.dwarf_king.components import REPLACED_2022, TILES_2011, tiles
+from referee.games.dwarf_king.scoring import KINDS, Outcome, quest_score
 
 # Three seats, eight tricks. Seat 0 wins tricks 1, 2, 4, 8; seat 1 trick 3; seat 2 tricks 5-7.
 #   seat 0: Knights K2 K3 K4 KK KJ, Dwarves DQ DJ, Goblins GJ G9, and the Dragon (no suit, R-2)
@@ -51,13 +52,13 @@ EXPECTED_2022 = {
 @pytest.mark.parametrize("label", sorted(EXPECTED_2011))
 def test_every_2011_side(label):
     side = {q.label: q for q in TILES_2011}[label]
-    assert side.score(OUTCOME) == EXPECTED_2011[label]
+    assert quest_score(side, OUTCOME) == EXPECTED_2011[label]
 
 
 @pytest.mark.parametrize("label", sorted(EXPECTED_2022))
 def test_every_2022_replacement(label):
     side = {q.label: q for q in REPLACED_2022}[label]
-    assert side.score(OUTCOME) == EXPECTED_2022[label]
+    assert quest_score(side, OUTCOME) == EXPECTED_2022[label]
 
 
 def test_editions_have_forty_sides_and_2022_keeps_the_rest():
@@ -82,7 +83,7 @@ def test_seed_worked_example():
              ("K8", "K9", "K10", "KJ", "KQ", "KK", "KA", "K5", "DJ", "DQ", "DK", "DA", "D5",
               "D2")),
         winners=(0, 1, 2))
-    assert tiles(2011)[(4, "a")].score(outcome) == (-6, 4, 2)
+    assert quest_score(tiles(2011)[(4, "a")], outcome) == (-6, 4, 2)
 
 
 # Trick counts (2, 4, 2, 2) over ten tricks; seat 1 wins the first four in a row.
@@ -91,45 +92,45 @@ TIES = Outcome(won=(("K5",), ("D5",), ("G2", "G3"), ()),
 
 
 def test_r10_as_many_tricks_means_the_same_number():
-    assert tiles(2011)[(19, "a")].score(TIES) == (0, 5, 0, 0)
-    assert tiles(2011)[(19, "b")].score(TIES) == (5, 0, 5, 5)
+    assert quest_score(tiles(2011)[(19, "a")], TIES) == (0, 5, 0, 0)
+    assert quest_score(tiles(2011)[(19, "b")], TIES) == (5, 0, 5, 5)
 
 
 def test_r6_ties_reward_every_tied_player():
-    assert tiles(2022)[(8, "a")].score(TIES) == (5, 5, 5, 0)
+    assert quest_score(tiles(2022)[(8, "a")], TIES) == (5, 5, 5, 0)
 
 
 def test_grand_slam_needs_four_in_a_row():
-    assert tiles(2022)[(14, "a")].score(TIES) == (0, 5, 0, 0)
+    assert quest_score(tiles(2022)[(14, "a")], TIES) == (0, 5, 0, 0)
 
 
 def test_r13_in_line_needs_both_neighbours():
     counts_3210 = Outcome(won=((), (), (), ()), winners=(0, 0, 0, 1, 1, 2))
-    assert tiles(2022)[(20, "a")].score(counts_3210) == (0, 3, 3, 0)
-    assert tiles(2022)[(20, "b")].score(counts_3210) == (3, 0, 0, 0)
+    assert quest_score(tiles(2022)[(20, "a")], counts_3210) == (0, 3, 3, 0)
+    assert quest_score(tiles(2022)[(20, "b")], counts_3210) == (3, 0, 0, 0)
 
 
 def test_r5_elite_army_ignores_missing_suits_and_magic_cards():
     outcome = Outcome(won=(("K2", "K3", "D4"), ("Dragon",), ()), winners=(0, 1, 0))
-    assert tiles(2011)[(7, "a")].score(outcome) == (1, 0, 0)
+    assert quest_score(tiles(2011)[(7, "a")], outcome) == (1, 0, 0)
 
 
 def test_r14_save_the_nobles_only_faces_and_nothing():
     outcome = Outcome(won=(("KQ", "DK", "Mummy"), (), ("Joker", "KA")),
                       winners=(0, 2, 0))
     # seat 0: only faces -> +10; seat 1: nothing -> 0; seat 2: the Joker is a 1 of Knights -> +1
-    assert tiles(2011)[(11, "a")].score(outcome) == (10, 0, 1)
-    assert tiles(2011)[(11, "b")].score(outcome) == (0, 0, -1)
+    assert quest_score(tiles(2011)[(11, "a")], outcome) == (10, 0, 1)
+    assert quest_score(tiles(2011)[(11, "b")], outcome) == (0, 0, -1)
 
 
 def test_r11_r12_triplets_and_runs_count_specials_of_their_rank():
     outcome = Outcome(won=(("K10", "Tinkerer", "DJ"), ("K2", "D2", "G2"), ("KA", "DA", "GA")),
                       winners=(0, 1, 2))
-    assert tiles(2011)[(6, "b")].score(outcome) == (3, 0, 0)  # 10 -> 11 -> J
-    assert tiles(2011)[(6, "a")].score(outcome) == (0, 1, 2)
-    assert tiles(2022)[(6, "b")].score(outcome) == (0, -1, -2)
+    assert quest_score(tiles(2011)[(6, "b")], outcome) == (3, 0, 0)  # 10 -> 11 -> J
+    assert quest_score(tiles(2011)[(6, "a")], outcome) == (0, 1, 2)
+    assert quest_score(tiles(2022)[(6, "b")], outcome) == (0, -1, -2)
 
 
 def test_eeny_meeny_orders_by_the_third_trick():
     outcome = Outcome(won=((), (), ()), winners=(2, 2, 1, 1, 1, 2, 0, 0, 0))
-    assert tiles(2022)[(11, "a")].score(outcome) == (5, 3, 4)
+    assert quest_score(tiles(2022)[(11, "a")], outcome) == (5, 3, 4)

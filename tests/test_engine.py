@@ -9,9 +9,47 @@ import types
 import pytest
 
 from referee import engine
-from referee.engine import (Event, EventSpec, Game, OptionSpec, Player, ToAct, apply_event,
-                            game_ids, load_game, replay)
+from referee.engine import (
+    Event,
+    Events,
+    EventType,
+    Game,
+    OptionSpec,
+    Phase,
+    Player,
+    ToAct,
+    apply_event,
+    game_ids,
+    load_game,
+)
 from referee.errors import IllegalMove, UsageError
+from referee.replay import replay_events
+
+
+class Add(EventType):
+    name = "add"
+    phases = frozenset({"counting"})
+
+    def apply(self, state, event):
+        count, turn, n = state
+        return (count + 1, (turn + 1) % n, n)
+
+    def moves(self, state):
+        yield self.make(f"P{state[1]}")
+
+
+class Reset(EventType):
+    name = "reset"
+    fields = {"to": "int"}
+    actor = "table"
+
+
+class Shout(EventType):
+    name = "shout"
+    fields = {"word": "str"}
+    optional = frozenset({"word"})
+    actor = "any"
+    apply = Add.apply
 
 
 class Counter(Game):
@@ -20,27 +58,20 @@ class Counter(Game):
     id = "counter"
     title = "Counter"
     min_players, max_players = 1, 3
-    events = {"add": EventSpec(), "reset": EventSpec({"to": "int"}, actor="table"),
-              "shout": EventSpec({"word": "str"}, optional=frozenset({"word"}), actor="any")}
+    events = Events(Add(), Reset(), Shout())
+    phases = (Phase("counting", "add one"),)
 
     def setup(self, players, options, seed=None):
         return (0, 0, len(players))
 
-    def apply(self, state, event):
-        count, turn, n = state
-        return (count + 1, (turn + 1) % n, n)
-
-    def legal(self, state, player=None):
-        return [Event.make("add", f"P{state[1]}")]
+    def phase(self, state):
+        return "counting"
 
     def to_act(self, state):
         return ToAct((f"P{state[1]}",), "add")
 
     def finished(self, state):
         return state[0] >= 3
-
-    def format(self, state, event):
-        return event.type
 
 
 PLAYERS = (Player("P0"), Player("P1"))
@@ -106,12 +137,15 @@ def test_protocol_defaults():
     event = Event.make("add", "P0")
     assert game.option_lines(state, [event]) == ["add"]
     assert game.describe(state, event, state) == ["add"]
-    assert game.legal_note(state) == "" and game.notices(state) == () and game.rules() == ""
+    assert game.legal_note(state) == "" and game.notices(state) == ()
+    assert "add{}" in game.rules()  # the reference is derived from the declarations
+    assert game.legal(state) == [event] and game.legal(state, "P1") == []
     assert game.inventory(state) == {} and game.seat_choices({}) == ()
     assert game.random_event(state, random.Random(1)) == event
     game.legal = lambda state, player=None: []  # type: ignore[method-assign]
     assert game.random_event(state, random.Random(1)) is None
-    for method, args in (("parse", (state, "x", None)), ("score", (state,)),
+    assert game.parse(state, "add", "P0") == event
+    for method, args in (("setup", ((), {})), ("phase", (state,)), ("score", (state,)),
                          ("render", (state,)), ("blank_scoresheet", ())):
         with pytest.raises(NotImplementedError):
             getattr(Game(), method)(*args)
@@ -132,7 +166,7 @@ def test_apply_event_shared_checks():
             apply_event(game, state, event, PLAYERS)
         assert info.value.code == code
     assert apply_event(game, state, Event.make("shout", "P1"), PLAYERS) == (1, 1, 2)
-    final = replay(game, PLAYERS, {}, None, [Event.make("add", f"P{i % 2}") for i in range(3)])
+    final = replay_events(game, PLAYERS, {}, None, [Event.make("add", f"P{i % 2}") for i in range(3)])
     with pytest.raises(IllegalMove) as info:
         apply_event(game, final, Event.make("add", "P1"), PLAYERS)
     assert info.value.code == "game-over"

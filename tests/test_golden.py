@@ -9,8 +9,8 @@ import pytest
 
 from referee import log as logfile
 from referee.engine import available_game_ids, load_game
+from referee.replay import replay_log
 from referee.scoresheet import render_text
-from referee.session import replay
 from tests.conftest import EXAMPLES, GOLDEN
 
 GAMES = [p for p in sorted(GOLDEN.glob("*/*.toml")) if p.parent.name in available_game_ids()]
@@ -21,7 +21,7 @@ GAMES += [p for p in sorted(EXAMPLES.glob("*.toml")) if p.stem in available_game
 def final_state(path):
     log = logfile.read(path)
     game = load_game(log.game)
-    return game, replay(game, log)
+    return game, replay_log(log)[1]
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -13,9 +13,17 @@ import pytest
 from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.games.king_of_the_valley import GAME
-from referee.games.king_of_the_valley.board import Castle, parse_square
-from referee.games.king_of_the_valley.tiles import (
-    ASSUMED_PILE_MIX, BOX, PILE_SIZES, kind, pile_problems, valid_tax, virtual_piles)
+from referee.games.king_of_the_valley.components import (
+    ASSUMED_PILE_MIX,
+    BOX,
+    PILE_SIZES,
+    kind,
+    pile_problems,
+    valid_tax,
+    virtual_piles,
+)
+from referee.games.king_of_the_valley.notation import parse_square
+from referee.games.king_of_the_valley.state import Castle
 from referee.scoresheet import render_text
 
 PLAYERS = (Player("Ann"), Player("Bob"), Player("Cy"))

@@ -16,12 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import log as logfile
-from referee.engine import Event, Player, apply_event, replay
+from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove, RefereeError
 from referee.games.king_of_the_valley import GAME
-from referee.games.king_of_the_valley.board import SQUARES, Castle, between
-from referee.games.king_of_the_valley.summon import Summon, check, summons
-from referee.games.king_of_the_valley.tiles import ASSUMED_PILE_MIX
+from referee.games.king_of_the_valley.components import ASSUMED_PILE_MIX, SQUARES, between
+from referee.games.king_of_the_valley.rules import Summon, check, summons
+from referee.games.king_of_the_valley.state import Castle
+from referee.replay import replay_events
 from referee.scoresheet import render_text
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -66,7 +67,7 @@ def check_step(state) -> None:
 @pytest.mark.parametrize("count,seed", [(2, 11), (3, 12), (4, 13)])
 def test_seeded_playouts_replay_and_round_trip(count, seed):
     seated, state, events = playout(count, seed, seed, every_step=check_step)
-    assert replay(GAME, seated, GAME.check_options({}), seed, events) == state
+    assert replay_events(GAME, seated, GAME.check_options({}), seed, events) == state
     sheet = GAME.score(state)
     assert sheet.finished and sheet.winners
     turns = state.turn
@@ -78,7 +79,7 @@ def test_seeded_playouts_replay_and_round_trip(count, seed):
 def test_physical_playouts_take_whatever_the_box_allows(rng_seed):
     seated, state, events = playout(3, None, rng_seed,
                                     every_step=check_step if rng_seed == 1 else None)
-    assert replay(GAME, seated, GAME.check_options({}), None, events) == state
+    assert replay_events(GAME, seated, GAME.check_options({}), None, events) == state
     assert GAME.finished(state)
 
 
@@ -135,10 +136,11 @@ def test_a_game_through_the_log_format():
                           created=logfile.now(), referee="test", seed=99)
     for event in events:
         log = log.appended(event)
-    text = logfile.dumps(log, None)
+    text = logfile.dumps(log)
     back = logfile.parse(text)
     assert [e.event for e in back.entries] == events
-    assert replay(GAME, back.players, back.options, back.seed, [e.event for e in back.entries]) \
+    assert replay_events(GAME, back.players, back.options, back.seed,
+                         [e.event for e in back.entries]) \
         == state
 
 
@@ -276,7 +278,7 @@ def test_options_fold_the_physical_reveals():
 def test_rules_text_lists_every_ruling_and_the_assumed_mix():
     text = GAME.rules()
     for n in range(1, 20):
-        assert f" R-{n} " in text
+        assert f" R-{n}:" in text
     assert "ASSUMED" in text and "tax-5-10" in text
 
 
@@ -299,11 +301,11 @@ def test_to_act_names_each_phase():
     assert GAME.to_act(state).table
     seen = set()
     seated, final, events = playout(2, 1, 1, every_step=lambda s: seen.add(
-        GAME.to_act(s).phase))
+        GAME.to_act(s).prompt))
     joined = " ".join(seen)
     for word in ("reveal", "set-up", "summon", "recruit", "replenish"):
         assert word in joined
-    assert GAME.to_act(final).phase == "the game is over"
+    assert GAME.to_act(final).prompt == "the game is over"
 
 
 # --------------------------------------------------------------------------------------------
@@ -335,7 +337,8 @@ def test_cli_game_at_the_table(cli):
 
 def _replay_file(path: Path):
     log = logfile.read(path)
-    return log, replay(GAME, log.players, log.options, log.seed, [e.event for e in log.entries])
+    return log, replay_events(GAME, log.players, log.options, log.seed,
+                              [e.event for e in log.entries])
 
 
 def test_bundled_example_is_a_complete_game():

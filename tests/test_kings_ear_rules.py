@@ -8,7 +8,10 @@ import pytest
 
 from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
-from referee.games.kings_ear import GAME, PENDING, PILE, State, card_ids
+from referee.games.kings_ear import GAME
+from referee.games.kings_ear.components import PENDING, PILE, card_ids
+from referee.games.kings_ear.notation import card_name
+from referee.games.kings_ear.state import State
 
 ANN, BEN, CAT = Player("Ann", "Horse"), Player("Ben", "Pig"), Player("Cat", "Stag")
 THREE = (ANN, BEN, CAT)
@@ -79,7 +82,7 @@ def test_own_house_draw_is_placed_automatically_and_locked():
 def test_foreign_draw_waits_for_a_place_or_trade():
     s = play(start(), "draw Pig Army 3")
     assert s.pending == card_ids(s.houses)["Pig Army 3"]
-    assert GAME.to_act(s).phase == "place or trade the drawn Pig Army 3"
+    assert GAME.to_act(s).prompt == "place or trade the drawn Pig Army 3"
     assert [GAME.format(s, e) for e in GAME.legal(s)] == ["place Stag", "place Boar"]
     illegal(s, "draw Stag Army 1", "pending-card")
     illegal(s, "pass", "pending-card")
@@ -348,7 +351,7 @@ def test_seats_default_to_the_free_houses_in_order_and_must_differ():
 def test_shuffled_pile_draw_needs_no_card_and_checks_the_order():
     s = start(seed=7)
     event = GAME.parse(s, "draw", "Ann")
-    first = GAME.card_name(s, s.deck[0])
+    first = card_name(s, s.deck[0])
     assert event["card"] == first
     other = next(n for n in card_ids(s.houses) if n != first)
     with pytest.raises(IllegalMove) as info:

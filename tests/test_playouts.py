@@ -10,8 +10,8 @@ import random
 import pytest
 
 from referee import log as logfile
-from referee.engine import apply_event, available_game_ids, load_game, replay
-from referee.session import replay as replay_log
+from referee.engine import apply_event, available_game_ids, load_game
+from referee.replay import replay_events, replay_log
 from referee.simulate import default_players, play_out, to_log
 
 SEEDS = range(12)
@@ -50,9 +50,10 @@ def test_random_playout_properties(game_id, seed):
             text = game.format(state, candidate)
             assert game.parse(state, text, candidate.by) == candidate, text
     # Replay from the log equals the state reached by playing.
-    log = logfile.parse(logfile.dumps(to_log(game, playout), game.seat_field))
-    assert replay_log(game, log) == playout.state
-    assert replay(game, players, game.default_options(), seed, playout.events) == playout.state
+    log = logfile.parse(logfile.dumps(to_log(game, playout)))
+    assert replay_log(log)[1] == playout.state
+    assert replay_events(game, players, game.default_options(), seed,
+                         playout.events) == playout.state
     assert game.legal(playout.state) == []
 
 

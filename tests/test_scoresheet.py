@@ -91,11 +91,11 @@ def test_control_characters_are_neutralised_everywhere():
 def test_example_sheets_are_up_to_date():
     from referee import log as logfile
     from referee.engine import load_game
-    from referee.session import replay
+    from referee.replay import replay_log
 
     for path in sorted((ROOT / "scoresheets").glob("*-example.*")):
         game_id = path.name.rsplit("-example", 1)[0]
         log = logfile.read(ROOT / "referee" / "examples" / f"{game_id}.toml")
         game = load_game(game_id)
         fmt = {"html": "html", "md": "markdown"}[path.suffix[1:]]
-        assert path.read_text() == sheets.render(game.score(replay(game, log)), fmt), path
+        assert path.read_text() == sheets.render(game.score(replay_log(log)[1]), fmt), path

@@ -19,12 +19,12 @@ CREATED = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone.utc)
 
 def write_golden(game, path: Path, players, options, events, state, step_seconds: int) -> None:
     log = logfile.GameLog(game=game.id, players=tuple(players), options=options, created=CREATED,
-                          referee="0.1.0")
+                          referee="0.1.0", seat_field=game.seat_field)
     entries = tuple(logfile.Entry(seq, event, CREATED + dt.timedelta(seconds=step_seconds * seq))
                     for seq, event in enumerate(events, start=1))
     log = replace(log, entries=entries)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(logfile.dumps(log, game.seat_field), encoding="utf-8")
+    path.write_text(logfile.dumps(log), encoding="utf-8")
     path.with_suffix(".scoresheet.txt").write_text(render_text(game.score(state)),
                                                    encoding="utf-8")
 

@@ -19,9 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.engine import Event, Player, apply_event, load_game, replay  # noqa: E402
-from referee.games.dwarf_king.cards import CARDS, sort_cards  # noqa: E402
 from golden_files import find_game, write_golden  # noqa: E402
+
+from referee.engine import Event, Player, apply_event, load_game  # noqa: E402
+from referee.games.dwarf_king.components import CARDS, sort_cards  # noqa: E402
+from referee.replay import replay_events  # noqa: E402
 
 GAME = load_game("dwarf-king")
 
@@ -50,7 +52,7 @@ def play(names, seed: int, options=None, entered=()):
             for name in entered:
                 cards = sort_cards(state.deal.slots[names.index(name)].known)
                 table_events.append(Event.make("hand", name, cards=cards))
-    final = replay(GAME, players, options, None, table_events)
+    final = replay_events(GAME, players, options, None, table_events)
     assert GAME.score(final) == GAME.score(state) and not GAME.notices(final)
     return players, options, table_events, final
 

@@ -19,9 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.engine import Event, Player, apply_event, load_game, replay  # noqa: E402
-from referee.games.king_of_the_valley.game import KINGDOM_COLUMNS, _points  # noqa: E402
 from golden_files import write_golden  # noqa: E402
+
+from referee.engine import Event, Player, apply_event, load_game  # noqa: E402
+from referee.games.king_of_the_valley.components import KINGDOM_COLUMNS  # noqa: E402
+from referee.games.king_of_the_valley.scoring import points as _points  # noqa: E402
+from referee.replay import replay_events  # noqa: E402
 
 GAME = load_game("king-of-the-valley")
 SET_UP_CHUNKS = (5, 5, 5, 5, 5, 4, 8)  # the valley by rows, hill rows 1-2 (pile I), rows 3-6
@@ -74,7 +77,7 @@ def play(names, seed: int, options=None):
         state = apply_event(GAME, state, event, players)
         events.append(event)
     # The log is written as a physical game: it must replay without the seed.
-    physical = replay(GAME, players, options, None, events)
+    physical = replay_events(GAME, players, options, None, events)
     assert physical.castles == state.castles and GAME.finished(physical)
     return players, options, events, physical
 

@@ -17,8 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.engine import Event, Player, apply_event, load_game  # noqa: E402
 from golden_files import find_game, write_golden  # noqa: E402
+
+from referee.engine import Event, Player, apply_event, load_game  # noqa: E402
 
 GAME = load_game("kings-ear")
 

@@ -1,13 +1,16 @@
 """The Dwarf King (Bruno Faidutti): a trick-taking game refereed from the cards as they are played.
 
-    cards.py   the 53 cards, the 14 special cards as data, card notation
-    quests.py  the quest tiles of both editions as data, one scoring function per kind of rule
-    state.py   the frozen state: hands as the referee knows them, tricks, hand results
-    rules.py   trick winners, legality of a play, revokes, hand effects, scoring a hand
-    game.py    the referee protocol: events, notation, legal moves, seeded deals
-    texts.py   everything said in words: options, status, scoresheet, rules summary
+One concern per module, as in every game (docs/adding-a-game.md):
+  components.py  the 53 cards, the 14 specials, the quest tiles of both editions, as data
+  state.py       hands as the referee knows them, tricks, results    rules.py  tricks, revokes
+  events.py      every event, declared once     notation.py  cards, quests, players as typed
+  rulebook.py    the rules, the specials, the quests, rulings R-1..R-19
+  texts.py       options, what a move changed, the board     scoring.py  quests, specials, sheet
+  game.py        the Game: options, phases, protocol
 """
 
-from referee.games.dwarf_king.game import GAME, DwarfKing
+from referee.games.dwarf_king.game import DwarfKing
+
+GAME = DwarfKing()
 
 __all__ = ["GAME", "DwarfKing"]

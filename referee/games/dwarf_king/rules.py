@@ -1,19 +1,37 @@
-"""The rules of play: what a card is worth in a trick, who wins it, which plays are legal given
-what the referee knows, revokes, and the score of a hand. Each rule is written once, here.
+"""The Dwarf King's rules that more than one event shares: the moment of a hand and who acts, what a
+card is worth in a trick and who wins it, which plays are legal given what the referee knows,
+revokes, the effects that move cards between hands, and the tool's own shuffles.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from typing import Any
 
-from referee.engine import Notice
+from referee.engine import Event, Notice, ToAct
 from referee.errors import IllegalMove
-from referee.games.dwarf_king.cards import (CARDS, DEALER_CARD, OUT_WITH_THREE, SPECIAL,
-                                            SINGULAR, hand_size, sort_cards)
-from referee.games.dwarf_king.quests import Outcome, tiles
-from referee.games.dwarf_king.state import Deal, HandResult, Slot, State, Trick, Void
+from referee.games.dwarf_king.components import (
+    CARDS,
+    DEALER_CARD,
+    LEADER_CARD,
+    OUT_WITH_THREE,
+    QUEST_CARD,
+    SINGULAR,
+    SPECIAL_CARD,
+    SPECIALS,
+    TILE_NUMBERS,
+    deck,
+    hand_size,
+    sort_cards,
+)
+from referee.games.dwarf_king.scoring import HANDS, hand_points, outcome
+from referee.games.dwarf_king.state import Deal, HandResult, Slot, State, Trick
+from referee.hands import Void
 
 FOLLOW = "Follow suit"
+SPECIAL, QUEST, SWAP, LEADER, PLAY, TRADE, PASS, OVER = (
+    "special", "quest", "swap", "leader", "play", "trade", "pass", "over")
 
 # --------------------------------------------------------------------------------------------
 # The moment of a hand
@@ -46,7 +64,8 @@ def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | 
 
     Magic cards take their suit from other cards: the Mummy copies the card that won the previous
     trick, the Puppeteer the card played just before it (the last card of the previous trick when it
-    leads, R-19) plus half a step. The Dragon, Excalibur and a Sorcerer played as a last card have no
+    leads, R-19) plus half a step. The Dragon, Excalibur and a Sorcerer played as a last card have
+    no
     suit. Only one special card is in each hand, so the copied card is always a basic card.
     """
     c = CARDS[card]
@@ -178,9 +197,9 @@ def play_card(state: State, seat: int, card: str) -> State:
     revoke = _revoke(slot, card)
     if revoke is not None:
         notices += (_revoke_notice(state, seat, card, revoke),)
-        slot = replace(slot, voids=tuple(v for v in slot.voids if v is not revoke))
-    if shown_void is not None and slot.void_in(shown_void) is None:
-        slot = replace(slot, voids=slot.voids + (Void(shown_void, deal.trick_number, name, card),))
+        slot = slot.dropping_void(revoke)
+    if shown_void is not None:
+        slot = slot.showing_void(Void(shown_void, deal.trick_number, name, card))
     deal = deal.with_slot(seat, slot.without(card), plays=deal.plays + ((seat, card),))
     state = replace(state, deal=deal, notices=notices)
     if len(deal.plays) == state.players:
@@ -195,7 +214,7 @@ def _revoke(slot: Slot, card: str) -> Void | None:
     void = slot.void_in(suit) if suit else None
     if void is None:
         return None
-    if any(c == card and after >= void.trick for c, after in slot.joined):
+    if slot.joined_after(card, void.since):
         return None
     return void
 
@@ -204,8 +223,8 @@ def _revoke_notice(state: State, seat: int, card: str, void: Void) -> Notice:
     now = state.names[seat]
     held = "" if now == void.player else f" (the hand {void.player} held, now {now}'s)"
     return Notice("revoke",
-                  f"Revoke by {void.player}: in trick {void.trick} {void.player} played "
-                  f"{void.card} instead of a {SINGULAR[void.suit]}, but the same hand{held} plays "
+                  f"Revoke by {void.player}: in trick {void.since} {void.player} played "
+                  f"{void.card} instead of a {SINGULAR[void.what]}, but the same hand{held} plays "
                   f"{card} in trick {state.deal.trick_number}",
                   FOLLOW)
 
@@ -218,7 +237,7 @@ def _close_trick(state: State) -> State:
     last = len(deal.tricks) == hand_size(state.players)
     if last:
         return finish_hand(replace(state, deal=deal))
-    special = SPECIAL.get(deal.special or "")
+    special = SPECIAL_CARD.get(deal.special or "")
     action = special.action if special else ""
     player = trick.player_of(deal.special) if deal.special else None
     if action in ("trade-hands", "pass-hands") and player is not None:
@@ -241,10 +260,9 @@ def trade_hands(state: State, seat: int, target: int) -> State:
 def pass_hands(state: State, step: int) -> State:
     """The Standard Bearer: every hand moves one seat (left = the next seat, R-7)."""
     n = state.players
-    slots = [None] * n
-    for seat, slot in enumerate(state.deal.slots):
-        slots[(seat + step) % n] = slot
-    return replace(state, deal=replace(state.deal, slots=tuple(slots), pending="",
+    old = state.deal.slots
+    slots = tuple(old[(seat - step) % n] for seat in range(n))
+    return replace(state, deal=replace(state.deal, slots=slots, pending="",
                                        pending_seat=None))
 
 
@@ -281,64 +299,7 @@ def take_back(state: State, seat: int, card: str) -> State:
 
 
 # --------------------------------------------------------------------------------------------
-# Scoring a hand
-
-
-def outcome(deal: Deal, players: int) -> Outcome:
-    won: list[list[str]] = [[] for _ in range(players)]
-    for trick in deal.tricks:
-        won[trick.winner].extend(trick.cards)
-    return Outcome(tuple(tuple(w) for w in won), tuple(t.winner for t in deal.tricks))
-
-
-# The special cards' points, one function per kind (`Special.scoring`). Each gets the trick the
-# card ended in, who played it, whether that trick was the last, and the points to change.
-def _winner_scores(deal, trick, player, last, special, points):
-    points[trick.winner] += special.points
-
-
-def _next_trick_winner_scores(deal, trick, player, last, special, points):
-    if trick.number < len(deal.tricks):  # no effect in the last trick (nor before the next)
-        points[deal.tricks[trick.number].winner] += special.points
-
-
-def _player_scores_in_last_trick(deal, trick, player, last, special, points):
-    if last:
-        points[player] += special.points
-
-
-def _winner_doubles(deal, trick, player, last, special, points):
-    points[trick.winner] *= 2  # gains and losses alike
-
-
-def _player_scores_per_face(deal, trick, player, last, special, points):
-    points[player] += special.points * sum(1 for c in trick.cards if CARDS[c].is_face)
-
-
-SPECIAL_SCORING = {
-    "winner": _winner_scores,
-    "next-trick-winner": _next_trick_winner_scores,
-    "last-trick-player": _player_scores_in_last_trick,
-    "double-winner": _winner_doubles,
-    "player-per-face": _player_scores_per_face,
-}
-
-
-def special_points(deal: Deal, points: list[int]) -> list[int]:
-    """The special card's effect on the hand's points, applied after the quest."""
-    special = SPECIAL[deal.special]
-    trick = next((t for t in deal.tricks if deal.special in t.cards), None)
-    if special.scoring and trick is not None:
-        last = trick.number == hand_size(len(points))
-        SPECIAL_SCORING[special.scoring](deal, trick, trick.player_of(deal.special), last,
-                                         special, points)
-    return points
-
-
-def hand_points(deal: Deal, players: int, edition: int) -> tuple[int, ...]:
-    quest = tiles(edition)[deal.quest]
-    points = list(quest.score(outcome(deal, players)))
-    return tuple(special_points(deal, points))
+# The end of a hand
 
 
 def finish_hand(state: State) -> State:
@@ -346,10 +307,186 @@ def finish_hand(state: State) -> State:
     deal = state.deal
     won = outcome(deal, state.players)
     next_dealer = next(s for s in range(state.players) if DEALER_CARD in won.won[s])
+    assert deal.special is not None and deal.quest is not None
     result = HandResult(deal.number, state.names[deal.dealer], deal.special, deal.quest,
                         hand_points(deal, state.players, state.edition), next_dealer,
                         tuple(won.tricks(s) for s in range(state.players)))
     state = replace(state, results=state.results + (result,))
     totals = state.totals
-    over = len(state.results) >= 7 and totals.count(max(totals)) == 1
+    over = len(state.results) >= HANDS and totals.count(max(totals)) == 1
     return replace(state, deal=Deal(deal.number + 1, next_dealer), over=over)
+
+
+# --------------------------------------------------------------------------------------------
+# Who acts
+
+
+def _holders(state: State, card: str) -> tuple[str, ...]:
+    seat = state.deal.holder(card)
+    return (state.names[seat],) if seat is not None else state.names
+
+
+def to_act(state: State) -> ToAct:
+    deal = state.deal
+    step = phase(state)
+    head = f"hand {deal.number}"
+    if step == "over":
+        return ToAct((), "game over")
+    if step == "special":
+        return ToAct((), f"{head}: {state.names[deal.dealer]} deals and reveals the special card "
+                         "(`special CARD`)", table=True)
+    if step == "quest":
+        return ToAct(_holders(state, QUEST_CARD), f"{head}: the holder of the 5 of Knights "
+                     "draws a quest tile and chooses a side (`quest 4a`)")
+    if step == "swap":
+        return ToAct(_holders(state, "FlagBearerG"), f"{head}: the holder of the Flag Bearer "
+                     "(Goblins) takes 2 random cards from a player (`swap NAME`)")
+    if step == "leader":
+        return ToAct(_holders(state, LEADER_CARD), f"{head}: the holder of the 5 of Goblins "
+                     "shows it (`leader`)")
+    if step in ("trade", "pass"):
+        who = state.names[deal.pending_seat]
+        what = ("swaps hands with another player (`trade NAME`)" if step == "trade"
+                else "passes every hand left or right (`pass left`)")
+        return ToAct((who,), f"{head}: {who} {what}")
+    seat = (deal.turn_leader + len(deal.plays)) % state.players
+    previous = deal.tricks[-1] if deal.tricks else None
+    led = led_suit(deal.plays, previous)
+    doing = "leads" if not deal.plays else (f"follows {led}" if led else "plays (sets the suit)")
+    return ToAct((state.names[seat],), f"{head}, trick {deal.trick_number}: "
+                 f"{state.names[seat]} {doing}")
+
+
+# --------------------------------------------------------------------------------------------
+# Values of logged events, and the checks of shown cards
+
+SPECIAL_RULE = {"trade": "Druid", "swap": "Flag Bearer (Goblins)"}
+
+
+def seat_of(state: State, event: Event) -> int:
+    if event.by not in state.names:
+        raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
+    return state.seat(event.by)
+
+
+def target_of(state: State, event: Event) -> int:
+    target = event["target"]
+    if target not in state.names:
+        raise IllegalMove(f"{target!r} is not playing this game", code="unknown-player")
+    if target == event.by:
+        raise IllegalMove(f"{event.by} must choose another player", code="self-target",
+                          rule=SPECIAL_RULE[event.type])
+    return state.seat(target)
+
+
+def known_card(code: Any) -> str:
+    if code not in CARDS:
+        raise IllegalMove(f"{code!r} is not a card of The Dwarf King", code="unknown-card")
+    return code
+
+
+def shows(state: State, seat: int, card: str, what: str) -> Deal:
+    """`seat` shows `card` (the 5 of Knights, the 5 of Goblins, the Flag Bearer): check it can be
+    theirs and remember where it is."""
+    deal = state.deal
+    holder = deal.holder(card)
+    slot = deal.slots[seat]
+    if holder not in (None, seat) or (slot.complete and card not in slot.known):
+        raise IllegalMove(f"{state.names[seat]} cannot be the one who {what}: they do not hold "
+                          f"{card}", code="not-the-holder", rule="Dealing")
+    return deal.with_slot(seat, deal.slots[seat].knowing(card))
+
+
+def deduce_last_hand(deal: Deal, players: int) -> Deal:
+    """When every hand but one is known, the last one is what remains."""
+    open_slots = [s for s, slot in enumerate(deal.slots) if not slot.complete]
+    if len(open_slots) != 1:
+        return deal
+    rest = deal.deck(players) - {c for slot in deal.slots for c in slot.known}
+    seat = open_slots[0]
+    return deal.with_slot(seat, Slot(deal.slots[seat].size, frozenset(rest), True))
+
+
+def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...],
+                      given: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    deal, rule = state.deal, "Flag Bearer (Goblins)"
+    for group, what in ((taken, "taken"), (given, "given")):
+        if len(set(group)) != 2:
+            raise IllegalMove(f"the Flag Bearer swap moves exactly 2 different cards {what}",
+                              code="swap-cards", rule=rule)
+        for card in group:
+            known_card(card)
+    for card in taken:
+        holder = deal.holder(card)
+        theirs = deal.slots[target]
+        if card not in deal.deck(state.players) or (holder is not None and holder != target) \
+                or (theirs.complete and card not in theirs.known):
+            raise IllegalMove(f"{card} cannot be taken from {state.names[target]}'s hand",
+                              code="swap-cards", rule=rule)
+    if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
+        raise IllegalMove(f"the random cards taken (seed {state.seed}) are "
+                          f"{' '.join(seeded_taken(state, target))}", code="seed-mismatch",
+                          rule=rule)
+    mine = deal.slots[seat]
+    for card in given:
+        holder = deal.holder(card)
+        ok = card in taken or (card in deal.deck(state.players) and holder in (None, seat)
+                               and (not mine.complete or card in mine.known))
+        if not ok:
+            raise IllegalMove(f"{state.names[seat]} cannot give {card}: it is not in their hand",
+                              code="swap-cards", rule=rule)
+    return taken, given
+
+
+# --------------------------------------------------------------------------------------------
+# What has not been used yet, and the tool's own shuffles (--shuffle --seed N): every draw is a
+# function of the seed and the hand
+
+
+def available_specials(state: State) -> list[str]:
+    """Special cards not used in an earlier hand (R-9: once all 14 are used, all come back)."""
+    used = _this_round(state.used_specials, len(SPECIALS))
+    return [s.code for s in SPECIALS if s.code not in used]
+
+
+def available_tiles(state: State) -> list[int]:
+    """Quest tiles not used in an earlier hand (R-9: once all 20 are used, all come back)."""
+    used = _this_round(state.used_tiles, len(TILE_NUMBERS))
+    return [t for t in TILE_NUMBERS if t not in used]
+
+
+def _this_round(used: tuple, pile: int) -> tuple:
+    """The draws since the pile was last complete."""
+    return used[len(used) // pile * pile:]
+
+
+# --------------------------------------------------------------------------------------------
+# The tool's own shuffles (--shuffle --seed N): every draw is a function of the seed and the hand
+
+
+def _rng(state: State, *parts: object) -> random.Random:
+    return random.Random(":".join(["dwarf-king", str(state.seed), str(state.deal.number),
+                                   *map(str, parts)]))
+
+
+def seeded_special(state: State) -> str:
+    return _rng(state, "special").choice(available_specials(state))
+
+
+def seeded_tile(state: State) -> int:
+    return _rng(state, "quest").choice(available_tiles(state))
+
+
+def seeded_deal(state: State, special: str) -> list[list[str]]:
+    cards = sort_cards(deck(state.players, special))
+    _rng(state, "deal").shuffle(cards)
+    n = state.players
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for index, card in enumerate(cards):  # one at a time, starting left of the dealer
+        hands[(state.deal.dealer + 1 + index) % n].append(card)
+    return hands
+
+
+def seeded_taken(state: State, target: int) -> tuple[str, ...]:
+    hand = sort_cards(state.deal.slots[target].known)
+    return tuple(sort_cards(_rng(state, "swap", target).sample(hand, 2)))

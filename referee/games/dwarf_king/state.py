@@ -1,52 +1,23 @@
 """The state of a game of The Dwarf King: small frozen values, replaced (never mutated) by events.
 
-The referee does not see the hands. Each physical hand of cards is a `Slot`: how many cards it
-holds, the cards known to be in it (shown for the quest, entered at the deal, taken back with the
-Sorcerer, or every card when the tool dealt them), and the voids it has shown. Slots belong to the
-cards, not to the players: when hands are swapped or passed the slots move between seats, so the
-voids travel with the cards.
+The referee does not see the hands. Each physical hand of cards is a `HiddenHand` (referee.hands):
+how many cards it holds, the cards known to be in it (shown for the quest, entered at the deal,
+taken back with the Sorcerer, or every card when the tool dealt them), and the voids it has shown.
+Hands belong to the cards, not to the players: when hands are swapped or passed they move between
+seats, so the voids travel with the cards.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from referee.engine import Notice
-from referee.games.dwarf_king.cards import deck
+from referee.games.dwarf_king.components import deck
+from referee.hands import HiddenHand
 
-
-@dataclass(frozen=True)
-class Void:
-    """A hand did not follow `suit` in trick `trick`: `player` played `card` instead."""
-
-    suit: str
-    trick: int
-    player: str
-    card: str
-
-
-@dataclass(frozen=True)
-class Slot:
-    size: int
-    known: frozenset[str] = frozenset()
-    complete: bool = False  # `known` is the whole hand
-    voids: tuple[Void, ...] = ()
-    # Cards that joined the hand after trick N (the Sorcerer takes one back): they cannot prove a
-    # void shown in trick N or earlier false.
-    joined: tuple[tuple[str, int], ...] = ()
-
-    def without(self, card: str) -> "Slot":
-        known = self.known - {card}
-        return replace(self, size=self.size - 1, known=known,
-                       complete=self.complete or len(known) == self.size - 1)
-
-    def knowing(self, card: str) -> "Slot":
-        known = self.known | {card}
-        return replace(self, known=known, complete=self.complete or len(known) == self.size)
-
-    def void_in(self, suit: str) -> Void | None:
-        return next((v for v in self.voids if v.suit == suit), None)
+Slot = HiddenHand  # one seat's hand, as the referee knows it
 
 
 @dataclass(frozen=True)
@@ -90,7 +61,9 @@ class Deal:
 
     @property
     def turn_leader(self) -> int:
-        return self.tricks[-1].winner if self.tricks else self.leader  # type: ignore[return-value]
+        seat = self.tricks[-1].winner if self.tricks else self.leader
+        assert seat is not None
+        return seat
 
     @cached_property
     def gone(self) -> frozenset[str]:
@@ -113,7 +86,7 @@ class Deal:
             return open_slots[0]
         return None
 
-    def with_slot(self, seat: int, slot: Slot, **changes) -> "Deal":
+    def with_slot(self, seat: int, slot: Slot, **changes: Any) -> Deal:
         """The deal with `seat`'s hand replaced (and any other `changes`, in one copy)."""
         slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
         return replace(self, slots=slots, **changes)

@@ -1,13 +1,15 @@
 """King of the Valley (Hans van Tol, 2021): grid movement, a hill market, castles of subjects.
 
-The game's rules live in this package, one concern per module:
-  tiles.py   the 90 tiles, the box and pile totals, the assumed mix of virtual piles (R-19)
-  board.py   the immutable state: valley geometry, hill, castles
-  summon.py  phase 2: every legal king move and why an illegal one is refused
-  game.py    the protocol: notation, the four phases, scoring
-  text.py    rules summary with every ruling, the board for `status`, what a move changed
+One concern per module, as in every game (docs/adding-a-game.md):
+  components.py  the 90 tiles, box and pile totals, the valley's geometry, the assumed mix (R-19)
+  state.py       valley, hill, castles, piles             rules.py     phases, the summon checker
+  events.py      every event, declared once               notation.py  squares, slots, tiles
+  rulebook.py    the rules and rulings R-1..R-19          texts.py     the board, what a move did
+  scoring.py     the scoresheet                           game.py      the Game: options, phases
 """
 
-from referee.games.king_of_the_valley.game import GAME, KingOfTheValley
+from referee.games.king_of_the_valley.game import KingOfTheValley
+
+GAME = KingOfTheValley()
 
 __all__ = ["GAME", "KingOfTheValley"]

@@ -1,4 +1,7 @@
-"""Phase 2, the summon: which king moves are legal, and why a given one is not.
+"""King of the Valley's rules that more than one event shares: the phase and the turn, the summon
+checker, carrying out a summon, the activation order, the kingdom bonus, the end of a turn.
+
+Phase 2, the summon: which king moves are legal, and why a given one is not.
 
 A summon is a path and, optionally, the passed tiles taken:
   path = (start, priest, priest, ..., end): every leg is a straight line; every square but the
@@ -12,13 +15,33 @@ the same small predicates so that they cannot disagree.
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from referee.errors import IllegalMove
-from referee.games.king_of_the_valley.board import (
-    DIRECTIONS, Castle, State, between, ray, square_name)
-from referee.games.king_of_the_valley.tiles import COLUMNS, kind, tax_terms
+from referee.engine import Event, ToAct
+from referee.errors import IllegalMove, NotationError
+from referee.games.king_of_the_valley.components import (
+    COLUMNS,
+    DIRECTIONS,
+    KINGDOM_COLUMNS,
+    PILE_SIZES,
+    SIDES,
+    between,
+    box_limit,
+    is_subject,
+    kind,
+    pile_problems,
+    place_name,
+    ray,
+    square_name,
+    tax_terms,
+    tile_names,
+)
+from referee.games.king_of_the_valley.notation import parse_square
+from referee.games.king_of_the_valley.state import Castle, State, column_of, with_item
 
 MAX_TAKE = 3
 
@@ -74,8 +97,9 @@ def unmet_requirement(state: State, castle: Castle, tiles: list[str]) -> str | N
 # Enumeration
 
 
+@lru_cache(maxsize=4)
 def summons(state: State) -> list[Summon]:
-    """Every legal summon of the active player."""
+    """Every legal summon of the active player (cached: `legal` asks twice, for moves and pass)."""
     me = state.active
     start = state.kings[me]
     assert start is not None
@@ -230,3 +254,193 @@ def _check_take(state: State, summon: Summon, tile, names: str) -> list[str]:
         raise _refuse(f"move {names}: {', '.join(tiles)} are not identical characters (R-5)",
                       "not-identical", "R-5")
     return tiles
+
+
+# ---------------------------------------------------------------------------------------------
+# The phase and the turn
+
+REVEAL, KING, RECRUIT, SUMMON, ACTIVATE, KINGDOM, OVER = (
+    "reveal", "king", "recruit", "summon", "activate", "kingdom", "over")
+
+
+def to_act(state: State) -> ToAct:
+    phase = state.phase
+    if phase == OVER:
+        return ToAct((), "the game is over")
+    if phase == REVEAL:
+        where = place_name(state.awaiting[0])
+        return ToAct((), f"reveal {len(state.awaiting)} tile(s), next {where}", table=True)
+    who = (state.player,)
+    if phase == KING:
+        return ToAct(who, "set-up: place your king on a valley tile")
+    if phase == RECRUIT:
+        return ToAct(who, f"round {state.round}: recruit from the hill, or summon")
+    if phase == SUMMON:
+        return ToAct(who, f"round {state.round}: summon")
+    if phase == ACTIVATE:
+        first = state.pending[0]
+        what = {"jester": "place the Jester in a column",
+                "wizard": "activate the wizard: swap a subject with the hill"}
+        return ToAct(who, what.get(first, f"activate {first}: choose the subjects to tax"))
+    if kingdom_choices(state):
+        return ToAct(who, "claim the kingdom bonus, or replenish (refill left/right)")
+    return ToAct(who, "replenish: refill the valley from the left or right hill column")
+
+
+def next_turn(state: State) -> State:
+    turn = state.turn + 1
+    after = replace(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
+    if state.end_triggered and turn % len(state.names) == 0:
+        return replace(after, phase=OVER)
+    return replace(after, phase=RECRUIT if after.round >= 2 else SUMMON)
+
+
+# ---------------------------------------------------------------------------------------------
+# Values of logged events (a hand-edited log may carry anything)
+
+
+def square_field(name: str) -> int:
+    try:
+        return parse_square(name, name)
+    except NotationError as exc:
+        raise IllegalMove(exc.message, code="bad-square", rule="Notation") from None
+
+
+def column_field(name: str) -> str:
+    if name not in COLUMNS:
+        raise IllegalMove(f"{name!r} is not a castle column ({', '.join(COLUMNS)})",
+                          code="bad-column", rule="Notation")
+    return name
+
+
+def side_field(name: str) -> int:
+    if name not in SIDES:
+        raise IllegalMove(f"{name!r} is not a hill column (left or right)", code="bad-side",
+                          rule="Notation")
+    return SIDES.index(name)
+
+
+def arrival_column(tile: str, column: str | None, text: str, rule: str) -> str:
+    """The column a subject goes to: its portrait's, or for a Jester the one chosen."""
+    if tile == "jester":
+        if column is None:
+            raise IllegalMove(f"{text}: a Jester's column must be chosen at once (add 'as "
+                              "COLUMN')", code="jester-needs-column", rule=rule)
+        return column_field(column)
+    if column is not None:
+        raise IllegalMove(f"{text}: only a Jester has a column to choose; {tile} goes to "
+                          f"{column_of(tile)}", code="not-a-jester", rule=rule)
+    if not is_subject(tile):
+        raise IllegalMove(f"{text}: {tile} is not a subject", code="not-a-subject", rule=rule)
+    return column_of(tile)
+
+
+# ---------------------------------------------------------------------------------------------
+# Carrying out a summon, and what follows it
+
+
+def move_event(state: State, summon: Summon) -> Event:
+    return Event.make("move", state.player, path=[square_name(s) for s in summon.path],
+                      take=[square_name(s) for s in summon.take] or None)
+
+
+def set_castle(state: State, castle: Castle) -> State:
+    return replace(state, castles=with_item(state.castles, state.active, castle))
+
+
+def expect_pending(state: State, what: str, text: str) -> None:
+    first = state.pending[0]
+    if kind(first) != what:
+        todo = "place the Jester" if first == "jester" else f"activate {first}"
+        raise IllegalMove(f"{text}: first {todo} (summoned tiles are placed and activated in the "
+                          "order passed, R-13)", code="wrong-activation", rule="R-13")
+
+
+def next_pending(state: State) -> State:
+    pending = state.pending[1:]
+    return replace(state, pending=pending, phase=ACTIVATE if pending else KINGDOM)
+
+
+def carry_out(state: State, summon: Summon) -> State:
+    """Carry out a checked summon: priests paid, tiles taken, coins collected, king moved."""
+    castle = state.castle
+    gold = castle.gold
+    valley, coins = list(state.valley), list(state.coins)
+    discard, pending, emptied = list(state.discard), [], []
+    for square in summon.priests:
+        gold += coins[square] - 1
+        coins[square] = 1  # the priest's coin stays on the square (and later on its new tile)
+        discard.append(valley[square])
+        valley[square] = None
+        emptied.append(square)
+    for square in summon.squares:
+        tile = valley[square]
+        gold += coins[square]
+        coins[square] = 0
+        valley[square] = None
+        emptied.append(square)
+        if tile == "jester":
+            pending.append(tile)
+        elif is_subject(tile):
+            castle = castle.add(tile, column_of(tile))
+        else:
+            discard.append(tile)
+            if kind(tile) == "wizard":
+                pending.append(tile)
+            else:
+                need, pay = tax_terms(tile)
+                if need:
+                    pending.append(tile)
+                else:
+                    gold += pay
+    after = set_castle(state, replace(castle, gold=gold))
+    return replace(after, valley=tuple(valley), coins=tuple(coins), discard=tuple(discard),
+                   pending=tuple(pending), emptied=tuple(emptied),
+                   kings=with_item(state.kings, state.active, summon.path[-1]),
+                   phase=ACTIVATE if pending else KINGDOM)
+
+
+def kingdom_choices(state: State) -> list[str]:
+    """The influence-1 columns (farmer, wife) with which a kingdom bonus can be claimed now."""
+    if state.kingdom_claimed or state.kingdoms_left <= 0:
+        return []
+    castle = state.castle
+    if not all(castle.face_up(c) for c in KINGDOM_COLUMNS):
+        return []
+    return [c for c in ("farmer", "wife") if castle.face_up(c)]
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Tiles put out: a virtual game's next ones, a physical random game's plausible ones
+
+
+def virtual_next(state: State, count: int) -> tuple[str, ...]:
+    taken = [len(s) for s in state.seen]
+    out = []
+    for _ in range(count):
+        pile = next(i for i, size in enumerate(PILE_SIZES) if taken[i] < size)
+        assert state.virtual is not None
+        out.append(state.virtual[pile][taken[pile]])
+        taken[pile] += 1
+    return tuple(out)
+
+
+def random_unseen(state: State, rng: random.Random) -> str:
+    """A tile the box still holds, weighted by how many are left, that fits the next pile."""
+    pile = state.next_pile()
+    names = list(tile_names(state.orders))
+    weights = []
+    revealed = [t for s in state.seen for t in s]
+    for tile in names:
+        seen = list(state.seen)
+        seen[pile] = seen[pile] + (tile,)
+        if pile_problems(tuple(seen)) is not None:
+            weights.append(0)
+        elif kind(tile) == "tax":
+            weights.append(0.4)  # 8 tax collectors spread over 20 printable variants
+        else:
+            weights.append(box_limit(tile) - revealed.count(tile))
+    return rng.choices(names, weights)[0]
+
+

@@ -1,8 +1,13 @@
-"""The 90 character tiles of King of the Valley: names, the box, the piles, the columns.
+"""King of the Valley's components as data: the 90 character tiles, the box and pile totals, the
+valley's geometry, the hill, the castle columns, and the numbers of the scoring.
 
 A tile is named by a short word (`queen`, `knight-A`, `tax-3-6`...). Knights carry their Order's
 label (R-1); tax collectors carry what is printed on them (R-3): `tax-G` (no requirement, G gold)
 or `tax-N-G` (N identical subjects, G gold).
+
+The valley is a 5x5 grid of squares a1..e5 (a = left column, 1 = the row nearest the starting
+player), numbered 0..24 row by row (a1 = 0, e1 = 4, a2 = 5 ... e5 = 24). The hill has two columns
+(left = 0, right = 1), each a tuple of tiles from row 1 (bottom, cheapest) upwards.
 """
 
 from __future__ import annotations
@@ -10,9 +15,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
-from referee.errors import NotationError
-from referee.notation import match
+from referee.errors import UsageError
 
 # The six columns of a castle board, in board order. Each subject goes to the column of its
 # portrait; a Jester goes to the column its owner chooses and stands in for that subject (R-6).
@@ -37,6 +42,29 @@ MAX_PER_PILE = ({"priest": 1, "wizard": 0}, {"priest": 1, "wizard": 1},
                 {"priest": 1, "wizard": 1})
 
 DEFAULT_ORDERS = ("A", "B", "C", "D")
+DEFAULT_PRICES = (2, 3, 4, 6, 8, 10)
+
+# The valley, the hill, the castle's treasury
+SIZE = 5
+SQUARES = SIZE * SIZE
+FILES = "abcde"
+SIDES = ("left", "right")
+HILL_ROWS = 6
+KINGDOM_TOKENS = 6
+START_GOLD = 2
+# Places a revealed tile can go to: a valley square 0..24, or the top of a hill column.
+HILL_PLACE = (SQUARES, SQUARES + 1)
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+# Set-up: 25 valley tiles a1..e5, then the hill row by row (left, right): rows 1-2 from pile I,
+# rows 3-6 from pile II (R-14).
+SETUP_PLACES = tuple(range(SQUARES)) + HILL_PLACE * HILL_ROWS
+
+# Scoring and the kingdom bonus
+KINGDOM_COLUMNS = ("queen", "duke", "countess", "knight")  # plus a farmer or a wife
+KINGDOM_GOLD = 5
+KINGDOM_POINTS = 5
+ORDER_BONUS = {3: 3, 4: 5, 5: 8}
+COUPLE_POINTS = 2
 
 _TAX = re.compile(r"^tax-(\d+)(?:-(\d+))?$")
 
@@ -118,34 +146,6 @@ def count_key(tile: str) -> str:
     return "tax" if kind(tile) == "tax" else tile
 
 
-def parse_tile(word: str, orders: tuple[str, ...], text: str) -> str:
-    """A tile name from forgiving input: any case, unique prefixes, `knight a` joined earlier."""
-    low = word.lower()
-    if low.startswith("tax-") and _TAX.match(low):
-        if not valid_tax(low):
-            raise NotationError(f"{word!r} in {text!r} is not a tax collector tile: write tax-G "
-                                "(G = 3 or 4) or tax-N-G (N = 3, 4, 5; G = 5..10) (R-3)",
-                                code="unknown-tile")
-        return low
-    names = [n for n in tile_names(orders) if not n.startswith("tax-")]
-    if low == "tax":
-        raise NotationError(f"'tax' in {text!r}: name the tile as printed, e.g. tax-3 or "
-                            "tax-4-7 (R-3)", code="unknown-tile")
-    return match(word, names, "tile", text=text)
-
-
-def join_knight_words(parts: list[str], orders: tuple[str, ...]) -> list[str]:
-    """Allow `knight A` for `knight-A` by joining a knight word with an Order label after it."""
-    out: list[str] = []
-    labels = {o.casefold() for o in orders}
-    for word in parts:
-        if out and out[-1].casefold() in ("knight", "k", "kn") and word.casefold() in labels:
-            out[-1] = f"knight-{word}"
-        else:
-            out.append(word)
-    return out
-
-
 def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """The three piles of the assumed mix, unshuffled, with knights named by Order label."""
     piles = []
@@ -183,3 +183,69 @@ def pile_problems(seen: tuple[tuple[str, ...], ...]) -> str | None:
         if count > box_limit(name if name != "tax" else "tax-3"):
             return f"the box has only {box_limit(name if name != 'tax' else 'tax-3')} {name} tiles"
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The valley's geometry
+
+
+def square_name(square: int) -> str:
+    return f"{FILES[square % SIZE]}{square // SIZE + 1}"
+
+
+@lru_cache(maxsize=None)
+def ray(square: int, direction: tuple[int, int]) -> tuple[int, ...]:
+    """The squares from `square` (excluded) to the valley's edge in `direction`."""
+    col, row = square % SIZE, square // SIZE
+    out = []
+    col, row = col + direction[0], row + direction[1]
+    while 0 <= col < SIZE and 0 <= row < SIZE:
+        out.append(row * SIZE + col)
+        col, row = col + direction[0], row + direction[1]
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def between(start: int, end: int) -> tuple[int, ...] | None:
+    """The squares strictly between two squares on one straight line, or None if not on one."""
+    if start == end:
+        return None
+    for direction in DIRECTIONS:
+        line = ray(start, direction)
+        if end in line:
+            return line[:line.index(end)]
+    return None
+
+
+def place_name(place: int) -> str:
+    """A place a revealed tile goes to: a valley square, or the top of a hill column."""
+    return square_name(place) if place < SQUARES else f"hill {SIDES[place - SQUARES]}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+def check_orders(orders: Any) -> list[str]:
+    """The `orders` option (R-1): four distinct labels of letters or digits."""
+    if not isinstance(orders, (list, tuple)) or len(orders) != 4:
+        raise UsageError("option orders needs exactly four Knight Order labels (R-1)",
+                         code="bad-option")
+    labels = [str(o).strip() for o in orders]
+    for label in labels:
+        if not label.isalnum():
+            raise UsageError(f"Knight Order label {label!r} must be letters or digits (R-1)",
+                             code="bad-option")
+    if len({label.casefold() for label in labels}) != 4:
+        raise UsageError("the four Knight Order labels must differ (R-1)", code="bad-option")
+    return labels
+
+
+def check_prices(prices: Any) -> list[int]:
+    """The `hill_prices` option (R-4): six prices 0..99, bottom row first."""
+    if (not isinstance(prices, (list, tuple)) or len(prices) != HILL_ROWS
+            or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 99
+                       for p in prices)):
+        raise UsageError("option hill_prices needs six prices 0..99, bottom row first (R-4)",
+                         code="bad-option")
+    return list(prices)

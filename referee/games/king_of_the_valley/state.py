@@ -1,71 +1,22 @@
-"""The state of a game of King of the Valley: valley, hill, castles, piles; all immutable.
-
-Geometry: the valley is a 5x5 grid of squares a1..e5 (a = left column, 1 = the row nearest the
-starting player), numbered 0..24 row by row (a1 = 0, e1 = 4, a2 = 5 ... e5 = 24). The hill has two
-columns (left = 0, right = 1), each a tuple of tiles from row 1 (bottom, cheapest) upwards.
-"""
+"""The state of a game of King of the Valley: valley, hill, castles, piles; all immutable."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from typing import Any
 
-from referee.errors import NotationError
-from referee.games.king_of_the_valley.tiles import (
-    COLUMNS, INFLUENCE, PILE_SIZES, is_subject, kind)
-
-SIZE = 5
-SQUARES = SIZE * SIZE
-FILES = "abcde"
-SIDES = ("left", "right")
-HILL_ROWS = 6
-HILL_SLOTS = 2 * HILL_ROWS
-KINGDOM_TOKENS = 6
-START_GOLD = 2
-# Places a revealed tile can go to: a valley square 0..24, or the top of a hill column.
-HILL_PLACE = (SQUARES, SQUARES + 1)
-DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+from referee.games.king_of_the_valley.components import (
+    COLUMNS,
+    INFLUENCE,
+    KINGDOM_TOKENS,
+    PILE_SIZES,
+    SQUARES,
+    START_GOLD,
+    is_subject,
+    kind,
+)
 
 Held = tuple[str, bool]  # a tile in a castle column and whether it is face up
-
-
-def square_name(square: int) -> str:
-    return f"{FILES[square % SIZE]}{square // SIZE + 1}"
-
-
-def parse_square(word: str, text: str) -> int:
-    low = word.lower()
-    if len(low) != 2 or low[0] not in FILES or low[1] not in "12345":
-        raise NotationError(f"{word!r} in {text!r} is not a valley square (a1..e5)",
-                            code="bad-square")
-    return (int(low[1]) - 1) * SIZE + FILES.index(low[0])
-
-
-@lru_cache(maxsize=None)
-def ray(square: int, direction: tuple[int, int]) -> tuple[int, ...]:
-    """The squares from `square` (excluded) to the valley's edge in `direction`."""
-    col, row = square % SIZE, square // SIZE
-    out = []
-    col, row = col + direction[0], row + direction[1]
-    while 0 <= col < SIZE and 0 <= row < SIZE:
-        out.append(row * SIZE + col)
-        col, row = col + direction[0], row + direction[1]
-    return tuple(out)
-
-
-@lru_cache(maxsize=None)
-def between(start: int, end: int) -> tuple[int, ...] | None:
-    """The squares strictly between two squares on one straight line, or None if not on one."""
-    if start == end:
-        return None
-    for direction in DIRECTIONS:
-        line = ray(start, direction)
-        if end in line:
-            return line[:line.index(end)]
-    return None
-
-
-# ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +146,7 @@ class State:
                 for row, tile in enumerate(self.hill[side], start=1) if is_subject(tile)]
 
 
-def with_item(values: tuple, index: int, value) -> tuple:
+def with_item(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 

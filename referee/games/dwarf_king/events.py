@@ -1,0 +1,434 @@
+"""The Dwarf King's events, each declared once: its fields, when it may come, its notation, its
+effect and the moves it offers. Events of one hand, in order:
+
+  special   the dealer reveals the hand's special card             `special Dragon`
+  hand      optional: a player enters their hand (full knowledge)  `hand K2 K7 DQ ...`
+  quest     the holder of the 5 of Knights draws a tile, picks a side `quest 4a`
+  swap      the Goblins' Flag Bearer takes 2 cards, gives 2         `swap Bob`
+  leader    the holder of the 5 of Goblins shows it                `leader`
+  play      a card played to the trick                             `K7`
+  trade     the Druid's player swaps hands with another player     `trade Bob`
+  pass      the Standard Bearer's player passes every hand         `pass left`
+  sorcerer  the Sorcerer, between tricks, takes a card back        `Sorcerer KA`
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import Iterator
+
+from referee.engine import Args, Event, Events, EventType
+from referee.errors import IllegalMove, NotationError
+from referee.games.dwarf_king import rules
+from referee.games.dwarf_king.components import (
+    CARDS,
+    LEADER_CARD,
+    QUEST_CARD,
+    TILE_NUMBERS,
+    hand_size,
+    sort_cards,
+)
+from referee.games.dwarf_king.notation import (
+    card_list,
+    named,
+    parse_card,
+    parse_quest,
+    player_named,
+    split_keywords,
+)
+from referee.games.dwarf_king.rules import (
+    LEADER,
+    PASS,
+    PLAY,
+    QUEST,
+    SPECIAL,
+    SWAP,
+    TRADE,
+    seeded_special,
+    seeded_taken,
+    seeded_tile,
+)
+from referee.games.dwarf_king.state import Slot, State
+from referee.notation import match
+
+DIRECTIONS = {"left": 1, "right": -1}  # R-7: left = the next player clockwise
+
+
+class Special(EventType[State]):
+    name = "special"
+    doc = "the dealer reveals the hand's special card"
+    fields = {"card": "str", "dealer": "str"}
+    optional = frozenset({"dealer"})
+    actor = "table"
+    reveal = True
+    phases = frozenset({SPECIAL})
+    forms = (("special CARD", "the dealer reveals the special card (table; `special` alone "
+                              "with --seed)"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        if args.words:
+            card = parse_card(" ".join(args.words), None, args.text)
+        elif state.seed is not None:
+            card = seeded_special(state)
+        else:
+            raise NotationError(f"{args.text!r}: name the special card revealed, e.g. "
+                                "`special Dragon`", code="no-card")
+        return self.make(None, card=card, dealer=state.names[state.deal.dealer])
+
+    def format(self, state: State, event: Event) -> str:
+        return f"special {event['card']}"
+
+    def apply(self, state: State, event: Event) -> State:
+        card = rules.known_card(event["card"])
+        deal = state.deal
+        dealer = state.names[deal.dealer]
+        if event.get("dealer") not in (None, dealer):
+            raise IllegalMove(f"the dealer of hand {deal.number} is {dealer}, not "
+                              f"{event.get('dealer')} (the winner of the 5 of Dwarves deals)",
+                              code="wrong-dealer", rule="Dealing")
+        if CARDS[card].special is None:
+            raise IllegalMove(f"{card} is not a special card", code="not-special", rule="Dealing")
+        if card not in rules.available_specials(state):
+            raise IllegalMove(f"{card} was the special card of an earlier hand; special cards "
+                              "are never used twice", code="special-used", rule="Dealing")
+        if state.seed is not None and card != seeded_special(state):
+            raise IllegalMove(f"the shuffled specials (seed {state.seed}) give "
+                              f"{seeded_special(state)}, not {card}", code="seed-mismatch",
+                              rule="Dealing")
+        size = hand_size(state.players)
+        slots = tuple(Slot(size) for _ in state.names)
+        if state.seed is not None:
+            slots = tuple(Slot.of(h) for h in rules.seeded_deal(state, card))
+        return replace(state, deal=replace(deal, special=card, slots=slots))
+
+    def moves(self, state: State) -> Iterator[Event]:
+        cards = [seeded_special(state)] if state.seed is not None \
+            else rules.available_specials(state)
+        for card in cards:
+            yield self.make(None, card=card, dealer=state.names[state.deal.dealer])
+
+
+class Hand(EventType[State]):
+    name = "hand"
+    doc = "optional, before the quest: a player enters their whole hand"
+    fields = {"cards": "str[]"}
+    actor = "any"
+    reveal = True
+    phases = frozenset({QUEST})
+    forms = (("hand CARD CARD ...", "optional, before the quest: enter your hand for full "
+                                    "checking (--as NAME)"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        return self.make(args.by, cards=sort_cards(card_list(state, args.words, args.text)))
+
+    def format(self, state: State, event: Event) -> str:
+        return "hand " + " ".join(sort_cards(event["cards"]))
+
+    def apply(self, state: State, event: Event) -> State:
+        seat = rules.seat_of(state, event)
+        deal = state.deal
+        if state.seed is not None:
+            raise IllegalMove("the tool dealt the hands (seed); there is nothing to enter",
+                              code="hands-dealt", rule="Dealing")
+        cards = [rules.known_card(c) for c in event["cards"]]
+        slot = deal.slots[seat]
+        if slot.complete:  # entered before, or deduced: the same cards again are welcome
+            if set(cards) == slot.known:
+                return state
+            raise IllegalMove(f"{event.by}'s hand is already known and differs: "
+                              f"{' '.join(sort_cards(slot.known))}", code="hand-known",
+                              rule="Dealing")
+        size = hand_size(state.players)
+        if len(cards) != size or len(set(cards)) != size:
+            raise IllegalMove(f"a hand has {size} different cards with {state.players} players, "
+                              f"not {len(set(cards))}", code="wrong-hand-size", rule="Dealing")
+        in_deal = deal.deck(state.players)
+        for card in cards:
+            if card not in in_deal:
+                raise IllegalMove(f"{card} is not in this hand's deal", code="card-not-dealt",
+                                  rule="Dealing")
+            holder = deal.holder(card)
+            if holder is not None and holder != seat:
+                raise IllegalMove(f"{card} is in {state.names[holder]}'s hand",
+                                  code="card-held-elsewhere", rule="Cards")
+        deal = deal.with_slot(seat, Slot.of(cards))
+        return replace(state, deal=rules.deduce_last_hand(deal, state.players))
+
+
+class Quest(EventType[State]):
+    name = "quest"
+    doc = "the holder of the 5 of Knights draws a quest tile, picks a side"
+    fields = {"tile": "int", "side": "str"}
+    reveal = True
+    phases = frozenset({QUEST})
+    forms = (("quest 4a", "the holder of the 5 of Knights: tile 4, side a (a side's name works "
+                          "too)"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        rest, player = list(args.words), args.by
+        if len(rest) > 1 and rest[-1].casefold() in {n.casefold() for n in state.names}:
+            player = named(state, rest[-1:], player, args.text)  # `quest 4a Bruno`
+            rest = rest[:-1]
+        tile, side = parse_quest(state, rest, args.text)
+        if tile is None:
+            if state.seed is None:
+                raise NotationError(f"{args.text!r}: which tile? e.g. `quest 4a`", code="no-tile")
+            tile = seeded_tile(state)
+        return self.make(player, tile=tile, side=side)
+
+    def format(self, state: State, event: Event) -> str:
+        return f"quest {event['tile']}{event['side']}"
+
+    def apply(self, state: State, event: Event) -> State:
+        seat = rules.seat_of(state, event)
+        tile, side = event["tile"], event["side"]
+        if tile not in TILE_NUMBERS or side not in ("a", "b"):
+            raise IllegalMove(f"there is no quest {tile}{side}: tiles are 1-20, sides a and b",
+                              code="unknown-quest", rule="Quests")
+        if tile not in rules.available_tiles(state):
+            raise IllegalMove(f"quest tile {tile} was used in an earlier hand; tiles are never "
+                              "used twice", code="quest-used", rule="Quests")
+        if state.seed is not None and tile != seeded_tile(state):
+            raise IllegalMove(f"the shuffled quest tiles (seed {state.seed}) give tile "
+                              f"{seeded_tile(state)}, not {tile}", code="seed-mismatch",
+                              rule="Quests")
+        deal = rules.shows(state, seat, QUEST_CARD, "draws the quest tile")
+        return replace(state, deal=replace(deal, quest=(tile, side)))
+
+    def moves(self, state: State) -> Iterator[Event]:
+        tiles_left = [seeded_tile(state)] if state.seed is not None else \
+            rules.available_tiles(state)
+        for name, tile, side in itertools.product(rules.to_act(state).players, tiles_left, "ab"):
+            yield self.make(name, tile=tile, side=side)
+
+
+class Swap(EventType[State]):
+    name = "swap"
+    doc = "the Goblins' Flag Bearer: take 2 random cards from target, give 2"
+    fields = {"target": "str", "taken": "str[]", "given": "str[]"}
+    optional = frozenset({"taken", "given"})
+    reveal = True
+    phases = frozenset({SWAP})
+    forms = (("swap NAME [take C C give C C]", "the Goblins' Flag Bearer, right after the "
+                                               "quest"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        groups = split_keywords(args.words, ("take", "give"))
+        target = player_named(state, groups.get("", []), args.text)
+        taken = card_list(state, groups["take"], args.text) if "take" in groups else None
+        given = card_list(state, groups["give"], args.text) if "give" in groups else None
+        if taken is None and given is not None and state.seed is not None and \
+                args.by is not None:
+            taken = list(seeded_taken(state, state.seat(target)))
+        return self.make(args.by, target=target,
+                         taken=sort_cards(taken) if taken is not None else None,
+                         given=sort_cards(given) if given is not None else None)
+
+    def format(self, state: State, event: Event) -> str:
+        cards = (f" take {' '.join(event['taken'])} give {' '.join(event['given'])}"
+                 if event.get("taken") is not None else "")
+        return f"swap {event['target']}{cards}"
+
+    def apply(self, state: State, event: Event) -> State:
+        seat = rules.seat_of(state, event)
+        target = rules.target_of(state, event)
+        deal = rules.shows(state, seat, "FlagBearerG", "swaps cards with the Goblins' Flag Bearer")
+        state = replace(state, deal=deal)
+        taken, given = event.get("taken"), event.get("given")
+        if (taken is None) != (given is None):
+            raise IllegalMove("record both the 2 cards taken and the 2 given, or neither",
+                              code="swap-cards", rule="Flag Bearer (Goblins)")
+        if taken is not None:
+            taken, given = rules.check_swap_cards(state, seat, target, tuple(taken), tuple(given))
+        elif state.seed is not None:
+            raise IllegalMove("the tool knows the hands: say which 2 cards you give back "
+                              f"(`swap {state.names[target]} give CARD CARD`)", code="swap-cards",
+                              rule="Flag Bearer (Goblins)")
+        return rules.goblin_swap(state, seat, target, taken, given)
+
+    def moves(self, state: State) -> Iterator[Event]:
+        for name in rules.to_act(state).players:
+            seat = state.seat(name)
+            for target, other in enumerate(state.names):
+                if target == seat:
+                    continue
+                if state.seed is None:
+                    yield self.make(name, target=other)
+                    continue
+                taken = seeded_taken(state, target)
+                pool = sort_cards((state.deal.slots[seat].known | {"FlagBearerG"}) | set(taken))
+                for given in itertools.combinations(pool, 2):
+                    yield self.make(name, target=other, taken=list(taken), given=list(given))
+
+
+class Leader(EventType[State]):
+    name = "leader"
+    doc = "the holder of the 5 of Goblins shows it"
+    reveal = True
+    phases = frozenset({LEADER})
+    forms = (("leader [NAME]", "the holder of the 5 of Goblins shows it; they lead the first "
+                               "trick"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        player = named(state, args.words, args.by, args.text) if args.words else args.by
+        return self.make(player)
+
+    def format(self, state: State, event: Event) -> str:
+        return "leader"
+
+    def apply(self, state: State, event: Event) -> State:
+        seat = rules.seat_of(state, event)
+        deal = rules.shows(state, seat, LEADER_CARD, "leads the first trick")
+        return replace(state, deal=replace(deal, leader=seat))
+
+    def moves(self, state: State) -> Iterator[Event]:
+        for name in rules.to_act(state).players:
+            yield self.make(name)
+
+
+class Play(EventType[State]):
+    name = "play"
+    doc = "a card played to the trick"
+    fields = {"card": "str"}
+    reveal = True
+    phases = frozenset({PLAY})
+    forms = (("K7  (or play K7)", "a card played; the referee knows whose turn it is"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        rest, text = args.words, args.text
+        if not rest:
+            raise NotationError(f"{text!r}: which card?", code="no-card")
+        in_play = state.deal.deck(state.players) or None
+        card = parse_card(rest[0], in_play, text)
+        if card == "Sorcerer" and len(rest) > 1:
+            taken = parse_card(rest[1], in_play, text)
+            end(rest[2:], text)
+            return Event.make("sorcerer", args.by, card=taken)
+        end(rest[1:], text)
+        return self.make(args.by, card=card)
+
+    def format(self, state: State, event: Event) -> str:
+        return str(event["card"])
+
+    def apply(self, state: State, event: Event) -> State:
+        return rules.play_card(state, rules.seat_of(state, event), rules.known_card(event["card"]))
+
+    def moves(self, state: State) -> Iterator[Event]:
+        seat = state.seat(rules.to_act(state).players[0])
+        deal = state.deal
+        slot = deal.slots[seat]
+        candidates = slot.known if slot.complete else deal.deck(state.players) - deal.gone
+        for card in sort_cards(candidates):
+            try:
+                rules.check_play(state, seat, card)
+            except IllegalMove:
+                continue
+            yield self.make(state.names[seat], card=card)
+
+
+def end(parts: tuple[str, ...], text: str) -> None:
+    if parts:
+        raise NotationError(f"unexpected {' '.join(parts)!r} at the end of {text!r}",
+                            code="trailing-words")
+
+
+class Trade(EventType[State]):
+    name = "trade"
+    doc = "the Druid: swap whole hands with target"
+    fields = {"target": "str"}
+    phases = frozenset({TRADE})
+    forms = (("trade NAME", "after the Druid's trick: its player swaps hands with NAME"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        return self.make(args.by, target=player_named(state, args.words, args.text))
+
+    def format(self, state: State, event: Event) -> str:
+        return f"trade {event['target']}"
+
+    def apply(self, state: State, event: Event) -> State:
+        return rules.trade_hands(state, rules.seat_of(state, event), rules.target_of(state, event))
+
+    def moves(self, state: State) -> Iterator[Event]:
+        (player,) = rules.to_act(state).players
+        for name in state.names:
+            if name != player:
+                yield self.make(player, target=name)
+
+
+class Pass(EventType[State]):
+    name = "pass"
+    doc = "the Standard Bearer: every hand passes left or right"
+    fields = {"direction": "str"}
+    phases = frozenset({PASS})
+    forms = (("pass left|right", "after the Standard Bearer's trick: every hand passes that "
+                                 "way"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        if len(args.words) != 1:
+            raise NotationError(f"{args.text!r}: say `pass left` or `pass right`",
+                                code="no-direction")
+        return self.make(args.by, direction=match(args.words[0], DIRECTIONS, "direction",
+                                                  text=args.text))
+
+    def format(self, state: State, event: Event) -> str:
+        return f"pass {event['direction']}"
+
+    def apply(self, state: State, event: Event) -> State:
+        direction = event["direction"]
+        if direction not in DIRECTIONS:
+            raise IllegalMove(f"hands pass left or right, not {direction!r}",
+                              code="bad-direction", rule="Standard Bearer")
+        return rules.pass_hands(state, DIRECTIONS[direction])
+
+    def moves(self, state: State) -> Iterator[Event]:
+        (player,) = rules.to_act(state).players
+        for direction in DIRECTIONS:
+            yield self.make(player, direction=direction)
+
+
+class Sorcerer(EventType[State]):
+    name = "sorcerer"
+    doc = "the Sorcerer, between tricks: take card back from the previous trick"
+    fields = {"card": "str"}
+    actor = "any"
+    reveal = True
+    phases = frozenset({PLAY})
+    verbs = ()  # typed as the card itself: `Sorcerer K7` (see Play.parse)
+    forms = (("Sorcerer K7", "between tricks: its holder takes K7 back from the previous "
+                             "trick"),)
+
+    def format(self, state: State, event: Event) -> str:
+        return f"Sorcerer {event['card']}"
+
+    def apply(self, state: State, event: Event) -> State:
+        seat = rules.seat_of(state, event)
+        deal = state.deal
+        if deal.special != "Sorcerer":
+            raise IllegalMove(f"the Sorcerer is not in this hand (the special card is "
+                              f"{deal.special})", code="special-not-in-hand", rule="Set-up")
+        if deal.plays or not deal.tricks:
+            raise IllegalMove("the Sorcerer is played between two tricks, not before the first "
+                              "trick nor during one", code="sorcerer-between-tricks",
+                              rule="Sorcerer")
+        rules.check_card_available(state, seat, "Sorcerer")
+        card = rules.known_card(event["card"])
+        previous = deal.tricks[-1]
+        if card not in previous.cards:
+            raise IllegalMove(f"{card} is not in the previous trick ({' '.join(previous.cards)})",
+                              code="not-in-previous-trick", rule="Sorcerer")
+        return rules.take_back(state, seat, card)
+
+    def moves(self, state: State) -> Iterator[Event]:
+        deal = state.deal
+        if deal.special != "Sorcerer" or deal.plays or not deal.tricks or "Sorcerer" in deal.gone:
+            return
+        holder = deal.holder("Sorcerer")
+        seats = [holder] if holder is not None else [s for s, slot in enumerate(deal.slots)
+                                                     if not slot.complete]
+        for seat in seats:
+            for card in deal.tricks[-1].cards:
+                yield self.make(state.names[seat], card=card)
+
+
+EVENTS = Events(Special(), Hand(), Quest(), Swap(), Leader(), Play(), Trade(), Pass(), Sorcerer())

@@ -1,0 +1,73 @@
+"""King of the Valley's scoresheet: influence, kingdom tokens, Knight Orders, couples and gold."""
+
+from __future__ import annotations
+
+from referee.games.king_of_the_valley.components import COUPLE_POINTS, KINGDOM_POINTS, ORDER_BONUS
+from referee.games.king_of_the_valley.state import Castle, State, influence
+from referee.scoresheet import Row, Scoresheet, ordinal, places
+
+CATEGORIES = ("Influence", "Kingdom tokens", "Knight Orders", "Couples", "Gold")
+TIEBREAKS = ("highest influence", "shared place")
+NOTES = (
+    "Influence: queen 5, duke 4, countess 3, knight 2, farmer 1, wife 1, jester 0 (R-10); "
+    "kingdom tokens 5 each; Knight Orders 3/5/8 for 3/4/5 knights of one Order; couples 2 per "
+    "farmer + wife; gold 1 each.",
+)
+
+
+def points(state: State, castle: Castle) -> tuple[int, ...]:
+    tiles = castle.tiles()
+    orders = sum(ORDER_BONUS.get(tiles.count(f"knight-{o}"), 0) for o in state.orders)
+    couples = min(tiles.count("farmer"), tiles.count("wife"))
+    return (influence(castle), KINGDOM_POINTS * castle.kingdoms, orders,
+            COUPLE_POINTS * couples, castle.gold)
+
+
+def score(state: State) -> Scoresheet:
+    keys, rows = {}, []
+    for name, castle in zip(state.names, state.castles):
+        scored = points(state, castle)
+        keys[name] = (sum(scored), scored[0])
+    ranked = places(keys)
+    for name, castle in zip(state.names, state.castles):
+        scored = points(state, castle)
+        rows.append(Row(name=name, seat=None, categories=tuple(zip(CATEGORIES, scored)),
+                        total=sum(scored), place=ranked[name],
+                        result=_result(state, ranked, name)))
+    finished = state.phase == "over"
+    winners = tuple(n for n in state.names if ranked[n] == 1) if finished else ()
+    return Scoresheet(game="king-of-the-valley", title="King of the Valley", finished=finished,
+                      outcome=outcome(state, winners), winners=winners, rows=tuple(rows),
+                      tiebreaks=TIEBREAKS, notes=NOTES)
+
+
+def blank(players: int) -> Scoresheet:
+    rows = tuple(Row(None, None, tuple((c, None) for c in CATEGORIES), None)
+                 for _ in range(players))
+    return Scoresheet(game="king-of-the-valley", title="King of the Valley - scoresheet",
+                      finished=False, outcome="", winners=(), rows=rows, tiebreaks=TIEBREAKS,
+                      notes=NOTES, blank=True)
+
+
+def _result(state: State, ranked: dict[str, int], name: str) -> str:
+    place = ranked[name]
+    shared = list(ranked.values()).count(place) > 1
+    text = ("shared " if shared else "") + ordinal(place)
+    if state.phase != "over":
+        return text + " so far"
+    return "winner" if place == 1 and not shared else text
+
+
+def outcome(state: State, winners: tuple[str, ...] | None = None) -> str:
+    if state.phase == "over":
+        if winners is None:
+            winners = tuple(n for n, p in places(
+                {n: (sum(points(state, c)), points(state, c)[0])
+                 for n, c in zip(state.names, state.castles)}).items() if p == 1)
+        who = " and ".join(winners)
+        crown = "share the crown" if len(winners) > 1 else "is the King of the Valley"
+        return (f"Game over after {state.round - 1} rounds (the hill could not be refilled in "
+                f"full): {who} {crown}")
+    if state.setting_up:
+        return "Setting up"
+    return f"In progress: round {state.round}, {state.player} to act"

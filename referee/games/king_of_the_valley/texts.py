@@ -1,0 +1,118 @@
+"""King of the Valley in words: the board for `status`, what a move changed, the folded options."""
+
+from __future__ import annotations
+
+from referee.engine import Event
+from referee.games.king_of_the_valley.components import (
+    COLUMNS,
+    FILES,
+    HILL_ROWS,
+    PILE_NAMES,
+    SIZE,
+    place_name,
+    square_name,
+)
+from referee.games.king_of_the_valley.rules import OVER, to_act
+from referee.games.king_of_the_valley.scoring import outcome
+from referee.games.king_of_the_valley.state import State
+from referee.textsafe import clean_line
+
+# --------------------------------------------------------------------------------------------
+# The board
+
+
+def _cell(state: State, square: int) -> str:
+    tile = state.valley[square] or "."
+    if state.coins[square]:
+        tile += f" ${state.coins[square]}"
+    kings = [str(i + 1) for i, k in enumerate(state.kings) if k == square]
+    if kings:
+        tile += " <" + ",".join(kings) + ">"
+    return tile
+
+
+def render(state: State) -> str:
+    width = 16
+    turn = to_act(state)
+    lines = [f"King of the Valley - {turn.prompt}" + (f" ({state.player})" if turn.players else ""),
+             "",
+             "Valley (<n> = king of player n, $n = priests' coins)",
+             ("    " + "".join(f"{f:<{width}}" for f in FILES)).rstrip()]
+    for row in reversed(range(SIZE)):
+        cells = "".join(f"{_cell(state, row * SIZE + c):<{width}}" for c in range(SIZE))
+        lines.append(f" {row + 1}  {cells}".rstrip())
+    lines.append("Kings: " + ", ".join(
+        f"{i + 1} {clean_line(n)} {square_name(k) if k is not None else '(not placed)'}"
+        for i, (n, k) in enumerate(zip(state.names, state.kings))))
+    lines += ["", f"Hill   {'price':>5}  {'left':<10}  right"]
+    for row in reversed(range(1, HILL_ROWS + 1)):
+        left, right = (state.hill_tile(s, row) or "." for s in (0, 1))
+        lines.append(f" row {row} {state.prices[row - 1]:>4}  {left:<10}  {right}")
+    piles = ", ".join(f"{n} {c}" for n, c in zip(("I", "II", "III"), state.unrevealed()))
+    lines.append(f"Piles: {piles}" + ("  (virtual piles, --shuffle)" if state.virtual else ""))
+    lines.append(f"Kingdom tokens left: {state.kingdoms_left}")
+    lines += ["", "Castles ((tile) = face down, * = taxed column):"]
+    for i, (name, castle) in enumerate(zip(state.names, state.castles)):
+        lines.append(f" {i + 1} {clean_line(name)}: {castle.gold} gold, "
+                     f"{castle.kingdoms} kingdom token(s)")
+        for column in COLUMNS:
+            held = " ".join(t if up else f"({t})" for t, up in castle.column(column)) or "-"
+            mark = "*" if column in castle.taxed else " "
+            lines.append(f"     {column:<9}{mark} {held}")
+    if state.pending:
+        lines.append(f"\nStill to place or activate: {' '.join(state.pending)}")
+    if state.end_triggered and state.phase != "over":
+        lines.append("\nThe end is triggered: this round is the last.")
+    return "\n".join(lines)
+
+
+def _summon_lines(before: State, after: State) -> list[str]:
+    lines = []
+    priests = [square_name(s) for s in after.emptied if before.valley[s] == "priest"]
+    if priests:
+        lines.append(f"Priest(s) visited on {', '.join(priests)}: 1 gold left on each square")
+    if after.pending:
+        lines.append(f"Now place or activate, in this order: {' '.join(after.pending)}")
+    elif len(after.discard) > len(before.discard) + len(priests):
+        used = after.discard[len(before.discard) + len(priests):]
+        lines.append(f"Used and discarded: {' '.join(used)}")
+    return lines
+
+
+def describe(before: State, event: Event, text: str, after: State) -> list[str]:
+    who = f"{clean_line(event.by)}: " if event.by else ""
+    lines = [who + text]
+    for name, old, new in zip(before.names, before.castles, after.castles):
+        if old.gold != new.gold:
+            lines.append(f"{clean_line(name)}'s gold: {old.gold} -> {new.gold}")
+        gained = new.tiles()
+        for t in old.tiles():
+            if t in gained:
+                gained.remove(t)
+        if gained:
+            lines.append(f"{clean_line(name)}'s castle gains {' '.join(gained)}")
+    if event.type == "move":
+        lines += _summon_lines(before, after)
+    if event.type == "refill" and before.emptied:
+        filled = [f"{square_name(s)} {after.valley[s] or '(empty)'}" for s in before.emptied]
+        lines.append("Valley refilled: " + ", ".join(filled))
+    if after.end_triggered and not before.end_triggered:
+        lines.append("The hill cannot be refilled in full: the end is triggered; this round is "
+                     "completed and then the game ends.")
+    if after.phase == OVER:
+        lines.append(outcome(after))
+    return lines
+
+
+def option_lines(state: State, events: list[Event], formatted: list[str]) -> list[str]:
+    """Long families folded: the tiles a reveal may name, the squares a king may start on."""
+    reveals = [e for e in events if e.type == "reveal"]
+    if len(reveals) > 1:
+        names = ", ".join(e["tiles"][0] for e in reveals)
+        where = place_name(state.awaiting[0])
+        return [f"reveal TILE ...   ({len(state.awaiting)} place(s) wait, next {where} from "
+                f"pile {PILE_NAMES[state.next_pile()]}; TILE is one of: {names})"]
+    kings = [e["square"] for e in events if e.type == "king"]
+    if len(kings) > 1:
+        return [f"king SQUARE   (any tile without a king: {' '.join(kings)})"]
+    return formatted

@@ -1,0 +1,112 @@
+"""The King's Ear (Jon Linney, 2005) on the referee core: the declarations and the protocol.
+
+Rules page: ../shared/rules/kings-ear.md; every rule and ruling is in rulebook.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.games.kings_ear import rules, scoring, texts
+from referee.games.kings_ear.components import CARDS, DEFAULT_HOUSES, PILE, check_houses
+from referee.games.kings_ear.events import EVENTS
+from referee.games.kings_ear.notation import card_name
+from referee.games.kings_ear.rulebook import RULEBOOK
+from referee.games.kings_ear.state import State, inventory
+from referee.scoresheet import Scoresheet
+
+
+class KingsEar(Game[State]):
+    id = "kings-ear"
+    title = "The King's Ear"
+    min_players = 2
+    max_players = 4
+    seat_field = "house"
+    options = (
+        OptionSpec("houses", list(DEFAULT_HOUSES), "str[]",
+                   "the four House labels, as on the table's shields", "R-1", check=check_houses),
+    )
+    phases = (
+        Phase(rules.TURN, "draw or trade; with the pile empty, trade or pass",
+              refusal="no-pending", rule="Turn (1b)"),
+        Phase(rules.PLACING, "place or trade the card just drawn", refusal="pending-card",
+              rule="Turn (1b)"),
+        Phase(rules.OVER, "the game is over"),
+    )
+    events = EVENTS
+    rulebook = RULEBOOK
+    turn_rule = "Turn"
+
+    # ---- set-up --------------------------------------------------------------------------
+    def seat_choices(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(options.get("houses", DEFAULT_HOUSES))
+
+    def setup(self, players: tuple[Player, ...], options: Mapping[str, Any],
+              seed: int | None = None) -> State:
+        houses = tuple(options.get("houses", DEFAULT_HOUSES))
+        deck = None
+        if seed is not None:
+            order = list(range(CARDS))
+            random.Random(seed).shuffle(order)
+            deck = tuple(order)
+        return State(houses=houses, names=tuple(p.name for p in players),
+                     seats=tuple(houses.index(p.seat) for p in players if p.seat),
+                     where=(PILE,) * CARDS, deck=deck)
+
+    # ---- where the game stands -----------------------------------------------------------
+    def phase(self, state: State) -> str:
+        return rules.phase(state)
+
+    def to_act(self, state: State) -> ToAct:
+        return rules.to_act(state)
+
+    def finished(self, state: State) -> bool:
+        return state.finished
+
+    # ---- moves ---------------------------------------------------------------------------
+    def legal_note(self, state: State, player: str | None = None) -> str:
+        if state.finished or state.pending is not None or (player and player != state.player):
+            return ""
+        return texts.legal_note(state)
+
+    def option_lines(self, state: State, events: list[Event]) -> list[str]:
+        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+
+    def random_event(self, state: State, rng: random.Random) -> Event | None:
+        """Random play that stays fast: choose the kind of move first, then one instance.
+
+        The number of equal trades grows exponentially with the cards on the board, so trades are
+        sampled directly instead of drawn from the full `legal()` list.
+        """
+        if state.finished:
+            return None
+        if state.pending is not None:
+            return rng.choice(self.legal(state))
+        if state.drawn >= CARDS:
+            return rules.random_equal_trade(state, rng) or Event.make("pass", state.player)
+        roll = rng.random()
+        trade = (rules.random_equal_trade(state, rng) if roll < 0.1 else
+                 rules.random_unequal_trade(state, rng) if roll < 0.15 else None)
+        if trade is not None:
+            return trade
+        card = state.deck[state.drawn] if state.deck else \
+            rng.choice([c for c in range(CARDS) if state.where[c] == PILE])
+        return Event.make("draw", state.player, card=card_name(state, card))
+
+    # ---- answers -------------------------------------------------------------------------
+    def describe(self, before: State, event: Event, after: State) -> list[str]:
+        return texts.describe(before, event, self.format(before, event), after)
+
+    def score(self, state: State) -> Scoresheet:
+        return scoring.score(state)
+
+    def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        return scoring.blank(self.check_options(options or {})["houses"])
+
+    def render(self, state: State) -> str:
+        return texts.render(state)
+
+    def inventory(self, state: State) -> dict[str, int]:
+        return inventory(state)

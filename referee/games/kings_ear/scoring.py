@@ -1,0 +1,83 @@
+"""The King's Ear's scoresheet: one row per House, its four nets, the best net, places by R-8."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.games.kings_ear.components import PROFESSIONS
+from referee.games.kings_ear.state import State
+from referee.scoresheet import Row, Scoresheet, ordinal, places
+
+TIEBREAKS = ("a House at 10 wins outright", "highest best net (R-8)",
+             "highest sum of the four nets (R-8)", "shared place")
+NOTES = ("Net = own cards minus other Houses' cards in a section; the ladder shows max(0, net) "
+         "(R-4).",)
+
+
+def score(state: State) -> Scoresheet:
+    ranked = ranking(state)
+    rows = []
+    for house in row_order(state):
+        nets = state.nets(house)
+        name = state.owner(house)
+        place = ranked.get(name) if name else None
+        rows.append(Row(
+            name=name, seat=state.houses[house],
+            categories=tuple(zip(PROFESSIONS, nets)),
+            total=max(nets), place=place,
+            details=(("Ladder", " ".join(f"{p[0]}{max(0, n)}"
+                                         for p, n in zip(PROFESSIONS, nets))),),
+            result=_result(state, name, place, ranked),
+        ))
+    winners = tuple(n for n, p in ranked.items() if p == 1) if state.finished else ()
+    if state.winner is not None:
+        winners = (state.names[state.winner],)
+    return Scoresheet(game="kings-ear", title="The King's Ear", finished=state.finished,
+                      outcome=outcome(state), winners=winners, rows=tuple(rows),
+                      seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,
+                      notes=NOTES)
+
+
+def blank(houses: list[str]) -> Scoresheet:
+    rows = tuple(Row(None, h, tuple((p, None) for p in PROFESSIONS), None,
+                     details=(("Ladder", ""),)) for h in houses)
+    return Scoresheet(game="kings-ear", title="The King's Ear - scoresheet", finished=False,
+                      outcome="", winners=(), rows=rows, seat_label="House",
+                      total_label="Best net", tiebreaks=TIEBREAKS, notes=NOTES, blank=True)
+
+
+def row_order(state: State) -> list[int]:
+    seated = list(state.seats)
+    return seated + [h for h in range(4) if h not in seated]
+
+
+def ranking(state: State) -> dict[str, int]:
+    """Places of the seated players: the winner first, then R-8 (best net, sum of nets)."""
+    keys: Mapping[str, Any] = {
+        name: (state.winner is not None and state.names[state.winner] == name,
+               max(state.nets(house)), sum(state.nets(house)))
+        for name, house in zip(state.names, state.seats)}
+    return places(keys)
+
+
+def _result(state: State, name: str | None, place: int | None, ranked: dict[str, int]) -> str:
+    if name is None or place is None:
+        return "unclaimed"
+    shared = list(ranked.values()).count(place) > 1
+    if not state.finished:
+        return ("shared " if shared else "") + ordinal(place) + " so far"
+    if state.winner is not None and state.names[state.winner] == name:
+        return "winner"
+    if place == 1 and not shared:
+        return "1st"
+    return ("shared " if shared else "") + ordinal(place)
+
+
+def outcome(state: State) -> str:
+    if state.winner is not None:
+        name = state.names[state.winner]
+        house = state.houses[state.seats[state.winner]]
+        return f"{name} ({house}) reached 10 and won the King's ear"
+    if state.ended:
+        return f"Game over, {state.ended}; ranked by R-8"
+    return f"In progress: {state.pile_size} card(s) in the pile, {state.player} to act"

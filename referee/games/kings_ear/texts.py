@@ -1,0 +1,70 @@
+"""The King's Ear in words: the board for `status`, what a move changed, the folded options."""
+
+from __future__ import annotations
+
+from referee.engine import Event
+from referee.games.kings_ear.components import PROFESSIONS, card_house, card_profession, short_name
+from referee.games.kings_ear.notation import card_name
+from referee.games.kings_ear.rules import card_of, to_act
+from referee.games.kings_ear.scoring import outcome, row_order
+from referee.games.kings_ear.state import State, locked
+
+
+def describe(before: State, event: Event, text: str, after: State) -> list[str]:
+    who = f"{event.by}: " if event.by else ""
+    lines = [who + text]
+    if event.type == "draw" and after.pending is None and not after.ended:
+        card = card_of(before, event["card"])
+        own = before.houses[before.own]
+        lines.append(f"{event['card']} is {own}'s own card: it goes under {own} "
+                     f"{PROFESSIONS[card_profession(card)]} and is locked there")
+    for house in range(4):
+        for prof in range(4):
+            old, new = before.net(house, prof), after.net(house, prof)
+            if old != new:
+                lines.append(f"{before.houses[house]} {PROFESSIONS[prof]}: {old} -> {new}")
+    if after.winner is not None:
+        lines.append(f"{after.names[after.winner]} ({after.houses[after.seats[after.winner]]}) "
+                     "reaches 10 and has the King's ear: game over")
+    elif after.ended:
+        lines.append(f"Game over: {after.ended}")
+    return lines
+
+
+def render(state: State) -> str:
+    lines = []
+    for house in row_order(state):
+        owner = state.owner(house)
+        lines.append(f"{state.houses[house]}" + (f" ({owner})" if owner else " (unclaimed)"))
+        for prof in range(4):
+            cards = sorted(c for c in state.under(house) if card_profession(c) == prof)
+            shown = " ".join(short_name(state.houses, c) + ("*" if locked(state, c) else "")
+                             for c in cards) or "-"
+            lines.append(f"  {PROFESSIONS[prof]:<9} net {state.net(house, prof):>3}   {shown}")
+    lines.append("")
+    lines.append(f"Pile: {state.pile_size} card(s)"
+                 + ("  (virtual pile, --shuffle)" if state.deck else ""))
+    if state.pending is not None:
+        lines.append(f"Drawn, waiting: {card_name(state, state.pending)}")
+    lines.append("* = locked (under its own House)")
+    lines.append("Game over: " + outcome(state) if state.finished else
+                 f"To act: {state.player} - {to_act(state).prompt}")
+    return "\n".join(lines)
+
+
+def option_lines(state: State, events: list[Event], formatted: list[str]) -> list[str]:
+    """Forty single draws read worse than one line: `draw CARD` with the count."""
+    draws = [e for e in events if e.type == "draw"]
+    lines = []
+    if len(draws) > 1:
+        lines.append(f"draw CARD    (the card you drew: one of the {len(draws)} cards not "
+                     "seen yet)")
+    lines += [text for e, text in zip(events, formatted) if e.type != "draw" or len(draws) == 1]
+    return lines
+
+
+def legal_note(state: State) -> str:
+    if not any(card_house(c) != state.own for c in state.under(state.own)):
+        return ""
+    return ("Unequal trades are legal too when the other House's player agrees: "
+            "add 'agreed' (R-3).")

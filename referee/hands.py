@@ -1,0 +1,82 @@
+"""What the referee knows about a hand of cards it cannot see.
+
+A `HiddenHand` is one physical hand: how many cards it holds, the cards known to be in it (shown,
+entered, dealt by the tool, or deduced), and the classes of cards it has been shown not to hold
+(voids: a player did not follow suit). Hands belong to the cards, not to the seats: when hands are
+swapped or passed the `HiddenHand` values move between seats, so what is known travels with the
+cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """The hand was shown not to hold a card of class `what` (a suit) at moment `since` (a trick
+    number), when `player` played `card` instead."""
+
+    what: str
+    since: int
+    player: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenHand:
+    size: int
+    known: frozenset[str] = frozenset()
+    complete: bool = False  # `known` is the whole hand
+    voids: tuple[Void, ...] = ()
+    # Cards that joined the hand after moment N (e.g. taken back from a trick): they cannot prove
+    # a void shown at moment N or earlier false.
+    joined: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def of(cls, cards: Iterable[str]) -> HiddenHand:
+        """A hand whose every card is known (entered at the deal, or dealt by the tool)."""
+        known = frozenset(cards)
+        return cls(len(known), known, True)
+
+    def without(self, card: str) -> HiddenHand:
+        """The hand after `card` left it (played, discarded, given)."""
+        known = self.known - {card}
+        return replace(self, size=self.size - 1, known=known,
+                       complete=self.complete or len(known) == self.size - 1)
+
+    def knowing(self, card: str) -> HiddenHand:
+        """The hand with `card` now known to be in it (it was shown)."""
+        known = self.known | {card}
+        return replace(self, known=known, complete=self.complete or len(known) == self.size)
+
+    def with_known(self, cards: Iterable[str]) -> HiddenHand:
+        """The hand with exactly these cards known to be in it (its size unchanged)."""
+        known = frozenset(cards)
+        return replace(self, known=known, complete=len(known) == self.size)
+
+    def taking(self, card: str | None, after: int) -> HiddenHand:
+        """The hand after a card joined it at moment `after` (None: a card nobody saw)."""
+        grown = replace(self, size=self.size + 1, complete=self.complete and card is not None)
+        if card is None:
+            return grown
+        return replace(grown, known=self.known | {card},
+                       joined=self.joined + ((card, after),))
+
+    def forgetting(self) -> HiddenHand:
+        """The hand after cards nobody saw were exchanged: only its size is still known."""
+        return HiddenHand(self.size)
+
+    def void_in(self, what: str) -> Void | None:
+        return next((v for v in self.voids if v.what == what), None)
+
+    def showing_void(self, void: Void) -> HiddenHand:
+        return self if self.void_in(void.what) else replace(self, voids=self.voids + (void,))
+
+    def dropping_void(self, void: Void) -> HiddenHand:
+        return replace(self, voids=tuple(v for v in self.voids if v is not void))
+
+    def joined_after(self, card: str, moment: int) -> bool:
+        """Did `card` join the hand at or after `moment`?"""
+        return any(c == card and after >= moment for c, after in self.joined)

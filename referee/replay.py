@@ -1,0 +1,188 @@
+"""One validation path and one replay driver, for every command and every test.
+
+`from_log` checks that a log's header fits its game (player count, names, seats, options) and that
+every event fits its type's declaration, before anything is set up: a problem ends as a LogError
+(exit 65) naming its TOML line. `from_table` does the same for a game started at the command line
+(a UsageError, exit 2). `steps` then replays events one by one through `engine.apply_event`, the
+one place where a move is checked, yielding what each did and raising at the first illegal one
+with its event number and TOML line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+
+from referee.engine import (
+    Event,
+    Game,
+    Notice,
+    Player,
+    apply_event,
+    field_problem,
+    kind_ok,
+    load_game,
+)
+from referee.errors import LogError, MoveError, RefereeError, UsageError
+from referee.log import Entry, GameLog
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Setup(Generic[S]):
+    """A game as it stands before its first event: the players seated, the options checked."""
+
+    game: Game[S]
+    players: tuple[Player, ...]
+    options: dict[str, Any]
+    seed: int | None
+    state: S
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """One event replayed: the state before and after it, and what the referee newly noticed."""
+
+    entry: Entry
+    before: S
+    after: S
+    notices: tuple[Notice, ...]
+
+    @property
+    def event(self) -> Event:
+        return self.entry.event
+
+
+class ReplayError(LogError):
+    """An event in the log breaks the rules: the log cannot be continued as it stands."""
+
+    def __init__(self, source: str, entry: Entry, error: MoveError):
+        where = f"{source}:{entry.line}" if entry.line else source
+        super().__init__(f"{where}: event {entry.seq} ({entry.event.type}) is illegal: "
+                         f"{error.message}", code=error.code, line=entry.line, seq=entry.seq,
+                         hint="`referee check` lists every problem; `referee undo` takes "
+                              "back the last event")
+        self.entry = entry
+        self.error = error
+
+
+# --------------------------------------------------------------------------------------------
+# The header: players and options against the game
+
+
+def from_table(game: Game[S], players: Sequence[Player], options: Mapping[str, Any],
+               seed: int | None) -> Setup[S]:
+    """Seat the players and check the options of a game started at the table (UsageError)."""
+    checked = game.check_options(options)
+    seated = tuple(game.seat_players(players, checked))
+    return Setup(game, seated, checked, seed, game.setup(seated, checked, seed))
+
+
+def from_log(log: GameLog) -> Setup[Any]:
+    """The game of a log, its header checked and every event checked against its declaration."""
+    try:
+        game = load_game(log.game)
+    except RefereeError:
+        raise log.fail(f"unknown game {log.game!r}", code="unknown-game",
+                       line=log.line_of("game")) from None
+    options = _options(game, log)
+    players = _players(game, log, options)
+    for entry in log.entries:
+        _check_event(game, log, entry)
+    return Setup(game, players, options, log.seed, game.setup(players, options, log.seed))
+
+
+def _options(game: Game[Any], log: GameLog) -> dict[str, Any]:
+    specs = {spec.name: spec for spec in game.options}
+    for name, value in log.options.items():
+        if name not in specs:
+            raise log.fail(f"{game.id} has no option {name!r}", code="unknown-option",
+                           line=log.line_of(name))
+        if not kind_ok(value, specs[name].kind):
+            raise log.fail(f"option {name} must be a {specs[name].kind}", code="bad-option",
+                           line=log.line_of(name))
+    try:
+        return game.check_options(log.options)
+    except UsageError as exc:
+        raise log.fail(exc.message, code="bad-option") from None
+
+
+def _players(game: Game[Any], log: GameLog, options: dict[str, Any]) -> tuple[Player, ...]:
+    if log.seat_field is not None and log.seat_field != game.seat_field:
+        line = log.line_of(log.seat_field, log.player_line(0))
+        raise log.fail(f"player field {log.seat_field!r} is not known to {game.id}",
+                       code="unknown-field", line=line)
+    try:
+        seated = tuple(game.seat_players(log.players, options))
+    except UsageError as exc:
+        line = log.player_line(0 if exc.code == "player-count" else _named(log, exc.message))
+        raise log.fail(f"the players do not fit {game.title}: {exc.message}", code="bad-players",
+                       line=line) from None
+    return seated
+
+
+def _named(log: GameLog, message: str) -> int:
+    """The index of the first player a message names (for its line), else 0."""
+    return next((i for i, p in enumerate(log.players) if p.name and p.name in message), 0)
+
+
+def _check_event(game: Game[Any], log: GameLog, entry: Entry) -> None:
+    event = entry.event
+
+    def fail(message: str, code: str, key: str | None = None) -> LogError:
+        line = log.line_of(key, entry.line) if key and entry.line else entry.line
+        return log.fail(f"event {entry.seq}: {message}", code=code, line=line, seq=entry.seq)
+
+    etype = game.events.get(event.type)
+    if etype is None:
+        raise fail(f"unknown event type {event.type!r} for {game.id}", "unknown-event", "type")
+    problem = field_problem(etype, event)
+    if problem is not None:
+        code, key, message = problem
+        raise fail(message, code, key)
+
+
+# --------------------------------------------------------------------------------------------
+# The driver
+
+
+def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>") -> Iterator[Step[S]]:
+    """Replay `entries` from the set-up state, one Step each; ReplayError at the first bad one."""
+    game, state = setup.game, setup.state
+    seen = len(game.notices(state))
+    for entry in entries:
+        try:
+            after = apply_event(game, state, entry.event, setup.players)
+        except MoveError as exc:
+            raise ReplayError(source, entry, exc) from None
+        notices = game.notices(after)
+        yield Step(entry, state, after, notices[seen:])
+        seen = len(notices)
+        state = after
+
+
+def final(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>") -> S:
+    """The state after every entry (ReplayError at the first bad one)."""
+    state = setup.state
+    for step in steps(setup, entries, source):
+        state = step.after
+    return state
+
+
+def events_to_entries(events: Iterable[Event]) -> Iterator[Entry]:
+    """Bare events (a simulated game, a test) as entries numbered from 1."""
+    for seq, event in enumerate(events, start=1):
+        yield Entry(seq, event)
+
+
+def replay_log(log: GameLog) -> tuple[Setup[Any], Any]:
+    """A log's set-up and its final state: the whole validation path and the whole replay."""
+    setup = from_log(log)
+    return setup, final(setup, log.entries, log.source)
+
+
+def replay_events(game: Game[S], players: Sequence[Player], options: Mapping[str, Any],
+                  seed: int | None, events: Iterable[Event]) -> S:
+    """The state after bare `events` in a game set up at the table (simulations and tests)."""
+    return final(from_table(game, players, options, seed), events_to_entries(events))
