@@ -231,6 +231,7 @@ class EventType(Generic[S]):
     name: ClassVar[str] = ""
     doc: ClassVar[str] = ""  # one line, for the reference and the man page's event table
     fields: ClassVar[Mapping[str, str]] = {}  # field -> kind (FIELD_KINDS)
+    field_docs: ClassVar[Mapping[str, str]] = {}  # field -> what it holds, for the man page
     optional: ClassVar[frozenset[str]] = frozenset()
     # "player": the player to act; "any": any player, in turn or not; "table": nobody (no `by`)
     actor: ClassVar[str] = "player"

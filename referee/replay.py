@@ -116,7 +116,10 @@ def _players(game: Game[Any], log: GameLog, options: dict[str, Any]) -> tuple[Pl
     try:
         seated = tuple(game.seat_players(log.players, options))
     except UsageError as exc:
-        line = log.player_line(0 if exc.code == "player-count" else _named(log, exc.message))
+        index = 0 if exc.code == "player-count" else _named(log, exc.message)
+        line = log.player_line(index)
+        if exc.code == "bad-seat" and log.seat_field:  # point at the seat itself
+            line = log.line_of(log.seat_field, line) or line
         raise log.fail(f"the players do not fit {game.title}: {exc.message}", code="bad-players",
                        line=line) from None
     return seated

@@ -59,6 +59,8 @@ class Special(EventType[State]):
     name = "special"
     doc = "the dealer reveals the hand's special card"
     fields = {"card": "str", "dealer": "str"}
+    field_docs = {"card": "the special card, canonical name",
+                  "dealer": "written by referee: the dealer the rules give"}
     optional = frozenset({"dealer"})
     actor = "table"
     reveal = True
@@ -113,6 +115,7 @@ class Hand(EventType[State]):
     name = "hand"
     doc = "optional, before the quest: a player enters their whole hand"
     fields = {"cards": "str[]"}
+    field_docs = {"cards": "the whole hand, canonical card names"}
     actor = "any"
     reveal = True
     phases = frozenset({QUEST})
@@ -160,6 +163,8 @@ class Quest(EventType[State]):
     name = "quest"
     doc = "the holder of the 5 of Knights draws a quest tile, picks a side"
     fields = {"tile": "int", "side": "str"}
+    field_docs = {"tile": "the quest tile, 1 to 20",
+                  "side": "a or b"}
     reveal = True
     phases = frozenset({QUEST})
     forms = (("quest 4a", "the holder of the 5 of Knights: tile 4, side a (a side's name works "
@@ -207,6 +212,9 @@ class Swap(EventType[State]):
     name = "swap"
     doc = "the Goblins' Flag Bearer: take 2 random cards from target, give 2"
     fields = {"target": "str", "taken": "str[]", "given": "str[]"}
+    field_docs = {"target": "the player the 2 cards are taken from",
+                  "taken": "the 2 cards taken, when known",
+                  "given": "the 2 cards given back, when known"}
     optional = frozenset({"taken", "given"})
     reveal = True
     phases = frozenset({SWAP})
@@ -291,6 +299,7 @@ class Play(EventType[State]):
     name = "play"
     doc = "a card played to the trick"
     fields = {"card": "str"}
+    field_docs = {"card": "the card played, canonical name (K7, DQ, Dragon)"}
     reveal = True
     phases = frozenset({PLAY})
     forms = (("K7  (or play K7)", "a card played; the referee knows whose turn it is"),)
@@ -337,6 +346,7 @@ class Trade(EventType[State]):
     name = "trade"
     doc = "the Druid: swap whole hands with target"
     fields = {"target": "str"}
+    field_docs = {"target": "the player whose hand is swapped with the Druid's player's"}
     phases = frozenset({TRADE})
     forms = (("trade NAME", "after the Druid's trick: its player swaps hands with NAME"),)
 
@@ -360,6 +370,7 @@ class Pass(EventType[State]):
     name = "pass"
     doc = "the Standard Bearer: every hand passes left or right"
     fields = {"direction": "str"}
+    field_docs = {"direction": "left (to the next player) or right"}
     phases = frozenset({PASS})
     forms = (("pass left|right", "after the Standard Bearer's trick: every hand passes that "
                                  "way"),)
@@ -391,6 +402,7 @@ class Sorcerer(EventType[State]):
     name = "sorcerer"
     doc = "the Sorcerer, between tricks: take card back from the previous trick"
     fields = {"card": "str"}
+    field_docs = {"card": "the card taken back from the previous trick"}
     actor = "any"
     reveal = True
     phases = frozenset({PLAY})

@@ -69,6 +69,7 @@ class Reveal(EventType[State]):
     name = "reveal"
     doc = "tiles put out face up, in the order of the places waiting"
     fields = {"tiles": "str[]"}
+    field_docs = {"tiles": "tile names, in the order of the places waiting (R-14)"}
     actor = "table"
     reveal = True
     phases = frozenset({REVEAL})
@@ -142,6 +143,7 @@ class King(EventType[State]):
     name = "king"
     doc = "a king's starting square (set-up)"
     fields = {"square": "str"}
+    field_docs = {"square": "a valley square, e.g. \"c3\""}
     phases = frozenset({KING})
     forms = (("king SQ", "set-up: king c3"),)
 
@@ -175,6 +177,9 @@ class Recruit(EventType[State]):
     name = "recruit"
     doc = "phase 1: a subject bought from the hill (column: a Jester's)"
     fields = {"side": "str", "row": "int", "column": "str"}
+    field_docs = {"side": "the hill column: left or right",
+                  "row": "the hill row, 1 (bottom) to 6",
+                  "column": "only for a Jester: the castle column it joins"}
     optional = frozenset({"column"})
     phases = PLAYING
     forms = (("recruit SIDE ROW [as COL]", "recruit right 2; recruit left 1 as duke (a Jester)"),)
@@ -225,6 +230,9 @@ class Move(EventType[State]):
     name = "move"
     doc = "phase 2: the king's path (start, priests, end) and the passed tiles taken, if any"
     fields = {"path": "str[]", "take": "str[]"}
+    field_docs = {"path": "squares: the start, every priest visited, the end",
+                  "take": "the passed squares taken, in the order passed; absent when the tile "
+                          "on the end square is summoned"}
     optional = frozenset({"take"})
     phases = PLAYING
     forms = (("move SQ SQ [SQ...]", "the king's path: start, any priests visited, end: "
@@ -323,6 +331,7 @@ class Jester(EventType[State]):
     name = "jester"
     doc = "the column a summoned Jester goes to"
     fields = {"column": "str"}
+    field_docs = {"column": "the castle column the Jester joins"}
     phases = frozenset({ACTIVATE})
     forms = (("jester as COL", "where a summoned Jester goes"),)
 
@@ -352,6 +361,11 @@ class Wizard(EventType[State]):
     name = "wizard"
     doc = "a wizard's swap of a castle subject with a hill subject"
     fields = {"give": "str", "give_column": "str", "side": "str", "row": "int", "column": "str"}
+    field_docs = {"give": "the castle tile given",
+                  "give_column": "only when a Jester is given: its column",
+                  "side": "the hill column of the tile taken",
+                  "row": "its hill row",
+                  "column": "only when a Jester is taken: the column it joins"}
     optional = frozenset({"give_column", "column"})
     phases = frozenset({ACTIVATE})
     forms = (("wizard TILE [from COL] for SIDE ROW [as COL]",
@@ -420,6 +434,7 @@ class Tax(EventType[State]):
     name = "tax"
     doc = "the subject type a tax collector taxes"
     fields = {"column": "str"}
+    field_docs = {"column": "the castle column taxed"}
     phases = frozenset({ACTIVATE})
     forms = (("tax COL", "tax farmer"),)
 
@@ -475,6 +490,7 @@ class Kingdom(EventType[State]):
     name = "kingdom"
     doc = "phase 3: the kingdom bonus; column: farmer or wife"
     fields = {"column": "str"}
+    field_docs = {"column": "the influence-1 column used: farmer or wife"}
     phases = frozenset({KINGDOM})
     forms = (("kingdom farmer|wife", "the kingdom bonus (`kingdom` alone when only one fits)"),)
 
@@ -526,6 +542,7 @@ class Refill(EventType[State]):
     name = "refill"
     doc = "phase 4: the hill column that refills the valley"
     fields = {"side": "str"}
+    field_docs = {"side": "the hill column that refills the valley: left or right"}
     phases = frozenset({KINGDOM})
     forms = (("refill left|right", "replenish the valley from that hill column; ends the turn"),)
 

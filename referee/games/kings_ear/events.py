@@ -20,6 +20,7 @@ class Draw(EventType[State]):
     name = "draw"
     doc = "the card drawn from the pile (a reveal)"
     fields = {"card": "str"}
+    field_docs = {"card": "the card drawn, e.g. \"Pig Army 3\""}
     reveal = True
     phases = frozenset({TURN})
     forms = (("draw CARD", "e.g. draw Pig Army 3, draw PA3, draw pig a 3"),
@@ -75,6 +76,7 @@ class Place(EventType[State]):
     name = "place"
     doc = "the drawn card of another House goes under HOUSE"
     fields = {"house": "str"}
+    field_docs = {"house": "the House the drawn card goes under"}
     phases = frozenset({PLACING})
     forms = (("place HOUSE", "e.g. place Stag"),)
 
@@ -115,6 +117,11 @@ class Trade(EventType[State]):
     name = "trade"
     doc = "a trade with HOUSE; without `give`, the drawn card is traded"
     fields = {"house": "str", "give": "str[]", "take": "str[]", "agreed": "bool"}
+    field_docs = {"house": "the other House",
+                  "give": "the cards given from under your House; absent for a trade right "
+                          "after a draw",
+                  "take": "the cards taken from the other House's board",
+                  "agreed": "true for an unequal trade the other House's player accepted (R-3)"}
     optional = frozenset({"give", "agreed"})
     phases = frozenset({TURN, PLACING})
     forms = (("trade HOUSE [give CARDS] take CARDS [agreed]", "a trade with HOUSE:"),
@@ -266,6 +273,7 @@ class End(EventType[State]):
     name = "end"
     doc = "the table stops the game without a winner (R-7)"
     fields = {"reason": "str"}
+    field_docs = {"reason": "why the table stops the game"}
     actor = "table"
     forms = (("end REASON", "the table stops the game (R-7)"),)
 
