@@ -12,13 +12,16 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
 from referee import __version__
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
 from referee.textsafe import clean, clean_line
+
+if TYPE_CHECKING:
+    from referee.engine import Player
 
 app = typer.Typer(
     name="referee",
@@ -52,7 +55,8 @@ def out_json(data: Any) -> None:
 
 
 def log_path(ctx: typer.Context) -> Path:
-    return ctx.obj["log"]
+    path: Path = ctx.obj["log"]
+    return path
 
 
 def version_callback(value: bool) -> None:
@@ -124,7 +128,7 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
 # Starting and playing
 
 
-def _parse_player(text: str):
+def _parse_player(text: str) -> Player:
     from referee.engine import Player
 
     name, _, seat = text.partition(":")
@@ -486,14 +490,19 @@ def _report(exc: RefereeError) -> None:
         err("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
 
 
-def _click_exceptions() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ...]]:
+Kinds = tuple[type[BaseException], ...]
+
+
+def _click_exceptions() -> tuple[Kinds, Kinds, Kinds]:
     """(exit, usage/click error, abort) exception classes: Typer >= 0.16 vendors its own click,
     older releases use click itself; catch whichever are present."""
-    exits: list[type] = [typer.Exit]
-    errors: list[type] = []
-    aborts: list[type] = [typer.Abort]
+    exits: list[type[BaseException]] = [typer.Exit]
+    errors: list[type[BaseException]] = []
+    aborts: list[type[BaseException]] = [typer.Abort]
     try:
-        from typer._click import exceptions as vendored  # type: ignore[import-not-found]
+        from typer._click import (  # type: ignore[import-not-found,unused-ignore]
+            exceptions as vendored,
+        )
 
         errors.append(vendored.ClickException)
     except ImportError:  # pragma: no cover - older Typer
@@ -509,6 +518,11 @@ def _click_exceptions() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type,
     return tuple(exits), tuple(errors), tuple(aborts)
 
 
+def _exit_code(exc: BaseException) -> int:
+    code = getattr(exc, "exit_code", EXIT_OK)
+    return code if isinstance(code, int) else EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
@@ -516,11 +530,12 @@ def main(argv: list[str] | None = None) -> None:
         status = app(args=argv, prog_name="referee", standalone_mode=False)
         status = status if isinstance(status, int) else EXIT_OK
     except exits as exc:
-        status = exc.exit_code
+        status = _exit_code(exc)
     except click_errors as exc:
-        exc.show()
-        status = exc.exit_code if exc.exit_code else EXIT_USAGE
-    except (*aborts, KeyboardInterrupt):
+        shown: Any = exc  # a click exception: it knows how to show itself
+        shown.show()
+        status = _exit_code(exc) or EXIT_USAGE
+    except aborts + (KeyboardInterrupt,):
         err("referee: interrupted")
         status = 130
     except RefereeError as exc:

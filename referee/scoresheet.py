@@ -63,7 +63,7 @@ class Scoresheet:
         return [name for name, _ in self.rows[0].details] if self.rows else []
 
 
-def places(keys: Mapping[str, Hashable]) -> dict[str, int]:
+def places(keys: Mapping[str, Any]) -> dict[str, int]:
     """Competition ranking (1, 1, 3): a higher key is better; equal keys share the place."""
     order = sorted(keys, key=lambda name: keys[name], reverse=True)
     out: dict[str, int] = {}

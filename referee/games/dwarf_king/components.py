@@ -120,7 +120,8 @@ class Card:
     def name(self) -> str:
         if self.special is not None:
             return self.special.name
-        return f"{RANK_NAME.get(self.rank, self.rank)} of {self.suit}"
+        rank = self.rank or ""
+        return f"{RANK_NAME.get(rank, rank)} of {self.suit}"
 
 
 def _build() -> dict[str, Card]:

@@ -96,7 +96,7 @@ def led_suit(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> str 
 def trick_winner(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> int:
     """Excalibur wins; else the Dragon, unless an Ace is in the trick (R-1: the Ace of the led suit,
     else the first Ace played); else the highest card of the led suit."""
-    powers = {CARDS[c].special.power: s for s, c in plays if CARDS[c].special}
+    powers = {special.power: s for s, c in plays if (special := CARDS[c].special)}
     if "excalibur" in powers:
         return powers["excalibur"]
     led = led_suit(plays, previous)
@@ -150,7 +150,8 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     check_card_available(state, seat, card)
     deal, name = state.deal, state.names[seat]
     slot = deal.slots[seat]
-    power = CARDS[card].special.power if CARDS[card].special else ""
+    special = CARDS[card].special
+    power = special.power if special else ""
     first_trick = deal.trick_number == 1
     leading = not deal.plays
     if power == "sorcerer" and slot.size > 1:
@@ -281,8 +282,8 @@ def goblin_swap(state: State, seat: int, target: int, taken: tuple[str, ...] | N
     return replace(state, deal=replace(deal, swapped=True))
 
 
-def _known(slot: Slot, known: set[str]) -> Slot:
-    return replace(slot, known=frozenset(known), complete=len(known) == slot.size)
+def _known(slot: Slot, known: frozenset[str]) -> Slot:
+    return replace(slot, known=known, complete=len(known) == slot.size)
 
 
 def take_back(state: State, seat: int, card: str) -> State:
@@ -345,6 +346,7 @@ def to_act(state: State) -> ToAct:
         return ToAct(_holders(state, LEADER_CARD), f"{head}: the holder of the 5 of Goblins "
                      "shows it (`leader`)")
     if step in ("trade", "pass"):
+        assert deal.pending_seat is not None
         who = state.names[deal.pending_seat]
         what = ("swaps hands with another player (`trade NAME`)" if step == "trade"
                 else "passes every hand left or right (`pass left`)")
@@ -382,7 +384,7 @@ def target_of(state: State, event: Event) -> int:
 def known_card(code: Any) -> str:
     if code not in CARDS:
         raise IllegalMove(f"{code!r} is not a card of The Dwarf King", code="unknown-card")
-    return code
+    return str(code)
 
 
 def shows(state: State, seat: int, card: str, what: str) -> Deal:
@@ -455,7 +457,7 @@ def available_tiles(state: State) -> list[int]:
     return [t for t in TILE_NUMBERS if t not in used]
 
 
-def _this_round(used: tuple, pile: int) -> tuple:
+def _this_round(used: tuple[Any, ...], pile: int) -> tuple[Any, ...]:
     """The draws since the pile was last complete."""
     return used[len(used) // pile * pile:]
 

@@ -18,12 +18,13 @@ from referee.games.dwarf_king.components import (
     FACES,
     RANKS,
     SPECIAL_CARD,
+    Special,
     QuestSide,
     hand_size,
     number_value,
     tiles,
 )
-from referee.games.dwarf_king.state import Deal, State
+from referee.games.dwarf_king.state import Deal, State, Trick
 from referee.scoresheet import Round, Row, Scoresheet, places
 
 HANDS = 7
@@ -236,29 +237,35 @@ def outcome(deal: Deal, players: int) -> Outcome:
 
 # The special cards' points, one function per kind (`Special.scoring`). Each gets the trick the
 # card ended in, who played it, whether that trick was the last, and the points to change.
-def _winner_scores(deal, trick, player, last, special, points):
+def _winner_scores(deal: Deal, trick: Trick, player: int, last: bool, special: Special,
+                   points: list[int]) -> None:
     points[trick.winner] += special.points
 
 
-def _next_trick_winner_scores(deal, trick, player, last, special, points):
+def _next_trick_winner_scores(deal: Deal, trick: Trick, player: int, last: bool,
+                              special: Special, points: list[int]) -> None:
     if trick.number < len(deal.tricks):  # no effect in the last trick (nor before the next)
         points[deal.tricks[trick.number].winner] += special.points
 
 
-def _player_scores_in_last_trick(deal, trick, player, last, special, points):
+def _player_scores_in_last_trick(deal: Deal, trick: Trick, player: int, last: bool,
+                                 special: Special, points: list[int]) -> None:
     if last:
         points[player] += special.points
 
 
-def _winner_doubles(deal, trick, player, last, special, points):
+def _winner_doubles(deal: Deal, trick: Trick, player: int, last: bool, special: Special,
+                    points: list[int]) -> None:
     points[trick.winner] *= 2  # gains and losses alike
 
 
-def _player_scores_per_face(deal, trick, player, last, special, points):
+def _player_scores_per_face(deal: Deal, trick: Trick, player: int, last: bool,
+                            special: Special, points: list[int]) -> None:
     points[player] += special.points * sum(1 for c in trick.cards if CARDS[c].is_face)
 
 
-SPECIAL_SCORING = {
+SpecialScoring = Callable[[Deal, Trick, int, bool, Special, list[int]], None]
+SPECIAL_SCORING: dict[str, SpecialScoring] = {
     "winner": _winner_scores,
     "next-trick-winner": _next_trick_winner_scores,
     "last-trick-player": _player_scores_in_last_trick,
@@ -269,12 +276,14 @@ SPECIAL_SCORING = {
 
 def special_points(deal: Deal, points: list[int]) -> list[int]:
     """The special card's effect on the hand's points, applied after the quest."""
+    assert deal.special is not None
     special = SPECIAL_CARD[deal.special]
     trick = next((t for t in deal.tricks if deal.special in t.cards), None)
     if special.scoring and trick is not None:
         last = trick.number == hand_size(len(points))
-        SPECIAL_SCORING[special.scoring](deal, trick, trick.player_of(deal.special), last,
-                                         special, points)
+        player = trick.player_of(deal.special)
+        assert player is not None
+        SPECIAL_SCORING[special.scoring](deal, trick, player, last, special, points)
     return points
 
 

@@ -24,7 +24,7 @@ Slot = HiddenHand  # one seat's hand, as the referee knows it
 class Trick:
     number: int
     plays: tuple[tuple[int, str], ...]  # (seat, card) in the order played
-    winner: int | None = None
+    winner: int  # a trick is recorded once it is complete
     replaced: str | None = None  # the card the Sorcerer took back; the Sorcerer lies in its place
 
     @cached_property

@@ -43,7 +43,7 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
         lines.append(text[id(specials[0])])
     if quests:
         tiles_left = sorted({e["tile"] for e in quests})
-        who = sorted({e.by for e in quests})
+        who = sorted({e.by or "" for e in quests})
         lines.append(f"quest TILE SIDE: tile {' '.join(map(str, tiles_left))}, side a or b "
                      f"(e.g. quest {tiles_left[0]}a)" + ("" if len(who) == 1 else
                                                          "; --as the holder of the 5 of Knights"))

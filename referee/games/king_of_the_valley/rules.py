@@ -19,7 +19,7 @@ import random
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove, NotationError
@@ -134,20 +134,24 @@ def summons(state: State) -> list[Summon]:
     return out
 
 
-def _passed_takes(path, passed, tile, gone, feasible, state: State, me: int, out: list) -> None:
+TileAt = Callable[[int, frozenset[int]], "str | None"]
+
+
+def _passed_takes(path: tuple[int, ...], passed: tuple[int, ...], tile: TileAt,
+                  gone: frozenset[int], feasible: Callable[[tuple[str, ...]], bool],
+                  state: State, me: int, out: list[Summon]) -> None:
     """The 2-3 identical tiles taken from `passed`, the last of them right before the landing."""
     last = passed[-1]
     last_tile = tile(last, gone)
     if last_tile is None or last_tile == "priest" or state.other_king_on(last, me):
         return
     what = kind(last_tile)
-    others = [s for s in passed[:-1] if tile(s, gone) is not None
-              and kind(tile(s, gone)) == what and not state.other_king_on(s, me)]
+    held = {s: t for s in passed[:-1] if (t := tile(s, gone)) is not None}
+    others = [s for s, t in held.items() if kind(t) == what and not state.other_king_on(s, me)]
     for count in range(1, min(MAX_TAKE - 1, len(others)) + 1):
         for chosen in combinations(others, count):
-            squares = chosen + (last,)
-            if feasible(tuple(tile(s, gone) for s in squares)):
-                out.append(Summon(path, squares))
+            if feasible(tuple(held[s] for s in chosen) + (last_tile,)):
+                out.append(Summon(path, chosen + (last,)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -166,8 +170,10 @@ def check(state: State, summon: Summon) -> None:
     if len(path) < 2:
         raise _refuse(f"move {names}: name where your king starts and where it ends",
                       "incomplete-move")
-    if path[0] != state.kings[me]:
-        raise _refuse(f"move {names}: your king stands on {square_name(state.kings[me])}, "
+    start = state.kings[me]
+    assert start is not None  # summons come after the kings are placed
+    if path[0] != start:
+        raise _refuse(f"move {names}: your king stands on {square_name(start)}, "
                       f"not on {square_name(path[0])}", "not-your-square")
     gold = state.castle.gold
     gone: set[int] = set()
@@ -225,7 +231,8 @@ def _check_final(state: State, summon: Summon, gone: set[int], names: str) -> No
                       f"{' and '.join(tiles)}", "requirement-not-met", rule)
 
 
-def _check_take(state: State, summon: Summon, tile, names: str) -> list[str]:
+def _check_take(state: State, summon: Summon, tile: Callable[[int], "str | None"],
+                names: str) -> list[str]:
     me = state.active
     passed = between(summon.path[-2], summon.path[-1]) or ()
     take = summon.take
@@ -246,7 +253,7 @@ def _check_take(state: State, summon: Summon, tile, names: str) -> list[str]:
         raise _refuse(f"move {names} take {listed}: you must end on the square directly behind "
                       f"the last tile you take ({square_name(passed[-1])} is the last passed)",
                       "land-behind-last")
-    tiles = [tile(s) for s in take]
+    tiles = [t for s in take if (t := tile(s)) is not None]  # each was checked above
     if "priest" in tiles:
         raise _refuse(f"move {names}: a priest is summoned only by ending a move on it (R-11)",
                       "priest-not-passed", "R-11")
@@ -370,11 +377,12 @@ def carry_out(state: State, summon: Summon) -> State:
     for square in summon.priests:
         gold += coins[square] - 1
         coins[square] = 1  # the priest's coin stays on the square (and later on its new tile)
-        discard.append(valley[square])
+        discard.append("priest")
         valley[square] = None
         emptied.append(square)
     for square in summon.squares:
         tile = valley[square]
+        assert tile is not None  # the summon was checked
         gold += coins[square]
         coins[square] = 0
         valley[square] = None
@@ -430,7 +438,7 @@ def random_unseen(state: State, rng: random.Random) -> str:
     """A tile the box still holds, weighted by how many are left, that fits the next pile."""
     pile = state.next_pile()
     names = list(tile_names(state.orders))
-    weights = []
+    weights: list[float] = []
     revealed = [t for s in state.seen for t in s]
     for tile in names:
         seen = list(state.seen)
