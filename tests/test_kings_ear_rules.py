@@ -444,3 +444,12 @@ def test_rules_text_names_every_ruling():
     text = GAME.rules()
     for n in range(1, 9):
         assert f"R-{n}" in text
+
+
+def test_the_table_may_note_a_remark_at_any_time():
+    s = play(start(), "draw PA3")
+    event = GAME.parse(s, "note break for dinner", "Ann")
+    assert event.by is None and GAME.format(s, event) == "note break for dinner"
+    assert apply_event(GAME, s, event, THREE) == s
+    with pytest.raises(NotationError):
+        GAME.parse(s, "note", None)

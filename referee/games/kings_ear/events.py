@@ -287,4 +287,25 @@ class End(EventType[State]):
         return replace(state, ended=f"stopped by the table: {event['reason']} (R-7)")
 
 
-EVENTS = Events(Draw(), Place(), Trade(), Pass(), End())
+class Note(EventType[State]):
+    name = "note"
+    doc = "a remark the table records, with no effect on the game"
+    fields = {"text": "str"}
+    field_docs = {"text": "the remark, e.g. a break or an agreement made at the table"}
+    actor = "table"
+    forms = (("note TEXT", "the table records a remark: note break for dinner"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        if not args.words:
+            raise NotationError("note needs the remark, e.g. 'note break for dinner'",
+                                code="no-text")
+        return self.make(None, text=" ".join(args.words))
+
+    def format(self, state: State, event: Event) -> str:
+        return f"note {event['text']}"
+
+    def apply(self, state: State, event: Event) -> State:
+        return state
+
+
+EVENTS = Events(Draw(), Place(), Trade(), Pass(), End(), Note())
