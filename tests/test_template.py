@@ -230,3 +230,16 @@ def test_a_header_that_does_not_fit_its_game_is_refused_with_its_line(tmp_path, 
     [finding] = report.findings
     assert finding.kind == "log" and report.exit_status == 65, finding
     assert finding.line == line, finding
+
+
+def test_manpage_update_rewrites_only_the_generated_sections(tmp_path, capsys):
+    for game_id in available_game_ids():
+        page = (ROOT / "man" / f"referee-{game_id}.6").read_text(encoding="utf-8")
+        stale = page.replace(manpage.section(page, "LOG EVENTS"), '.SH "LOG EVENTS"\nold\n')
+        (tmp_path / f"referee-{game_id}.6").write_text(stale, encoding="utf-8")
+    assert manpage.main(tmp_path) == 0
+    assert capsys.readouterr().out.count("updated") == len(available_game_ids())
+    for game_id in available_game_ids():
+        assert (tmp_path / f"referee-{game_id}.6").read_text(encoding="utf-8") == \
+            (ROOT / "man" / f"referee-{game_id}.6").read_text(encoding="utf-8")
+    assert not manpage.update(tmp_path / "referee-kings-ear.6", load_game("kings-ear"))
