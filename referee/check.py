@@ -14,7 +14,14 @@ from typing import Any, Iterable
 
 from referee import log as logfile
 from referee import replay
-from referee.errors import EXIT_BAD_LOG, EXIT_NO_LOG, EXIT_OK, EXIT_RULE, LogError, LogMissing
+from referee.errors import (
+    EXIT_BAD_LOG,
+    EXIT_NO_LOG,
+    EXIT_OK,
+    EXIT_RULE,
+    LogError,
+    LogMissing,
+)
 
 
 @dataclass(frozen=True)

@@ -342,7 +342,8 @@ def history(ctx: typer.Context,
 @app.command()
 def undo(ctx: typer.Context,
          force: bool = typer.Option(False, "--force",
-                                    help="Also retract a reveal (a card everyone has seen).")) -> None:
+                                    help="Also retract a reveal (a card everyone has seen)."),
+         ) -> None:
     """Retract the last event (it is kept in the log under [[retracted]])."""
     from referee import session
 

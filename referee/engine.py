@@ -27,6 +27,7 @@ from typing import (
 )
 
 from referee.errors import IllegalMove, NotationError, UsageError
+from referee.notation import expect_end, match, words
 from referee.rulebook import Rulebook
 
 if TYPE_CHECKING:  # scoring is imported only by the commands that score
@@ -249,9 +250,7 @@ class EventType(Generic[S]):
         return (self.name,) if self.verbs is None else self.verbs
 
     def parse(self, state: S, args: Args) -> Event:
-        if args.words:
-            raise NotationError(f"unexpected {' '.join(args.words)!r} at the end of "
-                                f"{args.text!r}", code="trailing-words")
+        expect_end(args.words, args.text)
         return self.make(args.by)
 
     def format(self, state: S, event: Event) -> str:
@@ -404,8 +403,6 @@ class Game(Generic[S]):
     # ---- moves, derived from the event declarations --------------------------------------
     def parse(self, state: S, text: str, player: str | None) -> Event:
         """Move text to an event: the first word names the event type, its parser does the rest."""
-        from referee.notation import match, words
-
         parts = words(text)
         if not parts:
             raise NotationError("no move given", code="empty")

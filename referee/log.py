@@ -323,7 +323,8 @@ def document(log: GameLog) -> dict[str, Any]:
 
 def dumps(log: GameLog) -> str:
     """The log as TOML, always in the same order and layout: header, [options], [[players]],
-    [[events]], [[retracted]] - one table per event, so that diffs and line numbers stay readable."""
+    [[events]], [[retracted]] - one table per event, so that diffs and line numbers stay
+    readable."""
     import tomli_w
 
     doc = document(log)

@@ -10,7 +10,7 @@ import html
 import io
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping
+from typing import Any, Callable, Mapping
 
 from referee.textsafe import clean_line
 

@@ -24,7 +24,13 @@ from referee.engine import (
     load_game,
     refuse_if_over,
 )
-from referee.errors import IllegalMove, MoveError, NotationError, RefereeError, UsageError
+from referee.errors import (
+    IllegalMove,
+    MoveError,
+    NotationError,
+    RefereeError,
+    UsageError,
+)
 from referee.notation import match
 
 if TYPE_CHECKING:

@@ -50,7 +50,7 @@ from referee.games.dwarf_king.rules import (
     seeded_tile,
 )
 from referee.games.dwarf_king.state import Slot, State
-from referee.notation import match
+from referee.notation import expect_end, match
 
 DIRECTIONS = {"left": 1, "right": -1}  # left = the next player clockwise
 
@@ -312,9 +312,9 @@ class Play(EventType[State]):
         card = parse_card(rest[0], in_play, text)
         if card == "Sorcerer" and len(rest) > 1:
             taken = parse_card(rest[1], in_play, text)
-            end(rest[2:], text)
+            expect_end(rest[2:], text)
             return Event.make("sorcerer", args.by, card=taken)
-        end(rest[1:], text)
+        expect_end(rest[1:], text)
         return self.make(args.by, card=card)
 
     def format(self, state: State, event: Event) -> str:
@@ -334,12 +334,6 @@ class Play(EventType[State]):
             except IllegalMove:
                 continue
             yield self.make(state.names[seat], card=card)
-
-
-def end(parts: tuple[str, ...], text: str) -> None:
-    if parts:
-        raise NotationError(f"unexpected {' '.join(parts)!r} at the end of {text!r}",
-                            code="trailing-words")
 
 
 class Trade(EventType[State]):

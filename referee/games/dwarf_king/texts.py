@@ -14,7 +14,12 @@ from referee.games.dwarf_king.components import (
     sort_cards,
     tiles,
 )
-from referee.games.dwarf_king.rules import available_specials, led_suit, to_act, trick_winner
+from referee.games.dwarf_king.rules import (
+    available_specials,
+    led_suit,
+    to_act,
+    trick_winner,
+)
 from referee.games.dwarf_king.scoring import HANDS, chart, hand_points, outcome_line
 from referee.games.dwarf_king.state import State
 

@@ -37,7 +37,6 @@ from referee.games.king_of_the_valley.components import (
 from referee.games.king_of_the_valley.notation import (
     as_column,
     column,
-    end,
     in_passing_order,
     join_knight_words,
     looks_like_square,
@@ -60,7 +59,7 @@ from referee.games.king_of_the_valley.rules import (
     taxes_feasible,
 )
 from referee.games.king_of_the_valley.state import State, with_item
-from referee.notation import match
+from referee.notation import expect_end, match
 
 PLAYING = frozenset({RECRUIT, SUMMON})
 
@@ -150,7 +149,7 @@ class King(EventType[State]):
     def parse(self, state: State, args: Args) -> Event:
         words = plain(args.words)
         need(words, 1, args.text, "king SQUARE, e.g. king c3")
-        end(words[1:], args.text)
+        expect_end(words[1:], args.text)
         return self.make(args.by, square=square_name(parse_square(words[0], args.text)))
 
     def format(self, state: State, event: Event) -> str:
@@ -311,7 +310,7 @@ class Pass(EventType[State]):
     forms = (("pass", "no summon is possible (R-15)"),)
 
     def parse(self, state: State, args: Args) -> Event:
-        end(plain(args.words), args.text)
+        expect_end(plain(args.words), args.text)
         return self.make(args.by)
 
     def apply(self, state: State, event: Event) -> State:
@@ -340,7 +339,7 @@ class Jester(EventType[State]):
         if rest and rest[0].lower() == "as":
             rest = rest[1:]
         need(rest, 1, args.text, "jester as COLUMN, e.g. jester as duke")
-        end(rest[1:], args.text)
+        expect_end(rest[1:], args.text)
         return self.make(args.by, column=column(rest[0], args.text))
 
     def format(self, state: State, event: Event) -> str:
@@ -384,7 +383,7 @@ class Wizard(EventType[State]):
             give_column = column(give_words[2], text)
             give_words = give_words[:1]
         need(give_words, 1, text, "wizard TILE for SIDE ROW")
-        end(give_words[1:], text)
+        expect_end(give_words[1:], text)
         give = parse_tile(give_words[0], state.orders, text)
         side, row, tail = parse_slot(rest[cut + 1:], text, "wizard duke for left 4")
         return self.make(args.by, give=give, give_column=give_column, side=side, row=row,
@@ -441,7 +440,7 @@ class Tax(EventType[State]):
     def parse(self, state: State, args: Args) -> Event:
         rest = plain(args.words)
         need(rest, 1, args.text, "tax COLUMN, e.g. tax farmer")
-        end(rest[1:], args.text)
+        expect_end(rest[1:], args.text)
         return self.make(args.by, column=column(rest[0], args.text))
 
     def format(self, state: State, event: Event) -> str:
@@ -497,7 +496,7 @@ class Kingdom(EventType[State]):
     def parse(self, state: State, args: Args) -> Event:
         rest, text = plain(args.words), args.text
         if rest:
-            end(rest[1:], text)
+            expect_end(rest[1:], text)
             choice = match(rest[0], ("farmer", "wife"), "kingdom bonus 1-influence column",
                            text=text)
             return self.make(args.by, column=choice)
@@ -549,7 +548,7 @@ class Refill(EventType[State]):
     def parse(self, state: State, args: Args) -> Event:
         rest = plain(args.words)
         need(rest, 1, args.text, "refill left or refill right")
-        end(rest[1:], args.text)
+        expect_end(rest[1:], args.text)
         return self.make(args.by, side=match(rest[0], SIDES, "hill column", text=args.text))
 
     def format(self, state: State, event: Event) -> str:

@@ -32,12 +32,6 @@ def need(parts: Sequence[str], count: int, text: str, example: str) -> None:
         raise NotationError(f"{text!r} is incomplete; write {example}", code="incomplete-move")
 
 
-def end(parts: Sequence[str], text: str) -> None:
-    if parts:
-        raise NotationError(f"unexpected {' '.join(parts)!r} at the end of {text!r}",
-                            code="trailing-words")
-
-
 def parse_square(word: str, text: str) -> int:
     low = word.lower()
     if len(low) != 2 or low[0] not in FILES or low[1] not in "12345":

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from referee.games.king_of_the_valley.components import COUPLE_POINTS, KINGDOM_POINTS, ORDER_BONUS
+from referee.games.king_of_the_valley.components import (
+    COUPLE_POINTS,
+    KINGDOM_POINTS,
+    ORDER_BONUS,
+)
 from referee.games.king_of_the_valley.state import Castle, State, influence
 from referee.scoresheet import Row, Scoresheet, ordinal, places
 

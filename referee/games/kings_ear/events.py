@@ -10,10 +10,22 @@ from typing import Iterator
 from referee.engine import Args, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.games.kings_ear import rules
-from referee.games.kings_ear.components import CARDS, PENDING, PILE, card_house, card_value
-from referee.games.kings_ear.notation import card_name, parse_card, parse_cards, parse_house
+from referee.games.kings_ear.components import (
+    CARDS,
+    PENDING,
+    PILE,
+    card_house,
+    card_value,
+)
+from referee.games.kings_ear.notation import (
+    card_name,
+    parse_card,
+    parse_cards,
+    parse_house,
+)
 from referee.games.kings_ear.rules import PLACING, TURN
 from referee.games.kings_ear.state import State, tradeable_under
+from referee.notation import expect_end
 
 
 class Draw(EventType[State]):
@@ -82,9 +94,7 @@ class Place(EventType[State]):
 
     def parse(self, state: State, args: Args) -> Event:
         house = parse_house(state, args.words, "place", args.text)
-        if args.words[1:]:
-            raise NotationError(f"unexpected {' '.join(args.words[1:])!r} at the end of "
-                                f"{args.text!r}", code="trailing-words")
+        expect_end(args.words[1:], args.text)
         return self.make(args.by, house=house)
 
     def format(self, state: State, event: Event) -> str:

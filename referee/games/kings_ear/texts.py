@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from referee.engine import Event
-from referee.games.kings_ear.components import PROFESSIONS, card_house, card_profession, short_name
+from referee.games.kings_ear.components import (
+    PROFESSIONS,
+    card_house,
+    card_profession,
+    short_name,
+)
 from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rules import card_of, to_act
 from referee.games.kings_ear.scoring import outcome, row_order
