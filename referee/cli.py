@@ -212,8 +212,10 @@ def play(
     from referee import session
 
     path, text = log_path(ctx), " ".join(move)
-    secret = _ask_secret() if session.needs_secret(path, text, as_name) else None
-    played = session.play(path, text, as_name, note, secret)
+    try:
+        played = session.play(path, text, as_name, note)
+    except session.SecretNeeded:
+        played = session.play(path, text, as_name, note, _ask_secret())
     if as_json:
         turn = played.after.turn
         out_json({"seq": len(played.after.log.entries),

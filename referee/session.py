@@ -27,7 +27,6 @@ from referee.engine import (
 from referee.errors import (
     IllegalMove,
     MoveError,
-    NotationError,
     RefereeError,
     UsageError,
 )
@@ -136,14 +135,10 @@ class Played:
     receipt: str | None = None  # a sealed secret's receipt, shown once to its player
 
 
-def needs_secret(path: Path, text: str, as_name: str | None = None) -> bool:
-    """Whether `text` is a move that seals a secret (the CLI then asks for it, unseen)."""
-    table = load(path)
-    try:
-        event = table.game.parse(table.state, text, _actor(table, as_name))
-    except RefereeError:
-        return False
-    return table.game.events[event.type].sealed
+class SecretNeeded(Exception):
+    """The move seals a secret and none was given: ask for it unseen, then play it again.
+
+    Raised before anything is written, so that nobody types a secret while holding the lock."""
 
 
 def play(path: Path, text: str, as_name: str | None = None, note: str | None = None,
@@ -195,8 +190,7 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str]
     from referee import seals
 
     if secret is None:
-        raise NotationError(f"{event.type} seals a secret: type it when asked (it is never "
-                            "shown or stored)", code="no-secret")
+        raise SecretNeeded(event.type)
     canonical = table.game.events[event.type].secret(table.state, secret)
     receipt = seals.new_receipt()
     return event.with_fields(seal=seals.commitment(canonical, receipt)), receipt
