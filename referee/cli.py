@@ -244,7 +244,8 @@ def options(
                                                             "(e.g. `trade Stag`)."),
     for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
                                            help="The moves of this player (default: to act)."),
-    show_all: bool = typer.Option(False, "--all", help="List every move, never fold."),
+    show_all: bool = typer.Option(False, "--all", help="List every move, one per line, never "
+                                                       "folded (streamed: there may be many)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """The legal moves now, in exactly the notation `play` accepts."""
@@ -252,16 +253,19 @@ def options(
 
     table = session.load(log_path(ctx))
     player = table.player(for_name) if for_name else None
+    wanted = " ".join(prefix or []).casefold()
+    if show_all:
+        _every_move(table, player, wanted, as_json)
+        return
     choices = table.choices(player)
     lines, note = choices.lines, choices.note
-    if prefix:
-        wanted = " ".join(prefix).casefold()
+    if wanted:
         lines = [line for line in lines if line.casefold().startswith(wanted)]
     turn = table.turn
     if as_json:
-        out_json({**_turn_json(table),
-                  "moves": [table.format(e) for e in choices.events] if show_all or not prefix
-                  else lines, "lines": lines, "note": note})
+        out_json({**_turn_json(table), "count": table.count_moves(player),
+                  "moves": [table.format(e) for e in choices.events] if not wanted else lines,
+                  "lines": lines, "note": note})
         return
     if table.finished:
         out("The game is over: no moves.")
@@ -272,10 +276,27 @@ def options(
         return
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
     out(f"{who} - {clean_line(turn.prompt)}:")
-    for line in lines if show_all or len(lines) <= OPTIONS_FOLD else _fold(lines):
+    for line in lines if len(lines) <= OPTIONS_FOLD else _fold(lines):
         out(f"  {clean(line)}")
     if note:
         out(note)
+
+
+def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
+    """`options --all`: every legal move, one per line, streamed as it is found."""
+    moves = (text for text in map(table.format, table.every_move(player))
+             if text.casefold().startswith(wanted))
+    if as_json:
+        head = json.dumps({**_turn_json(table), "count": table.count_moves(player)},
+                          ensure_ascii=False)
+        typer.echo(head[:-1] + ', "moves": [', nl=False)
+        for index, text in enumerate(moves):
+            typer.echo(("" if index == 0 else ", ") + json.dumps(text, ensure_ascii=False),
+                       nl=False)
+        typer.echo("]}")
+        return
+    for text in moves:
+        out(clean(text))
 
 
 def _fold(lines: list[str]) -> list[str]:

@@ -435,6 +435,15 @@ class Game(Generic[S]):
         return [event for etype in self.events if etype.phases is None or now in etype.phases
                 for event in etype.moves(state) if player is None or event.by == player]
 
+    def every_move(self, state: S, player: str | None = None) -> Iterator[Event]:
+        """Every legal event, lazily, for `options --all`: `legal` may leave out the members of a
+        family too large to list (a game that does so overrides this and `count_moves`)."""
+        return iter(self.legal(state, player))
+
+    def count_moves(self, state: S, player: str | None = None) -> int:
+        """How many legal events there are, counted without listing them all."""
+        return len(self.legal(state, player))
+
     def legal_note(self, state: S, player: str | None = None) -> str:
         """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
         return ""

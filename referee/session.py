@@ -93,6 +93,12 @@ class Table:
         events = game.legal(state, player)
         return Choices(events, game.option_lines(state, events), game.legal_note(state, player))
 
+    def every_move(self, player: str | None = None) -> Iterator[Event]:
+        return self.game.every_move(self.state, player)
+
+    def count_moves(self, player: str | None = None) -> int:
+        return self.game.count_moves(self.state, player)
+
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
 

@@ -4,6 +4,7 @@ effect and the moves it offers.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from typing import Iterator
 
@@ -26,6 +27,9 @@ from referee.games.kings_ear.notation import (
 from referee.games.kings_ear.rules import PLACING, TURN
 from referee.games.kings_ear.state import State, tradeable_under
 from referee.notation import expect_end
+
+
+LISTED = 200  # equal trades listed one by one at most; beyond, `options` shows families
 
 
 class Draw(EventType[State]):
@@ -225,10 +229,12 @@ class Trade(EventType[State]):
         return rules.after_action(rules.moved(state, moves))
 
     def moves(self, state: State) -> Iterator[Event]:
+        """The trades to list: after a draw all of them (at most four cards are taken); else the
+        first LISTED equal trades, never more (`options` counts the rest, `--all` streams them)."""
         if state.pending is not None:
             yield from self._drawn_trades(state)
-        elif rules.equal_trade_sums(state):
-            yield from self._equal_trades(state)
+        else:
+            yield from itertools.islice(self.equal_trades(state), LISTED)
 
     def _drawn_trades(self, state: State) -> Iterator[Event]:
         assert state.pending is not None
@@ -239,16 +245,15 @@ class Trade(EventType[State]):
             for take in rules.subsets_with_sum(tradeable_under(state, house), value, state.own):
                 yield rules.trade_event(state, house, (), take)
 
-    def _equal_trades(self, state: State) -> Iterator[Event]:
-        gives = rules.subsets_by_sum(tradeable_under(state, state.own), None)
-        for house in range(4):
-            if house == state.own:
-                continue
-            takes = rules.subsets_by_sum(tradeable_under(state, house), state.own)
-            for total in sorted(set(gives) & set(takes)):
-                for give in gives[total]:
-                    for take in takes[total]:
-                        yield rules.trade_event(state, house, give, take)
+    def equal_trades(self, state: State) -> Iterator[Event]:
+        """Every equal option-2 trade, lazily: by House, worth, then cards (there may be
+        billions)."""
+        give_pool = tradeable_under(state, state.own)
+        for family in rules.equal_trade_families(state):
+            take_pool = tradeable_under(state, family.house)
+            for give in rules.subsets_with_total(give_pool, family.total, None):
+                for take in rules.subsets_with_total(take_pool, family.total, state.own):
+                    yield rules.trade_event(state, family.house, give, take)
 
 
 class Pass(EventType[State]):
@@ -318,4 +323,5 @@ class Note(EventType[State]):
         return state
 
 
-EVENTS = Events(Draw(), Place(), Trade(), Pass(), End(), Note())
+TRADE = Trade()
+EVENTS = Events(Draw(), Place(), TRADE, Pass(), End(), Note())

@@ -6,12 +6,12 @@ Rules page: ../shared/rules/kings-ear.md; every rule and ruling is in rulebook.p
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.games.kings_ear import rules, scoring, texts
 from referee.games.kings_ear.components import CARDS, DEFAULT_HOUSES, PILE, check_houses
-from referee.games.kings_ear.events import EVENTS
+from referee.games.kings_ear.events import EVENTS, LISTED, TRADE
 from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rulebook import RULEBOOK
 from referee.games.kings_ear.state import State, inventory
@@ -72,7 +72,27 @@ class KingsEar(Game[State]):
         return texts.legal_note(state)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        families = [] if state.pending is not None else rules.equal_trade_families(state)
+        if sum(f.count for f in families) <= LISTED:
+            families = []  # few enough: every trade is listed on its own
+        return texts.option_lines(state, events, [self.format(state, e) for e in events],
+                                  families)
+
+    def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:
+        listed = self.legal(state, player)
+        if state.pending is not None or not listed:
+            yield from listed
+            return
+        yield from (e for e in listed if e.type == "draw")
+        yield from TRADE.equal_trades(state)
+        yield from (e for e in listed if e.type == "pass")
+
+    def count_moves(self, state: State, player: str | None = None) -> int:
+        listed = self.legal(state, player)
+        if state.pending is not None or not listed:
+            return len(listed)
+        trades = sum(f.count for f in rules.equal_trade_families(state))
+        return sum(e.type != "trade" for e in listed) + trades
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         """Random play that stays fast: choose the kind of move first, then one instance.

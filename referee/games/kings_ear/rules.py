@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
-from typing import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Iterable, Iterator, Mapping
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
@@ -150,16 +150,87 @@ def equal_trade_sums(state: State) -> set[tuple[int, int]]:
             for total in gives & subset_sums(tradeable_under(state, house), state.own)}
 
 
-def subsets_by_sum(cards: list[int], need_house: int | None) -> dict[int, list[tuple[int, ...]]]:
-    """Non-empty subsets of `cards` by total value; with `need_house`, only those that contain
-    at least one card of that House (the 'at least one of your own House' rule)."""
-    out: dict[int, list[tuple[int, ...]]] = {}
-    for size in range(1, len(cards) + 1):
-        for combo in itertools.combinations(sorted(cards), size):
-            if need_house is not None and not any(card_house(c) == need_house for c in combo):
-                continue
-            out.setdefault(sum(card_value(c) for c in combo), []).append(combo)
+def subset_counts(cards: list[int], need_house: int | None) -> dict[int, int]:
+    """How many non-empty subsets of `cards` make each total (with `need_house`: subsets holding
+    at least one card of that House). Counted, never listed: the counts reach billions."""
+    every = {0: 1}  # totals of all subsets, the empty one included
+    avoiding = {0: 1}  # ... of the subsets without a card of need_house
+    for card in cards:
+        value = card_value(card)
+        every = _with_card(every, value)
+        if need_house is not None and card_house(card) != need_house:
+            avoiding = _with_card(avoiding, value)
+    if need_house is None:
+        avoiding = {0: 1}  # only the empty subset is left out
+    counts = {total: n - avoiding.get(total, 0) for total, n in every.items()}
+    return {total: n for total, n in counts.items() if n}
+
+
+def _with_card(counts: dict[int, int], value: int) -> dict[int, int]:
+    out = dict(counts)
+    for total, n in counts.items():
+        out[total + value] = out.get(total + value, 0) + n
     return out
+
+
+@dataclass(frozen=True)
+class Family:
+    """The equal option-2 trades with one House at one total: `gives` x `takes` of them."""
+
+    house: int
+    total: int
+    gives: int
+    takes: int
+
+    @property
+    def count(self) -> int:
+        return self.gives * self.takes
+
+
+def equal_trade_families(state: State) -> list[Family]:
+    """Every (partner House, total) with equal trades, and how many: counted, not listed."""
+    gives = subset_counts(tradeable_under(state, state.own), None)
+    if not gives:
+        return []
+    out = []
+    for house in range(4):
+        if house == state.own:
+            continue
+        takes = subset_counts(tradeable_under(state, house), state.own)
+        out += [Family(house, total, gives[total], takes[total])
+                for total in sorted(set(gives) & set(takes))]
+    return out
+
+
+def subsets_with_total(cards: list[int], total: int,
+                       need_house: int | None) -> Iterator[tuple[int, ...]]:
+    """Lazily, the subsets of `cards` adding up to `total` (holding a card of `need_house` if
+    set), smallest first and in card order within a size, as itertools.combinations would."""
+    cards = sorted(cards)
+    values = [card_value(c) for c in cards]
+    needed = [need_house is None or card_house(c) == need_house for c in cards]
+    for size in range(1, len(cards) + 1):
+        if size > total:  # values are at least 1
+            return
+        yield from _subsets_of_size(cards, values, needed, 0, size, total, need_house is None, [])
+
+
+def _subsets_of_size(cards: list[int], values: list[int], needed: list[bool], start: int,
+                     size: int, left: int, has_needed: bool,
+                     chosen: list[int]) -> Iterator[tuple[int, ...]]:
+    if size == 0:
+        if left == 0 and has_needed:
+            yield tuple(chosen)
+        return
+    if left < size or left > 4 * size:  # each card is worth 1 to 4
+        return
+    for index in range(start, len(cards) - size + 1):
+        if values[index] > left:
+            continue
+        chosen.append(cards[index])
+        yield from _subsets_of_size(cards, values, needed, index + 1, size - 1,
+                                    left - values[index], has_needed or needed[index], chosen)
+        chosen.pop()
 
 
 def subsets_with_sum(cards: list[int], total: int, need_house: int) -> list[tuple[int, ...]]:

@@ -10,7 +10,7 @@ from referee.games.kings_ear.components import (
     short_name,
 )
 from referee.games.kings_ear.notation import card_name
-from referee.games.kings_ear.rules import card_of, to_act
+from referee.games.kings_ear.rules import Family, card_of, to_act
 from referee.games.kings_ear.scoring import outcome, row_order
 from referee.games.kings_ear.state import State, locked
 
@@ -57,15 +57,39 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
-def option_lines(state: State, events: list[Event], formatted: list[str]) -> list[str]:
-    """Forty single draws read worse than one line: `draw CARD` with the count."""
+def option_lines(state: State, events: list[Event], formatted: list[str],
+                 families: list[Family]) -> list[str]:
+    """Forty single draws read worse than one line: `draw CARD` with the count. With
+    `families`, the equal trades are too many to list: one line per partner House says how many
+    there are and what they are worth."""
     draws = [e for e in events if e.type == "draw"]
     lines = []
     if len(draws) > 1:
         lines.append(f"draw CARD    (the card you drew: one of the {len(draws)} cards not "
                      "seen yet)")
-    lines += [text for e, text in zip(events, formatted) if e.type != "draw" or len(draws) == 1]
+    for event, text in zip(events, formatted):
+        if (event.type != "draw" or len(draws) == 1) and not (families and event.type == "trade"):
+            lines.append(text)
+    own = state.houses[state.own]
+    for house in sorted({f.house for f in families}):
+        mine = [f for f in families if f.house == house]
+        worth = _worths([f.total for f in mine])
+        lines.append(f"trade {state.houses[house]} give CARDS take CARDS    "
+                     f"({sum(f.count for f in mine):,} equal trades, worth {worth}: cards of "
+                     f"other Houses under {own} for cards under {state.houses[house]} worth as "
+                     f"much, one at least a {own} card)")
     return lines
+
+
+def _worths(totals: list[int]) -> str:
+    """1, 2, 3, 5, 6, 7 -> '1-3, 5-7'."""
+    runs: list[list[int]] = []
+    for total in sorted(totals):
+        if runs and total == runs[-1][-1] + 1:
+            runs[-1].append(total)
+        else:
+            runs.append([total])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def legal_note(state: State) -> str:
