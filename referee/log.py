@@ -29,8 +29,14 @@ import tempfile
 import time
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator
+
+try:
+    import rtoml as _rtoml
+except ImportError:  # pragma: no cover - no wheel for this platform: tomllib alone
+    _rtoml = None
 
 from referee.engine import Event, Player
 from referee.errors import LogBusy, LogError, LogMissing
@@ -55,16 +61,25 @@ class Entry:
     line: int | None = None
 
 
+_TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]\]", re.M)
+
+
 class _Locator:
     """Finds the TOML line of a table or key, for messages (tomllib keeps no positions)."""
 
     def __init__(self, text: str):
-        self.lines = text.splitlines()
+        self.text = text
         self._tables: dict[str, list[int]] = {}
-        for number, line in enumerate(self.lines, start=1):
-            m = re.match(r"\s*\[\[\s*([A-Za-z0-9_-]+)\s*\]\]", line)
-            if m:
-                self._tables.setdefault(m.group(1), []).append(number)
+        # One pass of the regex engine over the whole text, counting lines as it goes.
+        line, at = 1, 0
+        for m in _TABLE_HEADER.finditer(text):
+            line += text.count("\n", at, m.start())
+            at = m.start()
+            self._tables.setdefault(m.group(1), []).append(line)
+
+    @cached_property
+    def lines(self) -> list[str]:  # only an error message needs them
+        return self.text.splitlines()
 
     def table(self, name: str, index: int) -> int | None:
         found = self._tables.get(name, [])
@@ -152,12 +167,24 @@ def read(path: str | os.PathLike[str]) -> GameLog:
 
 
 def parse(text: str, source: str = "<log>") -> GameLog:
+    return _structure(_load_toml(text, source), _Locator(text), source)
+
+
+def _load_toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML document: parsed by rtoml (a Rust parser, several times faster) where it is
+    installed; by tomllib, the reference, when rtoml is missing or refuses the text, so that
+    what is accepted and every message with its line are tomllib's."""
+    if _rtoml is not None:
+        try:
+            doc: dict[str, Any] = _rtoml.loads(text)
+            return doc
+        except Exception:  # noqa: BLE001 - tomllib decides, and names the problem
+            pass
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = _toml_error_line(str(exc))
         raise LogError(f"{source}: not valid TOML: {exc}", code="toml-syntax", line=line) from None
-    return _structure(doc, _Locator(text), source)
 
 
 def _toml_error_line(message: str) -> int | None:

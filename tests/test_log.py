@@ -190,3 +190,25 @@ def test_unreadable_file(tmp_path):  # pragma: no cover - CI runs as root
     target.chmod(0)
     with pytest.raises(LogMissing):
         logfile.read(Path(target))
+
+
+def test_rtoml_and_tomllib_read_every_log_alike(monkeypatch):
+    from tests.conftest import EXAMPLES, GOLDEN
+
+    paths = sorted(GOLDEN.glob("*/*.toml")) + sorted(EXAMPLES.glob("*.toml"))
+    assert logfile._rtoml is not None  # the fast parser is installed where CI runs
+    fast = [logfile.read(p) for p in paths]
+    monkeypatch.setattr(logfile, "_rtoml", None)
+    slow = [logfile.read(p) for p in paths]
+    assert fast == slow
+    assert [[e.line for e in log.entries] for log in fast] == \
+        [[e.line for e in log.entries] for log in slow]
+    assert [logfile.dumps(log) for log in fast] == [logfile.dumps(log) for log in slow]
+
+
+def test_what_rtoml_refuses_tomllib_decides():
+    nested = "[" * 120 + "]" * 120
+    deep = GOOD + f'\n[[events]]\nseq = 3\nby = "Ann"\ntype = "pass"\nx = {nested}\n'
+    with pytest.raises(LogError) as info:  # rtoml stops at about 85 levels; tomllib reads it
+        logfile.parse(deep)
+    assert info.value.code == "bad-field"  # ... and the log's structure refuses the array
