@@ -395,6 +395,11 @@ class Game(Generic[S]):
     def finished(self, state: S) -> bool:
         raise NotImplementedError
 
+    def acting(self, state: S) -> tuple[str, ...]:
+        """The players who may act now: `to_act(state).players`, which games may answer more
+        cheaply (the turn is checked at every event; the prompt is only needed to refuse)."""
+        return self.to_act(state).players
+
     def default_player(self, state: S) -> str | None:
         """Who a typed move is by when `--as` is not given: the one player to act, if any."""
         turn = self.to_act(state)
@@ -550,14 +555,13 @@ def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
         return
     if event.by is None:
         raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-    if event.by not in {p.name for p in players}:
+    if not any(p.name == event.by for p in players):
         raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
-    if etype.actor == "player":
+    if etype.actor == "player" and event.by not in game.acting(state):
         turn = game.to_act(state)
-        if event.by not in turn.players:
-            who = " or ".join(turn.players) or "the table"
-            raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.prompt})",
-                              code="not-your-turn", rule=game.turn_rule or None)
+        who = " or ".join(turn.players) or "the table"
+        raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.prompt})",
+                          code="not-your-turn", rule=game.turn_rule or None)
 
 
 def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:

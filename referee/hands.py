@@ -9,8 +9,10 @@ cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable
+
+from referee.evolve import evolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +26,7 @@ class Void:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HiddenHand:
     size: int
     known: frozenset[str] = frozenset()
@@ -43,25 +45,25 @@ class HiddenHand:
     def without(self, card: str) -> HiddenHand:
         """The hand after `card` left it (played, discarded, given)."""
         known = self.known - {card}
-        return replace(self, size=self.size - 1, known=known,
+        return evolve(self, size=self.size - 1, known=known,
                        complete=self.complete or len(known) == self.size - 1)
 
     def knowing(self, card: str) -> HiddenHand:
         """The hand with `card` now known to be in it (it was shown)."""
         known = self.known | {card}
-        return replace(self, known=known, complete=self.complete or len(known) == self.size)
+        return evolve(self, known=known, complete=self.complete or len(known) == self.size)
 
     def with_known(self, cards: Iterable[str]) -> HiddenHand:
         """The hand with exactly these cards known to be in it (its size unchanged)."""
         known = frozenset(cards)
-        return replace(self, known=known, complete=len(known) == self.size)
+        return evolve(self, known=known, complete=len(known) == self.size)
 
     def taking(self, card: str | None, after: int) -> HiddenHand:
         """The hand after a card joined it at moment `after` (None: a card nobody saw)."""
-        grown = replace(self, size=self.size + 1, complete=self.complete and card is not None)
+        grown = evolve(self, size=self.size + 1, complete=self.complete and card is not None)
         if card is None:
             return grown
-        return replace(grown, known=self.known | {card},
+        return evolve(grown, known=self.known | {card},
                        joined=self.joined + ((card, after),))
 
     def forgetting(self) -> HiddenHand:
@@ -72,10 +74,10 @@ class HiddenHand:
         return next((v for v in self.voids if v.what == what), None)
 
     def showing_void(self, void: Void) -> HiddenHand:
-        return self if self.void_in(void.what) else replace(self, voids=self.voids + (void,))
+        return self if self.void_in(void.what) else evolve(self, voids=self.voids + (void,))
 
     def dropping_void(self, void: Void) -> HiddenHand:
-        return replace(self, voids=tuple(v for v in self.voids if v is not void))
+        return evolve(self, voids=tuple(v for v in self.voids if v is not void))
 
     def joined_after(self, card: str, moment: int) -> bool:
         """Did `card` join the hand at or after `moment`?"""

@@ -31,8 +31,10 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Iterator
 
+_rtoml: ModuleType | None
 try:
     import rtoml as _rtoml
 except ImportError:  # pragma: no cover - no wheel for this platform: tomllib alone

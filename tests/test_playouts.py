@@ -65,3 +65,14 @@ def test_scoresheet_of_a_finished_random_game_has_places(game_id):
     places = [r.place for r in sheet.rows if r.name is not None]
     assert sheet.finished and sheet.winners and 1 in places
     assert all(p is not None and p >= 1 for p in places)
+
+
+@pytest.mark.parametrize("game_id", available_game_ids())
+def test_the_cheap_turn_check_agrees_with_to_act(game_id):
+    game = load_game(game_id)
+    playout = play_out(game, 5, default_players(game, None))
+    state = playout.setup.state
+    for event in playout.events + [None]:
+        assert game.acting(state) == game.to_act(state).players
+        if event is not None:
+            state = apply_event(game, state, event, playout.players)

@@ -15,11 +15,11 @@ effect and the moves it offers. Events of one hand, in order:
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from typing import Iterator
 
 from referee.engine import Args, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.dwarf_king import rules
 from referee.games.dwarf_king.components import (
     CARDS,
@@ -102,7 +102,7 @@ class Special(EventType[State]):
         slots = tuple(Slot(size) for _ in state.names)
         if state.seed is not None:
             slots = tuple(Slot.of(h) for h in rules.seeded_deal(state, card))
-        return replace(state, deal=replace(deal, special=card, slots=slots))
+        return evolve(state, deal=evolve(deal, special=card, slots=slots))
 
     def moves(self, state: State) -> Iterator[Event]:
         cards = [seeded_special(state)] if state.seed is not None \
@@ -156,7 +156,7 @@ class Hand(EventType[State]):
                 raise IllegalMove(f"{card} is in {state.names[holder]}'s hand",
                                   code="card-held-elsewhere", rule="Cards")
         deal = deal.with_slot(seat, Slot.of(cards))
-        return replace(state, deal=rules.deduce_last_hand(deal, state.players))
+        return evolve(state, deal=rules.deduce_last_hand(deal, state.players))
 
 
 class Quest(EventType[State]):
@@ -199,7 +199,7 @@ class Quest(EventType[State]):
                               f"{seeded_tile(state)}, not {tile}", code="seed-mismatch",
                               rule="Quests")
         deal = rules.shows(state, seat, QUEST_CARD, "draws the quest tile")
-        return replace(state, deal=replace(deal, quest=(tile, side)))
+        return evolve(state, deal=evolve(deal, quest=(tile, side)))
 
     def moves(self, state: State) -> Iterator[Event]:
         tiles_left = [seeded_tile(state)] if state.seed is not None else \
@@ -242,7 +242,7 @@ class Swap(EventType[State]):
         seat = rules.seat_of(state, event)
         target = rules.target_of(state, event)
         deal = rules.shows(state, seat, "FlagBearerG", "swaps cards with the Goblins' Flag Bearer")
-        state = replace(state, deal=deal)
+        state = evolve(state, deal=deal)
         taken, given = event.get("taken"), event.get("given")
         if (taken is None) != (given is None):
             raise IllegalMove("record both the 2 cards taken and the 2 given, or neither",
@@ -288,7 +288,7 @@ class Leader(EventType[State]):
     def apply(self, state: State, event: Event) -> State:
         seat = rules.seat_of(state, event)
         deal = rules.shows(state, seat, LEADER_CARD, "leads the first trick")
-        return replace(state, deal=replace(deal, leader=seat))
+        return evolve(state, deal=evolve(deal, leader=seat))
 
     def moves(self, state: State) -> Iterator[Event]:
         for name in rules.to_act(state).players:

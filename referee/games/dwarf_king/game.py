@@ -59,6 +59,9 @@ class DwarfKing(Game[State]):
     def finished(self, state: State) -> bool:
         return state.over
 
+    def acting(self, state: State) -> tuple[str, ...]:
+        return rules.acting(state)
+
     def notices(self, state: State) -> tuple[Notice, ...]:
         return state.notices
 

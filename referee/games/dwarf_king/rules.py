@@ -6,11 +6,11 @@ revokes, the effects that move cards between hands, and the tool's own shuffles.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from referee.engine import Event, Notice, ToAct
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.dwarf_king.components import (
     CARDS,
     DEALER_CARD,
@@ -202,7 +202,7 @@ def play_card(state: State, seat: int, card: str) -> State:
     if shown_void is not None:
         slot = slot.showing_void(Void(shown_void, deal.trick_number, name, card))
     deal = deal.with_slot(seat, slot.without(card), plays=deal.plays + ((seat, card),))
-    state = replace(state, deal=deal, notices=notices)
+    state = evolve(state, deal=deal, notices=notices)
     if len(deal.plays) == state.players:
         state = _close_trick(state)
     return state
@@ -234,16 +234,16 @@ def _close_trick(state: State) -> State:
     deal = state.deal
     previous = deal.tricks[-1] if deal.tricks else None
     trick = Trick(deal.trick_number, deal.plays, trick_winner(deal.plays, previous))
-    deal = replace(deal, tricks=deal.tricks + (trick,), plays=())
+    deal = evolve(deal, tricks=deal.tricks + (trick,), plays=())
     last = len(deal.tricks) == hand_size(state.players)
     if last:
-        return finish_hand(replace(state, deal=deal))
+        return finish_hand(evolve(state, deal=deal))
     special = SPECIAL_CARD.get(deal.special or "")
     action = special.action if special else ""
     player = trick.player_of(deal.special) if deal.special else None
     if action in ("trade-hands", "pass-hands") and player is not None:
-        deal = replace(deal, pending=action, pending_seat=player)
-    return replace(state, deal=deal)
+        deal = evolve(deal, pending=action, pending_seat=player)
+    return evolve(state, deal=deal)
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ def trade_hands(state: State, seat: int, target: int) -> State:
     """The Druid: two seats exchange their whole hands (and what is known about them)."""
     slots = list(state.deal.slots)
     slots[seat], slots[target] = slots[target], slots[seat]
-    return replace(state, deal=replace(state.deal, slots=tuple(slots), pending="",
+    return evolve(state, deal=evolve(state.deal, slots=tuple(slots), pending="",
                                        pending_seat=None))
 
 
@@ -263,7 +263,7 @@ def pass_hands(state: State, step: int) -> State:
     n = state.players
     old = state.deal.slots
     slots = tuple(old[(seat - step) % n] for seat in range(n))
-    return replace(state, deal=replace(state.deal, slots=slots, pending="",
+    return evolve(state, deal=evolve(state.deal, slots=slots, pending="",
                                        pending_seat=None))
 
 
@@ -279,24 +279,24 @@ def goblin_swap(state: State, seat: int, target: int, taken: tuple[str, ...] | N
         mine = _known(mine, (mine.known | set(taken)) - set(given))
         theirs = _known(theirs, (theirs.known - set(taken)) | set(given))
     deal = deal.with_slot(seat, mine).with_slot(target, theirs)
-    return replace(state, deal=replace(deal, swapped=True))
+    return evolve(state, deal=evolve(deal, swapped=True))
 
 
 def _known(slot: Slot, known: frozenset[str]) -> Slot:
-    return replace(slot, known=known, complete=len(known) == slot.size)
+    return evolve(slot, known=known, complete=len(known) == slot.size)
 
 
 def take_back(state: State, seat: int, card: str) -> State:
     """The Sorcerer, between tricks: take `card` from the previous trick, leave the Sorcerer."""
     deal = state.deal
     last = deal.tricks[-1]
-    trick = replace(last, replaced=card)
+    trick = evolve(last, replaced=card)
     slot = deal.slots[seat]
     known = (slot.known - {"Sorcerer"}) | {card}
-    slot = replace(slot, known=known, complete=slot.complete or len(known) == slot.size,
+    slot = evolve(slot, known=known, complete=slot.complete or len(known) == slot.size,
                    joined=slot.joined + ((card, last.number),))
     deal = deal.with_slot(seat, slot, tricks=deal.tricks[:-1] + (trick,))
-    return replace(state, deal=deal)
+    return evolve(state, deal=deal)
 
 
 # --------------------------------------------------------------------------------------------
@@ -312,14 +312,22 @@ def finish_hand(state: State) -> State:
     result = HandResult(deal.number, state.names[deal.dealer], deal.special, deal.quest,
                         hand_points(deal, state.players, state.edition), next_dealer,
                         tuple(won.tricks(s) for s in range(state.players)))
-    state = replace(state, results=state.results + (result,))
+    state = evolve(state, results=state.results + (result,))
     totals = state.totals
     over = len(state.results) >= HANDS and totals.count(max(totals)) == 1
-    return replace(state, deal=Deal(deal.number + 1, next_dealer), over=over)
+    return evolve(state, deal=Deal(deal.number + 1, next_dealer), over=over)
 
 
 # --------------------------------------------------------------------------------------------
 # Who acts
+
+
+def acting(state: State) -> tuple[str, ...]:
+    """`to_act(state).players` without the words: the turn is checked at every card played."""
+    deal = state.deal
+    if phase(state) == PLAY:
+        return (state.names[(deal.turn_leader + len(deal.plays)) % state.players],)
+    return to_act(state).players
 
 
 def _holders(state: State, card: str) -> tuple[str, ...]:

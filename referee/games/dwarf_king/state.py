@@ -9,11 +9,12 @@ seats, so the voids travel with the cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from referee.engine import Notice
+from referee.evolve import evolve
 from referee.games.dwarf_king.components import deck
 from referee.hands import HiddenHand
 
@@ -89,7 +90,7 @@ class Deal:
     def with_slot(self, seat: int, slot: Slot, **changes: Any) -> Deal:
         """The deal with `seat`'s hand replaced (and any other `changes`, in one copy)."""
         slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
-        return replace(self, slots=slots, **changes)
+        return evolve(self, slots=slots, **changes)
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ ASSUMED_PILE_MIX: tuple[dict[str, int], ...] = (
 # ---------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=None)
 def kind(tile: str) -> str:
     """The character type of a tile: `knight-A` -> knight, `tax-3-6` -> tax."""
     if tile.startswith("knight-"):
@@ -161,11 +162,13 @@ def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def pile_problems(seen: tuple[tuple[str, ...], ...]) -> str | None:
     """Why the tiles seen so far (per pile) cannot come from the box, or None if they can."""
+    # Counted with C-level counts: a replay asks this at every tile revealed. The specialists a
+    # pile must or may hold (priest, wizard) are counted by name: their names are their kinds.
     total: Counter[str] = Counter()
     for index, tiles in enumerate(seen):
-        counts = Counter(kind(t) for t in tiles)
         if len(tiles) > PILE_SIZES[index]:
             return f"pile {PILE_NAMES[index]} has only {PILE_SIZES[index]} tiles"
+        counts = {what: tiles.count(what) for what in MAX_PER_PILE[index]}
         for what, most in MAX_PER_PILE[index].items():
             if counts[what] > most:
                 if most == 0:
@@ -178,8 +181,11 @@ def pile_problems(seen: tuple[tuple[str, ...], ...]) -> str | None:
             needed = " and ".join(f"one {w}" for w in REQUIRED_PER_PILE[index]
                                   if counts[w] < REQUIRED_PER_PILE[index][w])
             return f"pile {PILE_NAMES[index]} must still hold {needed}, but is too small for it"
-        total.update(count_key(t) for t in tiles)
+        total.update(tiles)
+    box: dict[str, int] = {}  # by count_key, in the order first seen
     for name, count in total.items():
+        box[count_key(name)] = box.get(count_key(name), 0) + count
+    for name, count in box.items():
         if count > box_limit(name if name != "tax" else "tax-3"):
             return f"the box has only {box_limit(name if name != 'tax' else 'tax-3')} {name} tiles"
     return None

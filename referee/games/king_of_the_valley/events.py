@@ -10,11 +10,11 @@ effect and the moves it offers. Each phase step of a turn is its own event:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterator
 
 from referee.engine import Args, Event, Events, EventType
 from referee.errors import AmbiguousMove, IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.king_of_the_valley import rules
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
@@ -99,32 +99,57 @@ class Reveal(EventType[State]):
                               "place(s) wait for a tile", code="wrong-count", rule="R-2")
         seen = [list(s) for s in state.seen]
         valley, hill = list(state.valley), [list(h) for h in state.hill]
+        refusal = None
         for offset, tile in enumerate(tiles):
-            if tile not in tile_names(state.orders) and not valid_tax(tile):
-                raise IllegalMove(f"reveal: {tile!r} is not a tile of this game (Orders: "
-                                  f"{', '.join(state.orders)})", code="unknown-tile", rule="R-2")
-            pile = state.next_pile(offset)
-            if state.virtual is not None and state.virtual[pile][len(seen[pile])] != tile:
-                raise IllegalMove(f"reveal: the virtual pile {PILE_NAMES[pile]} has "
-                                  f"{state.virtual[pile][len(seen[pile])]} next, not {tile}",
-                                  code="not-the-virtual-tile", rule="R-2")
-            seen[pile].append(tile)
-            problem = pile_problems(tuple(tuple(s) for s in seen))
-            if problem:
-                raise IllegalMove(f"reveal {tile}: {problem} (R-2)", code="box-count",
-                                  rule="R-2")
+            refusal = self._unknown(state, seen, offset, tile)
+            if refusal is not None:
+                tiles = tiles[:offset]  # the box is checked for the tiles before it first
+                break
+            seen[state.next_pile(offset)].append(tile)
             place = state.awaiting[offset]
             if place < SQUARES:
                 valley[place] = tile
             else:
                 hill[place - SQUARES].append(tile)
-        after = replace(state, seen=tuple(tuple(s) for s in seen), valley=tuple(valley),
+        # The box's limits only ever tighten as tiles come: checked once for the whole event,
+        # and tile by tile only to name the one that broke them.
+        if pile_problems(tuple(tuple(s) for s in seen)) is not None:
+            raise self._over_the_box(state, tiles)
+        if refusal is not None:
+            raise refusal
+        after = evolve(state, seen=tuple(tuple(s) for s in seen), valley=tuple(valley),
                         hill=tuple(tuple(h) for h in hill), awaiting=state.awaiting[len(tiles):])
         if after.awaiting:
             return after
         if after.setting_up:
-            return replace(after, phase=KING)
+            return evolve(after, phase=KING)
         return rules.next_turn(after)
+
+    @staticmethod
+    def _unknown(state: State, seen: list[list[str]], offset: int,
+                 tile: str) -> IllegalMove | None:
+        """A tile that is no tile of this game, or not the one a virtual pile holds next."""
+        if tile not in tile_names(state.orders) and not valid_tax(tile):
+            return IllegalMove(f"reveal: {tile!r} is not a tile of this game (Orders: "
+                               f"{', '.join(state.orders)})", code="unknown-tile", rule="R-2")
+        pile = state.next_pile(offset)
+        if state.virtual is not None and state.virtual[pile][len(seen[pile])] != tile:
+            return IllegalMove(f"reveal: the virtual pile {PILE_NAMES[pile]} has "
+                               f"{state.virtual[pile][len(seen[pile])]} next, not {tile}",
+                               code="not-the-virtual-tile", rule="R-2")
+        return None
+
+    @staticmethod
+    def _over_the_box(state: State, tiles: list[str]) -> IllegalMove:
+        """The refusal naming the first tile the box or the piles could not hold."""
+        seen = [list(s) for s in state.seen]
+        for offset, tile in enumerate(tiles):
+            seen[state.next_pile(offset)].append(tile)
+            problem = pile_problems(tuple(tuple(s) for s in seen))
+            if problem:
+                return IllegalMove(f"reveal {tile}: {problem} (R-2)", code="box-count",
+                                   rule="R-2")
+        raise AssertionError("the whole reveal broke the box's limits, but no prefix did")
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.virtual is not None:
@@ -163,8 +188,8 @@ class King(EventType[State]):
                               "one king may stand on a tile", code="one-king-per-tile",
                               rule="Set-up")
         kings = with_item(state.kings, state.active, square)
-        after = replace(state, kings=kings)
-        return replace(after, phase=SUMMON) if None not in kings else after
+        after = evolve(state, kings=kings)
+        return evolve(after, phase=SUMMON) if None not in kings else after
 
     def moves(self, state: State) -> Iterator[Event]:
         for square in range(SQUARES):
@@ -211,9 +236,9 @@ class Recruit(EventType[State]):
             raise IllegalMove(f"{text}: row {row} costs {price} gold and you have "
                               f"{state.castle.gold}", code="cannot-afford", rule="Recruit")
         column_to = rules.arrival_column(tile, event.get("column"), text, "Recruit")
-        castle = replace(state.castle.add(tile, column_to), gold=state.castle.gold - price)
+        castle = evolve(state.castle.add(tile, column_to), gold=state.castle.gold - price)
         hill = with_item(state.hill, side, state.hill[side][:row - 1] + state.hill[side][row:])
-        return replace(rules.set_castle(state, castle), hill=hill, phase=SUMMON)
+        return evolve(rules.set_castle(state, castle), hill=hill, phase=SUMMON)
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.phase != RECRUIT:
@@ -319,7 +344,7 @@ class Pass(EventType[State]):
             example = Move().format(state, rules.move_event(state, options[0]))
             raise IllegalMove(f"pass: the summon is mandatory and you can summon (e.g. "
                               f"{example})", code="must-summon", rule="Summon")
-        return replace(state, phase=KINGDOM)
+        return evolve(state, phase=KINGDOM)
 
     def moves(self, state: State) -> Iterator[Event]:
         if not rules.summons(state):
@@ -414,7 +439,7 @@ class Wizard(EventType[State]):
         column_tiles = state.hill[side]
         hill = with_item(state.hill, side,
                          column_tiles[:row - 1] + (give,) + column_tiles[row:])
-        return rules.next_pending(replace(rules.set_castle(state, castle), hill=hill))
+        return rules.next_pending(evolve(rules.set_castle(state, castle), hill=hill))
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.pending[0] != "wizard":
@@ -461,7 +486,7 @@ class Tax(EventType[State]):
             raise IllegalMove(f"{text}: {tile} needs {needed} identical face-up subjects; your "
                               f"{taxed} column has {castle.face_up(taxed)} (R-6, R-18)",
                               code="too-few-subjects", rule="Tax Collector")
-        after = replace(castle.turn_down(taxed, needed), gold=castle.gold + gold,
+        after = evolve(castle.turn_down(taxed, needed), gold=castle.gold + gold,
                         taxed=castle.taxed | {taxed})
         later = [tax_terms(t)[0] for t in state.pending[1:]]
         if not taxes_feasible(after, later):
@@ -480,7 +505,7 @@ class Tax(EventType[State]):
         for choice in COLUMNS:
             if choice in castle.taxed or castle.face_up(choice) < needed:
                 continue
-            after = replace(castle.turn_down(choice, needed), taxed=castle.taxed | {choice})
+            after = evolve(castle.turn_down(choice, needed), taxed=castle.taxed | {choice})
             if taxes_feasible(after, later):
                 yield self.make(state.player, column=choice)
 
@@ -529,8 +554,8 @@ class Kingdom(EventType[State]):
                               code="kingdom-incomplete", rule="Kingdom bonus")
         for turned in KINGDOM_COLUMNS + (low,):
             castle = castle.turn_down(turned, 1)
-        castle = replace(castle, gold=castle.gold + KINGDOM_GOLD, kingdoms=castle.kingdoms + 1)
-        return replace(rules.set_castle(state, castle), kingdom_claimed=True)
+        castle = evolve(castle, gold=castle.gold + KINGDOM_GOLD, kingdoms=castle.kingdoms + 1)
+        return evolve(rules.set_castle(state, castle), kingdom_claimed=True)
 
     def moves(self, state: State) -> Iterator[Event]:
         for choice in rules.kingdom_choices(state):
@@ -567,11 +592,11 @@ class Refill(EventType[State]):
         supply = state.pile_supply()
         count = min(sum(gaps), supply)
         left = min(gaps[0], count)  # R-14: new tiles fill the left column first
-        after = replace(state, valley=tuple(valley), hill=tuple(tuple(h) for h in hill),
+        after = evolve(state, valley=tuple(valley), hill=tuple(tuple(h) for h in hill),
                         awaiting=(HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
                         end_triggered=state.end_triggered or supply < sum(gaps))
         if after.awaiting:
-            return replace(after, phase=REVEAL)
+            return evolve(after, phase=REVEAL)
         return rules.next_turn(after)
 
     def moves(self, state: State) -> Iterator[Event]:

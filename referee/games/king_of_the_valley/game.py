@@ -77,6 +77,9 @@ class KingOfTheValley(Game[State]):
     def finished(self, state: State) -> bool:
         return state.phase == rules.OVER
 
+    def acting(self, state: State) -> tuple[str, ...]:
+        return () if state.phase in (rules.OVER, rules.REVEAL) else (state.player,)
+
     def default_player(self, state: State) -> str | None:
         """A typed player's move is the active player's, even while the table must reveal
         tiles: the refusal then says who must act instead."""

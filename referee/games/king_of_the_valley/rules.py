@@ -16,13 +16,13 @@ the same small predicates so that they cannot disagree.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Callable, NamedTuple
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
     DIRECTIONS,
@@ -296,10 +296,10 @@ def to_act(state: State) -> ToAct:
 
 def next_turn(state: State) -> State:
     turn = state.turn + 1
-    after = replace(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
+    after = evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
     if state.end_triggered and turn % len(state.names) == 0:
-        return replace(after, phase=OVER)
-    return replace(after, phase=RECRUIT if after.round >= 2 else SUMMON)
+        return evolve(after, phase=OVER)
+    return evolve(after, phase=RECRUIT if after.round >= 2 else SUMMON)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def move_event(state: State, summon: Summon) -> Event:
 
 
 def set_castle(state: State, castle: Castle) -> State:
-    return replace(state, castles=with_item(state.castles, state.active, castle))
+    return evolve(state, castles=with_item(state.castles, state.active, castle))
 
 
 def expect_pending(state: State, what: str, text: str) -> None:
@@ -365,7 +365,7 @@ def expect_pending(state: State, what: str, text: str) -> None:
 
 def next_pending(state: State) -> State:
     pending = state.pending[1:]
-    return replace(state, pending=pending, phase=ACTIVATE if pending else KINGDOM)
+    return evolve(state, pending=pending, phase=ACTIVATE if pending else KINGDOM)
 
 
 def carry_out(state: State, summon: Summon) -> State:
@@ -401,8 +401,8 @@ def carry_out(state: State, summon: Summon) -> State:
                     pending.append(tile)
                 else:
                     gold += pay
-    after = set_castle(state, replace(castle, gold=gold))
-    return replace(after, valley=tuple(valley), coins=tuple(coins), discard=tuple(discard),
+    after = set_castle(state, evolve(castle, gold=gold))
+    return evolve(after, valley=tuple(valley), coins=tuple(coins), discard=tuple(discard),
                    pending=tuple(pending), emptied=tuple(emptied),
                    kings=with_item(state.kings, state.active, summon.path[-1]),
                    phase=ACTIVATE if pending else KINGDOM)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from referee.evolve import evolve
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
     INFLUENCE,
@@ -19,7 +20,7 @@ from referee.games.king_of_the_valley.components import (
 Held = tuple[str, bool]  # a tile in a castle column and whether it is face up
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Castle:
     """A player's castle board: six columns of tiles, gold, kingdom tokens, tax tokens."""
 
@@ -42,7 +43,7 @@ class Castle:
 
     def _with_column(self, name: str, held: tuple[Held, ...]) -> "Castle":
         index = COLUMNS.index(name)
-        return replace(self, columns=self.columns[:index] + (held,) + self.columns[index + 1:])
+        return evolve(self, columns=self.columns[:index] + (held,) + self.columns[index + 1:])
 
     def add(self, tile: str, column: str) -> "Castle":
         return self._with_column(column, self.column(column) + ((tile, True),))
@@ -68,7 +69,7 @@ def column_of(tile: str) -> str:
     return kind(tile)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     names: tuple[str, ...]
     orders: tuple[str, ...]  # the four Knight Order labels (R-1)

@@ -5,11 +5,11 @@ effect and the moves it offers.
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from typing import Iterator
 
 from referee.engine import Args, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.kings_ear import rules
 from referee.games.kings_ear.components import (
     CARDS,
@@ -27,7 +27,6 @@ from referee.games.kings_ear.notation import (
 from referee.games.kings_ear.rules import PLACING, TURN
 from referee.games.kings_ear.state import State, tradeable_under
 from referee.notation import expect_end
-
 
 LISTED = 200  # equal trades listed one by one at most; beyond, `options` shows families
 
@@ -72,12 +71,12 @@ class Draw(EventType[State]):
             raise IllegalMove(f"the shuffled pile's next card is {expected}, not {name}",
                               code="not-next-card", rule="Virtual pile")
         where = list(state.where)
-        state = replace(state, drawn=state.drawn + 1, passes=0)
+        state = evolve(state, drawn=state.drawn + 1, passes=0)
         if card_house(card) == state.own:  # (1a) own House: placed at once, nothing to choose
             where[card] = state.own
-            return rules.after_action(replace(state, where=tuple(where)))
+            return rules.after_action(evolve(state, where=tuple(where)))
         where[card] = PENDING
-        return replace(state, where=tuple(where), pending=card)
+        return evolve(state, where=tuple(where), pending=card)
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.drawn >= CARDS:
@@ -273,9 +272,9 @@ class Pass(EventType[State]):
             raise IllegalMove("pass is only allowed when you have no legal action; a trade "
                               "is still possible (see 'referee options')",
                               code="pass-not-allowed", rule="R-6")
-        state = replace(state, passes=state.passes + 1)
+        state = evolve(state, passes=state.passes + 1)
         if state.passes >= len(state.names):
-            return replace(state, ended="no winner: every player passed in one full round "
+            return evolve(state, ended="no winner: every player passed in one full round "
                                         "with the pile empty (R-6)")
         return rules.next_turn(state)
 
@@ -299,7 +298,7 @@ class End(EventType[State]):
         return f"end {event['reason']}"
 
     def apply(self, state: State, event: Event) -> State:
-        return replace(state, ended=f"stopped by the table: {event['reason']} (R-7)")
+        return evolve(state, ended=f"stopped by the table: {event['reason']} (R-7)")
 
 
 class Note(EventType[State]):

@@ -65,6 +65,9 @@ class KingsEar(Game[State]):
     def finished(self, state: State) -> bool:
         return state.finished
 
+    def acting(self, state: State) -> tuple[str, ...]:
+        return () if state.finished else (state.player,)
+
     # ---- moves ---------------------------------------------------------------------------
     def legal_note(self, state: State, player: str | None = None) -> str:
         if state.finished or state.pending is not None or (player and player != state.player):

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kings_ear.components import (
     CARDS,
     PILE,
@@ -105,11 +106,11 @@ def moved(state: State, moves: Mapping[int, int]) -> State:
     where = list(state.where)
     for card, house in moves.items():
         where[card] = house
-    return replace(state, where=tuple(where), pending=None, passes=0)
+    return evolve(state, where=tuple(where), pending=None, passes=0)
 
 
 def next_turn(state: State) -> State:
-    return replace(state, turn=(state.turn + 1) % len(state.names))
+    return evolve(state, turn=(state.turn + 1) % len(state.names))
 
 
 def after_action(state: State) -> State:
@@ -117,7 +118,7 @@ def after_action(state: State) -> State:
     order = [state.turn] + [i for i in range(len(state.names)) if i != state.turn]
     for seat in order:
         if WINNING_NET in state.nets(state.seats[seat]):
-            return replace(state, winner=seat)
+            return evolve(state, winner=seat)
     return next_turn(state)
 
 
