@@ -13,9 +13,8 @@ player), numbered 0..24 row by row (a1 = 0, e1 = 4, a2 = 5 ... e5 = 24). The hil
 from __future__ import annotations
 
 import re
-from collections import Counter
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable
 
 from referee.errors import UsageError
 
@@ -160,34 +159,50 @@ def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple(piles)
 
 
-def pile_problems(seen: tuple[tuple[str, ...], ...]) -> str | None:
-    """Why the tiles seen so far (per pile) cannot come from the box, or None if they can."""
-    # Counted with C-level counts: a replay asks this at every tile revealed. The specialists a
-    # pile must or may hold (priest, wizard) are counted by name: their names are their kinds.
-    total: Counter[str] = Counter()
-    for index, tiles in enumerate(seen):
-        if len(tiles) > PILE_SIZES[index]:
-            return f"pile {PILE_NAMES[index]} has only {PILE_SIZES[index]} tiles"
-        counts = {what: tiles.count(what) for what in MAX_PER_PILE[index]}
-        for what, most in MAX_PER_PILE[index].items():
-            if counts[what] > most:
-                if most == 0:
-                    return (f"pile {PILE_NAMES[index]} holds no {what}; the {what}s are in "
-                            "piles II and III")
-                return f"pile {PILE_NAMES[index]} holds only one {what}"
-        missing = sum(max(0, need - counts[what])
-                      for what, need in REQUIRED_PER_PILE[index].items())
-        if missing > PILE_SIZES[index] - len(tiles):
-            needed = " and ".join(f"one {w}" for w in REQUIRED_PER_PILE[index]
-                                  if counts[w] < REQUIRED_PER_PILE[index][w])
-            return f"pile {PILE_NAMES[index]} must still hold {needed}, but is too small for it"
-        total.update(tiles)
-    box: dict[str, int] = {}  # by count_key, in the order first seen
-    for name, count in total.items():
-        box[count_key(name)] = box.get(count_key(name), 0) + count
-    for name, count in box.items():
-        if count > box_limit(name if name != "tax" else "tax-3"):
-            return f"the box has only {box_limit(name if name != 'tax' else 'tax-3')} {name} tiles"
+def pile_problems(seen: tuple[tuple[str, ...], ...], added: Iterable[str] | None = None,
+                  piles: Iterable[int] = range(3)) -> str | None:
+    """Why the tiles seen so far (per pile) cannot come from the box, or None if they can.
+    With `added` (and the `piles` they went to), the tiles seen before those were possible:
+    only what the new ones change is counted again (a replay asks at every tile revealed)."""
+    for index in piles:
+        problem = _pile_problem(index, seen[index])
+        if problem:
+            return problem
+    if added is None:  # every kind, in the order first seen
+        added = (tile for tiles in seen for tile in tiles)
+    return _box_problem(dict.fromkeys(count_key(tile) for tile in added), seen)
+
+
+def _pile_problem(index: int, tiles: tuple[str, ...]) -> str | None:
+    """Whether one pile can hold these tiles: its size, and the specialists it must or may
+    hold (counted by name: a priest's or wizard's name is its kind)."""
+    if len(tiles) > PILE_SIZES[index]:
+        return f"pile {PILE_NAMES[index]} has only {PILE_SIZES[index]} tiles"
+    counts = {what: tiles.count(what) for what in MAX_PER_PILE[index]}
+    for what, most in MAX_PER_PILE[index].items():
+        if counts[what] > most:
+            if most == 0:
+                return (f"pile {PILE_NAMES[index]} holds no {what}; the {what}s are in "
+                        "piles II and III")
+            return f"pile {PILE_NAMES[index]} holds only one {what}"
+    required = REQUIRED_PER_PILE[index]
+    missing = sum(max(0, need - counts[what]) for what, need in required.items())
+    if missing > PILE_SIZES[index] - len(tiles):
+        needed = " and ".join(f"one {w}" for w in required if counts[w] < required[w])
+        return f"pile {PILE_NAMES[index]} must still hold {needed}, but is too small for it"
+    return None
+
+
+def _box_problem(keys: Iterable[str], seen: tuple[tuple[str, ...], ...]) -> str | None:
+    """Whether the box holds as many tiles of these kinds (count keys) as have been seen."""
+    for key in keys:
+        if key == "tax":
+            count = sum(1 for tiles in seen for tile in tiles if tile.startswith("tax-"))
+        else:
+            count = sum(tiles.count(key) for tiles in seen)
+        limit = box_limit(key if key != "tax" else "tax-3")
+        if count > limit:
+            return f"the box has only {limit} {key} tiles"
     return None
 
 

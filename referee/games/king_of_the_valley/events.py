@@ -113,7 +113,8 @@ class Reveal(EventType[State]):
                 hill[place - SQUARES].append(tile)
         # The box's limits only ever tighten as tiles come: checked once for the whole event,
         # and tile by tile only to name the one that broke them.
-        if pile_problems(tuple(tuple(s) for s in seen)) is not None:
+        piles = {state.next_pile(offset) for offset in range(len(tiles))}
+        if pile_problems(tuple(tuple(s) for s in seen), tiles, piles) is not None:
             raise self._over_the_box(state, tiles)
         if refusal is not None:
             raise refusal
