@@ -23,6 +23,7 @@ from referee.textsafe import clean, clean_line
 if TYPE_CHECKING:
     from referee.engine import Player
 
+CONTEXT = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
     name="referee",
     help="Referee and score keeper for tabletop games played with physical copies.\n\n"
@@ -31,7 +32,7 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings=CONTEXT,
 )
 
 FORMATS = ("text", "markdown", "html", "csv", "json")
@@ -542,6 +543,32 @@ def _click_exceptions() -> tuple[Kinds, Kinds, Kinds]:
     return tuple(exits), tuple(errors), tuple(aborts)
 
 
+GLOBAL_VALUES = ("--log", "-l")  # the global options that take a value
+
+
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command `argv` names: Typer turns every registered command into a
+    click command on each run, and `play` should pay for its own parameters only. `--help`
+    without a command, completion and anything unexpected get the whole app."""
+    words = iter(argv)
+    name = None
+    for word in words:
+        if word in GLOBAL_VALUES:
+            next(words, None)
+        elif not word.startswith("-"):
+            name = word
+            break
+    chosen = [c for c in app.registered_commands
+              if name and (c.name or getattr(c.callback, "__name__", "")) == name]
+    if not chosen or any(key.endswith("_COMPLETE") for key in os.environ):
+        return app
+    single = typer.Typer(name="referee", add_completion=False, pretty_exceptions_enable=False,
+                         rich_markup_mode=None, context_settings=CONTEXT)
+    single.registered_callback = app.registered_callback
+    single.registered_commands = chosen
+    return single
+
+
 def _exit_code(exc: BaseException) -> int:
     code = getattr(exc, "exit_code", EXIT_OK)
     return code if isinstance(code, int) else EXIT_OK
@@ -551,7 +578,8 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
     try:
-        status = app(args=argv, prog_name="referee", standalone_mode=False)
+        status = _app_for(sys.argv[1:] if argv is None else argv)(
+            args=argv, prog_name="referee", standalone_mode=False)
         status = status if isinstance(status, int) else EXIT_OK
     except exits as exc:
         status = _exit_code(exc)

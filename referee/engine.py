@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -22,6 +21,7 @@ from typing import (
     Iterable,
     Iterator,
     Mapping,
+    NamedTuple,
     Sequence,
     TypeVar,
 )
@@ -39,8 +39,7 @@ S = TypeVar("S")
 # Small immutable values shared by all games
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
     """A seat at the table: the player's name and the game-specific seat (a House, a colour...)."""
 
     name: str
@@ -59,17 +58,41 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened at the table: a type, who did it (None for table events), fields.
 
     Field values are TOML-friendly scalars or tuples of them; fields are kept sorted by name so that
-    two equal events compare equal however they were built.
+    two equal events compare equal however they were built. An immutable value, written out by
+    hand: a log makes one per entry, and a dataclass costs more to define than the rest of it.
     """
 
+    __slots__ = ("type", "by", "fields")
     type: str
-    by: str | None = None
-    fields: tuple[tuple[str, Any], ...] = ()
+    by: str | None
+    fields: tuple[tuple[str, Any], ...]
+
+    def __init__(self, type: str, by: str | None = None,
+                 fields: tuple[tuple[str, Any], ...] = ()) -> None:
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "fields", fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an Event is immutable; {name} cannot be set")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.type, self.by, self.fields) == (other.type, other.by, other.fields)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.by, self.fields))
+
+    def __repr__(self) -> str:
+        return f"Event(type={self.type!r}, by={self.by!r}, fields={self.fields!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Event, (self.type, self.by, self.fields)
 
     @classmethod
     def make(cls, type: str, by: str | None = None, **fields: Any) -> Event:
@@ -105,8 +128,7 @@ class Event:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class ToAct:
+class ToAct(NamedTuple):
     """Who must act now, and what is awaited of them in plain words (`prompt`).
 
     `table` means a table event is awaited (a reveal at set-up, a card turned up). The phase's id,
@@ -118,8 +140,7 @@ class ToAct:
     table: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Notice:
+class Notice(NamedTuple):
     """Something the referee noticed that is not a rejected move: a revoke proven by a later play.
 
     A game lists its notices, oldest first, in `Game.notices(state)`; `play` prints new ones and
@@ -150,12 +171,12 @@ def kind_ok(value: Any, kind: str) -> bool:
     return isinstance(value, str)
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(NamedTuple):
     """A table ruling or variant chosen at `referee new`; its value is written into the log.
 
     `check` validates a value and returns it in canonical form (raising UsageError); `choices`
-    limits a scalar option to a few values.
+    limits a scalar option to a few values. (Small values like this one are NamedTuples: a
+    `play` defines them all at start-up, and a dataclass costs ten times more to define.)
     """
 
     name: str
@@ -164,7 +185,7 @@ class OptionSpec:
     help: str
     ruling: str = ""
     choices: tuple[Any, ...] = ()
-    check: Any = None  # Callable[[Any], Any] | None; `Any` keeps the dataclass hashable
+    check: Any = None  # Callable[[Any], Any] | None
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value (`K=V`); lists are comma-separated."""
@@ -198,8 +219,7 @@ class OptionSpec:
         return self.check(value) if self.check is not None else value
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(NamedTuple):
     """One phase of a game: its id, what happens in it, and how an event out of place is refused.
 
     `refusal` is the stable code of that refusal and `rule` the rule it cites (the game's turn rule
@@ -212,8 +232,7 @@ class Phase:
     rule: str = ""
 
 
-@dataclass(frozen=True)
-class Args:
+class Args(NamedTuple):
     """Move text after its verb: the words, the whole text (for messages) and who typed it."""
 
     words: tuple[str, ...]

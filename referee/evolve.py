@@ -1,4 +1,4 @@
-"""`evolve(value, **changes)`: a frozen dataclass with some fields changed, fast.
+"""`evolve(value, **changes)`: a frozen dataclass (or NamedTuple) with some fields changed, fast.
 
 A replay makes a new state for every event, so `dataclasses.replace` (which validates its
 arguments and runs `__init__`) is the largest cost of `check` after parsing. A state's fields
@@ -16,6 +16,12 @@ _FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def evolve(value: T, **changes: Any) -> T:
+    replace_tuple = getattr(value, "_replace", None)
+    if replace_tuple is not None:  # a NamedTuple: its own, already fast
+        try:
+            return replace_tuple(**changes)  # type: ignore[no-any-return]
+        except ValueError as exc:
+            raise TypeError(str(exc)) from None
     cls = type(value)
     known = _FIELDS.get(cls)
     if known is None:

@@ -9,14 +9,12 @@ cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from referee.evolve import evolve
 
 
-@dataclass(frozen=True, slots=True)
-class Void:
+class Void(NamedTuple):
     """The hand was shown not to hold a card of class `what` (a suit) at moment `since` (a trick
     number), when `player` played `card` instead."""
 
@@ -26,8 +24,7 @@ class Void:
     card: str
 
 
-@dataclass(frozen=True)
-class HiddenHand:
+class HiddenHand(NamedTuple):
     size: int
     known: frozenset[str] = frozenset()
     complete: bool = False  # `known` is the whole hand

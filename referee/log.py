@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 _rtoml: ModuleType | None
 try:
@@ -52,8 +52,7 @@ TOP_KEYS = {"format", "game", "created", "referee", "seed", "options", "players"
 META_KEYS = {"seq", "at", "by", "type", "note"}
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """An event as it stands in the log, with its place there (for messages)."""
 
     seq: int

@@ -10,8 +10,16 @@ with its event number and TOML line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import (
+    Any,
+    Generic,
+    Iterable,
+    Iterator,
+    Mapping,
+    NamedTuple,
+    Sequence,
+    TypeVar,
+)
 
 from referee.engine import (
     Event,
@@ -29,8 +37,7 @@ from referee.log import Entry, GameLog
 S = TypeVar("S")
 
 
-@dataclass(frozen=True)
-class Setup(Generic[S]):
+class Setup(NamedTuple, Generic[S]):
     """A game as it stands before its first event: the players seated, the options checked."""
 
     game: Game[S]
@@ -40,8 +47,7 @@ class Setup(Generic[S]):
     state: S
 
 
-@dataclass(frozen=True)
-class Step(Generic[S]):
+class Step(NamedTuple, Generic[S]):
     """One event replayed: the state before and after it, and what the referee newly noticed."""
 
     entry: Entry

@@ -9,8 +9,7 @@ game's `referee rules` text and man page. `reference(game)` prints the whole thi
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from referee.engine import EventType, Game
@@ -18,8 +17,7 @@ if TYPE_CHECKING:
 WIDTH = 96
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One citable entry: a section of the rules (`Trade`) or a table ruling (`R-3`).
 
     A ruling may be an option chosen at `referee new`; its default is that option's default.
@@ -31,8 +29,7 @@ class Rule:
     option: str = ""
 
 
-@dataclass(frozen=True)
-class Rulebook:
+class Rulebook(NamedTuple):
     title: str = ""
     sections: tuple[Rule, ...] = ()  # the rules as the referee enforces them, in reading order
     rulings: tuple[Rule, ...] = ()  # R-n: where the rules are silent or unclear

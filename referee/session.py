@@ -8,9 +8,8 @@ shows and what `check` checks come from the same replay.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
 
 from referee import __version__, replay
 from referee import log as logfile
@@ -36,8 +35,7 @@ if TYPE_CHECKING:
     from referee.scoresheet import Scoresheet
 
 
-@dataclass(frozen=True)
-class Choices:
+class Choices(NamedTuple):
     """What `referee options` shows: the legal events, as lines, and a note on unlisted moves."""
 
     events: list[Event]
@@ -45,8 +43,7 @@ class Choices:
     note: str
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     log: logfile.GameLog
     setup: replay.Setup[Any]
     state: Any
@@ -131,8 +128,7 @@ def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[s
 # Playing a move
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(NamedTuple):
     before: Table
     after: Table
     event: Event
@@ -222,8 +218,7 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
 # Undo, demo
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(NamedTuple):
     entry: logfile.Entry
     text: str  # the event retracted, in notation
     table: Table
@@ -247,8 +242,7 @@ def undo(path: Path, force: bool = False) -> Undone:
         return Undone(last, text, Table(new_log, setup, state))
 
 
-@dataclass(frozen=True)
-class DemoMove:
+class DemoMove(NamedTuple):
     seq: int
     lines: list[str]
 

@@ -15,7 +15,6 @@ from referee.hands import HiddenHand, Void
 from referee.replies import ReplyWindow
 from referee.votes import Motion, VoteError
 
-
 # ---- sealed secrets ---------------------------------------------------------------------------
 
 def test_receipts_are_random_readable_and_forgiving():

@@ -37,3 +37,12 @@ def test_evolve_is_replace():
         q.x = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         evolve(p, z=1)
+
+
+def test_evolve_a_named_tuple():
+    from referee.hands import HiddenHand
+
+    hand = HiddenHand(3)
+    assert evolve(hand, size=2) == HiddenHand(2)
+    with pytest.raises(TypeError):
+        evolve(hand, colour="red")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 from referee import seals
-from referee.engine import Args, Event, EventType, Events, Game, Phase, Player, ToAct
+from referee.engine import Args, Event, Events, EventType, Game, Phase, Player, ToAct
 from referee.errors import IllegalMove, NotationError
 from referee.hands import HiddenHand
 from referee.replies import ReplyWindow

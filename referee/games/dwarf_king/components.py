@@ -10,9 +10,8 @@ played; the rules read these fields instead of testing card names. Each quest si
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 SUITS = ("Knights", "Dwarves", "Goblins")
 SUIT_LETTER = {"Knights": "K", "Dwarves": "D", "Goblins": "G"}
@@ -35,8 +34,7 @@ def number_value(rank: str | None) -> int:
     return int(rank)
 
 
-@dataclass(frozen=True)
-class Special:
+class Special(NamedTuple):
     """One of the 14 special cards: its rule is data read by the engine.
 
     `scoring` names the kind of points it gives when the hand is scored (see hand scoring), and
@@ -101,8 +99,7 @@ SPECIALS: tuple[Special, ...] = (
 SPECIAL_CARD = {s.code: s for s in SPECIALS}
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(NamedTuple):
     code: str
     suit: str | None  # None for magic cards
     rank: str | None  # None for magic cards
@@ -169,8 +166,7 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
 EDITIONS = (2011, 2022)
 
 
-@dataclass(frozen=True)
-class QuestSide:
+class QuestSide(NamedTuple):
     tile: int
     side: str  # "a" or "b"
     name: str

@@ -6,7 +6,7 @@ Rules page: ../shared/rules/dwarf-king.md; every rule and ruling is in rulebook.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player, ToAct
 from referee.errors import NotationError
@@ -15,7 +15,9 @@ from referee.games.dwarf_king.components import EDITIONS
 from referee.games.dwarf_king.events import EVENTS
 from referee.games.dwarf_king.rulebook import RULEBOOK
 from referee.games.dwarf_king.state import Deal, State
-from referee.scoresheet import Scoresheet
+
+if TYPE_CHECKING:  # scoring is imported by the commands that score, not by `play`
+    from referee.scoresheet import Scoresheet
 
 
 class DwarfKing(Game[State]):

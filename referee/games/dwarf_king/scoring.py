@@ -10,8 +10,7 @@ scored (R-2): they match no selector and count 0.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from referee.games.dwarf_king.components import (
     CARDS,
@@ -25,14 +24,15 @@ from referee.games.dwarf_king.components import (
     tiles,
 )
 from referee.games.dwarf_king.state import Deal, State, Trick
-from referee.scoresheet import Round, Row, Scoresheet, places
+
+if TYPE_CHECKING:  # only the commands that score import the sheet's model
+    from referee.scoresheet import Scoresheet
 
 HANDS = 7
 TIEBREAK = "a tie for first place after seven hands is broken by extra hands"
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a hand left on the table: the cards each seat won, and the winner of each trick."""
 
     won: tuple[tuple[str, ...], ...]  # per seat, in seat order
@@ -319,6 +319,8 @@ def _columns(count: int) -> list[str]:
 
 
 def score(state: State) -> Scoresheet:
+    from referee.scoresheet import Round, Row, Scoresheet, places
+
     totals = state.totals
     ranked = places(dict(zip(state.names, totals)))
     columns = _columns(len(state.results))
@@ -366,6 +368,8 @@ def chart(state: State) -> list[str]:
 
 
 def blank(players: int, edition: int) -> Scoresheet:
+    from referee.scoresheet import Row, Scoresheet
+
     columns = _columns(HANDS) + ["Extra"]
     rows = tuple(Row(None, None, tuple((c, None) for c in columns), None)
                  for _ in range(players))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.engine import Notice
 from referee.evolve import evolve
@@ -21,14 +21,13 @@ from referee.hands import HiddenHand
 Slot = HiddenHand  # one seat's hand, as the referee knows it
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     number: int
     plays: tuple[tuple[int, str], ...]  # (seat, card) in the order played
     winner: int  # a trick is recorded once it is complete
     replaced: str | None = None  # the card the Sorcerer took back; the Sorcerer lies in its place
 
-    @cached_property
+    @property
     def cards(self) -> tuple[str, ...]:
         return tuple("Sorcerer" if c == self.replaced else c for _, c in self.plays)
 
@@ -93,8 +92,7 @@ class Deal:
         return evolve(self, slots=slots, **changes)
 
 
-@dataclass(frozen=True)
-class HandResult:
+class HandResult(NamedTuple):
     number: int
     dealer: str
     special: str

@@ -6,7 +6,7 @@ Rules page: ../shared/rules/king-of-the-valley.md; every rule and ruling is in r
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.games.king_of_the_valley import rules, scoring, texts
@@ -22,7 +22,9 @@ from referee.games.king_of_the_valley.components import (
 from referee.games.king_of_the_valley.events import EVENTS
 from referee.games.king_of_the_valley.rulebook import RULEBOOK
 from referee.games.king_of_the_valley.state import Castle, State
-from referee.scoresheet import Scoresheet
+
+if TYPE_CHECKING:  # scoring is imported by the commands that score, not by `play`
+    from referee.scoresheet import Scoresheet
 
 
 class KingOfTheValley(Game[State]):

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.games.king_of_the_valley.components import (
     COUPLE_POINTS,
     KINGDOM_POINTS,
     ORDER_BONUS,
 )
 from referee.games.king_of_the_valley.state import Castle, State, influence
-from referee.scoresheet import Row, Scoresheet, ordinal, places
+
+if TYPE_CHECKING:  # only the commands that score import the sheet's model
+    from referee.scoresheet import Scoresheet
 
 CATEGORIES = ("Influence", "Kingdom tokens", "Knight Orders", "Couples", "Gold")
 TIEBREAKS = ("highest influence", "shared place")
@@ -28,6 +32,8 @@ def points(state: State, castle: Castle) -> tuple[int, ...]:
 
 
 def score(state: State) -> Scoresheet:
+    from referee.scoresheet import Row, Scoresheet, places
+
     keys, rows = {}, []
     for name, castle in zip(state.names, state.castles):
         scored = points(state, castle)
@@ -46,6 +52,8 @@ def score(state: State) -> Scoresheet:
 
 
 def blank(players: int) -> Scoresheet:
+    from referee.scoresheet import Row, Scoresheet
+
     rows = tuple(Row(None, None, tuple((c, None) for c in CATEGORIES), None)
                  for _ in range(players))
     return Scoresheet(game="king-of-the-valley", title="King of the Valley - scoresheet",
@@ -54,6 +62,8 @@ def blank(players: int) -> Scoresheet:
 
 
 def _result(state: State, ranked: dict[str, int], name: str) -> str:
+    from referee.scoresheet import ordinal
+
     place = ranked[name]
     shared = list(ranked.values()).count(place) > 1
     text = ("shared " if shared else "") + ordinal(place)
@@ -63,6 +73,8 @@ def _result(state: State, ranked: dict[str, int], name: str) -> str:
 
 
 def outcome(state: State, winners: tuple[str, ...] | None = None) -> str:
+    from referee.scoresheet import places
+
     if state.phase == "over":
         if winners is None:
             winners = tuple(n for n, p in places(

@@ -6,7 +6,7 @@ Rules page: ../shared/rules/kings-ear.md; every rule and ruling is in rulebook.p
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.games.kings_ear import rules, scoring, texts
@@ -15,7 +15,9 @@ from referee.games.kings_ear.events import EVENTS, LISTED, TRADE
 from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rulebook import RULEBOOK
 from referee.games.kings_ear.state import State, inventory
-from referee.scoresheet import Scoresheet
+
+if TYPE_CHECKING:  # scoring is imported by the commands that score, not by `play`
+    from referee.scoresheet import Scoresheet
 
 
 class KingsEar(Game[State]):
