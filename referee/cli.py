@@ -7,7 +7,6 @@ stderr; errors end with the documented exit status (see man/referee.1), never a 
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -52,6 +51,8 @@ def err(text: str) -> None:
 
 
 def out_json(data: Any) -> None:
+    import json  # only a --json command pays for it
+
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
@@ -285,6 +286,8 @@ def options(
 
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
     """`options --all`: every legal move, one per line, streamed as it is found."""
+    import json
+
     moves = (text for text in map(table.format, table.every_move(player))
              if text.casefold().startswith(wanted))
     if as_json:

@@ -147,6 +147,11 @@ def now() -> dt.datetime:
 def read(path: str | os.PathLike[str]) -> GameLog:
     """Read a log file and check its structure. Raises LogMissing (66) or LogError (65)."""
     path = Path(path)
+    return from_data(read_data(path), path)
+
+
+def read_data(path: Path) -> bytes:
+    """A log file's bytes, refused when missing, unreadable or too large to be a log."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
@@ -160,6 +165,11 @@ def read(path: str | os.PathLike[str]) -> GameLog:
     if len(data) > MAX_BYTES:
         raise LogError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a referee log",
                        code="log-too-large")
+    return data
+
+
+def from_data(data: bytes, path: Path) -> GameLog:
+    """The log in a file's bytes (read_data), its structure checked."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -199,6 +209,16 @@ def _fail(source: str, message: str, *, code: str, line: int | None = None,
     return LogError(f"{where}: {message}", code=code, line=line, seq=seq)
 
 
+def _standard_time(value: Any) -> Any:
+    """A date-time with the standard library's own time zone (rtoml's cannot be pickled)."""
+    if isinstance(value, dt.datetime) and value.tzinfo is not None and \
+            type(value.tzinfo) is not dt.timezone:
+        offset = value.utcoffset()
+        assert offset is not None
+        return value.replace(tzinfo=dt.timezone(offset))
+    return value
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -227,7 +247,8 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
     retracted = doc.get("retracted", [])
     if not isinstance(retracted, list) or not all(isinstance(r, dict) for r in retracted):
         raise _fail(source, "retracted must be an array of tables", code="bad-retracted")
-    return GameLog(game=doc["game"], players=players, options=options, created=doc["created"],
+    return GameLog(game=doc["game"], players=players, options=options,
+                   created=_standard_time(doc["created"]),
                    referee=doc["referee"], seed=seed, entries=entries,
                    retracted=tuple(retracted), seat_field=seat_field, source=source,
                    _locator=loc)
@@ -298,6 +319,7 @@ def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
     at = record.get("at")
     if at is not None and not isinstance(at, dt.datetime):
         raise fail("at must be a date-time", "bad-field", "at")
+    at = _standard_time(at)
     by = record.get("by")
     if by is not None and not isinstance(by, str):
         raise fail("by must be a player name", "bad-field", "by")
@@ -362,6 +384,25 @@ def dumps(log: GameLog) -> str:
         for record in doc.get(key, ()):
             chunks.append(f"[[{key}]]\n" + tomli_w.dumps(record))
     return "\n".join(chunks)
+
+
+def appended_text(log: GameLog, previous: str) -> str:
+    """The text of `log`, whose last event was just appended to the log that read `previous`:
+    that text and one more [[events]] table, as `dumps` writes it, without writing every event
+    again. The whole document when the layout would differ (retracted events come last)."""
+    if log.retracted or not previous.endswith("\n") or not log.entries:
+        return dumps(log)
+    import tomli_w
+
+    return f"{previous}\n[[events]]\n{tomli_w.dumps(_entry_record(log.entries[-1]))}"
+
+
+def located(log: GameLog, text: str) -> GameLog:
+    """`log` with the TOML lines of `text`, the document it was just written as."""
+    locator = _Locator(text)
+    entries = tuple(entry._replace(line=locator.table("events", index))
+                    for index, entry in enumerate(log.entries))
+    return replace(log, entries=entries, _locator=locator)
 
 
 def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:

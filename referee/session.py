@@ -8,6 +8,7 @@ shows and what `check` checks come from the same replay.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
 
@@ -107,10 +108,33 @@ class Table(NamedTuple):
 
 
 def load(path: Path) -> Table:
-    """Read, validate and replay a log."""
-    log = logfile.read(path)
+    """Read, validate and replay a log (or find it replayed in the cache, referee.cache)."""
+    return _load(path)[0]
+
+
+def _load(path: Path) -> tuple[Table, bytes]:
+    """The table of a log, and the bytes it was read from."""
+    from referee import cache
+
+    data = logfile.read_data(path)
+    kept = cache.lookup(path, data)
+    if kept is not None:
+        game_id, log, players, options, seed, start, state = kept
+        setup = replay.Setup(load_game(game_id), players, options, seed, start)
+        return Table(replace(log, path=path), setup, state), data
+    log = logfile.from_data(data, path)
     setup, state = replay.replay_log(log)
-    return Table(log, setup, state)
+    table = Table(log, setup, state)
+    _remember(path, data, table)
+    return table, data
+
+
+def _remember(path: Path, data: bytes, table: Table) -> None:
+    from referee import cache
+
+    setup = table.setup
+    cache.store(path, data, (setup.game.id, table.log, setup.players, setup.options, setup.seed,
+                             setup.state, table.state))
 
 
 def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[str, Any],
@@ -147,7 +171,7 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
          secret: str | None = None) -> Played:
     """Parse, check and append one move. Raises MoveError (the file is then left untouched)."""
     with logfile.locked(path):
-        table = load(path)
+        table, data = _load(path)
         game = table.game
         refuse_if_over(game, table.state)
         player = _actor(table, as_name)
@@ -161,8 +185,10 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         except MoveError as exc:
             raise _with_suggestions(table, text, player, exc) from None
         log = table.log.appended(event, note)
-        logfile.write_atomic(path, logfile.dumps(log))
-        after = Table(log, table.setup, state)
+        written = logfile.appended_text(log, data.decode("utf-8"))
+        logfile.write_atomic(path, written)
+        after = Table(logfile.located(log, written), table.setup, state)
+        _remember(path, written.encode("utf-8"), after)
         old = len(game.notices(table.state))
         return Played(table, after, event, game.describe(table.state, event, state),
                       game.notices(state)[old:], receipt)

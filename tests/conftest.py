@@ -22,6 +22,13 @@ class Result:
     err: str
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path_factory, monkeypatch):
+    """The replay cache of every test in a folder of its own, never the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.delenv("REFEREE_CACHE", raising=False)
+
+
 @pytest.fixture
 def cli(capsys, tmp_path, monkeypatch):
     """Run `referee ARGS...` through `referee.cli.main` in a temporary folder."""
