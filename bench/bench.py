@@ -1,57 +1,142 @@
-"""Speed of the three jobs, measured (never asserted in tests). Figures go in the README.
+"""Speed of the three jobs, measured (never asserted in tests). The README quotes the figures.
 
-    python bench/bench.py [--quick]
+    python bench/bench.py [--quick] [--games ID ...] [--jobs-logs N]
 
-(a) `referee play` on a long log, as a whole process, against a bare `python -c "import typer"`:
-    what a player waits for at the table.
-(b) `referee check` throughput in events per second, and the share of it spent parsing TOML.
-(c) `referee simulate` games per second.
+Every figure is printed beside its floor, measured in the same run:
+(1) `options` in the game's worst position (constructed where we know it, else the position with
+    the most legal moves found in random games): time and peak memory, in-process; and a mistyped
+    `play` there (refused, with the closest legal moves).
+(2) `referee play` on a long log, as a whole process, against `python -c "import typer"`: with the
+    replay cache warm (the log was written by the previous command, as at the table) and cold.
+(3) `referee check`: events per second per core, in-process, and its time divided by a plain
+    `tomllib.load` of the same files (the parser a pure-Python referee could not beat).
+(4) `referee check --jobs 2` on many logs, as a whole process: the speed-up over `--jobs 1`.
+(5) `referee simulate`: games per second.
+Run it on an idle machine; the timings are minimums (or medians where said) of repeated runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
+import tracemalloc
 from pathlib import Path
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from worst import WORST  # noqa: E402
 
 from referee import log as logfile  # noqa: E402
+from referee import replay  # noqa: E402
 from referee.check import check_file  # noqa: E402
-from referee.engine import available_game_ids, load_game  # noqa: E402
+from referee.engine import Game, available_game_ids, load_game  # noqa: E402
+from referee.errors import MoveError  # noqa: E402
 from referee.simulate import default_players, play_out, simulate, to_log  # noqa: E402
 
 
-def timed_runs(command: list[str], runs: int, prepare=None) -> float:
-    """Median wall time of `command` over `runs` runs (seconds)."""
-    times = []
-    # Bytecode caching on, as on a user's machine (this workplace sets PYTHONDONTWRITEBYTECODE,
-    # which would make every run compile every module again); one warm-up run fills the cache.
+def environment() -> dict[str, str]:
+    """Bytecode caching on, as on a user's machine (this workplace sets PYTHONDONTWRITEBYTECODE,
+    which would make every run compile every module again); a private replay cache."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["REFEREE_LOCK_TIMEOUT"] = "5"
-    if prepare:
-        prepare()
-    subprocess.run(command, check=True, capture_output=True, env=env)
-    for _ in range(runs):
-        if prepare:
-            prepare()
-        start = time.perf_counter()
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def paired(commands: list[list[str]], runs: int, prepare: list[Callable[[], None] | None],
+           env: dict[str, str]) -> list[float]:
+    """The minimum wall time of each command, the commands run in turn (paired) `runs` times."""
+    times: list[list[float]] = [[] for _ in commands]
+    for command, prep in zip(commands, prepare):  # warm-up: fills the bytecode cache
+        if prep:
+            prep()
         subprocess.run(command, check=True, capture_output=True, env=env)
+    for _ in range(runs):
+        for index, (command, prep) in enumerate(zip(commands, prepare)):
+            if prep:
+                prep()
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, env=env)
+            times[index].append(time.perf_counter() - start)
+    return [min(t) for t in times]
+
+
+# --------------------------------------------------------------------------------------------
+# (1) options in the worst position
+
+
+def worst_position(game: Game[Any], quick: bool) -> tuple[Any, str]:
+    """The game's worst known position for `options`, and how it was found."""
+    if game.id in WORST:
+        return WORST[game.id](game), "constructed"
+    best, most = None, -1
+    for seed in range(10 if quick else 60):
+        playout = play_out(game, seed, default_players(game, None))
+        state = playout.setup.state
+        for event in playout.events:
+            count = game.count_moves(state)
+            if count > most:
+                best, most = state, count
+            state = replay.final(replay.Setup(game, playout.players, playout.setup.options,
+                                              playout.seed, state),
+                                 replay.events_to_entries([event]))
+    return best, "most moves in random games"
+
+
+def options_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, float, int]:
+    """Seconds and peak MiB of what `referee options` computes, and how many moves it covers."""
+    def options() -> list[str]:
+        events = game.legal(state)
+        game.count_moves(state)
+        return game.option_lines(state, events)
+
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        options()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    tracemalloc.start()
+    options()
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return min(times), peak, game.count_moves(state)
 
 
-def longest_playout(game_id: str, seeds: int, target: int):
+def mistyped_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, str]:
+    """Seconds for a refused move there: parse, refusal, the closest legal moves (as `play`)."""
+    player = game.default_player(state)
+    lines = game.option_lines(state, game.legal(state, player))
+    text = (lines[0].split("  ")[0] if lines else "x") + " nonsense"
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        try:
+            game.parse(state, text, player)
+        except MoveError:
+            close = [line.split("  ")[0]
+                     for line in game.option_lines(state, game.legal(state, player))]
+            difflib.get_close_matches(text, close, n=3, cutoff=0.0)
+        times.append(time.perf_counter() - start)
+    return min(times), text
+
+
+# --------------------------------------------------------------------------------------------
+# (2) play on a long log
+
+
+def longest_playout(game: Game[Any], seeds: int, target: int) -> Any:
     """The seeded random game with the most events (up to `target`), to make a long log."""
-    game = load_game(game_id)
     players = default_players(game, None)
     best = None
     for seed in range(seeds):
@@ -60,82 +145,162 @@ def longest_playout(game_id: str, seeds: int, target: int):
             best = playout
         if len(best.events) >= target:
             break
-    return game, best
+    return best
 
 
-def bench_play(game_id: str, runs: int, workdir: Path) -> dict:
-    game, playout = longest_playout(game_id, 200, 301)
+def bench_play(game: Game[Any], runs: int, work: Path, env: dict[str, str],
+               seeds: int) -> dict[str, Any]:
+    playout = longest_playout(game, seeds, 300)
     events = playout.events[:300]
     log = to_log(game, playout)
-    log = logfile.replace(log, entries=log.entries[:len(events) - 1])
-    source = workdir / f"{game_id}-long.toml"
-    source.write_text(logfile.dumps(log))
-    state = playout.state
-    # The move to play is the last event of the long log, in its canonical notation.
-    from referee.replay import replay_log
+    shorter = logfile.replace(log, entries=log.entries[:len(events) - 1])
+    source = work / f"{game.id}-long.toml"
+    source.write_text(logfile.dumps(shorter))
+    before = replay.replay_log(logfile.read(source))[1]
+    last = events[-1]
+    target = work / "game.toml"
+    move = ["play", *game.format(before, last).split()] + (["--as", last.by] if last.by else [])
+    command = [sys.executable, "-m", "referee", "--log", str(target), *move]
+    status = [sys.executable, "-m", "referee", "--log", str(target), "status"]
+    cache_env = dict(env, XDG_CACHE_HOME=str(work / "cache"))
+    cold_env = dict(cache_env, REFEREE_CACHE="0")
 
-    before = replay_log(log)[1]
-    move = game.format(before, events[-1])
-    target = workdir / "game.toml"
+    def warm() -> None:  # as at the table: the previous command left the game in the cache
+        shutil.copyfile(source, target)
+        subprocess.run(status, check=True, capture_output=True, env=cache_env)
 
-    def fresh() -> None:
+    def cold() -> None:
         shutil.copyfile(source, target)
 
-    play = timed_runs([sys.executable, "-m", "referee", "--log", str(target), "play", *move.split(),
-                       "--as", events[-1].by or ""] if events[-1].by else
-                      [sys.executable, "-m", "referee", "--log", str(target), "play",
-                       *move.split()], runs, fresh)
-    del state
-    return {"game": game_id, "events": len(events), "play_s": play}
+    floor, warm_s = paired([[sys.executable, "-c", "import typer"], command], runs,
+                           [None, warm], cache_env)
+    (cold_s,) = paired([command], runs, [cold], cold_env)
+    return {"events": len(events), "floor": floor, "warm": warm_s, "cold": cold_s}
 
 
-def bench_check(game_id: str, count: int, workdir: Path) -> dict:
-    folder = workdir / f"logs-{game_id}"
+# --------------------------------------------------------------------------------------------
+# (3), (4) check
+
+
+def make_logs(game_id: str, count: int, folder: Path) -> list[Path]:
     simulate(game_id, count, 11, save=folder)
-    files = sorted(folder.glob("*.toml"))
-    start = time.perf_counter()
-    reports = [check_file(f) for f in files]
-    total = time.perf_counter() - start
-    assert all(r.ok for r in reports), [r.findings for r in reports if not r.ok][:1]
-    start = time.perf_counter()
-    for f in files:
-        tomllib.loads(f.read_text())
-    parse = time.perf_counter() - start
-    events = sum(r.events for r in reports)
-    return {"game": game_id, "logs": len(files), "events": events,
-            "events_per_s": events / total, "toml_share": parse / total}
+    return sorted(folder.glob("*.toml"))
 
 
-def bench_simulate(game_id: str, games: int) -> dict:
-    summary = simulate(game_id, games, 7)
-    return {"game": game_id, "games_per_s": summary.games / summary.seconds,
-            "events_per_game": summary.events / summary.games}
+def bench_check(files: list[Path], runs: int) -> dict[str, float]:
+    def checked() -> int:
+        reports = [check_file(f) for f in files]
+        assert all(r.ok for r in reports), [r.findings for r in reports if not r.ok][:1]
+        return sum(r.events for r in reports)
+
+    def parsed() -> None:
+        for f in files:
+            with open(f, "rb") as handle:
+                tomllib.load(handle)
+
+    check_s, toml_s, events = [], [], 0
+    for _ in range(runs):
+        start = time.process_time()
+        events = checked()
+        check_s.append(time.process_time() - start)
+        start = time.process_time()
+        parsed()
+        toml_s.append(time.process_time() - start)
+    return {"events": events, "check": min(check_s), "toml": min(toml_s)}
+
+
+def bench_jobs(files: list[Path], runs: int, env: dict[str, str]) -> tuple[float, float]:
+    command = [sys.executable, "-m", "referee", "check", *map(str, files)]
+    one, two = paired([command + ["--jobs", "1"], command + ["--jobs", "2"]], runs,
+                      [None, None], env)
+    return one, two
+
+
+def python_chess_floor(moves_wanted: int = 20000) -> float | None:
+    """python-chess validating moves read from PGN, moves per second (None if not installed)."""
+    try:
+        import io
+
+        import chess
+        import chess.pgn
+    except ImportError:
+        return None
+    rng = random.Random(1)
+    games = []
+    total = 0
+    while total < moves_wanted:
+        board, game = chess.Board(), chess.pgn.Game()
+        node = game
+        while not board.is_game_over() and board.ply() < 200:
+            move = rng.choice(list(board.legal_moves))
+            node = node.add_variation(move)
+            board.push(move)
+        games.append(str(game))
+        total += board.ply()
+    text = "\n\n".join(games)
+    start = time.process_time()
+    stream, count = io.StringIO(text), 0
+    while (game := chess.pgn.read_game(stream)) is not None:
+        count += len(list(game.mainline_moves()))
+    return count / (time.process_time() - start)
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
     parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
+    parser.add_argument("--jobs-logs", type=int, default=None, help="logs for (4): 1000")
     args = parser.parse_args()
-    runs, logs, sims = (3, 20, 20) if args.quick else (15, 200, 300)
-    games = args.games or available_game_ids()
-    print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores; runs={runs}")
-    baseline = timed_runs([sys.executable, "-c", "import typer"], runs)
-    print(f"baseline: python -c 'import typer'          {baseline * 1000:7.1f} ms")
+    quick = args.quick
+    runs = 3 if quick else 15
+    games = [load_game(g) for g in (args.games or available_game_ids())]
+    env = environment()
+    print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores; "
+          f"load {os.getloadavg()[0]:.2f}; runs {runs}")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        for game_id in games:
-            p = bench_play(game_id, runs, work)
-            print(f"(a) {game_id:<20} play on a {p['events']}-event log  {p['play_s'] * 1000:7.1f} ms"
-                  f"  (+{(p['play_s'] - baseline) * 1000:.1f} ms over the baseline)")
-        for game_id in games:
-            c = bench_check(game_id, logs, work)
-            print(f"(b) {game_id:<20} check {c['logs']} logs, {c['events']} events: "
-                  f"{c['events_per_s']:,.0f} events/s, TOML parsing {c['toml_share']:.0%} of it")
-        for game_id in games:
-            s = bench_simulate(game_id, sims)
-            print(f"(c) {game_id:<20} simulate {s['games_per_s']:,.1f} games/s "
-                  f"({s['events_per_game']:.0f} events per game)")
+        print("\n(1) options in the worst position (goal: <= 20 ms, <= 50 MiB; mistyped play "
+              "<= 50 ms)")
+        for game in games:
+            state, how = worst_position(game, quick)
+            seconds, peak, moves = options_cost(game, state, runs)
+            typo, text = mistyped_cost(game, state, runs)
+            print(f"  {game.id:<20} {seconds * 1e3:7.2f} ms {peak:6.2f} MiB for {moves:,} moves "
+                  f"({how}); mistyped `{text[:30]}`: {typo * 1e3:.2f} ms")
+        print("\n(2) referee play on a long log, whole process (goal: <= 1.3 x the floor)")
+        for game in games:
+            p = bench_play(game, runs, work, env, 20 if quick else 200)
+            print(f"  {game.id:<20} {p['events']:>3} events: floor `python -c 'import typer'` "
+                  f"{p['floor'] * 1e3:5.1f} ms; play {p['warm'] * 1e3:5.1f} ms "
+                  f"({p['warm'] / p['floor']:.2f} x) with the cache warm, {p['cold'] * 1e3:5.1f}"
+                  f" ms ({p['cold'] / p['floor']:.2f} x) cold")
+        chess_rate = python_chess_floor() if not quick else None
+        floor = f"; python-chess from PGN {chess_rate:,.0f} moves/s" if chess_rate else ""
+        print(f"\n(3) check in-process (goals: >= 32k events/s per core, <= 1.5 x tomllib.load)"
+              f"{floor}")
+        logs: dict[str, list[Path]] = {}
+        for game in games:
+            logs[game.id] = make_logs(game.id, 20 if quick else 200, work / game.id)
+            c = bench_check(logs[game.id], 3 if quick else 5)
+            print(f"  {game.id:<20} {len(logs[game.id])} logs, {c['events']:,} events: "
+                  f"{c['events'] / c['check']:,.0f} events/s; check {c['check'] * 1e3:.0f} ms "
+                  f"= {c['check'] / c['toml']:.2f} x tomllib.load {c['toml'] * 1e3:.0f} ms")
+        count = args.jobs_logs or (60 if quick else 1000)
+        mixed = [f for game in games for f in make_logs(game.id, count // len(games),
+                                                          work / f"jobs-{game.id}")]
+        one, two = bench_jobs(mixed, 3 if quick else 5, env)
+        print(f"\n(4) check --jobs 2 on {len(mixed)} logs (goal: >= 1.7 x): --jobs 1 {one:.2f} s, "
+              f"--jobs 2 {two:.2f} s: {one / two:.2f} x")
+        print("\n(5) simulate")
+        for game in games:
+            summary = simulate(game.id, 20 if quick else 200, 7)
+            print(f"  {game.id:<20} {summary.games / summary.seconds:,.1f} games/s "
+                  f"({summary.events / summary.games:.0f} events per game)")
+    print(f"\nload at the end {os.getloadavg()[0]:.2f}; a load well above 0 means the figures "
+          f"are not those of an idle machine: run again")
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def check_file(path: str | Path, strict: bool = False) -> Report:
     report.events = len(log.entries)
     state = setup.state
     try:
-        for step in replay.steps(setup, log.entries, log.source):
+        for step in replay.steps(setup, log.entries, log.source, checked=True):
             state = step.after
             for notice in step.notices:
                 report.findings.append(Finding(notice.code, f"event {step.entry.seq}: "

@@ -521,10 +521,14 @@ class Game(Generic[S]):
 # The checks every game shares, then the game's own effect
 
 
-def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player]) -> S:
-    """Check that `event` may be recorded now, then apply its effect. Raises IllegalMove."""
+def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player], *,
+                fields_checked: bool = False) -> S:
+    """Check that `event` may be recorded now, then apply its effect. Raises IllegalMove.
+
+    `fields_checked`: the event's fields were held to its declaration already (a log's events
+    are, when it is read); they are not checked twice."""
     refuse_if_over(game, state)
-    return check_and_apply(game, state, event, players)
+    return check_and_apply(game, state, event, players, fields_checked=fields_checked)
 
 
 def refuse_if_over(game: Game[S], state: S) -> None:
@@ -533,12 +537,13 @@ def refuse_if_over(game: Game[S], state: S) -> None:
                           "takes back the last one)", code="game-over")
 
 
-def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player]) -> S:
+def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player], *,
+                    fields_checked: bool = False) -> S:
     """`apply_event` for a game known not to be over."""
     etype = game.events.get(event.type)
     if etype is None:
         raise IllegalMove(f"{game.title} has no event of type {event.type!r}", code="unknown-event")
-    problem = field_problem(etype, event)
+    problem = None if fields_checked else field_problem(etype, event)
     if problem is not None:
         code, _, message = problem
         raise IllegalMove(message, code=code)

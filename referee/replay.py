@@ -156,13 +156,15 @@ def _check_event(game: Game[Any], log: GameLog, entry: Entry) -> None:
 # The driver
 
 
-def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>") -> Iterator[Step[S]]:
-    """Replay `entries` from the set-up state, one Step each; ReplayError at the first bad one."""
+def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>",
+          checked: bool = False) -> Iterator[Step[S]]:
+    """Replay `entries` from the set-up state, one Step each; ReplayError at the first bad one.
+    `checked`: `from_log` has held every entry's fields to their declarations."""
     game, state = setup.game, setup.state
     seen = len(game.notices(state))
     for entry in entries:
         try:
-            after = apply_event(game, state, entry.event, setup.players)
+            after = apply_event(game, state, entry.event, setup.players, fields_checked=checked)
         except MoveError as exc:
             raise ReplayError(source, entry, exc) from None
         notices = game.notices(after)
@@ -171,10 +173,11 @@ def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>") -> I
         state = after
 
 
-def final(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>") -> S:
+def final(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>",
+          checked: bool = False) -> S:
     """The state after every entry (ReplayError at the first bad one)."""
     state = setup.state
-    for step in steps(setup, entries, source):
+    for step in steps(setup, entries, source, checked):
         state = step.after
     return state
 
@@ -188,7 +191,7 @@ def events_to_entries(events: Iterable[Event]) -> Iterator[Entry]:
 def replay_log(log: GameLog) -> tuple[Setup[Any], Any]:
     """A log's set-up and its final state: the whole validation path and the whole replay."""
     setup = from_log(log)
-    return setup, final(setup, log.entries, log.source)
+    return setup, final(setup, log.entries, log.source, checked=True)
 
 
 def replay_events(game: Game[S], players: Sequence[Player], options: Mapping[str, Any],

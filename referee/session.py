@@ -104,7 +104,8 @@ class Table(NamedTuple):
         """Every event with its canonical text, formatted in the state it was played in."""
         game = self.game
         return [(step.entry, game.format(step.before, step.event))
-                for step in replay.steps(self.setup, self.log.entries, self.log.source)]
+                for step in replay.steps(self.setup, self.log.entries, self.log.source,
+                                         checked=True)]
 
 
 def load(path: Path) -> Table:
@@ -289,6 +290,6 @@ class Demo:
 
     def moves(self) -> Iterator[DemoMove]:
         game = self.setup.game
-        for step in replay.steps(self.setup, self.log.entries, self.log.source):
+        for step in replay.steps(self.setup, self.log.entries, self.log.source, checked=True):
             self.table = Table(self.log, self.setup, step.after)
             yield DemoMove(step.entry.seq, game.describe(step.before, step.event, step.after))

@@ -21,13 +21,14 @@ from referee.hands import HiddenHand
 Slot = HiddenHand  # one seat's hand, as the referee knows it
 
 
-class Trick(NamedTuple):
+@dataclass(frozen=True)
+class Trick:
     number: int
     plays: tuple[tuple[int, str], ...]  # (seat, card) in the order played
     winner: int  # a trick is recorded once it is complete
     replaced: str | None = None  # the card the Sorcerer took back; the Sorcerer lies in its place
 
-    @property
+    @cached_property  # asked at every card played (`Deal.gone`)
     def cards(self) -> tuple[str, ...]:
         return tuple("Sorcerer" if c == self.replaced else c for _, c in self.plays)
 
