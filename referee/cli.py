@@ -139,7 +139,7 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     from referee.engine import load_game
 
     game = load_game(game_id)
-    specs = {o.name: o for o in game.options}
+    specs = game.option_specs()
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")

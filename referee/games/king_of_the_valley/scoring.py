@@ -8,9 +8,11 @@ from referee.games.king_of_the_valley.components import (
     ORDER_BONUS,
 )
 from referee.games.king_of_the_valley.state import Castle, State, influence
-from referee.scoresheet import Row, Scoresheet, ordinal, places
+from referee.scoresheet import Row, Scoresheet, ordinal, places, tie_notes
 
-CATEGORIES = ("Influence", "Kingdom tokens", "Knight Orders", "Couples", "Gold")
+# Every column is points (R-10): the kingdom tokens' 5 each, the Knight Orders' bonuses, the
+# couples' 2 each, one per gold.
+CATEGORIES = ("Influence", "Kingdom points", "Order points", "Couple points", "Gold")
 TIEBREAKS = ("highest influence", "shared place")
 NOTES = (
     "Influence: queen 5, duke 4, countess 3, knight 2, farmer 1, wife 1, jester 0 (R-10); "
@@ -42,7 +44,8 @@ def score(state: State) -> Scoresheet:
     winners = tuple(n for n in state.names if ranked[n] == 1) if finished else ()
     return Scoresheet(game="king-of-the-valley", title="King of the Valley", finished=finished,
                       outcome=outcome(state, winners), winners=winners, rows=tuple(rows),
-                      tiebreaks=TIEBREAKS, notes=NOTES)
+                      tiebreaks=TIEBREAKS, notes=NOTES,
+                      tie_notes=tie_notes(keys, ("total", "influence")))
 
 
 def blank(players: int) -> Scoresheet:

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from referee.games.kings_ear.components import PROFESSIONS
 from referee.games.kings_ear.state import State
-from referee.scoresheet import Row, Scoresheet, ordinal, places
+from referee.scoresheet import Row, Scoresheet, ordinal, places, tie_notes
 
 TIEBREAKS = ("a House at 10 wins outright", "highest best net (R-8)",
              "highest sum of the four nets (R-8)", "shared place")
@@ -35,7 +35,15 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="kings-ear", title="The King's Ear", finished=state.finished,
                       outcome=outcome(state), winners=winners, rows=tuple(rows),
                       seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,
-                      notes=NOTES)
+                      notes=NOTES, tie_notes=tie_lines(state))
+
+
+def tie_lines(state: State) -> tuple[str, ...]:
+    """R-8 at work: the players level on best net, and what their sums of nets did."""
+    keys = {name: (max(state.nets(house)), sum(state.nets(house)))
+            for index, (name, house) in enumerate(zip(state.names, state.seats))
+            if index != state.winner}
+    return tie_notes(keys, ("best net", "the sum of the four nets"))
 
 
 def blank(houses: list[str]) -> Scoresheet:
