@@ -173,9 +173,9 @@ def tie_notes(keys: Mapping[str, Sequence[Any]], labels: Sequence[str]) -> tuple
         out.append(f"{said}: they share {ordinal(ranked[names[0]])} place.")
 
     by_first: dict[Any, list[str]] = {}
-    for name in sorted(keys, key=lambda n: ranked[n]):
+    for name in keys:  # seat order within a group; the groups best first
         by_first.setdefault(keys[name][0], []).append(name)
-    for value, names in by_first.items():
+    for value, names in sorted(by_first.items(), key=lambda item: ranked[item[1][0]]):
         if len(names) > 1:
             explain(names, 1, f"{and_list(names)} tied on {labels[0]} ({number(value)})")
     return tuple(out)

@@ -93,6 +93,17 @@ class Table:
             place = str(self.setup.options.get("place", ""))
         return Occasion(self.log.created, last, place, self.start_player)
 
+    def variant(self) -> str:
+        """The game's options that differ from their defaults, as `name=value` (for exports)."""
+        defaults = self.game.default_options()
+
+        def shown(value: Any) -> str:
+            items = value if isinstance(value, (list, tuple)) else [value]
+            return ",".join(str(v) for v in items)
+
+        return ", ".join(f"{name}={shown(value)}" for name, value in self.setup.options.items()
+                         if name in defaults and shown(value) != shown(defaults[name]))
+
     @property
     def start_player(self) -> str | None:
         """The one player to act first after set-up, else the first in seat order."""

@@ -29,6 +29,8 @@ def nice_ticks(values: Sequence[Number], most: int = 7) -> list[Number]:
         high = low + 1
     span = high - low
     exponent = math.floor(math.log10(span / max(1, most - 1)))
+    if all(isinstance(v, int) for v in values):
+        exponent = max(0, exponent)  # whole points: whole steps
     while True:
         for mantissa in (1, 2, 5):
             step = mantissa * 10.0 ** exponent

@@ -107,6 +107,7 @@ class _Layout:
     def __init__(self, columns: Sequence[Column], body: list[list[str]]):
         self.gap = GAP
         self.fill = False
+        self.shared: dict[int, str] = {}  # column -> the header word it shares with its left
         self.columns = list(columns)
         self.body = body
         self.headers = [c.header for c in columns]
@@ -138,6 +139,7 @@ class _Layout:
                 for k in range(i, j):
                     rest = self.columns[k].header[len(word) + 1:]
                     self.headers[k] = (word + "\n" if k == i else "\n") + rest
+                    self.shared[k] = word
                     self.widths[k] = max(self.cells[k], _lines_max(self.headers[k]))
                 i = j
             else:
@@ -147,7 +149,7 @@ class _Layout:
         """Wrap the widest text columns, down to their longest word, until the table fits."""
         floors = {i: max(_words_max(c.header), 4,
                          max((_words_max(row[i]) for row in self.body), default=0))
-                  for i, c in enumerate(self.columns) if c.kind == "text"}
+                  for i, c in enumerate(self.columns) if c.kind in ("text", "place")}
         while self.total() > width:
             slack = [(self.widths[i] - floor, i) for i, floor in floors.items()
                      if self.widths[i] > floor]
@@ -157,9 +159,10 @@ class _Layout:
             self.widths[i] -= 1
 
     def shorten_names(self, width: int) -> None:
+        widest = max(self.total([0, i]) for i in range(1, len(self.columns)))
         for i, c in enumerate(self.columns):
             if c.kind == "name":
-                excess = self.total() - width
+                excess = widest - width
                 if excess > 0:
                     self.widths[i] = max(MIN_NAME, len(c.header), self.widths[i] - excess)
 
@@ -174,8 +177,11 @@ class _Layout:
 
     def render(self, indexes: Sequence[int]) -> str:
         headers, rows = [], []
-        for i in indexes:
+        for k, i in enumerate(indexes):
             header = self.headers[i]
+            if header.startswith("\n") and i in self.shared and (
+                    k == 0 or self.shared.get(indexes[k - 1]) != self.shared[i]):
+                header = self.shared[i] + header  # the first of its run in this block
             headers.append(header if self.columns[i].kind == "num"
                            else _wrap(header, self.widths[i]))
         for row in self.body:
@@ -183,7 +189,7 @@ class _Layout:
             for i in indexes:
                 cell, kind = row[i], self.columns[i].kind
                 out.append(_shorten(cell, self.widths[i]) if kind == "name" else
-                           _wrap(cell, self.widths[i]) if kind == "text" else cell)
+                           cell if kind == "num" else _wrap(cell, self.widths[i]))
             rows.append(out)
         widths = [self.widths[i] for i in indexes]
         right = [self.columns[i].kind == "num" for i in indexes]
@@ -230,8 +236,10 @@ def fit_table(columns: Sequence[Column], body: list[list[str]], width: int = 80,
         layout.share_header_words()
     if layout.total() > width:
         layout.narrow_text(width)
-    if layout.total() > width:
-        layout.shorten_names(width)
+    if layout.total() <= width:
+        return layout.render(range(len(columns)))
+    if any(layout.total([0, i]) > width for i in range(1, len(columns))):
+        layout.shorten_names(width)  # even one column beside the names does not fit
     if layout.total() <= width:
         return layout.render(range(len(columns)))
     return "\n\n".join(layout.render(group) for group in layout.blocks(width))
@@ -292,7 +300,12 @@ def chart(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> list[str]
         position = column * slot + 1
         if len(ticks_line) <= position:
             ticks_line = ticks_line.ljust(position) + text[:slot]
-    lines.append(" " * (label_width + 2) + ticks_line + "  " + sheet.round_label.lower())
+    ticks_line = " " * (label_width + 2) + ticks_line
+    axis_title = sheet.round_label.lower()
+    if len(ticks_line) + 2 + len(axis_title) <= width:
+        lines.append(ticks_line + "  " + axis_title)
+    else:
+        lines += [ticks_line, " " * (label_width + 2) + axis_title]
     legend = [f"{mark} {name} ({_final(values)})"
               for mark, name, (_, values) in zip(marks, names, series)]
     if crowded:
