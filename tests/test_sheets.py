@@ -287,3 +287,10 @@ def test_result_column_says_the_place_of_everyone():
     rows = (Row("A", None, (), 3, 1), Row("B", None, (), 1, 2))
     running = Scoresheet("g", "T", False, "", (), rows)
     assert [sheets.result_text(running, r) for r in rows] == ["1st so far", "2nd so far"]
+
+
+def test_a_name_longer_than_any_real_one_may_wrap_rather_than_overflow():
+    rows = (Row("A" * 60, None, (("x", 1),), 1, 1), Row("Ann", None, (("x", 0),), 0, 2))
+    page = sheets.render_html(Scoresheet("g", "T", True, "o", (), rows))
+    assert f'<td class="name long">{"A" * 60}</td>' in page
+    assert '<td class="name">Ann</td>' in page and "td.long { white-space: normal;" in page

@@ -33,6 +33,7 @@ from tests.sheet_samples import samples  # noqa: E402
 
 # The printable width in CSS pixels: A4 (210 mm) less the page's 13 mm side margins.
 PRINT_WIDTH_PX = round((210 - 26) / 25.4 * 96)
+PRINTABLE_HEIGHT_MM = round(279.4 - 24)  # Letter, the shorter page, less its 12 mm margins
 
 # Run in the page after layout: everything wider than the body, and SVG text outside its chart.
 PROBE = """
@@ -61,7 +62,8 @@ window.addEventListener('load', () => {
   }
   const out = document.createElement('pre');
   out.id = 'overflow-report';
-  out.textContent = JSON.stringify(found);
+  const height = document.body.getBoundingClientRect().height * 25.4 / 96;
+  out.textContent = JSON.stringify({found: found, height: Math.round(height)});
   document.body.appendChild(out);
 });
 </script>
@@ -91,7 +93,8 @@ def pages(pdf: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
 
 
-def overflow(binary: str, page: Path) -> list[str]:
+def overflow(binary: str, page: Path) -> tuple[list[str], int]:
+    """What sticks out of the printable width, and the height of the content in mm."""
     probe = page.with_name(page.stem + ".probe.html")
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"),
                      encoding="utf-8")
@@ -100,9 +103,9 @@ def overflow(binary: str, page: Path) -> list[str]:
     probe.unlink()
     found = re.search(r'<pre id="overflow-report">(.*?)</pre>', result.stdout, re.S)
     if not found:
-        return ["the probe did not run: " + result.stderr.strip()[-200:]]
-    text = found.group(1).replace("&quot;", '"').replace("&amp;", "&")
-    return list(json.loads(text))
+        return ["the probe did not run: " + result.stderr.strip()[-200:]], 0
+    report = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return list(report["found"]), int(report["height"])
 
 
 def main() -> int:
@@ -128,12 +131,13 @@ def main() -> int:
             pdf = args.out / f"{name}.pdf"
             chrome(binary, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
             count = pages(pdf) if pdf.exists() else 0
-            wide = overflow(binary, page) if paper == args.paper[0] else []
+            wide, height = overflow(binary, page) if paper == args.paper[0] else ([], 0)
             ok = count == 1 and not wide
             failures += not ok
             players = len(sample.sheet.rows)
+            tall = f"  {height} of {PRINTABLE_HEIGHT_MM} mm" if height else ""
             print(f"{'ok  ' if ok else 'FAIL'} {name:<48} {players} rows  {count} page(s)"
-                  + (f"  overflow: {'; '.join(wide)}" if wide else ""))
+                  + tall + (f"  overflow: {'; '.join(wide)}" if wide else ""))
             if args.png and shutil.which("pdftoppm") and pdf.exists():
                 subprocess.run(["pdftoppm", "-r", "70", "-png", "-f", "1", "-l", "1",
                                 "-singlefile", str(pdf), str(args.out / name)], check=False)

@@ -32,6 +32,7 @@ from referee.textsafe import clean_line
 PAPERS = {"a4": "A4", "letter": "letter"}
 PRINTABLE_HEIGHT_MM = 279.4 - 2 * 12  # Letter's height less the margins: the tighter one
 MANY_COLUMNS = 10  # a wider table is set in a smaller type
+LONG_NAME = 24  # a longer name may wrap in its cell rather than push the table off the page
 END_LABEL_CHARS = 22  # longer names are cut at a line's end (the legend has them in full)
 
 _CSS = """
@@ -62,7 +63,9 @@ th { background: #e6e6e6; text-align: center; font-weight: bold;
      print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 th.name, td.name, td.text { text-align: left; }
 td.name { font-weight: bold; white-space: nowrap; }
+td.long { white-space: normal; overflow-wrap: anywhere; }
 table.many, table.rounds { font-size: 9pt; }
+table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.winner td { background: #f3e7b3; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 tr.winner td.name::after { content: " \\2605"; }
@@ -75,7 +78,8 @@ svg.chart { width: 100%%; height: auto; display: block; font-family: 'DejaVu San
             sans-serif; }
 ul.legend { list-style: none; margin: 1mm 0 0; padding: 0; display: flex; flex-wrap: wrap;
             gap: 1mm 5mm; font-size: 9.5pt; }
-ul.legend li { display: flex; align-items: center; gap: 1.5mm; white-space: nowrap; }
+ul.legend li { display: flex; align-items: center; gap: 1.5mm; overflow-wrap: anywhere; }
+svg.sample { flex: none; }
 section.ties p, section.ties ul, footer p { margin: 0 0 1mm; }
 section.ties ul { padding-left: 5mm; }
 footer { font-size: 8.5pt; color: #333; margin-top: 2mm; }
@@ -141,10 +145,16 @@ def _table(columns: Sequence[Column], body: list[list[str]], css: str,
     rows = []
     for index, cells in enumerate(body):
         mark = ' class="winner"' if index < len(winners) and winners[index] else ""
-        tds = "".join(f'<td class="{c.kind}">{esc(cell)}</td>' for c, cell in zip(columns, cells))
+        tds = "".join(f'<td class="{_css(c, cell)}">{esc(cell)}</td>'
+                      for c, cell in zip(columns, cells))
         rows.append(f"<tr{mark}>{tds}</tr>")
     return [f'<table class="{css}">', f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
             "</tbody>", "</table>"]
+
+
+def _css(column: Column, cell: str) -> str:
+    """A cell's class: its column's kind; a name longer than any real one may wrap."""
+    return column.kind + (" long" if column.kind == "name" and len(cell) > LONG_NAME else "")
 
 
 def _ruled_lines(sheet: Scoresheet) -> int:
@@ -157,7 +167,7 @@ def _ruled_lines(sheet: Scoresheet) -> int:
 # --------------------------------------------------------------------------------------------
 # The chart
 
-WIDTH, HEIGHT = 680, 200
+WIDTH, HEIGHT = 680, 190
 LEFT, RIGHT, TOP, BOTTOM = 46, 168, 12, 36  # margins of the plot area
 LABEL_GAP = 13  # the least vertical distance between two end labels
 
