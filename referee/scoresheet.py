@@ -87,6 +87,7 @@ class Scoresheet:
     highest_wins: bool = True
     no_points: bool = False  # a win/lose game without points
     occasion: Occasion = field(default_factory=Occasion)
+    round_table: bool = True  # False: the rounds only draw the chart (no per-round scoring)
 
     @property
     def category_names(self) -> list[str]:
@@ -365,7 +366,7 @@ def render_markdown(sheet: Scoresheet) -> str:
     if shown:
         parts += [f"- **{k}:** {v}" for k, v in shown] + [""]
     parts.append(table(*display_table(sheet)))
-    if sheet.rounds:
+    if sheet.rounds and sheet.round_table:
         parts += ["", f"## {rounds_title(sheet)}", "", table(*round_table(sheet))]
     if has_chart(sheet):
         chart = "\n".join(text.chart(sheet, 80, True)[1:])  # its title is the heading

@@ -294,3 +294,19 @@ def test_a_name_longer_than_any_real_one_may_wrap_rather_than_overflow():
     page = sheets.render_html(Scoresheet("g", "T", True, "o", (), rows))
     assert f'<td class="name long">{"A" * 60}</td>' in page
     assert '<td class="name">Ann</td>' in page and "td.long { white-space: normal;" in page
+
+
+@pytest.mark.parametrize("sample", [s for s in SAMPLES if s.sheet.rounds and not s.sheet.blank],
+                         ids=ids)
+def test_running_totals_end_at_the_totals(sample):
+    sheet = sample.sheet
+    totals = {row.name: row.total for row in sheet.rows}
+    assert {name: values[-1] for name, values in sheets.running_totals(sheet)} == totals
+
+
+def test_king_of_the_valley_charts_every_round_but_has_no_round_table():
+    sheet = next(s.sheet for s in SAMPLES if s.label == "king-of-the-valley-two-player")
+    assert len(sheet.rounds) == 21 and not sheet.round_table
+    page = sheets.render_text(sheet)
+    assert "Running totals after each round" in page and "\nRounds\n" not in page
+    assert "<h2>Rounds</h2>" not in sheets.render_html(sheet)

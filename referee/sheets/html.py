@@ -112,7 +112,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
     columns, body = display_table(sheet)
     parts += _table(columns, body, "scores" + (" many" if len(columns) > MANY_COLUMNS else ""),
                     [row.name in sheet.winners and not sheet.blank for row in sheet.rows])
-    if sheet.rounds:
+    if sheet.rounds and sheet.round_table:
         parts.append(f"<h2>{esc(rounds_title(sheet))}</h2>")
         columns, body = round_table(sheet)
         parts += _table(columns, body, "rounds")

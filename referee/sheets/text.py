@@ -50,7 +50,7 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
         if shown:
             parts += _wrap_items([f"{k}: {v}" for k, v in shown], width, dot)
     parts += ["", fit_table(*display_table(sheet), width, sheet.blank)]
-    if sheet.rounds:
+    if sheet.rounds and sheet.round_table:
         parts += ["", rounds_title(sheet), fit_table(*round_table(sheet), width, sheet.blank)]
     if has_chart(sheet):
         parts += ["", *chart(sheet, width, unicode)]
@@ -236,6 +236,10 @@ def fit_table(columns: Sequence[Column], body: list[list[str]], width: int = 80,
         layout.share_header_words()
     if layout.total() > width:
         layout.narrow_text(width)
+    if layout.gap != GAP:  # the later steps may have made room for the wider gap again
+        layout.gap = GAP
+        if layout.total() > width:
+            layout.gap = 1
     if layout.total() <= width:
         return layout.render(range(len(columns)))
     if any(layout.total([0, i]) > width for i in range(1, len(columns))):
@@ -288,7 +292,7 @@ def chart(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> list[str]
             for offset, mark in enumerate(shown):
                 grid[row][column * slot + 1 + offset] = mark
     title = chart_title(sheet) + (f" (the last {count})" if first else "")
-    lines = [title]
+    lines = textwrap.wrap(title, width)
     for row in range(rows):
         label = labels.get(row, "")
         axis = (cross if row == zero_row else tee) if label else v
@@ -298,8 +302,8 @@ def chart(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> list[str]
     ticks_line = ""
     for column, text in enumerate(round_ticks(sheet)[first:]):
         position = column * slot + 1
-        if len(ticks_line) <= position:
-            ticks_line = ticks_line.ljust(position) + text[:slot]
+        if (not ticks_line or len(ticks_line) < position) and position + len(text) <= room:
+            ticks_line = ticks_line.ljust(position) + text
     ticks_line = " " * (label_width + 2) + ticks_line
     axis_title = sheet.round_label.lower()
     if len(ticks_line) + 2 + len(axis_title) <= width:

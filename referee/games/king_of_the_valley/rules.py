@@ -297,6 +297,8 @@ def to_act(state: State) -> ToAct:
 def next_turn(state: State) -> State:
     turn = state.turn + 1
     after = replace(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
+    if turn % len(state.names) == 0:  # a round ends: keep its castles for the scoresheet
+        after = replace(after, round_castles=state.round_castles + (state.castles,))
     if state.end_triggered and turn % len(state.names) == 0:
         return replace(after, phase=OVER)
     return replace(after, phase=RECRUIT if after.round >= 2 else SUMMON)

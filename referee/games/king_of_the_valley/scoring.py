@@ -8,7 +8,7 @@ from referee.games.king_of_the_valley.components import (
     ORDER_BONUS,
 )
 from referee.games.king_of_the_valley.state import Castle, State, influence
-from referee.scoresheet import Row, Scoresheet, ordinal, places, tie_notes
+from referee.scoresheet import Round, Row, Scoresheet, ordinal, places, tie_notes
 
 # Every column is points (R-10): the kingdom tokens' 5 each, the Knight Orders' bonuses, the
 # couples' 2 each, one per gold.
@@ -45,7 +45,20 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="king-of-the-valley", title="King of the Valley", finished=finished,
                       outcome=outcome(state, winners), winners=winners, rows=tuple(rows),
                       tiebreaks=TIEBREAKS, notes=NOTES,
-                      tie_notes=tie_notes(keys, ("total", "influence")))
+                      tie_notes=tie_notes(keys, ("total", "influence")),
+                      rounds=rounds(state), round_table=False)
+
+
+def rounds(state: State) -> tuple[Round, ...]:
+    """What each castle would have scored as each round ended, as points gained per round:
+    they draw the chart of running totals (the game itself scores only at its end)."""
+    out, before = [], [0] * len(state.names)
+    for number, castles in enumerate(state.round_castles, start=1):
+        now = [sum(points(state, castle)) for castle in castles]
+        out.append(Round(f"Round {number}", tuple(
+            (name, after - earlier) for name, after, earlier in zip(state.names, now, before))))
+        before = now
+    return tuple(out)
 
 
 def blank(players: int) -> Scoresheet:
