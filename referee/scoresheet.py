@@ -82,7 +82,7 @@ class Scoresheet:
     rounds: tuple[Round, ...] = ()
     notes: tuple[str, ...] = ()
     blank: bool = False
-    tie_notes: tuple[str, ...] = ()  # how this game's ties were decided, with the values
+    tie_notes: tuple[str, ...] = ()  # how the finished game's ties were decided, with values
     round_label: str = "Round"  # what the game calls a round ("Hand")
     highest_wins: bool = True
     no_points: bool = False  # a win/lose game without points

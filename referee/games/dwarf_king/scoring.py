@@ -335,7 +335,7 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="dwarf-king", title="The Dwarf King", finished=state.over,
                       outcome=outcome_line(state), winners=winners, rows=tuple(rows),
                       tiebreaks=(TIEBREAK,), rounds=rounds, round_label="Hand",
-                      tie_notes=tie_lines(state))
+                      tie_notes=tie_lines(state) if state.over else ())
 
 
 def _round(state: State, r: HandResult) -> Round:

@@ -45,7 +45,7 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="king-of-the-valley", title="King of the Valley", finished=finished,
                       outcome=outcome(state, winners), winners=winners, rows=tuple(rows),
                       tiebreaks=TIEBREAKS, notes=NOTES,
-                      tie_notes=tie_notes(keys, ("total", "influence")),
+                      tie_notes=tie_notes(keys, ("total", "influence")) if finished else (),
                       rounds=rounds(state), round_table=False)
 
 

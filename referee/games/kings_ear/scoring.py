@@ -35,7 +35,7 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="kings-ear", title="The King's Ear", finished=state.finished,
                       outcome=outcome(state), winners=winners, rows=tuple(rows),
                       seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,
-                      notes=NOTES, tie_notes=tie_lines(state))
+                      notes=NOTES, tie_notes=tie_lines(state) if state.finished else ())
 
 
 def tie_lines(state: State) -> tuple[str, ...]:
