@@ -35,6 +35,7 @@ app = typer.Typer(
 )
 
 FORMATS = ("text", "markdown", "html", "csv", "json")
+PAPERS = ("a4", "letter")
 OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `options --all`)
 
 
@@ -141,7 +142,7 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     from referee.engine import load_game
 
     game = load_game(game_id)
-    specs = {o.name: o for o in game.options}
+    specs = game.option_specs()
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -346,7 +347,17 @@ def score(ctx: typer.Context,
         data = sheets.as_dict(sheet)
         out_json({k: data[k] for k in ("game", "finished", "winners", "players", "outcome")})
         return
-    out(sheets.render_text(sheet).rstrip())
+    out(sheets.render_text(sheet, *_terminal()).rstrip())
+
+
+def _terminal() -> tuple[int, bool]:
+    """The width a text sheet may use (80 at most, less on a narrower terminal or $COLUMNS)
+    and whether standard output takes UTF-8 (else the chart is drawn in plain ASCII)."""
+    import shutil
+
+    width = min(80, shutil.get_terminal_size((80, 24)).columns)
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return max(30, width), encoding in ("utf8", "utf8sig")
 
 
 @app.command()
@@ -390,6 +401,11 @@ def scoresheet(
                             help="text, markdown, html, csv or json."),
     blank: Optional[str] = typer.Option(None, "--blank", metavar="GAME",
                                         help="A blank printable sheet for GAME (no log needed)."),
+    place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
+                                        help="Where the game was played (default: the log's "
+                                             "place option)."),
+    paper: str = typer.Option("a4", "--paper", metavar="SIZE",
+                              help="The page size of the HTML sheet: a4 or letter."),
     output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
                                           help="Write to FILE instead of stdout."),
 ) -> None:
@@ -398,6 +414,8 @@ def scoresheet(
 
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if paper.lower() not in PAPERS:
+        raise UsageError(f"--paper {paper!r}: choose one of {', '.join(PAPERS)}")
     if blank:
         from referee.engine import load_game
 
@@ -405,8 +423,17 @@ def scoresheet(
     else:
         from referee import session
 
-        sheet = session.load(log_path(ctx)).score()
-    text = sheets.render(sheet, fmt)
+        sheet = session.load(log_path(ctx)).score(place)
+    if fmt == "html":
+        text = sheets.render_html(sheet, paper.lower())
+    elif fmt == "text":
+        text = sheets.render_text(sheet, *(_terminal() if output is None else (80, True)))
+    else:
+        text = sheets.render(sheet, fmt)
+    _write(text, output)
+
+
+def _write(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
         return
@@ -414,6 +441,47 @@ def scoresheet(
 
     write_atomic(output, text)
     err(f"Wrote {output}")
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    fmt: str = typer.Option("bgstats", "--format", "-f", metavar="FORMAT",
+                            help="bgstats (BG Stats' push-a-play JSON) or bgg (a BoardGameGeek "
+                                 "play record)."),
+    link: bool = typer.Option(False, "--link",
+                              help="Print the BG Stats createPlay link instead of the JSON."),
+    bgg_id: Optional[int] = typer.Option(None, "--bgg-id", metavar="N", min=1,
+                                         help="The game's BoardGameGeek id, if known."),
+    place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
+                                        help="Where the game was played (default: the log's "
+                                             "place option)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
+                                          help="Write to FILE instead of stdout."),
+) -> None:
+    """The play for BG Stats or BoardGameGeek, from a finished or stopped log."""
+    from referee import export as plays
+    from referee import session
+
+    if fmt not in plays.FORMATS:
+        raise UsageError(f"--format {fmt!r}: choose one of {', '.join(plays.FORMATS)}")
+    if link and fmt != "bgstats":
+        raise UsageError("--link makes a BG Stats link: use it with --format bgstats")
+    table = session.load(log_path(ctx))
+    if not table.log.entries:
+        raise UsageError("nothing to export: no move has been recorded in this log yet")
+    sheet = table.score(place)
+    if not sheet.finished:
+        err("referee: the game is not finished: exported as it stands, marked as not finished")
+    if fmt == "bgg":
+        data = plays.bgg(sheet, bgg_id)
+    else:
+        data = plays.bgstats(sheet, table.variant(), bgg_id)
+    import json
+
+    text = plays.bgstats_link(data) + "\n" if link else \
+        json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    _write(text, output)
 
 
 @app.command()
@@ -490,7 +558,7 @@ def demo(
     out("")
     out(clean(replayed.table.board()))
     out("")
-    out(sheets.render_text(replayed.table.score()).rstrip())
+    out(sheets.render_text(replayed.table.score(), *_terminal()).rstrip())
 
 
 def _ask_secret() -> str:

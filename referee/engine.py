@@ -219,6 +219,14 @@ class OptionSpec(NamedTuple):
         return self.check(value) if self.check is not None else value
 
 
+# Options every game accepts besides its own rulings: facts about the table, not rules. They are
+# written into the log only when given.
+TABLE_OPTIONS = (
+    OptionSpec("place", "", "str", "where the game is played: shown on the scoresheet and "
+                                   "carried by `referee export`"),
+)
+
+
 class Phase(NamedTuple):
     """One phase of a game: its id, what happens in it, and how an event out of place is refused.
 
@@ -348,9 +356,13 @@ class Game(Generic[S]):
     def default_options(self) -> dict[str, Any]:
         return {spec.name: _thaw(spec.default) for spec in self.options}
 
+    def option_specs(self) -> dict[str, OptionSpec]:
+        """The game's options and the table options every game accepts (TABLE_OPTIONS)."""
+        return {spec.name: spec for spec in (*TABLE_OPTIONS, *self.options)}
+
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Fill defaults and validate option values; raise UsageError on a bad value."""
-        known = {spec.name: spec for spec in self.options}
+        known = self.option_specs()
         for name in options:
             if name not in known:
                 raise UsageError(f"{self.id} has no option {name!r}", code="unknown-option",

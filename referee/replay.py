@@ -100,7 +100,7 @@ def from_log(log: GameLog) -> Setup[Any]:
 
 
 def _options(game: Game[Any], log: GameLog) -> dict[str, Any]:
-    specs = {spec.name: spec for spec in game.options}
+    specs = game.option_specs()
     for name, value in log.options.items():
         if name not in specs:
             raise log.fail(f"{game.id} has no option {name!r}", code="unknown-option",

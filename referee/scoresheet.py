@@ -1,25 +1,28 @@
 """The Scoresheet model and its renderers (text, Markdown, CSV, JSON, printable HTML).
 
-A game builds one `Scoresheet` from its state; `score`, `scoresheet` and `check` only render it.
+A game builds one `Scoresheet` from its state: rows, categories, rounds, tie-break rules and the
+sentences saying how ties were decided. The session adds the `Occasion` (date, place, duration,
+start player) from the log. `score`, `scoresheet`, `export` and `check` only render it; a new game
+supplies data and never layout. The text page and the HTML page live in `referee.sheets`.
 """
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-import json
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+import datetime as dt
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from referee.textsafe import clean_line
 
 Number = int | float
 
+SCHEMA = "referee-scoresheet/1"  # the version of `scoresheet --format json`
 
-@dataclass(frozen=True)
-class Row:
-    """One line of the sheet: a player (or a passive seat, `name=None`) and their results."""
+
+class Row(NamedTuple):
+    """One line of the sheet: a player (or a passive seat, `name=None`) and their results.
+
+    (The model's values are NamedTuples, cheap to define: a game imports this module at start-up;
+    the renderers import what they need when they run.)"""
 
     name: str | None
     seat: str | None
@@ -27,20 +30,41 @@ class Row:
     total: Number | None
     place: int | None = None
     details: tuple[tuple[str, str], ...] = ()  # shown on the sheet, not part of the score
-    result: str = ""
+    result: str = ""  # e.g. "winner", "shared 2nd"; derived from the place when empty
 
 
-@dataclass(frozen=True)
-class Round:
-    """One round (hand) of a game with rounds: points scored by each player and a caption."""
+class Round(NamedTuple):
+    """One round (hand) of a game with rounds: points scored by each player and what happened.
+
+    `details` are named facts of the round (e.g. the quest, the special card, the dealer), shown
+    as columns of the rounds table; without them the `caption` is shown as one note."""
 
     label: str
     points: tuple[tuple[str, Number], ...]
     caption: str = ""
+    details: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Scoresheet:
+class Occasion(NamedTuple):
+    """When, where and by whom a game was started: from the log, not from the game's state."""
+
+    started: dt.datetime | None = None
+    ended: dt.datetime | None = None  # the time of the last event
+    place: str = ""
+    start_player: str | None = None
+
+    @property
+    def minutes(self) -> int | None:
+        if self.started is None or self.ended is None:
+            return None
+        try:
+            seconds = (self.ended - self.started).total_seconds()
+        except TypeError:  # a hand-written log may mix local and offset date-times
+            return None
+        return max(0, round(seconds / 60))
+
+
+class Scoresheet(NamedTuple):
     game: str
     title: str
     finished: bool
@@ -49,10 +73,16 @@ class Scoresheet:
     rows: tuple[Row, ...]
     seat_label: str = "Seat"
     total_label: str = "Total"
-    tiebreaks: tuple[str, ...] = ()
+    tiebreaks: tuple[str, ...] = ()  # the tie-break rules, in order, in words
     rounds: tuple[Round, ...] = ()
     notes: tuple[str, ...] = ()
     blank: bool = False
+    tie_notes: tuple[str, ...] = ()  # how the finished game's ties were decided, with values
+    round_label: str = "Round"  # what the game calls a round ("Hand")
+    highest_wins: bool = True
+    no_points: bool = False  # a win/lose game without points
+    occasion: Occasion = Occasion()
+    round_table: bool = True  # False: the rounds only draw the chart (no per-round scoring)
 
     @property
     def category_names(self) -> list[str]:
@@ -61,6 +91,23 @@ class Scoresheet:
     @property
     def detail_names(self) -> list[str]:
         return [name for name, _ in self.rows[0].details] if self.rows else []
+
+    @property
+    def players(self) -> list[str]:
+        return [row.name for row in self.rows if row.name is not None]
+
+    @property
+    def round_details(self) -> list[str]:
+        names: list[str] = []
+        for rnd in self.rounds:
+            names += [name for name, _ in rnd.details if name not in names]
+        return names
+
+    @property
+    def rounds_in_categories(self) -> bool:
+        """True when every round's points are already columns of the category table."""
+        names = set(self.category_names)
+        return bool(self.rounds) and all(r.label in names for r in self.rounds)
 
 
 def places(keys: Mapping[str, Any]) -> dict[str, int]:
@@ -80,8 +127,58 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def and_list(names: Sequence[str]) -> str:
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat'."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def tie_notes(keys: Mapping[str, Sequence[Any]], labels: Sequence[str]) -> tuple[str, ...]:
+    """Sentences for every group of players level on the first key (a higher key is better):
+    which key separated them, with each player's value, or that they share a place.
+
+    `labels` name the keys in words, e.g. ("total", "influence")."""
+    ranked = places({name: tuple(key) for name, key in keys.items()})
+    out: list[str] = []
+
+    def explain(names: list[str], level: int, said: str) -> None:
+        for index in range(level, len(labels)):
+            values = {n: keys[n][index] for n in names}
+            if len(set(values.values())) > 1:
+                order = sorted(names, key=lambda n: (ranked[n], names.index(n)))
+                shown = ", ".join(f"{n} {number(values[n])}" for n in order)
+                out.append(f"{said}; {labels[index]} decided: {shown}.")
+                groups: dict[Any, list[str]] = {}
+                for n in order:
+                    groups.setdefault(values[n], []).append(n)
+                for value, group in groups.items():
+                    if len(group) > 1:
+                        explain(group, index + 1, f"{and_list(group)} were also level on "
+                                                  f"{labels[index]} ({number(value)})")
+                return
+            said += f" and {labels[index]} ({number(values[names[0]])})"
+        out.append(f"{said}: they share {ordinal(ranked[names[0]])} place.")
+
+    by_first: dict[Any, list[str]] = {}
+    for name in keys:  # seat order within a group; the groups best first
+        by_first.setdefault(keys[name][0], []).append(name)
+    for value, names in sorted(by_first.items(), key=lambda item: ranked[item[1][0]]):
+        if len(names) > 1:
+            explain(names, 1, f"{and_list(names)} tied on {labels[0]} ({number(value)})")
+    return tuple(out)
+
+
 # --------------------------------------------------------------------------------------------
-# Renderers
+# What every renderer shows
 
 
 def _cell(value: Any, blank: bool) -> str:
@@ -93,6 +190,7 @@ def _cell(value: Any, blank: bool) -> str:
 
 
 def _table(sheet: Scoresheet) -> tuple[list[str], list[list[str]]]:
+    """The data table (CSV): every column, place and result apart."""
     headers = ["Player", sheet.seat_label, *sheet.category_names, *sheet.detail_names,
                sheet.total_label, "Place", "Result"]
     body = []
@@ -113,66 +211,182 @@ def _table(sheet: Scoresheet) -> tuple[list[str], list[list[str]]]:
     return headers, body
 
 
-def _round_table(sheet: Scoresheet) -> tuple[list[str], list[list[str]]]:
-    names = [row.name for row in sheet.rows if row.name is not None]
-    headers = ["Round", *names, "Note"]
+def result_text(sheet: Scoresheet, row: Row) -> str:
+    """The row's standing in words: the game's own result, else derived from the place."""
+    if sheet.blank:
+        return ""
+    if row.result:
+        return row.result
+    if row.place is None:
+        return ""
+    shared = sum(1 for r in sheet.rows if r.name is not None and r.place == row.place) > 1
+    if row.name in sheet.winners and not shared:
+        return "winner"
+    text = ("shared " if shared else "") + ordinal(row.place)
+    return text if sheet.finished else text + " so far"
+
+
+class Column(NamedTuple):
+    header: str
+    kind: str  # "name" (the player), "num" (right-aligned), "text" or "place" (a short text)
+
+
+def display_table(sheet: Scoresheet) -> tuple[list[Column], list[list[str]]]:
+    """The table people read: numbers apart from words, place and result in one column."""
+    seats = any(row.seat for row in sheet.rows)
+    columns = [Column("Player", "name")]
+    if seats:
+        columns.append(Column(sheet.seat_label, "text"))
+    columns += [Column(name, "num") for name in sheet.category_names]
+    columns += [Column(name, "text") for name in sheet.detail_names]
+    columns += [Column(sheet.total_label, "num"), Column("Place", "place")]
+    body = []
+    for row in sheet.rows:
+        name = clean_line(row.name) if row.name is not None else ("" if sheet.blank else "-")
+        cells = [name] + ([clean_line(row.seat or "")] if seats else [])
+        cells += [_cell(v, sheet.blank) for _, v in row.categories]
+        cells += [_cell(v, sheet.blank) for _, v in row.details]
+        cells += [_cell(row.total, sheet.blank), clean_line(result_text(sheet, row))]
+        body.append(cells)
+    return columns, body
+
+
+def round_table(sheet: Scoresheet) -> tuple[list[Column], list[list[str]]]:
+    """One row per round: its label, the points (unless the category table has them already)
+    and the round's details (or its caption as a note)."""
+    names = [] if sheet.rounds_in_categories else sheet.players
+    details = sheet.round_details
+    note = not details and any(r.caption for r in sheet.rounds)
+    columns = [Column(sheet.round_label, "text")]
+    columns += [Column(clean_line(n), "num") for n in names]
+    columns += [Column(d, "text") for d in details]
+    if note:
+        columns.append(Column("Note", "text"))
     body = []
     for rnd in sheet.rounds:
-        points = dict(rnd.points)
-        body.append([clean_line(rnd.label), *(_cell(points.get(n), False) for n in names),
-                     clean_line(rnd.caption)])
-    return headers, body
+        points, facts = dict(rnd.points), dict(rnd.details)
+        cells = [clean_line(rnd.label)]
+        cells += [_cell(points.get(n), sheet.blank) for n in names]
+        cells += [_cell(facts.get(d), sheet.blank) for d in details]
+        if note:
+            cells.append(_cell(rnd.caption, sheet.blank))
+        body.append(cells)
+    return columns, body
 
 
-def _headline(sheet: Scoresheet) -> list[str]:
-    lines = [clean_line(sheet.title)]
-    if not sheet.blank:
-        lines.append(clean_line(sheet.outcome))
-    return lines
+def running_totals(sheet: Scoresheet) -> list[tuple[str, list[Number]]]:
+    """Each player's total after each round (no entry for the start, where all are 0)."""
+    out = []
+    for name in sheet.players:
+        total: Number = 0
+        series: list[Number] = []
+        for rnd in sheet.rounds:
+            total += dict(rnd.points).get(name, 0)
+            series.append(total)
+        out.append((name, series))
+    return out
 
 
-def _footer(sheet: Scoresheet) -> list[str]:
-    lines = []
-    if sheet.tiebreaks:
-        lines.append("Ties: " + "; then ".join(sheet.tiebreaks) + ".")
-    lines.extend(clean_line(n) for n in sheet.notes)
-    return lines
+def has_chart(sheet: Scoresheet) -> bool:
+    return bool(sheet.rounds) and not sheet.blank and bool(sheet.players)
 
 
-def render_text(sheet: Scoresheet, tablefmt: str = "simple") -> str:
-    from tabulate import tabulate
+def round_ticks(sheet: Scoresheet) -> list[str]:
+    """Short labels for the rounds on a chart's axis: 'Hand 3' -> '3'."""
+    prefix = sheet.round_label + " "
+    return [clean_line(r.label[len(prefix):] if r.label.startswith(prefix) else r.label)
+            for r in sheet.rounds]
 
-    headers, body = _table(sheet)
-    parts = ["\n".join(_headline(sheet)), "",
-             tabulate(body, headers, tablefmt=tablefmt, disable_numparse=True)]
-    if sheet.rounds and not sheet.blank:
-        rh, rb = _round_table(sheet)
-        parts += ["", tabulate(rb, rh, tablefmt=tablefmt, disable_numparse=True)]
-    footer = _footer(sheet)
-    if footer:
-        parts += ["", *footer]
-    return "\n".join(parts) + "\n"
+
+def duration_text(minutes: int) -> str:
+    hours, mins = divmod(minutes, 60)
+    return f"{hours} h {mins:02d} min" if hours else f"{mins} min"
+
+
+def facts(sheet: Scoresheet) -> list[tuple[str, str]]:
+    """The header facts that are known: date, duration, place, start player."""
+    occ = sheet.occasion
+    out = []
+    if occ.started is not None:
+        out.append(("Date", occ.started.strftime("%Y-%m-%d %H:%M")))
+    if occ.minutes is not None:
+        out.append(("Duration", duration_text(occ.minutes)))
+    if occ.place:
+        out.append(("Place", clean_line(occ.place)))
+    if occ.start_player:
+        out.append(("Start player", clean_line(occ.start_player)))
+    return out
+
+
+BLANK_FACTS = ("Date", "Place", "Start player", "Duration")
+
+
+def tie_rule(sheet: Scoresheet) -> str:
+    return ("Ties: " + "; then ".join(sheet.tiebreaks) + ".") if sheet.tiebreaks else ""
+
+
+def chart_title(sheet: Scoresheet) -> str:
+    return f"Running totals after each {sheet.round_label.lower()}"
+
+
+def rounds_title(sheet: Scoresheet) -> str:
+    return sheet.round_label + "s"
+
+
+# --------------------------------------------------------------------------------------------
+# Renderers
+
+
+def render_text(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
+    from referee.sheets import text
+
+    return text.render(sheet, width, unicode)
 
 
 def render_markdown(sheet: Scoresheet) -> str:
     from tabulate import tabulate
 
-    headers, body = _table(sheet)
-    title, *rest = _headline(sheet)
-    parts = [f"# {title}", ""]
-    if rest:
-        parts += [f"*{rest[0]}*", ""]
-    parts.append(tabulate(body, headers, tablefmt="github", disable_numparse=True))
-    if sheet.rounds and not sheet.blank:
-        rh, rb = _round_table(sheet)
-        parts += ["", "## Rounds", "", tabulate(rb, rh, tablefmt="github", disable_numparse=True)]
-    footer = _footer(sheet)
-    if footer:
-        parts += ["", *footer]
+    from referee.sheets import text
+
+    def table(columns: list[Column], body: list[list[str]]) -> str:
+        align = ["right" if c.kind == "num" else "left" for c in columns]
+        return tabulate(body, [c.header for c in columns], tablefmt="pipe", colalign=align,
+                        disable_numparse=True)
+
+    parts = [f"# {clean_line(sheet.title)}", ""]
+    if not sheet.blank:
+        parts += [f"*{clean_line(sheet.outcome)}*", ""]
+    shown = [(k, "________") for k in BLANK_FACTS] if sheet.blank else facts(sheet)
+    if shown:
+        parts += [f"- **{k}:** {v}" for k, v in shown] + [""]
+    parts.append(table(*display_table(sheet)))
+    if sheet.rounds and sheet.round_table:
+        parts += ["", f"## {rounds_title(sheet)}", "", table(*round_table(sheet))]
+    if has_chart(sheet):
+        chart = "\n".join(text.chart(sheet, 80, True)[1:])  # its title is the heading
+        fence = "`" * max(3, _longest_run(chart, "`") + 1)
+        parts += ["", f"## {chart_title(sheet)}", "", fence + "text", chart, fence]
+    rule = tie_rule(sheet)
+    if rule:
+        parts += ["", rule]
+    if sheet.tie_notes:
+        parts += [""] + [f"- {clean_line(n)}" for n in sheet.tie_notes]
+    for note in sheet.notes:
+        parts += ["", clean_line(note)]
     return "\n".join(parts) + "\n"
 
 
+def _longest_run(text: str, char: str) -> int:
+    best = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        best = max(best, run)
+    return best
+
+
 def render_csv(sheet: Scoresheet) -> str:
+    import csv
+    import io
     headers, body = _table(sheet)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -181,115 +395,51 @@ def render_csv(sheet: Scoresheet) -> str:
     return out.getvalue()
 
 
+def _iso(moment: dt.datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
 def as_dict(sheet: Scoresheet) -> dict[str, Any]:
     def player(row: Row) -> dict[str, Any]:
         return {"name": row.name, "seat": row.seat, "place": row.place, "total": row.total,
                 "categories": dict(row.categories), "details": dict(row.details),
                 "result": row.result}
 
+    occ = sheet.occasion
     return {
+        "schema": SCHEMA,
         "game": sheet.game,
         "title": sheet.title,
         "finished": sheet.finished,
         "outcome": sheet.outcome,
+        "date": _iso(occ.started),
+        "ended": _iso(occ.ended),
+        "duration_min": occ.minutes,
+        "place": occ.place,
+        "start_player": occ.start_player,
+        "highest_wins": sheet.highest_wins,
+        "no_points": sheet.no_points,
         "winners": list(sheet.winners),
         "players": [player(r) for r in sheet.rows if r.name is not None],
         "others": [player(r) for r in sheet.rows if r.name is None],
         "tiebreaks": list(sheet.tiebreaks),
-        "rounds": [{"label": r.label, "points": dict(r.points), "caption": r.caption}
-                   for r in sheet.rounds],
+        "tie_notes": list(sheet.tie_notes),
+        "rounds": [{"label": r.label, "points": dict(r.points), "caption": r.caption,
+                    "details": dict(r.details)} for r in sheet.rounds],
         "notes": list(sheet.notes),
     }
 
 
 def render_json(sheet: Scoresheet) -> str:
+    import json
+
     return json.dumps(as_dict(sheet), indent=2, ensure_ascii=False) + "\n"
 
 
-_CSS = """
-body { font-family: Georgia, 'Times New Roman', serif; margin: 2em auto; max-width: 60em;
-       color: #111; }
-h1 { font-size: 1.6em; margin-bottom: .2em; }
-p.outcome { font-style: italic; margin-top: 0; }
-table { border-collapse: collapse; width: 100%; margin: 1em 0; }
-th, td { border: 1px solid #444; padding: .45em .6em; text-align: center; }
-th { background: #eee; }
-td.name { text-align: left; font-weight: bold; }
-table.blank td { height: 2.2em; }
-tr.winner td { background: #f6efd0; }
-footer { font-size: .85em; color: #444; }
-@media print { body { margin: 0; max-width: none; } th { background: #ddd !important; }
-  tr.winner td { background: none; } }
-"""
+def render_html(sheet: Scoresheet, paper: str = "a4") -> str:
+    from referee.sheets import html
 
-
-def render_html(sheet: Scoresheet) -> str:
-    esc = html.escape
-    headers, body = _table(sheet)
-    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
-    rows = []
-    for row, cells in zip(sheet.rows, body):
-        css = ' class="winner"' if row.name in sheet.winners and not sheet.blank else ""
-        tds = "".join(f'<td{" class=name" if i == 0 else ""}>{esc(c)}</td>'
-                      for i, c in enumerate(cells))
-        rows.append(f"<tr{css}>{tds}</tr>")
-    title, *rest = _headline(sheet)
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-        f"<title>{esc(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
-        f"<h1>{esc(title)}</h1>",
-    ]
-    if rest:
-        parts.append(f'<p class="outcome">{esc(rest[0])}</p>')
-    table_class = ' class="blank"' if sheet.blank else ""
-    parts += [f"<table{table_class}>", f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
-              "</tbody>", "</table>"]
-    if sheet.rounds and not sheet.blank:
-        rh, rb = _round_table(sheet)
-        parts += ["<h2>Rounds</h2>", "<table>",
-                  "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in rh) + "</tr></thead>",
-                  "<tbody>"]
-        parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>" for cells in rb]
-        parts += ["</tbody>", "</table>"]
-        parts.append(_chart_svg(sheet))
-    footer = _footer(sheet)
-    if footer:
-        parts.append("<footer>" + "<br>".join(esc(line) for line in footer) + "</footer>")
-    parts += ["</body>", "</html>"]
-    return "\n".join(parts) + "\n"
-
-
-def _chart_svg(sheet: Scoresheet) -> str:
-    """A small line chart of running totals per round, drawn inline (no scripts, prints well)."""
-    names = [row.name for row in sheet.rows if row.name is not None]
-    running: dict[str, list[Number]] = {n: [0] for n in names}
-    for rnd in sheet.rounds:
-        points = dict(rnd.points)
-        for n in names:
-            running[n].append(running[n][-1] + points.get(n, 0))
-    values = [v for series in running.values() for v in series]
-    low, high = min(values), max(values)
-    span = (high - low) or 1
-    width, height, pad = 600, 220, 30
-    steps = max(1, len(sheet.rounds))
-    dashes = ["", "6,3", "2,3", "10,4", "4,2,1,2"]
-    lines = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '
-             f'role="img" aria-label="running totals">']
-    zero_y = pad + (high - 0) / span * (height - 2 * pad)
-    lines.append(f'<line x1="{pad}" y1="{zero_y:.1f}" x2="{width - pad}" y2="{zero_y:.1f}" '
-                 'stroke="#aaa"/>')
-    for i, n in enumerate(names):
-        pts = " ".join(
-            f"{pad + k * (width - 2 * pad) / steps:.1f},"
-            f"{pad + (high - v) / span * (height - 2 * pad):.1f}"
-            for k, v in enumerate(running[n]))
-        lines.append(f'<polyline points="{pts}" fill="none" stroke="#222" stroke-width="2" '
-                     f'stroke-dasharray="{dashes[i % len(dashes)]}"/>')
-        lines.append(f'<text x="{pad + i * 110}" y="{height + 30}" font-size="12">'
-                     f'<tspan text-decoration="underline">{html.escape(clean_line(n))}</tspan> '
-                     f'{running[n][-1]}</text>')
-    lines.append("</svg>")
-    return "\n".join(lines)
+    return html.render(sheet, paper)
 
 
 RENDERERS: dict[str, Callable[[Scoresheet], str]] = {
@@ -303,4 +453,3 @@ RENDERERS: dict[str, Callable[[Scoresheet], str]] = {
 
 def render(sheet: Scoresheet, fmt: str) -> str:
     return RENDERERS[fmt](sheet)
-

@@ -33,7 +33,7 @@ from referee.errors import (
 from referee.notation import match
 
 if TYPE_CHECKING:
-    from referee.scoresheet import Scoresheet
+    from referee.scoresheet import Occasion, Scoresheet
 
 
 class Choices(NamedTuple):
@@ -76,8 +76,37 @@ class Table(NamedTuple):
     def inventory(self) -> dict[str, int]:
         return self.game.inventory(self.state)
 
-    def score(self) -> Scoresheet:
-        return self.game.score(self.state)
+    def score(self, place: str | None = None) -> Scoresheet:
+        """The game's scoresheet with the occasion from the log (`place` overrides the log's)."""
+        return self.game.score(self.state)._replace(occasion=self.occasion(place))
+
+    def occasion(self, place: str | None = None) -> Occasion:
+        """When the game started (the log's `created`), its last event, the place, who began."""
+        from referee.scoresheet import Occasion
+
+        last = next((e.at for e in reversed(self.log.entries) if e.at is not None), None)
+        if place is None:
+            place = str(self.setup.options.get("place", ""))
+        return Occasion(self.log.created, last, place, self.start_player)
+
+    def variant(self) -> str:
+        """The game's options that differ from their defaults, as `name=value` (for exports)."""
+        defaults = self.game.default_options()
+
+        def shown(value: Any) -> str:
+            items = value if isinstance(value, (list, tuple)) else [value]
+            return ",".join(str(v) for v in items)
+
+        return ", ".join(f"{name}={shown(value)}" for name, value in self.setup.options.items()
+                         if name in defaults and shown(value) != shown(defaults[name]))
+
+    @property
+    def start_player(self) -> str | None:
+        """The one player to act first after set-up, else the first in seat order."""
+        first = self.game.to_act(self.setup.state)
+        if len(first.players) == 1 and not first.table:
+            return first.players[0]
+        return self.players[0].name if self.players else None
 
     def player(self, name: str) -> str:
         """The player a (possibly abbreviated) name means, or UsageError."""

@@ -28,7 +28,11 @@ def test_a_whole_game_at_the_table(cli):
         state = game.apply(state, event)
     sheet = cli("scoresheet")
     assert sheet.status == 0
-    assert sheet.out == GOLDEN.with_suffix(".scoresheet.txt").read_text(encoding="utf-8")
+    # The CLI's sheet also says when this log was played (the golden sheet has no log date).
+    lines = sheet.out.split("\n")
+    assert lines[2].startswith("Date: ") and "Start player: Pierre" in lines[2]
+    rest = "\n".join(lines[:2] + lines[3:])
+    assert rest == GOLDEN.with_suffix(".scoresheet.txt").read_text(encoding="utf-8")
     assert cli("check", "game.toml").status == 0
 
 

@@ -690,8 +690,8 @@ def test_scoring_categories_and_tie_breaks_r10():
     state = table(castles=(rich, castle(gold=3, duke=["duke"])))
     sheet = GAME.score(state)
     ann = dict(sheet.rows[0].categories)
-    assert ann == {"Influence": 5 + 14 * 2 + 3 + 2, "Kingdom tokens": 10, "Knight Orders": 16,
-                   "Couples": 4, "Gold": 7}
+    assert ann == {"Influence": 5 + 14 * 2 + 3 + 2, "Kingdom points": 10, "Order points": 16,
+                   "Couple points": 4, "Gold": 7}
     assert sheet.rows[0].total == 38 + 10 + 16 + 4 + 7
     assert not sheet.finished and sheet.rows[0].result == "1st so far"
     # Equal totals: influence decides; equal influence too: a shared place.
@@ -708,8 +708,8 @@ def test_scoring_categories_and_tie_breaks_r10():
 def test_blank_scoresheet_has_every_category():
     sheet = GAME.blank_scoresheet({})
     assert sheet.blank and len(sheet.rows) == 4
-    assert sheet.category_names == ["Influence", "Kingdom tokens", "Knight Orders", "Couples",
-                                    "Gold"]
+    assert sheet.category_names == ["Influence", "Kingdom points", "Order points",
+                                    "Couple points", "Gold"]
 
 
 def test_describe_names_priests_specialists_and_what_is_left_to_do():

@@ -10,7 +10,8 @@ scored (R-2): they match no selector and count 0.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from dataclasses import dataclass
+from typing import Callable
 
 from referee.games.dwarf_king.components import (
     CARDS,
@@ -23,16 +24,15 @@ from referee.games.dwarf_king.components import (
     number_value,
     tiles,
 )
-from referee.games.dwarf_king.state import Deal, State, Trick
-
-if TYPE_CHECKING:  # only the commands that score import the sheet's model
-    from referee.scoresheet import Scoresheet
+from referee.games.dwarf_king.state import Deal, HandResult, State, Trick
+from referee.scoresheet import Round, Row, Scoresheet, and_list, places, tie_notes
 
 HANDS = 7
 TIEBREAK = "a tie for first place after seven hands is broken by extra hands"
 
 
-class Outcome(NamedTuple):
+@dataclass(frozen=True)
+class Outcome:
     """What a hand left on the table: the cards each seat won, and the winner of each trick."""
 
     won: tuple[tuple[str, ...], ...]  # per seat, in seat order
@@ -319,8 +319,6 @@ def _columns(count: int) -> list[str]:
 
 
 def score(state: State) -> Scoresheet:
-    from referee.scoresheet import Round, Row, Scoresheet, places
-
     totals = state.totals
     ranked = places(dict(zip(state.names, totals)))
     columns = _columns(len(state.results))
@@ -332,49 +330,57 @@ def score(state: State) -> Scoresheet:
         won = state.over and ranked[name] == 1
         rows.append(Row(name, None, cells, totals[seat], ranked[name],
                         result="winner" if won else ""))
-    rounds = tuple(Round(f"Hand {r.number}", tuple(zip(state.names, r.points)),
-                         f"quest {tiles(state.edition)[r.quest].label} "
-                         f"{tiles(state.edition)[r.quest].name}; special "
-                         f"{SPECIAL_CARD[r.special].name}; dealer {r.dealer}")
-                   for r in state.results)
+    rounds = tuple(_round(state, r) for r in state.results)
     winners = tuple(n for n in state.names if ranked[n] == 1) if state.over else ()
     return Scoresheet(game="dwarf-king", title="The Dwarf King", finished=state.over,
                       outcome=outcome_line(state), winners=winners, rows=tuple(rows),
-                      tiebreaks=(TIEBREAK,), rounds=rounds, notes=tuple(chart(state)))
+                      tiebreaks=(TIEBREAK,), rounds=rounds, round_label="Hand",
+                      tie_notes=tie_lines(state) if state.over else ())
+
+
+def _round(state: State, r: HandResult) -> Round:
+    quest = tiles(state.edition)[r.quest]
+    special = SPECIAL_CARD[r.special].name
+    return Round(f"Hand {r.number}", tuple(zip(state.names, r.points)),
+                 f"quest {quest.label} {quest.name}; special {special}; dealer {r.dealer}",
+                 details=(("Quest", f"{quest.label} {quest.name}"), ("Special card", special),
+                          ("Dealer", r.dealer)))
+
+
+def tie_lines(state: State) -> tuple[str, ...]:
+    """How first place was decided by extra hands, with the points, and the places shared."""
+    out = []
+    if len(state.results) > HANDS:
+        after = [sum(r.points[s] for r in state.results[:HANDS]) for s in range(state.players)]
+        best = max(after)
+        tied = [s for s in range(state.players) if after[s] == best]
+        out.append(f"{and_list([state.names[s] for s in tied])} were tied for first with {best} "
+                   f"after seven hands; extra hands decided: "
+                   + "; ".join(f"hand {r.number}: " + ", ".join(
+                       f"{state.names[s]} {r.points[s]:+d}" for s in tied)
+                       for r in state.results[HANDS:]) + ".")
+    if state.results:
+        out += tie_notes({n: (t,) for n, t in zip(state.names, state.totals)}, ("total",))
+    return tuple(out)
 
 
 def chart(state: State) -> list[str]:
-    """The running totals as a small text chart: one line per player, one column per hand."""
+    """The running totals as a small text chart, for the board (`referee status`)."""
     if not state.results:
         return []
-    running = []
-    for seat in range(state.players):
-        total, series = 0, []
-        for r in state.results:
-            total += r.points[seat]
-            series.append(total)
-        running.append(series)
-    low = min(min(s) for s in running)
-    high = max(max(s) for s in running)
-    span = (high - low) or 1
-    marks = "_.:-=+*#%@"
-    width = max(len(n) for n in state.names)
-    lines = ["Running totals after each hand (chart, low to high: _ . : - = + * # % @):"]
-    for name, series in zip(state.names, running):
-        spark = "".join(marks[round((v - low) / span * (len(marks) - 1))] for v in series)
-        numbers = " ".join(f"{v:>4}" for v in series)
-        lines.append(f"  {name:<{width}} |{spark}| {numbers}")
-    return lines
+    from referee.sheets.text import chart as draw
+
+    return ["", *draw(score(state), 78)]
 
 
 def blank(players: int, edition: int) -> Scoresheet:
-    from referee.scoresheet import Row, Scoresheet
-
     columns = _columns(HANDS) + ["Extra"]
     rows = tuple(Row(None, None, tuple((c, None) for c in columns), None)
                  for _ in range(players))
+    rounds = tuple(Round(label, (), details=(("Quest", ""), ("Special card", ""),
+                                             ("Dealer", "")))
+                   for label in columns)
     return Scoresheet(game="dwarf-king", title=f"The Dwarf King - scoresheet (edition "
                                           f"{edition})",
                       finished=False, outcome="", winners=(), rows=rows, tiebreaks=(TIEBREAK,),
-                      notes=("Per hand, note the quest tile and side, and the special card.",),
-                      blank=True)
+                      rounds=rounds, round_label="Hand", blank=True)

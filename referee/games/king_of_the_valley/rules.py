@@ -297,6 +297,8 @@ def to_act(state: State) -> ToAct:
 def next_turn(state: State) -> State:
     turn = state.turn + 1
     after = evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
+    if turn % len(state.names) == 0:  # a round ends: keep its castles for the scoresheet
+        after = evolve(after, round_castles=state.round_castles + (state.castles,))
     if state.end_triggered and turn % len(state.names) == 0:
         return evolve(after, phase=OVER)
     return evolve(after, phase=RECRUIT if after.round >= 2 else SUMMON)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.games.king_of_the_valley.components import (
     COUPLE_POINTS,
     KINGDOM_POINTS,
     ORDER_BONUS,
 )
 from referee.games.king_of_the_valley.state import Castle, State, influence
+from referee.scoresheet import Round, Row, Scoresheet, ordinal, places, tie_notes
 
-if TYPE_CHECKING:  # only the commands that score import the sheet's model
-    from referee.scoresheet import Scoresheet
-
-CATEGORIES = ("Influence", "Kingdom tokens", "Knight Orders", "Couples", "Gold")
+# Every column is points (R-10): the kingdom tokens' 5 each, the Knight Orders' bonuses, the
+# couples' 2 each, one per gold.
+CATEGORIES = ("Influence", "Kingdom points", "Order points", "Couple points", "Gold")
 TIEBREAKS = ("highest influence", "shared place")
 NOTES = (
     "Influence: queen 5, duke 4, countess 3, knight 2, farmer 1, wife 1, jester 0 (R-10); "
@@ -32,8 +30,6 @@ def points(state: State, castle: Castle) -> tuple[int, ...]:
 
 
 def score(state: State) -> Scoresheet:
-    from referee.scoresheet import Row, Scoresheet, places
-
     keys, rows = {}, []
     for name, castle in zip(state.names, state.castles):
         scored = points(state, castle)
@@ -48,12 +44,24 @@ def score(state: State) -> Scoresheet:
     winners = tuple(n for n in state.names if ranked[n] == 1) if finished else ()
     return Scoresheet(game="king-of-the-valley", title="King of the Valley", finished=finished,
                       outcome=outcome(state, winners), winners=winners, rows=tuple(rows),
-                      tiebreaks=TIEBREAKS, notes=NOTES)
+                      tiebreaks=TIEBREAKS, notes=NOTES,
+                      tie_notes=tie_notes(keys, ("total", "influence")) if finished else (),
+                      rounds=rounds(state), round_table=False)
+
+
+def rounds(state: State) -> tuple[Round, ...]:
+    """What each castle would have scored as each round ended, as points gained per round:
+    they draw the chart of running totals (the game itself scores only at its end)."""
+    out, before = [], [0] * len(state.names)
+    for number, castles in enumerate(state.round_castles, start=1):
+        now = [sum(points(state, castle)) for castle in castles]
+        out.append(Round(f"Round {number}", tuple(
+            (name, after - earlier) for name, after, earlier in zip(state.names, now, before))))
+        before = now
+    return tuple(out)
 
 
 def blank(players: int) -> Scoresheet:
-    from referee.scoresheet import Row, Scoresheet
-
     rows = tuple(Row(None, None, tuple((c, None) for c in CATEGORIES), None)
                  for _ in range(players))
     return Scoresheet(game="king-of-the-valley", title="King of the Valley - scoresheet",
@@ -62,8 +70,6 @@ def blank(players: int) -> Scoresheet:
 
 
 def _result(state: State, ranked: dict[str, int], name: str) -> str:
-    from referee.scoresheet import ordinal
-
     place = ranked[name]
     shared = list(ranked.values()).count(place) > 1
     text = ("shared " if shared else "") + ordinal(place)
@@ -73,8 +79,6 @@ def _result(state: State, ranked: dict[str, int], name: str) -> str:
 
 
 def outcome(state: State, winners: tuple[str, ...] | None = None) -> str:
-    from referee.scoresheet import places
-
     if state.phase == "over":
         if winners is None:
             winners = tuple(n for n, p in places(

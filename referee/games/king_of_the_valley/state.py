@@ -89,6 +89,7 @@ class State:
     emptied: tuple[int, ...] = ()  # valley squares emptied this turn, in the order passed
     kingdom_claimed: bool = False  # this turn
     end_triggered: bool = False
+    round_castles: tuple[tuple[Castle, ...], ...] = ()  # the castles as each round ended (chart)
 
     @property
     def setting_up(self) -> bool:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from referee.games.kings_ear.components import PROFESSIONS
 from referee.games.kings_ear.state import State
-
-if TYPE_CHECKING:  # only the commands that score import the sheet's model
-    from referee.scoresheet import Scoresheet
+from referee.scoresheet import Row, Scoresheet, ordinal, places, tie_notes
 
 TIEBREAKS = ("a House at 10 wins outright", "highest best net (R-8)",
              "highest sum of the four nets (R-8)", "shared place")
@@ -17,8 +15,6 @@ NOTES = ("Net = own cards minus other Houses' cards in a section; the ladder sho
 
 
 def score(state: State) -> Scoresheet:
-    from referee.scoresheet import Row, Scoresheet
-
     ranked = ranking(state)
     rows = []
     for house in row_order(state):
@@ -39,12 +35,18 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="kings-ear", title="The King's Ear", finished=state.finished,
                       outcome=outcome(state), winners=winners, rows=tuple(rows),
                       seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,
-                      notes=NOTES)
+                      notes=NOTES, tie_notes=tie_lines(state) if state.finished else ())
+
+
+def tie_lines(state: State) -> tuple[str, ...]:
+    """R-8 at work: the players level on best net, and what their sums of nets did."""
+    keys = {name: (max(state.nets(house)), sum(state.nets(house)))
+            for index, (name, house) in enumerate(zip(state.names, state.seats))
+            if index != state.winner}
+    return tie_notes(keys, ("best net", "the sum of the four nets"))
 
 
 def blank(houses: list[str]) -> Scoresheet:
-    from referee.scoresheet import Row, Scoresheet
-
     rows = tuple(Row(None, h, tuple((p, None) for p in PROFESSIONS), None,
                      details=(("Ladder", ""),)) for h in houses)
     return Scoresheet(game="kings-ear", title="The King's Ear - scoresheet", finished=False,
@@ -59,8 +61,6 @@ def row_order(state: State) -> list[int]:
 
 def ranking(state: State) -> dict[str, int]:
     """Places of the seated players: the winner first, then R-8 (best net, sum of nets)."""
-    from referee.scoresheet import places
-
     keys: Mapping[str, Any] = {
         name: (state.winner is not None and state.names[state.winner] == name,
                max(state.nets(house)), sum(state.nets(house)))
@@ -69,8 +69,6 @@ def ranking(state: State) -> dict[str, int]:
 
 
 def _result(state: State, name: str | None, place: int | None, ranked: dict[str, int]) -> str:
-    from referee.scoresheet import ordinal
-
     if name is None or place is None:
         return "unclaimed"
     shared = list(ranked.values()).count(place) > 1

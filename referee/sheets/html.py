@@ -1,0 +1,299 @@
+"""The scoresheet as a self-contained page to print and keep: one A4 or Letter page with an
+explicit page size, rows never split across pages, the facts of the game at the top, and a chart
+of running totals with axes, a scale, round labels and every line named at its end and in a
+legend (colour, dash pattern and marker shape, so that it survives black-and-white printing).
+
+Everything is laid out to fit the smaller of the two papers (A4's width, Letter's height).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+from referee.scoresheet import (
+    BLANK_FACTS,
+    Column,
+    Number,
+    Scoresheet,
+    chart_title,
+    display_table,
+    facts,
+    has_chart,
+    round_table,
+    round_ticks,
+    rounds_title,
+    running_totals,
+    tie_rule,
+)
+from referee.sheets.chart import nice_ticks, style, tick_text
+from referee.textsafe import clean_line
+
+PAPERS = {"a4": "A4", "letter": "letter"}
+PRINTABLE_HEIGHT_MM = 279.4 - 2 * 12  # Letter's height less the margins: the tighter one
+MANY_COLUMNS = 10  # a wider table is set in a smaller type
+LONG_NAME = 24  # a longer name may wrap in its cell rather than push the table off the page
+END_LABEL_CHARS = 22  # longer names are cut at a line's end (the legend has them in full)
+
+_CSS = """
+@page { size: %(paper)s portrait; margin: 12mm 13mm; }
+* { box-sizing: border-box; }
+html { font: 10pt/1.35 'DejaVu Serif', Georgia, 'Times New Roman', serif; color: #111; }
+body { margin: 0; }
+@media screen { body { max-width: 184mm; margin: 1.5em auto; padding: 0 1em; } }
+header { margin-bottom: 3mm; }
+h1 { font-size: 17pt; margin: 0 0 1mm; }
+h2 { font-size: 11pt; margin: 3mm 0 1mm; }
+p.outcome { font-size: 11pt; font-weight: bold; margin: 0 0 1.5mm; }
+dl.facts { display: flex; flex-wrap: wrap; gap: 1mm 6mm; margin: 0; }
+dl.facts div { display: flex; gap: 1.5mm; }
+dl.facts dt { font-weight: bold; }
+dl.facts dt::after { content: ":"; }
+dl.facts dd { margin: 0; }
+div.fill { display: grid; grid-template-columns: auto 1fr auto 1fr; gap: 3mm 3mm;
+           align-items: end; margin-top: 2mm; }
+div.fill span.line { border-bottom: 1px solid #333; height: 7mm; }
+table { border-collapse: collapse; width: 100%%; margin: 0 0 2mm;
+        break-inside: avoid; page-break-inside: avoid; }
+thead { display: table-header-group; }
+tr, figure, section.chart, section.ties, ul.legend li { break-inside: avoid;
+                                                        page-break-inside: avoid; }
+th, td { border: 1px solid #555; padding: 0.7mm 1.5mm; vertical-align: middle; }
+th { background: #e6e6e6; text-align: center; font-weight: bold;
+     print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+th.name, td.name, td.text { text-align: left; }
+td.name { font-weight: bold; white-space: nowrap; }
+td.long { white-space: normal; overflow-wrap: anywhere; }
+table.many, table.rounds { font-size: 9pt; }
+table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.winner td { background: #f3e7b3; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+tr.winner td.name::after { content: " \\2605"; }
+body.blank table.scores td { height: 11mm; }
+body.blank th.name { width: 50mm; }
+body.blank th.num, body.blank th.place { min-width: 11mm; }
+body.blank table.rounds td { height: 8.5mm; }
+figure { margin: 0; }
+svg.chart { width: 100%%; height: auto; display: block; font-family: 'DejaVu Sans', Arial,
+            sans-serif; }
+ul.legend { list-style: none; margin: 1mm 0 0; padding: 0; display: flex; flex-wrap: wrap;
+            gap: 1mm 5mm; font-size: 9.5pt; }
+ul.legend li { display: flex; align-items: center; gap: 1.5mm; overflow-wrap: anywhere; }
+svg.sample { flex: none; }
+section.ties p, section.ties ul, footer p { margin: 0 0 1mm; }
+section.ties ul { padding-left: 5mm; }
+footer { font-size: 8.5pt; color: #333; margin-top: 2mm; }
+div.ruled div { height: 8mm; border-bottom: 1px solid #999; }
+"""
+
+
+def render(sheet: Scoresheet, paper: str = "a4") -> str:
+    esc = html.escape
+    title = clean_line(sheet.title)
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title>",
+        f"<style>{_CSS % {'paper': PAPERS.get(paper, 'A4')}}</style>",
+        "</head>", '<body class="blank">' if sheet.blank else "<body>", "<header>",
+        f"<h1>{esc(title)}</h1>",
+    ]
+    if not sheet.blank:
+        parts.append(f'<p class="outcome">{esc(clean_line(sheet.outcome))}</p>')
+    if sheet.blank:
+        parts.append('<div class="fill">' + "".join(
+            f'<b>{esc(k)}</b><span class="line"></span>' for k in BLANK_FACTS) + "</div>")
+    else:
+        shown = facts(sheet)
+        if shown:
+            parts.append('<dl class="facts">' + "".join(
+                f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>" for k, v in shown) + "</dl>")
+    parts.append("</header>")
+    columns, body = display_table(sheet)
+    parts += _table(columns, body, "scores" + (" many" if len(columns) > MANY_COLUMNS else ""),
+                    [row.name in sheet.winners and not sheet.blank for row in sheet.rows])
+    if sheet.rounds and sheet.round_table:
+        parts.append(f"<h2>{esc(rounds_title(sheet))}</h2>")
+        columns, body = round_table(sheet)
+        parts += _table(columns, body, "rounds")
+    if has_chart(sheet):
+        parts += ['<section class="chart">', f"<h2>{esc(chart_title(sheet))}</h2>",
+                  "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]
+    rule = tie_rule(sheet)
+    if rule or sheet.tie_notes:
+        parts += ['<section class="ties">', "<h2>Ties</h2>"]
+        if rule:
+            parts.append(f"<p>{esc(rule)}</p>")
+        if sheet.tie_notes:
+            parts.append("<ul>" + "".join(f"<li>{esc(clean_line(n))}</li>"
+                                          for n in sheet.tie_notes) + "</ul>")
+        parts.append("</section>")
+    if sheet.blank:
+        parts += ["<h2>Notes</h2>", '<div class="ruled">' + "<div></div>" * _ruled_lines(sheet)
+                  + "</div>"]
+    if sheet.notes:
+        parts.append("<footer>" + "".join(f"<p>{esc(clean_line(n))}</p>" for n in sheet.notes)
+                     + "</footer>")
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+def _table(columns: Sequence[Column], body: list[list[str]], css: str,
+           winners: Sequence[bool] = ()) -> list[str]:
+    esc = html.escape
+    head = "".join(f'<th class="{c.kind}" scope="col">{esc(c.header)}</th>' for c in columns)
+    rows = []
+    for index, cells in enumerate(body):
+        mark = ' class="winner"' if index < len(winners) and winners[index] else ""
+        tds = "".join(f'<td class="{_css(c, cell)}">{esc(cell)}</td>'
+                      for c, cell in zip(columns, cells))
+        rows.append(f"<tr{mark}>{tds}</tr>")
+    return [f'<table class="{css}">', f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
+            "</tbody>", "</table>"]
+
+
+def _css(column: Column, cell: str) -> str:
+    """A cell's class: its column's kind; a name longer than any real one may wrap."""
+    return column.kind + (" long" if column.kind == "name" and len(cell) > LONG_NAME else "")
+
+
+def _ruled_lines(sheet: Scoresheet) -> int:
+    """Lines to write notes on, filling what the page has left (estimated, in mm)."""
+    used = 40 + 11.5 * (len(sheet.rows) + 1) + 9 * (len(sheet.rounds) + 1) * bool(sheet.rounds)
+    used += 12 * bool(sheet.rounds) + 14 + 5 * len(sheet.notes)
+    return max(2, min(16, int((PRINTABLE_HEIGHT_MM - used - 12) // 8)))
+
+
+# --------------------------------------------------------------------------------------------
+# The chart
+
+WIDTH, HEIGHT = 680, 190
+LEFT, RIGHT, TOP, BOTTOM = 46, 168, 12, 36  # margins of the plot area
+LABEL_GAP = 13  # the least vertical distance between two end labels
+
+
+def _marker(shape: str, x: float, y: float, colour: str) -> str:
+    stroke = f'stroke="{colour}" stroke-width="1.6"'
+    if shape == "circle":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.4" fill="{colour}" {stroke}/>'
+    if shape == "square":
+        return (f'<rect x="{x - 3.2:.1f}" y="{y - 3.2:.1f}" width="6.4" height="6.4" '
+                f'fill="#fff" {stroke}/>')
+    if shape == "triangle":
+        return (f'<path d="M{x:.1f},{y - 4.2:.1f} L{x + 4:.1f},{y + 3:.1f} '
+                f'L{x - 4:.1f},{y + 3:.1f} Z" fill="{colour}" {stroke}/>')
+    if shape == "diamond":
+        return (f'<path d="M{x:.1f},{y - 4.4:.1f} L{x + 4:.1f},{y:.1f} L{x:.1f},{y + 4.4:.1f} '
+                f'L{x - 4:.1f},{y:.1f} Z" fill="#fff" {stroke}/>')
+    if shape == "cross":
+        return (f'<path d="M{x - 3.4:.1f},{y - 3.4:.1f} L{x + 3.4:.1f},{y + 3.4:.1f} '
+                f'M{x - 3.4:.1f},{y + 3.4:.1f} L{x + 3.4:.1f},{y - 3.4:.1f}" fill="none" '
+                f'{stroke}/>')
+    if shape == "plus":
+        return (f'<path d="M{x - 4:.1f},{y:.1f} L{x + 4:.1f},{y:.1f} M{x:.1f},{y - 4:.1f} '
+                f'L{x:.1f},{y + 4:.1f}" fill="none" {stroke}/>')
+    return (f'<rect x="{x - 1.5:.1f}" y="{y - 4:.1f}" width="3" height="8" fill="{colour}" '
+            f'{stroke}/>')
+
+
+def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[float]:
+    """Label positions near `wanted` (any order) at least `gap` apart, within [low, high]."""
+    order = sorted(range(len(wanted)), key=lambda i: wanted[i])
+    placed = [wanted[i] for i in order]
+    for k in range(1, len(placed)):
+        placed[k] = max(placed[k], placed[k - 1] + gap)
+    overflow = placed[-1] - high if placed else 0
+    if overflow > 0:
+        placed = [p - overflow for p in placed]
+        for k in range(len(placed) - 2, -1, -1):
+            placed[k] = min(placed[k], placed[k + 1] - gap)
+        shift = low - placed[0]
+        if shift > 0:
+            placed = [p + shift for p in placed]
+    out = [0.0] * len(wanted)
+    for k, i in enumerate(order):
+        out[i] = placed[k]
+    return out
+
+
+def chart_svg(sheet: Scoresheet) -> str:
+    """Running totals per round as lines on a scale: an inline SVG, no scripts."""
+    esc = html.escape
+    series = running_totals(sheet)
+    ticks = nice_ticks([v for _, values in series for v in values], most=7)
+    low, high = ticks[0], ticks[-1]
+    rounds = len(sheet.rounds)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(k: int) -> float:
+        return LEFT + k * plot_w / max(1, rounds)
+
+    def y(value: Number) -> float:
+        return TOP + (high - value) / ((high - low) or 1) * plot_h
+
+    out = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
+           f'{HEIGHT}" role="img" aria-label="{esc(chart_title(sheet).lower())}" '
+           f'font-size="11">']
+    for t in ticks:
+        colour, width = ("#777", 1.2) if t == 0 else ("#d4d4d4", 0.8)
+        out.append(f'<line x1="{LEFT}" y1="{y(t):.1f}" x2="{LEFT + plot_w}" y2="{y(t):.1f}" '
+                   f'stroke="{colour}" stroke-width="{width}"/>')
+        out.append(f'<text x="{LEFT - 6}" y="{y(t) + 4:.1f}" text-anchor="end">'
+                   f"{esc(tick_text(t))}</text>")
+    bottom = TOP + plot_h
+    out.append(f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}" stroke="#333"/>')
+    out.append(f'<line x1="{LEFT}" y1="{bottom}" x2="{LEFT + plot_w}" y2="{bottom}" '
+               'stroke="#333"/>')
+    labels = ["start", *round_ticks(sheet)]
+    every = max(1, -(-rounds // 24))  # at most about 24 round labels
+    for k, label in enumerate(labels):
+        out.append(f'<line x1="{x(k):.1f}" y1="{bottom}" x2="{x(k):.1f}" y2="{bottom + 4}" '
+                   'stroke="#333"/>')
+        if k % every == 0 or k == rounds:
+            out.append(f'<text x="{x(k):.1f}" y="{bottom + 15}" text-anchor="middle">'
+                       f"{esc(label)}</text>")
+    out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" '
+               f'font-weight="bold">{esc(sheet.round_label)}</text>')
+    out.append(f'<text x="12" y="{TOP + plot_h / 2:.1f}" text-anchor="middle" '
+               f'font-weight="bold" transform="rotate(-90 12 {TOP + plot_h / 2:.1f})">'
+               "points</text>")
+    ends = _spread([y(values[-1] if values else 0) for _, values in series], TOP + 4,
+                   bottom, LABEL_GAP)
+    for index, (name, values) in enumerate(series):
+        colour, dash, shape = style(index)
+        points = [(x(0), y(0))] + [(x(k + 1), y(v)) for k, v in enumerate(values)]
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<g class="series" data-player="{esc(clean_line(name))}">')
+        out.append('<polyline points="' + " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+                   + f'" fill="none" stroke="{colour}" stroke-width="2.2"{dashes}/>')
+        out += [_marker(shape, px, py, colour) for px, py in points[1:]]
+        end_x, end_y = points[-1]
+        label_y = ends[index]
+        if abs(label_y - end_y) > 2:
+            out.append(f'<line x1="{end_x + 4:.1f}" y1="{end_y:.1f}" x2="{end_x + 10:.1f}" '
+                       f'y2="{label_y - 4:.1f}" stroke="{colour}" stroke-width="0.8"/>')
+        shown = clean_line(name)
+        if len(shown) > END_LABEL_CHARS:
+            shown = shown[:END_LABEL_CHARS - 1] + "\u2026"
+        total = tick_text(values[-1]) if values else "0"
+        out.append(f'<text x="{end_x + 12:.1f}" y="{label_y:.1f}" fill="{colour}">'
+                   f'<tspan font-weight="bold">{esc(shown)}</tspan> {esc(total)}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def legend(sheet: Scoresheet) -> str:
+    """A sample of each line (colour, dash pattern, marker) with the player's name and total."""
+    esc = html.escape
+    items = []
+    for index, (name, values) in enumerate(running_totals(sheet)):
+        colour, dash, shape = style(index)
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        sample = (f'<svg class="sample" width="46" height="14" viewBox="0 0 46 14" '
+                  f'aria-hidden="true"><line x1="2" y1="7" x2="44" y2="7" stroke="{colour}" '
+                  f'stroke-width="2.2"{dashes}/>{_marker(shape, 23, 7, colour)}</svg>')
+        total = tick_text(values[-1]) if values else "0"
+        items.append(f"<li>{sample}<span><b>{esc(clean_line(name))}</b> {esc(total)}</span>"
+                     "</li>")
+    return '<ul class="legend">' + "".join(items) + "</ul>"

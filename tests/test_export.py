@@ -1,0 +1,135 @@
+"""`referee export`: BG Stats' push-a-play JSON and link, a BoardGameGeek play record, and the
+scoresheet's place, paper and width options, through the real entry point.
+
+The BG Stats fields and their types are those of ../shared/formats/bgstats.md (the app's support
+page, restated)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from urllib.parse import unquote
+
+from tests.conftest import GOLDEN
+
+# field -> type, as documented for BG Stats' "push a play" JSON
+BGSTATS_TOP = {"playDate": str, "durationMin": (int, float), "location": str, "comments": str,
+               "board": str, "game": dict, "players": list, "sourceName": str,
+               "sourcePlayId": str}
+BGSTATS_GAME = {"name": str, "bggId": (int, float), "highestWins": bool, "noPoints": bool,
+                "sourceGameId": str}
+BGSTATS_PLAYER = {"name": str, "score": (int, float), "rank": (int, float), "winner": bool,
+                  "startPlayer": bool, "role": str, "sourcePlayerId": str}
+
+
+def copy_golden(cli, game: str, name: str) -> None:
+    shutil.copy(GOLDEN / game / f"{name}.toml", cli.path / "game.toml")
+
+
+def check_types(data: dict, documented: dict) -> None:
+    for key, value in data.items():
+        assert key in documented, f"{key} is not a documented field"
+        assert isinstance(value, documented[key]), (key, value)
+
+
+def test_bgstats_export_has_the_documented_fields_and_values(cli):
+    copy_golden(cli, "kings-ear", "four-player-win")
+    result = cli("export", "--format", "bgstats")
+    assert result.status == 0, result.err
+    data = json.loads(result.out)
+    check_types(data, BGSTATS_TOP)
+    check_types(data["game"], BGSTATS_GAME)
+    for player in data["players"]:
+        check_types(player, BGSTATS_PLAYER)
+    assert data["playDate"] == "2026-11-21 19:00:00"
+    assert data["durationMin"] == 49 and data["location"] == "" and data["board"] == ""
+    assert data["game"] == {"name": "The King's Ear", "highestWins": True, "noPoints": False,
+                            "sourceGameId": "kings-ear"}
+    players = {p["name"]: p for p in data["players"]}
+    assert list(players) == ["Dora", "Emil", "Finn", "Gwen"]
+    assert players["Emil"] == {"name": "Emil", "score": 10, "rank": 1, "winner": True,
+                               "startPlayer": False, "role": "Stag", "sourcePlayerId": "Emil"}
+    assert players["Dora"]["startPlayer"] and not players["Gwen"]["winner"]
+    assert [p["rank"] for p in data["players"]] == [3, 1, 4, 2]
+    assert "Emil (Stag) reached 10" in data["comments"]
+    assert "Dora and Finn tied on best net (5)" in data["comments"]
+    again = json.loads(cli("export").out)
+    assert again["sourcePlayId"] == data["sourcePlayId"]  # the same log, the same play
+
+
+def test_bgstats_link_carries_the_same_play(cli):
+    copy_golden(cli, "dwarf-king", "three-player")
+    data = json.loads(cli("export").out)
+    link = cli("export", "--link").out.strip()
+    prefix = "https://app.bgstatsapp.com/createPlay.html?data="
+    assert link.startswith(prefix) and "\n" not in link and " " not in link
+    assert json.loads(unquote(link[len(prefix):])) == data
+
+
+def test_place_variant_and_bgg_id(cli):
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--option",
+               "edition=2022", "--option", "place=Ann's kitchen").status == 0
+    assert 'place = "Ann\'s kitchen"' in (cli.path / "game.toml").read_text()
+    assert cli("play", "special", "Dragon").status == 0
+    result = cli("export", "--bgg-id", "22300")
+    assert result.status == 0 and "not finished" in result.err
+    data = json.loads(result.out)
+    assert data["location"] == "Ann's kitchen" and data["board"] == "edition=2022"
+    assert data["game"]["bggId"] == 22300
+    assert data["comments"].startswith("Not finished: ")
+    assert json.loads(cli("export", "--place", "the pub").out)["location"] == "the pub"
+    sheet = cli("scoresheet").out
+    assert "Place: Ann's kitchen" in sheet
+    assert "Place: the pub" in cli("scoresheet", "--place", "the pub").out
+    js = json.loads(cli("scoresheet", "-f", "json").out)
+    assert js["place"] == "Ann's kitchen" and js["start_player"] == "Ann"
+
+
+def test_bgg_export_has_the_play_record_fields(cli):
+    copy_golden(cli, "king-of-the-valley", "three-player")
+    data = json.loads(cli("export", "-f", "bgg", "--bgg-id", "12").out)
+    assert data["playdate"] == "2026-11-21" and data["length"] > 0 and data["quantity"] == 1
+    assert data["incomplete"] is False and data["objectid"] == 12
+    assert data["objectname"] == "King of the Valley"
+    players = data["players"]
+    assert [p["name"] for p in players] == ["Ann", "Ben", "Cat"]
+    assert [p["startposition"] for p in players] == ["1", "2", "3"]
+    assert [p["win"] for p in players] == [True, False, False]
+    assert [p["score"] for p in players] == ["65", "58", "61"]
+    for player in players:
+        assert set(player) == {"username", "name", "startposition", "color", "score", "new",
+                               "rating", "win"}
+
+
+def test_export_refuses_what_it_cannot_do(cli):
+    assert cli("new", "kings-ear", "-p", "Ann", "-p", "Ben").status == 0
+    empty = cli("export")
+    assert empty.status == 2 and "nothing to export" in empty.err
+    assert cli("play", "draw", "Pig Army 3").status == 0
+    assert cli("export", "--format", "xml").status == 2
+    assert cli("export", "--format", "bgg", "--link").status == 2
+    assert cli("export", "--bgg-id", "0").status == 2
+    written = cli("export", "-O", "play.json")
+    assert written.status == 0 and "Wrote play.json" in written.err
+    assert json.loads((cli.path / "play.json").read_text())["players"][0]["name"] == "Ann"
+
+
+def test_scoresheet_paper_place_and_width(cli, monkeypatch):
+    copy_golden(cli, "dwarf-king", "five-player-tie")
+    html = cli("scoresheet", "-f", "html", "--paper", "letter").out
+    assert "@page { size: letter portrait;" in html
+    assert cli("scoresheet", "-f", "html", "--paper", "a3").status == 2
+    monkeypatch.setenv("COLUMNS", "50")
+    narrow = cli("scoresheet").out
+    assert max(len(line) for line in narrow.splitlines()) <= 50
+    assert max(len(line) for line in cli("score").out.splitlines()) <= 50
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = cli("scoresheet").out
+    assert max(len(line) for line in wide.splitlines()) <= 80
+    assert cli("scoresheet", "-O", "sheet.txt").status == 0
+    assert (cli.path / "sheet.txt").read_text().startswith("The Dwarf King\n")
+
+
+def test_unknown_option_lists_place_too(cli):
+    result = cli("new", "kings-ear", "-p", "Ann", "-p", "Ben", "--option", "venue=x")
+    assert result.status == 2 and "place" in result.err

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Print every scoresheet in a real headless browser and check that each fits one page.
+
+For every game: the blank sheet, a finished random game at every player count from the least to
+the most, and each golden game, all with 18-character names, a date, a duration and a place.
+Each sheet is printed to PDF by Debian's `chromium` on A4 and on Letter; the check fails when a
+PDF has more than one page or when anything on the page is wider than the printable area (a table,
+a name, a chart's end label). `--png` also keeps the first page of each PDF as a picture (needs
+`pdftoppm`, from poppler-utils), to look at.
+
+    python tools/print_check.py [--out DIR] [--paper a4 letter] [--only TEXT ...] [--png]
+
+Exit status 0 when every sheet fits, 1 when one does not, 2 when no browser is installed. CI does
+not run this (it needs a browser); the unit tests check the HTML's structure instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from referee.scoresheet import render_html  # noqa: E402
+from tests.sheet_samples import samples  # noqa: E402
+
+# The printable width in CSS pixels: A4 (210 mm) less the page's 13 mm side margins.
+PRINT_WIDTH_PX = round((210 - 26) / 25.4 * 96)
+PRINTABLE_HEIGHT_MM = round(279.4 - 24)  # Letter, the shorter page, less its 12 mm margins
+
+# Run in the page after layout: everything wider than the body, and SVG text outside its chart.
+PROBE = """
+<style>body { max-width: none !important; margin: 0 !important; padding: 0 !important; }</style>
+<script>
+window.addEventListener('load', () => {
+  const limit = document.body.getBoundingClientRect().right + 0.5;
+  const found = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('svg') && el.tagName !== 'svg') continue;
+    const r = el.getBoundingClientRect();
+    if (r.right > limit || el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
+        && getComputedStyle(el).overflow !== 'visible') {
+      found.push(el.tagName.toLowerCase() + '.' + el.className + ' ' + Math.round(r.right));
+    }
+  }
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBoundingClientRect();
+      if (b.left < box.left - 0.5 || b.right > box.right + 0.5
+          || b.top < box.top - 0.5 || b.bottom > box.bottom + 0.5) {
+        found.push('svg text "' + t.textContent + '" ' + Math.round(b.right - box.left));
+      }
+    }
+  }
+  const out = document.createElement('pre');
+  out.id = 'overflow-report';
+  const height = document.body.getBoundingClientRect().height * 25.4 / 96;
+  out.textContent = JSON.stringify({found: found, height: Math.round(height)});
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+def browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return name
+    return None
+
+
+def chrome(binary: str, *args: str) -> subprocess.CompletedProcess[str]:
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run(
+            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             f"--user-data-dir={profile}", *args], capture_output=True, text=True, timeout=120)
+
+
+def pages(pdf: Path) -> int:
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        found = re.search(r"^Pages:\s+(\d+)", info, re.M)
+        if found:
+            return int(found.group(1))
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+
+
+def overflow(binary: str, page: Path) -> tuple[list[str], int]:
+    """What sticks out of the printable width, and the height of the content in mm."""
+    probe = page.with_name(page.stem + ".probe.html")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"),
+                     encoding="utf-8")
+    result = chrome(binary, f"--window-size={PRINT_WIDTH_PX},1200",
+                    "--virtual-time-budget=3000", "--dump-dom", probe.as_uri())
+    probe.unlink()
+    found = re.search(r'<pre id="overflow-report">(.*?)</pre>', result.stdout, re.S)
+    if not found:
+        return ["the probe did not run: " + result.stderr.strip()[-200:]], 0
+    report = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return list(report["found"]), int(report["height"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "print")
+    parser.add_argument("--paper", nargs="+", default=["a4", "letter"])
+    parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--png", action="store_true", help="keep page 1 of each PDF as a PNG")
+    args = parser.parse_args()
+    binary = browser()
+    if binary is None:
+        print("print_check: no chromium found (apt-get install chromium)", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for sample in samples():
+        if args.only and not any(text in sample.label for text in args.only):
+            continue
+        for paper in args.paper:
+            name = f"{sample.label}-{paper}"
+            page = args.out / f"{name}.html"
+            page.write_text(render_html(sample.sheet, paper), encoding="utf-8")
+            pdf = args.out / f"{name}.pdf"
+            chrome(binary, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+            count = pages(pdf) if pdf.exists() else 0
+            wide, height = overflow(binary, page) if paper == args.paper[0] else ([], 0)
+            ok = count == 1 and not wide
+            failures += not ok
+            players = len(sample.sheet.rows)
+            tall = f"  {height} of {PRINTABLE_HEIGHT_MM} mm" if height else ""
+            print(f"{'ok  ' if ok else 'FAIL'} {name:<48} {players} rows  {count} page(s)"
+                  + tall + (f"  overflow: {'; '.join(wide)}" if wide else ""))
+            if args.png and shutil.which("pdftoppm") and pdf.exists():
+                subprocess.run(["pdftoppm", "-r", "70", "-png", "-f", "1", "-l", "1",
+                                "-singlefile", str(pdf), str(args.out / name)], check=False)
+    print(f"{failures} sheet(s) failed" if failures else "every sheet fits one page")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
