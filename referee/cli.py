@@ -224,11 +224,14 @@ def play(
                   "notices": [n.message for n in played.notices],
                   "finished": played.after.finished,
                   "receipt": played.receipt,
+                  "drawn": played.drawn,
                   "next": {"players": list(turn.players), "phase": played.after.phase,
                            "prompt": turn.prompt, "table": turn.table}})
         return
     for line in played.lines:
         out(clean(line))
+    if played.drawn:
+        err(f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)")
     if played.receipt:
         err(f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
             "end, and is shown only now)")
@@ -252,7 +255,7 @@ def options(
 
     table = session.load(log_path(ctx))
     player = table.player(for_name) if for_name else None
-    choices = table.choices(player)
+    choices = table.choices(player, private=player is not None)
     lines, note = choices.lines, choices.note
     if prefix:
         wanted = " ".join(prefix).casefold()

@@ -40,6 +40,18 @@ class Round:
 
 
 @dataclass(frozen=True)
+class Section:
+    """A further table below the players' (e.g. the points of every position, to check them).
+
+    On a blank sheet its cells are printed as they are: a game leaves empty what is to be filled.
+    """
+
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
 class Scoresheet:
     game: str
     title: str
@@ -53,6 +65,7 @@ class Scoresheet:
     rounds: tuple[Round, ...] = ()
     notes: tuple[str, ...] = ()
     blank: bool = False
+    sections: tuple[Section, ...] = ()
 
     @property
     def category_names(self) -> list[str]:
@@ -124,6 +137,11 @@ def _round_table(sheet: Scoresheet) -> tuple[list[str], list[list[str]]]:
     return headers, body
 
 
+def _section_table(section: Section) -> tuple[list[str], list[list[str]]]:
+    return ([clean_line(h) for h in section.headers],
+            [[clean_line(cell) for cell in row] for row in section.rows])
+
+
 def _headline(sheet: Scoresheet) -> list[str]:
     lines = [clean_line(sheet.title)]
     if not sheet.blank:
@@ -148,6 +166,10 @@ def render_text(sheet: Scoresheet, tablefmt: str = "simple") -> str:
     if sheet.rounds and not sheet.blank:
         rh, rb = _round_table(sheet)
         parts += ["", tabulate(rb, rh, tablefmt=tablefmt, disable_numparse=True)]
+    for section in sheet.sections:
+        sh, sb = _section_table(section)
+        parts += ["", clean_line(section.title),
+                  tabulate(sb, sh, tablefmt=tablefmt, disable_numparse=True)]
     footer = _footer(sheet)
     if footer:
         parts += ["", *footer]
@@ -166,6 +188,10 @@ def render_markdown(sheet: Scoresheet) -> str:
     if sheet.rounds and not sheet.blank:
         rh, rb = _round_table(sheet)
         parts += ["", "## Rounds", "", tabulate(rb, rh, tablefmt="github", disable_numparse=True)]
+    for section in sheet.sections:
+        sh, sb = _section_table(section)
+        parts += ["", f"## {clean_line(section.title)}", "",
+                  tabulate(sb, sh, tablefmt="github", disable_numparse=True)]
     footer = _footer(sheet)
     if footer:
         parts += ["", *footer]
@@ -199,6 +225,8 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
         "rounds": [{"label": r.label, "points": dict(r.points), "caption": r.caption}
                    for r in sheet.rounds],
         "notes": list(sheet.notes),
+        "sections": [{"title": t.title, "headers": list(t.headers),
+                      "rows": [list(r) for r in t.rows]} for t in sheet.sections],
     }
 
 
@@ -252,6 +280,13 @@ def render_html(sheet: Scoresheet) -> str:
         parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>" for cells in rb]
         parts += ["</tbody>", "</table>"]
         parts.append(_chart_svg(sheet))
+    for section in sheet.sections:
+        sh, sb = _section_table(section)
+        parts += [f"<h2>{esc(clean_line(section.title))}</h2>", "<table>",
+                  "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in sh) + "</tr></thead>",
+                  "<tbody>"]
+        parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>" for cells in sb]
+        parts += ["</tbody>", "</table>"]
     footer = _footer(sheet)
     if footer:
         parts.append("<footer>" + "<br>".join(esc(line) for line in footer) + "</footer>")
