@@ -210,6 +210,8 @@ class Play(EventType[State]):
 
     def parse(self, state: State, args: Args) -> Event:
         title, rest = take_card(args.words, args.text)
+        if CARD[title].effect == "reply":
+            return self.make(args.by, card=title)  # refused as a play, with its rule
         fields: dict[str, Any] = {}
         for key in rules.fields_of(CARD[title]):
             value, rest = self._target(state, title, key, fields, rest, args.text)
@@ -345,6 +347,8 @@ class Reply(EventType[State]):
             raise NotationError(f"{args.text!r}: the reply cards are lucky-escape and "
                                 "not-that-bad", code="not-a-reply")
         harm = state.pending
+        if harm is not None and title not in harm.replies:
+            return self.make(args.by, card=title, saves="")  # refused with its rule
         if title == "Lucky Escape":
             if not rest and harm is not None and len(harm.kills) == 1:
                 return self.make(args.by, card=title, saves=POST_TITLES[harm.kills[0]])
@@ -466,7 +470,7 @@ class Discard(EventType[State]):
             return
         hand = state.hands[state.turn]
         excess = hand.size - state.hand_limit
-        if hand.complete:
+        if hand.full:
             for cards in sorted(set(itertools.combinations(hand.known, excess))):
                 yield self.make(state.player, cards=sort_cards(cards))
         elif excess == 1:  # more cards than one: a family only counted, never listed

@@ -133,7 +133,7 @@ class KingOfTheCastle(Game[State]):
             return None
         if now == rules.OPEN and state.squires == HAND:
             return self._random_letters(state, rng)
-        if now == rules.DISCARD and not state.hands[state.turn].complete:
+        if now == rules.DISCARD and not state.hands[state.turn].full:
             return self._random_discard(state, rng)
         moves = self.legal(state)
         if not moves:

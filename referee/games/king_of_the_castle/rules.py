@@ -242,7 +242,7 @@ def could_hold(state: State, seat: int, card: str) -> bool:
         return False
     if hand.holds(card):
         return True
-    return not hand.complete and state.unaccounted(card) > 0
+    return not hand.full and state.unaccounted(card) > 0
 
 
 def check_held(state: State, seat: int, card: str, verb: str) -> None:
@@ -251,9 +251,10 @@ def check_held(state: State, seat: int, card: str, verb: str) -> None:
     if hand.size == 0:
         raise IllegalMove(f"{name} has no card in hand to {verb}", code="empty-hand",
                           rule="Conservation")
-    if hand.complete and not hand.holds(card):
-        raise IllegalMove(f"{name} does not hold {card} (the tool dealt the cards)",
-                          code="card-not-in-hand", rule="Conservation")
+    if hand.full and not hand.holds(card):
+        how = "the tool dealt the cards" if hand.complete else "every card in it is known"
+        raise IllegalMove(f"{name} does not hold {card} ({how})", code="card-not-in-hand",
+                          rule="Conservation")
     if not could_hold(state, seat, card):
         raise IllegalMove(f"all {CARD[card].count} {card} cards are accounted for (face up or "
                           f"known in another hand): {name} cannot hold one",

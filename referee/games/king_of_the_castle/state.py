@@ -46,6 +46,11 @@ class Hand:
         known = tuple(sorted(cards))
         return cls(len(known), known, True)
 
+    @property
+    def full(self) -> bool:
+        """Every card of the hand is known (dealt by the tool, or all taken face up)."""
+        return self.complete or len(self.known) == self.size
+
     def holds(self, card: str) -> bool:
         return card in self.known
 
