@@ -15,11 +15,9 @@ effect and the moves it offers. A game goes:
 from __future__ import annotations
 
 import itertools
-import secrets
-from dataclasses import replace
+import random
 from typing import Any, Iterator
 
-from referee import seals
 from referee.engine import Args, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.games.king_of_the_castle import rules
@@ -73,7 +71,7 @@ def _slug(title: Any) -> str:
 def simulated_secret(state: State, name: str) -> tuple[str, str]:
     """The letters and receipt a simulated player seals (`referee simulate` plays every seat).
     Never used for a real player: their secret is typed unseen or drawn by `secrets`."""
-    import random
+    from referee import seals  # hashlib: only when a seal is made or opened
 
     rng = random.Random(f"king-of-the-castle:simulated:{state.seed}:{name}")
     letters = "".join(sorted(rng.sample(LETTERS, SQUIRES)))
@@ -103,6 +101,8 @@ class Squires(EventType[State]):
                          "write the receipt on your slip"),)
 
     def parse(self, state: State, args: Args) -> Event:
+        from referee import seals  # hashlib: only when a seal is made or opened
+
         if not args.words:
             return self.make(args.by)  # `referee play` seals the secret it asks for
         if len(args.words) != 1 or not seals.is_commitment(args.words[0].lower()):
@@ -119,19 +119,25 @@ class Squires(EventType[State]):
     def draw_secret(self, state: State) -> str | None:
         if state.squires != RANDOM:
             return None
+        import secrets
+
         return "".join(sorted(secrets.SystemRandom().sample(LETTERS, SQUIRES)))
 
     def apply(self, state: State, event: Event) -> State:
+        from referee import seals  # hashlib: only when a seal is made or opened
+
         if not seals.is_commitment(event["seal"]):
             raise IllegalMove("the seal must be `sha256:` and 64 hex digits", code="bad-seal",
                               rule="Seals")
         at = state.seals.index(None)
-        state = replace(state, seals=state.seals[:at] + (event["seal"],) + state.seals[at + 1:])
+        state = state.evolve(seals=state.seals[:at] + (event["seal"],) + state.seals[at + 1:])
         if None in state.seals or not state.dealt:
             return state
         return rules.deal_kingdom(state)
 
     def moves(self, state: State) -> Iterator[Event]:
+        from referee import seals  # hashlib: only when a seal is made or opened
+
         name = state.names[state.seals.index(None)]
         letters, receipt = simulated_secret(state, name)
         yield self.make(name, seal=seals.commitment(letters, receipt))
@@ -318,10 +324,10 @@ class Pass(EventType[State]):
             window = state.window.passed()
             if window is None:
                 return rules.resolve(state, state.pending)
-            return replace(state, window=window)
+            return state.evolve(window=window)
         if now == EXTRA:
             frame = state.frames[-1].after_play(None)
-            state = replace(state, frames=state.frames[:-1] + (frame,))
+            state = state.evolve(frames=state.frames[:-1] + (frame,))
         return rules.proceed(state)
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -381,7 +387,7 @@ class Reply(EventType[State]):
         seat = state.seat(event.by)
         rules.check_held(state, seat, card, "reply with")
         state = with_hand(state, seat, state.hands[seat].without(card))
-        state = replace(state, discard=state.discard + (card,))
+        state = state.evolve(discard=state.discard + (card,))
         return rules.resolve(state, harm, saved, kept)
 
     @staticmethod
@@ -443,7 +449,7 @@ class Discard(EventType[State]):
         for card in cards:
             rules.check_held(state, state.turn, card, "discard")
             state = with_hand(state, state.turn, state.hands[state.turn].without(card))
-            state = replace(state, discard=state.discard + (card,))
+            state = state.evolve(discard=state.discard + (card,))
         return rules.end_turn(state)
 
     @staticmethod
@@ -458,7 +464,7 @@ class Discard(EventType[State]):
                               "when it can be, and discarded only when it cannot",
                               code="must-play", rule="R-12")
         frame = state.frames[-1].after_play(card)
-        state = replace(state, frames=state.frames[:-1] + (frame,),
+        state = state.evolve(frames=state.frames[:-1] + (frame,),
                         discard=state.discard + (card,))
         return rules.proceed(state) if frame.left == 0 else state
 
@@ -492,6 +498,8 @@ class Open(EventType[State]):
                                       "e.g. open D K Q 7KQF-2M9X-PA4D (--as NAME)"),)
 
     def parse(self, state: State, args: Args) -> Event:
+        from referee import seals  # hashlib: only when a seal is made or opened
+
         words = args.words
         for size in (1, 3):
             receipt = seals.normal_receipt("".join(words[-size:])) if len(words) > size \
@@ -506,6 +514,8 @@ class Open(EventType[State]):
         return f"open {' '.join(map(str, event['letters']))} {event['receipt']}"
 
     def apply(self, state: State, event: Event) -> State:
+        from referee import seals  # hashlib: only when a seal is made or opened
+
         assert event.by is not None
         if state.squires == HAND:
             raise IllegalMove("nobody sealed squires (squires = hand): enter the letters in "
@@ -523,6 +533,8 @@ class Open(EventType[State]):
 
     def moves(self, state: State) -> Iterator[Event]:
         """Only a simulated player's opening can be listed: nobody else's secret is known."""
+        from referee import seals  # hashlib: only when a seal is made or opened
+
         if state.squires == HAND:
             return
         for seat, name in enumerate(state.names):
@@ -570,7 +582,7 @@ class Letters(EventType[State]):
 
 def _opened(state: State, seat: int, letters: tuple[str, ...]) -> State:
     opened = state.opened[:seat] + (letters,) + state.opened[seat + 1:]
-    return replace(state, opened=opened, over=None not in opened)
+    return state.evolve(opened=opened, over=None not in opened)
 
 
 EVENTS = Events(Squires(), Reveal(), Play(), Reply(), Pass(), Discard(), Open(), Letters())

@@ -6,7 +6,6 @@ Rules page: ../shared/rules/king-of-the-castle.md; every rule and ruling is in r
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.engine import Args, Event, Game, OptionSpec, Phase, Player, ToAct
@@ -157,7 +156,7 @@ class KingOfTheCastle(Game[State]):
             card = rng.choice([c for c in CARD if rules.could_hold(state, state.turn, c)])
             cards.append(card)
             state = with_hand(state, state.turn, state.hands[state.turn].without(card))
-            state = replace(state, discard=state.discard + (card,))
+            state = state.evolve(discard=state.discard + (card,))
         return Event.make("discard", state.player, cards=sorted(cards, key=list(CARD).index))
 
     # ---- answers -------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
 from typing import Any, Callable, Iterator
 
 from referee.engine import Event, ToAct
@@ -146,7 +145,7 @@ def deal(state: State, alphabetical: bool) -> State:
     hands = tuple(Hand.of(cards[i:size:len(state.names)]) for i in range(len(state.names)))
     people = shuffled(state, "personalities", LETTERS)
     rest = tuple(sorted(people[POSTS:])) if alphabetical else people[POSTS:]
-    return replace(state, hands=hands, deck=cards[size:], deck_size=len(cards) - size,
+    return state.evolve(hands=hands, deck=cards[size:], deck_size=len(cards) - size,
                    persona_order=people[:POSTS] + rest)
 
 
@@ -154,7 +153,7 @@ def deal_kingdom(state: State) -> State:
     """The tool turns up the ten set-up cards; the first turn begins."""
     assert state.persona_order is not None
     men = state.persona_order[:POSTS]
-    state = replace(state, men=men, seen=frozenset(men), revealed=POSTS)
+    state = state.evolve(men=men, seen=frozenset(men), revealed=POSTS)
     return start_turn(state, 0)
 
 
@@ -165,7 +164,7 @@ def deal_kingdom(state: State) -> State:
 def reshuffle(state: State) -> State:
     """The deck is empty: the discard pile is shuffled into a new deck (Turn, 1)."""
     deck = shuffled(state, "reshuffle", state.discard, state.reshuffles) if state.dealt else None
-    return replace(state, deck=deck, deck_size=len(state.discard), discard=(),
+    return state.evolve(deck=deck, deck_size=len(state.discard), discard=(),
                    reshuffles=state.reshuffles + 1)
 
 
@@ -180,28 +179,28 @@ def draw_cards(state: State, count: int) -> tuple[State, tuple[str | None, ...]]
             state = reshuffle(state)
         if state.deck is not None:
             drawn.append(state.deck[0])
-            state = replace(state, deck=state.deck[1:], deck_size=state.deck_size - 1)
+            state = state.evolve(deck=state.deck[1:], deck_size=state.deck_size - 1)
         else:
             drawn.append(None)
-            state = replace(state, deck_size=state.deck_size - 1)
+            state = state.evolve(deck_size=state.deck_size - 1)
     return state, tuple(drawn)
 
 
 def start_turn(state: State, seat: int) -> State:
     """A turn begins: its player draws up to four cards (Turn, 1; counted by the referee)."""
-    state = replace(state, turn=seat, turns=state.turns + 1, played=False)
+    state = state.evolve(turn=seat, turns=state.turns + 1, played=False)
     need = max(0, DRAW_TO - state.hands[seat].size)
     state, drawn = draw_cards(state, need)
     hand = state.hands[seat]
     for card in drawn:
         hand = hand.with_card(card)
-    return replace(with_hand(state, seat, hand), drew=len(drawn))
+    return with_hand(state, seat, hand).evolve(drew=len(drawn))
 
 
 def end_turn(state: State) -> State:
     """The turn is over; after the last seat's turn in the ending round, scoring begins (R-15)."""
     if state.ending and state.turn == len(state.names) - 1:
-        return start_scoring(replace(state, played=False))
+        return start_scoring(state.evolve(played=False))
     return start_turn(state, (state.turn + 1) % len(state.names))
 
 
@@ -209,8 +208,8 @@ def start_scoring(state: State) -> State:
     opened = state.opened
     if state.squires == HAND:  # an empty hand has no letters to enter
         opened = tuple(() if hand.size == 0 else None for hand in state.hands)
-    state = replace(state, scoring=True, opened=opened)
-    return replace(state, over=None not in opened)
+    state = state.evolve(scoring=True, opened=opened)
+    return state.evolve(over=None not in opened)
 
 
 def proceed(state: State) -> State:
@@ -218,17 +217,17 @@ def proceed(state: State) -> State:
     (R-3), else the next turn. Sudden Changes and Targeted Theft are discarded here (R-9)."""
     while state.frames and state.frames[-1].left == 0:
         done = state.frames[-1]
-        state = replace(state, frames=state.frames[:-1], discard=state.discard + (done.card,))
+        state = state.evolve(frames=state.frames[:-1], discard=state.discard + (done.card,))
     if state.frames:
         return state
     if state.hands[state.turn].size > state.hand_limit:
-        return replace(state, played=True)
+        return state.evolve(played=True)
     return end_turn(state)
 
 
 def finish(state: State, card: str) -> State:
     """The played card goes to the discard pile once its effect is over (R-9)."""
-    return proceed(replace(state, discard=state.discard + (card,)))
+    return proceed(state.evolve(discard=state.discard + (card,)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,12 +279,12 @@ def take_card(state: State, card: str) -> State:
     now = phase(state)
     if now == SUDDEN:
         frame = draw_source(state, card).after_play(card)
-        return replace(state, frames=state.frames[:-1] + (frame,))
+        return state.evolve(frames=state.frames[:-1] + (frame,))
     check_held(state, state.turn, card, "play")
     state = with_hand(state, state.turn, state.hands[state.turn].without(card))
     if now == EXTRA:
         frame = state.frames[-1].after_play(None)
-        state = replace(state, frames=state.frames[:-1] + (frame,))
+        state = state.evolve(frames=state.frames[:-1] + (frame,))
     return state
 
 
@@ -502,7 +501,7 @@ def build(state: State, event: Event, card: Card) -> State:
 def placed(state: State, castle: int, attribute: int, level: int) -> State:
     index = stack(castle, attribute)
     stacks = state.stacks[:index] + (state.stacks[index] + (level,),) + state.stacks[index + 1:]
-    return replace(state, stacks=stacks)
+    return state.evolve(stacks=stacks)
 
 
 def from_discard(state: State, card: str, player: str) -> State:
@@ -512,7 +511,7 @@ def from_discard(state: State, card: str, player: str) -> State:
         raise IllegalMove(f"{player}: {card} is not in the discard pile ({pile})",
                           code="not-in-discard", rule="R-14")
     at = len(state.discard) - 1 - state.discard[::-1].index(card)
-    return replace(state, discard=state.discard[:at] + state.discard[at + 1:])
+    return state.evolve(discard=state.discard[:at] + state.discard[at + 1:])
 
 
 def repair(state: State, event: Event, card: Card) -> State:
@@ -532,7 +531,7 @@ def sudden(state: State, event: Event, card: Card) -> State:
     if not drawn:
         return finish(state, card.title)
     known = tuple(c for c in drawn if c is not None)
-    return replace(state, frames=state.frames + (Frame(card.title, len(drawn), known),))
+    return state.evolve(frames=state.frames + (Frame(card.title, len(drawn), known),))
 
 
 def loss(state: State, event: Event, card: Card) -> State:
@@ -544,12 +543,12 @@ def loss(state: State, event: Event, card: Card) -> State:
             raise IllegalMove(f"the tool deals the cards: it picks the card {name} loses "
                               f"(type `unexpected-loss {name}`)", code="not-the-pick",
                               rule="R-25")
-        state = replace(state, rolls=state.rolls + 1)
+        state = state.evolve(rolls=state.rolls + 1)
     elif not could_hold(state, seat, lost):
         raise IllegalMove(f"{name} cannot have lost {lost}: all {CARD[lost].count} are "
                           "accounted for", code="no-copy-left", rule="Conservation")
     state = with_hand(state, seat, state.hands[seat].without(lost))
-    return finish(replace(state, discard=state.discard + (lost,)), card.title)
+    return finish(state.evolve(discard=state.discard + (lost,)), card.title)
 
 
 def theft(state: State, event: Event, card: Card) -> State:
@@ -558,11 +557,11 @@ def theft(state: State, event: Event, card: Card) -> State:
     if state.dealt:
         stolen = picked(state, seat)
         victim, thief = victim.without(stolen), thief.with_card(stolen)
-        state = replace(state, rolls=state.rolls + 1)
+        state = state.evolve(rolls=state.rolls + 1)
     else:  # only the two players saw the card (R-13)
         victim, thief = victim.losing_unseen(), thief.with_card(None)
     state = with_hand(with_hand(state, seat, victim), state.turn, thief)
-    return replace(state, frames=state.frames + (Frame(card.title, 1),))
+    return state.evolve(frames=state.frames + (Frame(card.title, 1),))
 
 
 def recycle(state: State, event: Event, card: Card) -> State:
@@ -633,26 +632,26 @@ def announce(state: State, harm: Harm) -> State:
     order = reply_order(state, harm)
     if not order:
         return resolve(state, harm)
-    return replace(state, pending=harm, window=ReplyWindow(describe_harm(state, harm), order))
+    return state.evolve(pending=harm, window=ReplyWindow(describe_harm(state, harm), order))
 
 
 def resolve(state: State, harm: Harm, saved: int | None = None,
             kept: tuple[int, int] | None = None) -> State:
     """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad."""
     kills = tuple(p for p in harm.kills if p != saved)
-    state = replace(state, pending=None, window=None)
+    state = state.evolve(pending=None, window=None)
     for index, level in harm.discards:
         if (index, level) != kept:
             state = removed(state, index, level)
     state = killed(state, kills, harm.crown if KING in kills else None)
-    state = replace(state, discard=state.discard + (harm.card,))
+    state = state.evolve(discard=state.discard + (harm.card,))
     return state if state.vacancies else proceed(state)
 
 
 def removed(state: State, index: int, level: int) -> State:
     levels = tuple(v for v in state.stacks[index] if v != level)
     stacks = state.stacks[:index] + (levels,) + state.stacks[index + 1:]
-    return replace(state, stacks=stacks,
+    return state.evolve(stacks=stacks,
                    discard=state.discard + (attribute_card(index % 3, level),))
 
 
@@ -687,7 +686,7 @@ def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
             men[post(castle, rank)] = survivors[rank] if rank < len(survivors) else None
     vacancies = sorted((p for c in touched for p in (post(c, r) for r in range(3))
                         if men[p] is None), key=lambda p: (rank_of(p), castle_of(p)))
-    state = replace(state, men=tuple(men), dead=state.dead + dead)
+    state = state.evolve(men=tuple(men), dead=state.dead + dead)
     return filled(state, tuple(vacancies))
 
 
@@ -700,7 +699,7 @@ def filled(state: State, vacancies: tuple[int, ...]) -> State:
         if state.ending:
             break
         if state.persona_left - len(waiting) == 0:
-            state = replace(state, ending=True)
+            state = state.evolve(ending=True)
             break
         letter = state.next_persona()
         if letter is None:
@@ -708,8 +707,8 @@ def filled(state: State, vacancies: tuple[int, ...]) -> State:
             continue
         men = list(state.men)
         men[vacancy] = letter
-        state = replace(state, men=tuple(men), seen=state.seen | {letter})
-    return replace(state, vacancies=tuple(waiting))
+        state = state.evolve(men=tuple(men), seen=state.seen | {letter})
+    return state.evolve(vacancies=tuple(waiting))
 
 
 def reveal(state: State, letters: tuple[str, ...]) -> State:
@@ -732,11 +731,11 @@ def reveal(state: State, letters: tuple[str, ...]) -> State:
                               code="squire-seen", rule="Conservation")
         seen.add(letter)
         men[place] = letter
-    state = replace(state, men=tuple(men), seen=frozenset(seen))
+    state = state.evolve(men=tuple(men), seen=frozenset(seen))
     if set_up:
-        state = replace(state, revealed=state.revealed + len(letters))
+        state = state.evolve(revealed=state.revealed + len(letters))
         return start_turn(state, 0) if state.revealed == POSTS else state
-    state = replace(state, vacancies=state.vacancies[len(letters):])
+    state = state.evolve(vacancies=state.vacancies[len(letters):])
     return state if state.vacancies else proceed(state)
 
 

@@ -10,9 +10,9 @@ their commitments are kept until they are opened at the end.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import Iterable
+from typing import Any, Iterable
 
 from referee.games.king_of_the_castle.components import (
     ATTRIBUTES,
@@ -144,6 +144,18 @@ class State:
     scoring: bool = False  # the last round is over: the seals are being opened
     over: bool = False
 
+    def evolve(self, **changes: Any) -> State:
+        """The state with some fields changed, like `dataclasses.replace` but without running
+        the 35-field __init__ again (the replay's hot path); the cached counts are dropped."""
+        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
+        values = self.__dict__.copy()
+        for cached in _CACHED:
+            values.pop(cached, None)
+        values.update(changes)
+        new = object.__new__(State)
+        object.__setattr__(new, "__dict__", values)
+        return new
+
     # ---- who -----------------------------------------------------------------------------
     @property
     def player(self) -> str:
@@ -231,8 +243,12 @@ class State:
         return CARD[card].count - self.on_table[card] - self.in_hands[card]
 
 
+_FIELDS = frozenset(f.name for f in fields(State))
+_CACHED = tuple(name for name, value in vars(State).items() if isinstance(value, cached_property))
+
+
 def with_hand(state: State, seat: int, hand: Hand) -> State:
-    return replace(state, hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
+    return state.evolve(hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
 
 
 def inventory(state: State) -> dict[str, int]:
