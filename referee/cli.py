@@ -272,13 +272,15 @@ def options(
     if player is not None and player not in turn.players and not turn.table:
         out(f"{clean_line(player)} has no move now: {' or '.join(turn.players)} must act "
             f"({turn.prompt}).")
+        if note:  # e.g. the hand the tool dealt them, which they may look at any time
+            out(clean(note))
         return
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
     out(f"{who} - {clean_line(turn.prompt)}:")
     for line in lines if show_all or len(lines) <= OPTIONS_FOLD else _fold(lines):
         out(f"  {clean(line)}")
     if note:
-        out(note)
+        out(clean(note))
 
 
 def _fold(lines: list[str]) -> list[str]:

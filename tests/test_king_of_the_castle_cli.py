@@ -152,6 +152,8 @@ def test_a_game_dealt_by_the_tool_shows_a_hand_only_to_its_player(table):
         assert slug not in public.replace("CARD [TARGETS]", "")
     private = table("options", "--for", "Ann")
     assert "Ann's hand (for Ann's eyes only): " + ", ".join(hand) in private.out
+    ben = table("options", "--for", "Ben").out  # not his turn: he may still look at his hand
+    assert "Ben has no move now" in ben and "Ben's hand (for Ben's eyes only): " in ben
     refused = table("play", "vanishings", "castle", "9")
     assert refused.status == 1 and not any(s in refused.err for s in hand if s != "vanishings")
 

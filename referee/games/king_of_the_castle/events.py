@@ -465,7 +465,7 @@ class Discard(EventType[State]):
                               code="must-play", rule="R-12")
         frame = state.frames[-1].after_play(card)
         state = state.evolve(frames=state.frames[:-1] + (frame,),
-                        discard=state.discard + (card,))
+                             discard=state.discard + (card,))
         return rules.proceed(state) if frame.left == 0 else state
 
     def moves(self, state: State) -> Iterator[Event]:

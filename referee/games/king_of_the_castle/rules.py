@@ -78,44 +78,64 @@ def phase(state: State) -> str:
     return DISCARD if state.played else PLAY
 
 
+def _sealing(state: State) -> ToAct:
+    name = state.names[state.seals.index(None)]
+    how = ("`squires`: the tool draws three letters and shows them to you alone"
+           if state.squires == RANDOM else "`squires`, then type your three letters unseen")
+    return ToAct((name,), f"{name} seals the squires they back ({how})")
+
+
+def _turning_up(state: State) -> ToAct:
+    posts = range(state.revealed, POSTS) if state.revealed < POSTS else state.vacancies
+    titles = ", ".join(post_title(p) for p in posts)
+    return ToAct((), f"turn up a personality card for {titles} (`reveal LETTER...`, in that "
+                     "order)", table=True)
+
+
+def _replying(state: State) -> ToAct:
+    assert state.window is not None and state.pending is not None
+    how = " or ".join(f"`reply {CARD[c].slug} ...`" for c in state.pending.replies)
+    return state.window.to_act(f"{how}, or `pass`")
+
+
+def _opening(state: State) -> ToAct:
+    waiting = tuple(n for n, o in zip(state.names, state.opened) if o is None)
+    how = "`letters ...`: the letters of the cards in your hand" if state.squires == HAND \
+        else "`open LETTERS RECEIPT`"
+    return ToAct(waiting, f"the round is over: {how} (--as NAME)")
+
+
+def _sudden(state: State) -> ToAct:
+    frame = state.frames[-1]
+    drawn = f": {', '.join(CARD[c].slug for c in sort_cards(frame.drawn))}" if frame.drawn else ""
+    return ToAct((state.player,), f"{state.player} plays the {frame.left} card(s) drawn by Sudden "
+                                  f"Changes{drawn}, in their order; a card that cannot be played "
+                                  "is discarded")
+
+
+def _discarding(state: State) -> ToAct:
+    excess = state.hands[state.turn].size - state.hand_limit
+    return ToAct((state.player,), f"{state.player} discards {excess} card(s) down to the hand "
+                                  f"limit of {state.hand_limit}")
+
+
+PROMPTS: dict[str, Callable[[State], ToAct]] = {
+    OVER: lambda state: ToAct((), "the game is over"),
+    SEAL: _sealing,
+    SETUP: _turning_up,
+    DEAL: _turning_up,
+    REPLY: _replying,
+    OPEN: _opening,
+    SUDDEN: _sudden,
+    EXTRA: lambda state: ToAct((state.player,), f"{state.player} may play another card "
+                                                "(Targeted Theft) or `pass`"),
+    DISCARD: _discarding,
+    PLAY: lambda state: ToAct((state.player,), f"{state.player} plays a card or passes"),
+}
+
+
 def to_act(state: State) -> ToAct:
-    now = phase(state)
-    player = state.player
-    if now == OVER:
-        return ToAct((), "the game is over")
-    if now == SEAL:
-        name = state.names[state.seals.index(None)]
-        how = ("`squires`: the tool draws three letters and shows them to you alone"
-               if state.squires == RANDOM else "`squires`, then type your three letters unseen")
-        return ToAct((name,), f"{name} seals the squires they back ({how})")
-    if now in (SETUP, DEAL):
-        posts = range(state.revealed, POSTS) if now == SETUP else state.vacancies
-        titles = ", ".join(post_title(p) for p in posts)
-        return ToAct((), f"turn up a personality card for {titles} (`reveal LETTER...`, "
-                         "in that order)", table=True)
-    if now == REPLY:
-        assert state.window is not None and state.pending is not None
-        how = " or ".join(f"`reply {CARD[c].slug} ...`" for c in state.pending.replies)
-        return state.window.to_act(f"{how}, or `pass`")
-    if now == OPEN:
-        waiting = tuple(n for n, o in zip(state.names, state.opened) if o is None)
-        how = "`letters ...`: the letters of the cards in your hand" if state.squires == HAND \
-            else "`open LETTERS RECEIPT`"
-        return ToAct(waiting, f"the round is over: {how} (--as NAME)")
-    if now == SUDDEN:
-        frame = state.frames[-1]
-        drawn = f": {', '.join(CARD[c].slug for c in sort_cards(frame.drawn))}" \
-            if frame.drawn else ""
-        return ToAct((player,), f"{player} plays the {frame.left} card(s) drawn by Sudden Changes"
-                                f"{drawn}, in their order; a card that cannot be played is "
-                                "discarded")
-    if now == EXTRA:
-        return ToAct((player,), f"{player} may play another card (Targeted Theft) or `pass`")
-    if now == DISCARD:
-        excess = state.hands[state.turn].size - state.hand_limit
-        return ToAct((player,), f"{player} discards {excess} card(s) down to the hand limit of "
-                                f"{state.hand_limit}")
-    return ToAct((player,), f"{player} plays a card or passes")
+    return PROMPTS[phase(state)](state)
 
 
 # --------------------------------------------------------------------------------------------
@@ -146,7 +166,7 @@ def deal(state: State, alphabetical: bool) -> State:
     people = shuffled(state, "personalities", LETTERS)
     rest = tuple(sorted(people[POSTS:])) if alphabetical else people[POSTS:]
     return state.evolve(hands=hands, deck=cards[size:], deck_size=len(cards) - size,
-                   persona_order=people[:POSTS] + rest)
+                        persona_order=people[:POSTS] + rest)
 
 
 def deal_kingdom(state: State) -> State:
@@ -165,7 +185,7 @@ def reshuffle(state: State) -> State:
     """The deck is empty: the discard pile is shuffled into a new deck (Turn, 1)."""
     deck = shuffled(state, "reshuffle", state.discard, state.reshuffles) if state.dealt else None
     return state.evolve(deck=deck, deck_size=len(state.discard), discard=(),
-                   reshuffles=state.reshuffles + 1)
+                        reshuffles=state.reshuffles + 1)
 
 
 def draw_cards(state: State, count: int) -> tuple[State, tuple[str | None, ...]]:
@@ -293,22 +313,23 @@ def take_card(state: State, card: str) -> State:
 
 
 TARGET_FIELDS = ("castle", "post", "kill", "attribute", "take", "player", "lost")
+# The target fields of a play by kind of effect, in the order the notation writes them.
+TARGETS = {
+    "kill-king": (), "kill-man": ("post",), "assassinate": ("castle",), "kill-rank": ("castle",),
+    "kill-two": ("castle", "kill"), "kill-all": ("castle",), "build": ("castle",),
+    "remove-stack": ("castle",), "remove-tops": ("castle",), "remove-top": ("castle",),
+    "repair": ("take", "castle"), "sudden": (), "loss": ("player", "lost"),
+    "theft": ("player",), "recycle": ("take",), "reply": (),
+}
 
 
 def fields_of(card: Card) -> tuple[str, ...]:
-    """The target fields a card's play carries, in the order the notation writes them."""
-    return {
-        "kill-king": (), "kill-man": ("post",), "assassinate": ("castle",),
-        "kill-rank": ("castle",), "kill-two": ("castle", "kill"), "kill-all": ("castle",),
-        "build": ("castle",), "remove-stack": ("castle",), "remove-tops": ("castle",),
-        "remove-top": ("castle",) if card.param("attribute") is not None
-        else ("castle", "attribute"),
-        "repair": ("take", "castle"), "sudden": (), "loss": ("player", "lost"),
-        "theft": ("player",), "recycle": ("take",), "reply": (),
-    }[card.effect]
+    """The target fields of a play of `card` (State of Disrepair also names its attribute)."""
+    chosen = card.effect == "remove-top" and card.param("attribute") is None
+    return TARGETS[card.effect] + (("attribute",) if chosen else ())
 
 
-def card_named(name: Any, what: str = "card") -> str:
+def card_named(name: Any) -> str:
     if name not in CARD:
         raise IllegalMove(f"{name!r} is not an event card of King of the Castle",
                           code="unknown-card", rule="Components")
@@ -652,7 +673,7 @@ def removed(state: State, index: int, level: int) -> State:
     levels = tuple(v for v in state.stacks[index] if v != level)
     stacks = state.stacks[:index] + (levels,) + state.stacks[index + 1:]
     return state.evolve(stacks=stacks,
-                   discard=state.discard + (attribute_card(index % 3, level),))
+                        discard=state.discard + (attribute_card(index % 3, level),))
 
 
 # --------------------------------------------------------------------------------------------
