@@ -71,7 +71,8 @@ RULEBOOK = Rulebook(
         Rule("R-2", "how the squires are chosen: secret (each player picks three letters, "
              "sealed), random (the tool draws three distinct letters for each player with "
              "fresh randomness, never the game's seed, shows them to that player alone, and "
-             "seals them), or hand (no backing: at the end each player scores the letters of "
+             "seals them; each player's draw is independent, so two may share a squire as in "
+             "R-17), or hand (no backing: at the end each player scores the letters of "
              "the event cards in hand, entered then).", option="squires"),
         Rule("R-3", "the discard phase discards down to this many cards.", option="hand_limit"),
         Rule("R-4", "the ten set-up cards are dealt face up in order: King, then castle 1 Lord, "
@@ -101,7 +102,7 @@ RULEBOOK = Rulebook(
              "non-empty stack, and it removes the top card of each non-empty one."),
         Rule("R-12", "Sudden Changes: draw two cards (fewer if deck and discard are both empty) "
              "and play them at once, in the player's order; each is played if it can legally "
-             "be, else it is discarded. The cards drawn are shown to the table."),
+             "be, else it is discarded."),
         Rule("R-13", "Targeted Theft: the stolen card is taken at random from a player who "
              "holds at least one; the extra play is optional. Unexpected Loss must name "
              "another player who holds a card."),
@@ -115,8 +116,8 @@ RULEBOOK = Rulebook(
         Rule("R-16", "the Lord's bonus goes to the Lord of the largest castle even when every "
              "castle is at level 0 (ties to the leftmost: castle 1); only the Prestige and "
              "Defence bonuses need a level of 1 (R-7)."),
-        Rule("R-17", "two players may back the same squire (secret or random choices); each "
-             "scores him."),
+        Rule("R-17", "two players may back the same squire (with secret choices); each scores "
+             "him."),
         Rule("R-18", "the discard phase removes exactly the cards above the hand limit, chosen "
              "by their holder."),
         Rule("R-19", "the order of the personality deck: shuffled, or alphabetical. With "
@@ -134,12 +135,13 @@ RULEBOOK = Rulebook(
         Rule("R-23", "a reply window opens only while a copy of a reply card that could answer "
              "the card may lie face down; players holding no card are not asked. What the "
              "table sees decides: the tool never skips a player whose dealt hand it knows."),
-        Rule("R-24", "a card drawn by Sudden Changes that cannot be played is discarded with "
-             "`discard CARD`, one at a time; a reply card drawn so is always discarded (R-10)."),
+        Rule("R-24", "the cards Sudden Changes draws are shown to the table (they are played "
+             "at once); one that cannot be played is discarded with `discard CARD`, one at a "
+             "time; a reply card drawn so is always discarded (R-10)."),
         Rule("R-25", "in a --shuffle game the tool makes the random choices: the card stolen "
              "(shown to nobody but in the thief's hand), the card lost, the reshuffles."),
-        Rule("R-26", "in a physical game only the two players see the stolen card; the referee "
-             "then knows nothing more of either hand than its size."),
+        Rule("R-26", "in a physical game only the two players see the stolen card: the referee "
+             "learns nothing of it and forgets what it knew of the robbed hand (but its size)."),
     ),
     notation="Case-insensitive; unique prefixes work (`acc death` = accidental-death, `plag` = "
              "plague). CARD: the slug of a card (accidental-death, domain-2), its title in words, "
