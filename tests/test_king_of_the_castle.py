@@ -324,13 +324,20 @@ def test_sudden_changes_in_a_dealt_game_plays_the_drawn_cards_or_discards_them()
     t.state = replace(t.state, hands=(Hand.of(("Sudden Changes",) + ann.known[1:]),)
                       + t.state.hands[1:],
                       deck=("Lucky Escape", "Domain 2") + t.state.deck[2:])
+    before = t.state
     t("sudden-changes")
     assert t.state.frames[-1].drawn == ("Lucky Escape", "Domain 2")
+    said = GAME.describe(before, Event.make("play", "Ann", card="Sudden Changes"), t.state)
+    assert "Sudden Changes draws 2 card(s): lucky-escape, domain-2; they are played now" in said
+    before = t.state
     assert "lucky-escape, domain-2" in GAME.to_act(t.state).prompt
     t.rejects("discard domain-2", "must-play")
     t.rejects("plague castle 1 kill lord seneschal", "not-drawn")
     t.rejects("lucky-escape king", "reply-only")
-    t("domain-2 castle 3")("discard lucky-escape")
+    t("domain-2 castle 3")
+    assert not any("draws" in line for line in GAME.describe(
+        before, Event.make("play", "Ann", card="Domain 2", castle=3), t.state))
+    t("discard lucky-escape")
     assert t.state.frames == () and t.state.discard[-2:] == ("Lucky Escape", "Sudden Changes")
 
 

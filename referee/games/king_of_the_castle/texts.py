@@ -151,8 +151,8 @@ def _cards(before: State, after: State, event: Event) -> list[str]:
     if event.type == "play" and event["card"] == "Targeted Theft":
         lines.append(f"{event.by} takes a card at random from {event['player']} (only the two "
                      "of them see it)")
-    new = [f for f in after.frames if f not in before.frames and f.card == "Sudden Changes"]
-    for frame in new:
+    pushed = after.frames[len(before.frames):]  # frames are only pushed on top of others
+    for frame in (f for f in pushed if f.card == "Sudden Changes"):
         drawn = f": {', '.join(CARD[c].slug for c in frame.drawn)}" if frame.drawn else ""
         lines.append(f"Sudden Changes draws {frame.left} card(s){drawn}; they are played now")
     return lines
