@@ -160,10 +160,6 @@ def attribute_card(attribute: int, level: int) -> str:
     return f"{ATTRIBUTES[attribute]} {level}"
 
 
-def card_slug(title: str) -> str:
-    return CARD[title].slug
-
-
 def build_of(title: str) -> tuple[int, int] | None:
     """(attribute, level) of an attribute card, None for any other card."""
     card = CARD[title]

@@ -21,6 +21,7 @@ from referee.games.king_of_the_castle.components import (
     KING,
     LETTERS,
     RANK_WORDS,
+    RANKS,
     SLUGS,
     post,
 )
@@ -200,6 +201,5 @@ def squire(state: State, letter: str | None) -> str:
 
 
 def rank_words(ranks: Sequence[str]) -> str:
-    from referee.games.king_of_the_castle.components import RANKS
-
+    """Ranks as the notation writes them: `lord seneschal`."""
     return " ".join(RANK_WORDS[RANKS.index(r)] for r in ranks)
