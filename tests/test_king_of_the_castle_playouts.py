@@ -11,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.check import check_file
 from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove, RefereeError
 from referee.games.king_of_the_castle import GAME
 from referee.games.king_of_the_castle.components import CARD, POST_TITLES
 from referee.replay import replay_events
+from tests.conftest import GOLDEN
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 OPTIONS = ({}, {"squires": "hand", "duplicate_letters": "each"},
@@ -142,3 +144,25 @@ def test_hand_edited_events_end_in_clean_errors(index, event):
     except IllegalMove as exc:
         assert exc.message
     GAME.format(state, event)  # `undo` and `history` show any logged event
+
+
+GOLDEN_LOG = (GOLDEN / "king-of-the-castle" / "three-player.toml").read_text(encoding="utf-8")
+EDITS = ['card = "Plague"\n', 'castle = 4\n', 'post = "Bishop"\n', 'type = "reply"\n',
+         'letters = ["A", "A"]\n', 'saves = "King"\n', 'kill = ["Lord"]\n', 'by = "Zed"\n',
+         'seal = "sha256:00"\n', 'type = "open"\n', 'receipt = "x"\n']
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), cuts=st.integers(1, 4))
+def test_mutated_logs_end_in_clean_errors(tmp_path_factory, seed, cuts):
+    rng = random.Random(seed)
+    text = GOLDEN_LOG
+    for _ in range(cuts):
+        at = rng.randrange(len(text))
+        at = text.rfind("\n", 0, at) + 1  # at a line start, where a field could stand
+        text = text[:at] + rng.choice(EDITS) + text[at:] if rng.random() < 0.7 else \
+            text[:at] + text[at + rng.randint(1, 40):]
+    path = tmp_path_factory.mktemp("kotc") / "g.toml"
+    path.write_text(text, encoding="utf-8")
+    report = check_file(path)  # never raises: every problem is a finding
+    assert report.ok or report.findings
