@@ -1,6 +1,6 @@
-"""King of the Castle's man page and golden games stay true to the code and to the issue: every card,
-event and field documented; the golden games cover a game to the end, a shared first place and
-scoring by the letters in hand."""
+"""King of the Castle's man page and golden games stay true to the code and to the issue: every
+card, event and field documented; the golden games cover a game to the end, a shared first place
+and scoring by the letters in hand."""
 
 from __future__ import annotations
 
