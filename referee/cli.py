@@ -227,11 +227,14 @@ def play(
                   "notices": [n.message for n in played.notices],
                   "finished": played.after.finished,
                   "receipt": played.receipt,
+                  "drawn": played.drawn,
                   "next": {"players": list(turn.players), "phase": played.after.phase,
                            "prompt": turn.prompt, "table": turn.table}})
         return
     for line in played.lines:
         out(clean(line))
+    if played.drawn:
+        err(f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)")
     if played.receipt:
         err(f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
             "end, and is shown only now)")
@@ -260,7 +263,7 @@ def options(
     if show_all:
         _every_move(table, player, wanted, as_json)
         return
-    choices = table.choices(player)
+    choices = table.choices(player, private=player is not None)
     lines, note = choices.lines, choices.note
     if wanted:
         lines = [line for line in lines if line.casefold().startswith(wanted)]
@@ -276,13 +279,15 @@ def options(
     if player is not None and player not in turn.players and not turn.table:
         out(f"{clean_line(player)} has no move now: {' or '.join(turn.players)} must act "
             f"({turn.prompt}).")
+        if note:  # e.g. the hand the tool dealt them, which they may look at any time
+            out(clean(note))
         return
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
     out(f"{who} - {clean_line(turn.prompt)}:")
     for line in lines if len(lines) <= OPTIONS_FOLD else _fold(lines):
         out(f"  {clean(line)}")
     if note:
-        out(note)
+        out(clean(note))
 
 
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:

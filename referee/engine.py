@@ -294,6 +294,11 @@ class EventType(Generic[S]):
         """A sealed event's secret in canonical form; the message never repeats it."""
         raise NotImplementedError
 
+    def draw_secret(self, state: S) -> str | None:
+        """A secret the tool draws itself for a sealed event (e.g. letters at random), or None
+        when the player types it. `play` shows a drawn secret once, like the receipt."""
+        return None
+
 
 class Events(Generic[S]):
     """A game's event types, in the order `referee options` lists their moves."""
@@ -480,6 +485,11 @@ class Game(Generic[S]):
         """How many legal events there are, counted without listing them all."""
         return len(self.legal(state, player))
 
+    def private(self, state: S, event: Event) -> bool:
+        """Whether a legal event shows what only its player may see (a card of a hand the tool
+        dealt): `referee options` lists it only to that player, asked for by name (--for)."""
+        return False
+
     def legal_note(self, state: S, player: str | None = None) -> str:
         """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
         return ""
@@ -644,6 +654,7 @@ REGISTRY: dict[str, str] = {
     "kings-ear": "referee.games.kings_ear",
     "king-of-the-valley": "referee.games.king_of_the_valley",
     "dwarf-king": "referee.games.dwarf_king",
+    "king-of-the-castle": "referee.games.king_of_the_castle",
 }
 
 

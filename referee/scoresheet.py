@@ -64,6 +64,17 @@ class Occasion(NamedTuple):
         return max(0, round(seconds / 60))
 
 
+class Section(NamedTuple):
+    """A further table below the players' (e.g. the points of every position, to check them).
+
+    On a blank sheet its cells are printed as they are: a game leaves empty what is to be filled.
+    """
+
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
 class Scoresheet(NamedTuple):
     game: str
     title: str
@@ -83,6 +94,7 @@ class Scoresheet(NamedTuple):
     no_points: bool = False  # a win/lose game without points
     occasion: Occasion = Occasion()
     round_table: bool = True  # False: the rounds only draw the chart (no per-round scoring)
+    sections: tuple[Section, ...] = ()  # further tables, below the rounds
 
     @property
     def category_names(self) -> list[str]:
@@ -274,6 +286,12 @@ def round_table(sheet: Scoresheet) -> tuple[list[Column], list[list[str]]]:
     return columns, body
 
 
+def section_table(section: Section) -> tuple[list[Column], list[list[str]]]:
+    """A section as a table of text columns, its cells made safe to print."""
+    return ([Column(clean_line(h), "text") for h in section.headers],
+            [[clean_line(cell) for cell in row] for row in section.rows])
+
+
 def running_totals(sheet: Scoresheet) -> list[tuple[str, list[Number]]]:
     """Each player's total after each round (no entry for the start, where all are 0)."""
     out = []
@@ -362,6 +380,8 @@ def render_markdown(sheet: Scoresheet) -> str:
     parts.append(table(*display_table(sheet)))
     if sheet.rounds and sheet.round_table:
         parts += ["", f"## {rounds_title(sheet)}", "", table(*round_table(sheet))]
+    for section in sheet.sections:
+        parts += ["", f"## {clean_line(section.title)}", "", table(*section_table(section))]
     if has_chart(sheet):
         chart = "\n".join(text.chart(sheet, 80, True)[1:])  # its title is the heading
         fence = "`" * max(3, _longest_run(chart, "`") + 1)
@@ -427,6 +447,8 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
         "rounds": [{"label": r.label, "points": dict(r.points), "caption": r.caption,
                     "details": dict(r.details)} for r in sheet.rounds],
         "notes": list(sheet.notes),
+        "sections": [{"title": t.title, "headers": list(t.headers),
+                      "rows": [list(r) for r in t.rows]} for t in sheet.sections],
     }
 
 

@@ -115,13 +115,20 @@ class Table(NamedTuple):
         except MoveError as exc:
             raise UsageError(exc.message) from None
 
-    def choices(self, player: str | None = None) -> Choices:
+    def choices(self, player: str | None = None, private: bool = False) -> Choices:
+        """The legal moves (of `player` if given). A move only its player may see is listed only
+        with `private`, when that player was asked for by name."""
         game, state = self.game, self.state
-        events = game.legal(state, player)
+        events = [event for event in game.legal(state, player)
+                  if not game.private(state, event) or (private and event.by == player)]
         return Choices(events, game.option_lines(state, events), game.legal_note(state, player))
 
     def every_move(self, player: str | None = None) -> Iterator[Event]:
-        return self.game.every_move(self.state, player)
+        """Every legal move, lazily; a move only its player may see only when `player` is named
+        (as in `choices`)."""
+        game, state = self.game, self.state
+        return (event for event in game.every_move(state, player)
+                if not game.private(state, event) or (player is not None and event.by == player))
 
     def count_moves(self, player: str | None = None) -> int:
         return self.game.count_moves(self.state, player)
@@ -189,6 +196,7 @@ class Played(NamedTuple):
     lines: list[str]  # what the move changed, in plain words
     notices: tuple[Notice, ...]  # new ones this move brought to light
     receipt: str | None = None  # a sealed secret's receipt, shown once to its player
+    drawn: str | None = None  # a sealed secret the tool drew, shown once to its player
 
 
 class SecretNeeded(Exception):
@@ -205,12 +213,12 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         game = table.game
         refuse_if_over(game, table.state)
         player = _actor(table, as_name)
-        receipt = None
+        receipt = drawn = None
         try:
             event = game.parse(table.state, text, player)
             _explain_missing_player(table, event)
             if game.events[event.type].sealed:
-                event, receipt = _sealed(table, event, secret)
+                event, receipt, drawn = _sealed(table, event, secret)
             state = check_and_apply(game, table.state, event, table.players)
         except MoveError as exc:
             raise _with_suggestions(table, text, player, exc) from None
@@ -221,7 +229,7 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         _remember(path, written.encode("utf-8"), after)
         old = len(game.notices(table.state))
         return Played(table, after, event, game.describe(table.state, event, state),
-                      game.notices(state)[old:], receipt)
+                      game.notices(state)[old:], receipt, drawn)
 
 
 def _actor(table: Table, as_name: str | None) -> str | None:
@@ -243,15 +251,19 @@ def _explain_missing_player(table: Table, event: Event) -> None:
                      "say who with --as NAME")
 
 
-def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str]:
-    """The event with the seal of `secret` in it, and the receipt its player keeps."""
+def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str, str | None]:
+    """The event with the seal of `secret` in it, the receipt its player keeps, and the secret
+    when the tool drew it (the player has not seen it yet)."""
     from referee import seals
 
-    if secret is None:
+    etype = table.game.events[event.type]
+    drawn = etype.draw_secret(table.state)
+    if drawn is None and secret is None:
         raise SecretNeeded(event.type)
-    canonical = table.game.events[event.type].secret(table.state, secret)
+    canonical = etype.secret(table.state, drawn if drawn is not None else str(secret))
     receipt = seals.new_receipt()
-    return event.with_fields(seal=seals.commitment(canonical, receipt)), receipt
+    return (event.with_fields(seal=seals.commitment(canonical, receipt)), receipt,
+            canonical if drawn is not None else None)
 
 
 def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError) -> MoveError:

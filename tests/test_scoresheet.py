@@ -5,9 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from referee import scoresheet as sheets
-from referee.scoresheet import Round, Row, Scoresheet, ordinal, places
+from referee.scoresheet import Round, Row, Scoresheet, Section, ordinal, places
 from tests.conftest import ROOT
 
 
@@ -98,3 +99,16 @@ def test_example_sheets_are_up_to_date():
         sheet = session.load(ROOT / "referee" / "examples" / f"{game_id}.toml").score()
         fmt = {"html": "html", "md": "markdown"}[path.suffix[1:]]
         assert path.read_text() == sheets.render(sheet, fmt), path
+
+
+def test_further_tables_are_rendered_below_the_players_but_not_in_csv():
+    table = Section("Posts <to check>", ("Post", "Total"), (("King", "14"), ("Lord\x1b 1", "9")))
+    sheet = Scoresheet("g", "T", True, "o", ("Ann",), (Row("Ann", None, (("x", 1),), 1, 1),),
+                       sections=(table,))
+    text = sheets.render_text(sheet)
+    assert "Posts <to check>\nPost" in text and "\x1b" not in text
+    assert re.search(r"^King +14$", text, re.M)
+    assert "## Posts <to check>" in sheets.render_markdown(sheet)
+    assert "<h2>Posts &lt;to check&gt;</h2>" in sheets.render_html(sheet)
+    assert json.loads(sheets.render_json(sheet))["sections"][0]["rows"][0] == ["King", "14"]
+    assert "King" not in sheets.render_csv(sheet)

@@ -24,6 +24,7 @@ from referee.scoresheet import (
     round_ticks,
     rounds_title,
     running_totals,
+    section_table,
     tie_rule,
 )
 from referee.sheets.chart import nice_ticks, style, tick_text
@@ -116,6 +117,9 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts.append(f"<h2>{esc(rounds_title(sheet))}</h2>")
         columns, body = round_table(sheet)
         parts += _table(columns, body, "rounds")
+    for section in sheet.sections:
+        parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
+        parts += _table(*section_table(section), "rounds")
     if has_chart(sheet):
         parts += ['<section class="chart">', f"<h2>{esc(chart_title(sheet))}</h2>",
                   "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]

@@ -27,6 +27,7 @@ from referee.scoresheet import (
     round_ticks,
     rounds_title,
     running_totals,
+    section_table,
     tie_rule,
 )
 from referee.sheets.chart import letters, nice_ticks, tick_text
@@ -52,6 +53,9 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     parts += ["", fit_table(*display_table(sheet), width, sheet.blank)]
     if sheet.rounds and sheet.round_table:
         parts += ["", rounds_title(sheet), fit_table(*round_table(sheet), width, sheet.blank)]
+    for section in sheet.sections:
+        parts += ["", clean_line(section.title),
+                  fit_table(*section_table(section), width, sheet.blank)]
     if has_chart(sheet):
         parts += ["", *chart(sheet, width, unicode)]
     footer = []

@@ -1,0 +1,210 @@
+"""King of the Castle at a real table, through the real CLI entry point: a whole game from the seals
+to the scoresheet, with every output searched for the sealed squires; the random and hand
+variants; a game the tool deals, whose hands only `options --for` shows."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from referee import log as logfile
+from referee.games.king_of_the_castle import GAME
+from referee.games.king_of_the_castle.components import CARD
+from referee.replay import replay_log
+from tests.conftest import EXAMPLES, GOLDEN
+
+THREE = GOLDEN / "king-of-the-castle" / "three-player.toml"
+
+
+@pytest.fixture
+def table(cli, monkeypatch):
+    """`cli` with `play_secret`: a move whose secret is typed unseen (read from stdin)."""
+    def play_secret(*args: str, secret: str = ""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(secret + "\n"))
+        return cli("play", *args)
+
+    cli.play_secret = play_secret  # type: ignore[attr-defined]
+    return cli
+
+
+def letter_forms(letters: str) -> list[str]:
+    """The ways a set of squires could be written out: DKQ, D K Q, D,K,Q, D, K, Q."""
+    return [letters, " ".join(letters), ",".join(letters), ", ".join(letters)]
+
+
+def without_date(text: str) -> str:
+    """A sheet without the line of facts from the log (date, duration, start player)."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith("Date: "))
+
+
+def test_a_whole_game_at_the_table_never_shows_a_sealed_squire(table):
+    """The golden three-player game typed move by move; every output of every command is kept
+    and searched for each player's letters, which appear only once that player opens them."""
+    golden = logfile.read(THREE)
+    names = [p.name for p in golden.players]
+    backs = {e.event.by: "".join(e.event["letters"]) for e in golden.entries
+             if e.event.type == "open"}
+    assert table("new", "king-of-the-castle", *sum((["-p", n] for n in names), [])).status == 0
+    outputs: list[tuple[int, str]] = []  # (events recorded so far, text shown)
+    receipts = {}
+    sealed_log: list[str] = []  # the log as it stands before the first seal is opened
+    state = GAME.setup(golden.players, golden.options, None)
+    for seq, entry in enumerate(golden.entries, start=1):
+        event = entry.event
+        if event.type == "squires":
+            result = table.play_secret("squires", secret=" ".join(backs[event.by].lower()))
+            receipts[event.by] = re.search(r"receipt: (\S+)", result.err).group(1)
+        elif event.type == "open":
+            if not sealed_log:
+                sealed_log.append((table.path / "game.toml").read_text())
+            result = table("play", "open", *backs[event.by], receipts[event.by], "--as",
+                           event.by)
+        else:
+            result = table("play", GAME.format(state, event))
+        assert result.status == 0, (seq, result.err)
+        outputs.append((seq, result.out + result.err))
+        if seq % 10 == 0 or event.type == "open":
+            for command in (("status",), ("options",), ("score",), ("history",),
+                            ("status", "--json"), ("options", "--json")):
+                shown = table(*command)
+                outputs.append((seq, shown.out + shown.err))
+        state = GAME.apply(state, event)
+    opened_at = {e.event.by: e.seq for e in golden.entries if e.event.type == "open"}
+    for name, letters in backs.items():
+        # The search can find them: the move that opens the seal shows them.
+        assert any(f"{name} backs {' '.join(letters)}" in text for seq, text in outputs
+                   if seq == opened_at[name])
+        for seq, text in outputs:
+            if seq < opened_at[name]:
+                for form in letter_forms(letters):
+                    assert form not in text.replace(f"receipt: {receipts[name]}", ""), \
+                        (name, seq, form)
+    assert not any(r in sealed_log[0] for r in receipts.values())
+    assert not any(form in sealed_log[0] for letters in backs.values()
+                   for form in letter_forms(letters)[:2])
+    sheet = table("scoresheet")
+    # The CLI's sheet also says when this log was played (the golden sheet has no log date).
+    assert without_date(sheet.out) == THREE.with_suffix(".scoresheet.txt").read_text(
+        encoding="utf-8")
+    assert table("check", "game.toml").status == 0
+    html = table("scoresheet", "-f", "html").out
+    assert "Positions (every post, to check)" in html and "<h2>Castles</h2>" in html
+
+
+def test_the_seal_is_asked_unseen_and_only_its_receipt_is_shown(table):
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    log = table.path / "game.toml"
+    before = log.read_bytes()
+    bad = table.play_secret("squires", secret="q q z")
+    assert bad.status == 1 and "QQZ" not in bad.err.upper() and "three different" in bad.err
+    assert log.read_bytes() == before
+    shown = table("play", "squires", "D", "K", "Q")
+    assert shown.status == 1 and "never on the command line" in shown.err
+    good = table.play_secret("squires", secret="qdk")
+    assert good.status == 0 and "Ann: seals the squires they back" in good.out
+    assert "DKQ" not in good.out + good.err and "Your receipt:" in good.err
+    data = json.loads(table.play_secret("squires", "--json", secret="abc").out)
+    assert data["receipt"] and data["drawn"] is None and data["event"]["seal"].startswith(
+        "sha256:")
+    assert "DKQ" not in log.read_text() and "ABC" not in log.read_text()
+
+
+def test_random_squires_are_drawn_by_the_tool_and_shown_once(table):
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-o", "squires=random")
+    assert "the tool draws three letters" in table("options").out
+    drawn = {}
+    for name in ("Ann", "Ben"):
+        result = table("play", "squires")
+        drawn[name] = re.search(r"Drawn for you: ([A-Z]{3})", result.err).group(1)
+        receipt = re.search(r"receipt: (\S+)", result.err).group(1)
+        drawn[name] = (drawn[name], receipt)
+        assert drawn[name][0] not in result.out
+    text = (table.path / "game.toml").read_text()
+    assert not any(letters in text or receipt in text for letters, receipt in drawn.values())
+    table("play", "reveal", "Q", "A", "B", "C", "D", "E", "F", "G", "H", "I")
+    status = table("status").out
+    assert "Sealed squires: Ann, Ben" in status
+
+
+def test_a_wrong_reveal_is_refused_as_such_and_leaves_the_log_untouched(table):
+    golden = logfile.read(THREE)
+    text = THREE.read_text(encoding="utf-8")
+    first_open = next(e for e in golden.entries if e.event.type == "open")
+    cut = text.index("[[events]]\nseq = " + str(first_open.seq) + "\n")
+    (table.path / "game.toml").write_text(text[:cut], encoding="utf-8")
+    before = (table.path / "game.toml").read_bytes()
+    result = table("play", "open", "A", "B", "C", "0000-0000-0000", "--as", first_open.event.by)
+    assert result.status == 1 and "wrong reveal" in result.err and "rule: Seals" in result.err
+    assert (table.path / "game.toml").read_bytes() == before
+    options = table("options").out
+    assert "open LETTERS RECEIPT --as NAME" in options and "waiting for Ann, Ben, Cat" in options
+    sheet = table("score").out
+    assert "sealed" in sheet and "Positions (every post, to check)" in sheet
+
+
+def test_a_game_dealt_by_the_tool_shows_a_hand_only_to_its_player(table):
+    assert table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "--shuffle", "--seed",
+                 "5").status == 0
+    for secret in ("dkq", "aex"):
+        assert table.play_secret("squires", secret=secret).status == 0
+    log = logfile.read(table.path / "game.toml")
+    state = replay_log(log)[1]
+    hand = [CARD[c].slug for c in state.hands[0].known]
+    public = table("options").out + table("status").out + table("options", "--json").out
+    assert "options --for Ann" in public
+    for slug in hand:
+        assert slug not in public.replace("CARD [TARGETS]", "")
+    private = table("options", "--for", "Ann")
+    assert "Ann's hand (for Ann's eyes only): " + ", ".join(hand) in private.out
+    ben = table("options", "--for", "Ben").out  # not his turn: he may still look at his hand
+    assert "Ben has no move now" in ben and "Ben's hand (for Ben's eyes only): " in ben
+    refused = table("play", "vanishings", "castle", "9")
+    assert refused.status == 1 and not any(s in refused.err for s in hand if s != "vanishings")
+
+
+def test_status_and_options_say_whose_reply_is_awaited(table):
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat")
+    for secret in ("dkq", "aex", "bgz"):
+        table.play_secret("squires", secret=secret)
+    assert table("play", "reveal", "Q", "A", "B", "C", "D", "E", "F", "G", "H", "I").status == 0
+    options = table("options").out
+    assert "assassination lord N  (N: 1, 2, 3)" in options
+    assert "plague castle N kill MAN MAN  (castle 1: two of lord seneschal master;" in options
+    assert "unexpected-loss PLAYER loses CARD  (PLAYER: Ben, Cat; CARD:" in options
+    played = table("play", "plague", "castle", "2", "kill", "lord", "seneschal")
+    assert "Replies, in turn: Ben, Cat, Ann" in played.out
+    assert "Next: Ben - Ben may answer Ann's Plague" in played.out
+    assert "Announced: Ann's Plague (kills D (Lord 2), E (Seneschal 2))" in table("status").out
+    assert table("options").out.splitlines()[1:] == ["  reply lucky-escape lord 2 | seneschal 2",
+                                                     "  pass"]
+    assert table("undo").status == 2  # the card has been seen
+    assert table("play", "pass").status == 0
+    saved = table("play", "reply", "lucky-escape", "D")
+    assert "D (Lord 2) escapes death" in saved.out and "E (Seneschal 2) dies" in saved.out
+    assert "Next: The table - turn up a personality card for Master at Arms 2" in saved.out
+    assert table("play", "reveal", "J").status == 0
+    assert "J" in table("status").out.splitlines()[6]
+
+
+def test_check_reports_a_hand_edited_event_with_its_rule(table):
+    text = THREE.read_text(encoding="utf-8").replace('card = "Plague"', 'card = "Dragon"', 1)
+    (table.path / "bad.toml").write_text(text, encoding="utf-8")
+    result = table("check", "bad.toml")
+    assert result.status == 1 and "unknown-card [Components]" in result.out
+    text = THREE.read_text(encoding="utf-8").replace("castle = ", "castle = \"x\" #", 1)
+    (table.path / "worse.toml").write_text(text, encoding="utf-8")
+    assert table("check", "worse.toml").status == 65
+
+
+def test_the_bundled_demo_and_the_blank_sheet(table):
+    demo = table("demo", "king-of-the-castle")
+    assert demo.status == 0 and "King of the Castle: a bundled example game" in demo.out
+    assert without_date(demo.out).rstrip().endswith(
+        (EXAMPLES / "king-of-the-castle.scoresheet.txt").read_text().rstrip())
+    blank = table("scoresheet", "--blank", "king-of-the-castle", "-f", "markdown").out
+    assert "## Positions" in blank and "| Master at Arms 3 |" in blank
+    rules = table("rules", "king-of-the-castle").out
+    assert "R-26:" in rules and "plague castle N kill MAN MAN" in rules
