@@ -156,7 +156,7 @@ def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>") -> I
     seen = len(game.notices(state))
     for entry in entries:
         try:
-            after = apply_event(game, state, entry.event, setup.players)
+            after = apply_event(game, state, entry.event, setup.players, entry.at)
         except MoveError as exc:
             raise ReplayError(source, entry, exc) from None
         notices = game.notices(after)
