@@ -30,17 +30,30 @@ def fresh(players=THREE, charts: bool = False, **options) -> State:
     return state
 
 
+def mover(state: State, move: str, by: str | None) -> str | None:
+    """Who a typed move is by: `by`, nobody for a table event, else whom the referee expects."""
+    verb = GAME.events.verbs().get(move.split()[0].casefold())
+    if verb is not None and verb.actor == "table":
+        return None
+    return by if by is not None else GAME.default_player(state)
+
+
 def play(state: State, *moves: str, by: str | None = None, players=THREE) -> State:
     """Moves as typed at the table, each by whoever the referee expects (or `by`)."""
     for move in moves:
-        player = by if by is not None else GAME.default_player(state)
-        event = GAME.parse(state, move, player)
+        event = GAME.parse(state, move, mover(state, move, by))
         state = apply_event(GAME, state, event, players)
     return state
 
 
-def event(state: State, kind: str, by: str | None = None, players=THREE, **fields) -> State:
-    return apply_event(GAME, state, Event.make(kind, by, **fields), players)
+def in_deck(state: State, *kinds: str, skip: Iterable[str] = ()) -> str:
+    """A card of one of these kinds still in the Crown deck."""
+    return next(c for c, w in sorted(state.cards.items()) if w == DECK and
+                state.kind(c) in kinds and c not in set(skip))
+
+
+def event(state: State, etype: str, by: str | None = None, players=THREE, **fields) -> State:
+    return apply_event(GAME, state, Event.make(etype, by, **fields), players)
 
 
 def illegal(state: State, move: str, code: str, by: str | None = None, players=THREE):
@@ -54,21 +67,24 @@ def illegal(state: State, move: str, code: str, by: str | None = None, players=T
 def dealt_game(deals: dict[str, list[str]], players=THREE, charts: bool = False,
                **options) -> State:
     """A game dealt with these cards in each hand, the rest of each hand made up from the deck
-    and put straight into the Chancery (so that only the named cards count); the named cards
-    laid out on the first noble that may take each."""
+    and put straight back (so that only the named cards count, and the deck stays full); the
+    named cards laid out on the first noble that may take each."""
     state = fresh(players, charts, **options)
     size = rules.deal_size(state)
     chosen = {c for cards in deals.values() for c in cards}
-    spare = [c for c, w in sorted(state.cards.items()) if w == DECK and c not in chosen
-             and state.kind(c) != "noble"]
+    spare = balanced([c for c, w in sorted(state.cards.items()) if w == DECK and
+                      c not in chosen and state.kind(c) != "noble"], state)
     fillers: set[str] = set()
+    size = size if not options.get("late") else rules.deal_size(state)
     for player in players:
+        if player.name in options.get("late", ()):
+            continue
         cards = list(deals.get(player.name, []))
         while len(cards) < size:
             cards.append(spare.pop(0))
             fillers.add(cards[-1])
         state = event(state, "dealt", player.name, players, cards=cards)
-    state = replace(state, cards={c: ("chancery" if c in fillers else w)
+    state = replace(state, cards={c: (DECK if c in fillers else w)
                                   for c, w in state.cards.items()})
     duties = tuple(d for d in state.duties if d.kind != "layout" or any(
         w == f"dealt:{d.player}" for w in state.cards.values()))
@@ -79,6 +95,16 @@ def dealt_game(deals: dict[str, list[str]], players=THREE, charts: bool = False,
         moves = list(GAME.events["assign"].moves(state))
         state = apply_event(GAME, state, moves[0], players)
     return state
+
+
+def balanced(cards: list[str], state: State) -> list[str]:
+    """Cards in the order fillers are taken: all but two of each kind first, so that the deck
+    left after a deal still holds some cards of every kind."""
+    kinds: dict[str, list[str]] = {}
+    for card in cards:
+        kinds.setdefault(state.kind(card), []).append(card)
+    first = [c for group in kinds.values() for c in group[:-2]]
+    return first + [c for c in cards if c not in first]
 
 
 def put(state: State, noble: str, at: str) -> State:

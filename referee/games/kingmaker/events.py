@@ -339,6 +339,7 @@ def inline_declarations(state: State, main: Sequence[str], declared: Sequence[st
     mentioned = [e for word in items(main) for e in _entries_named(state, word.split(":")[-1])]
     for word, raw in declaration_words(declared, text):
         name, key, _ = inline_item(f"{word}={raw}", text)
+        value = value_of(key, raw, text)
         if not name:
             owner = next((e for e in mentioned if key in FIELDS[e.kind]), None)
             if owner is None:
@@ -348,7 +349,6 @@ def inline_declarations(state: State, main: Sequence[str], declared: Sequence[st
         else:
             found = [e for e in _entries_named(state, name) if key in FIELDS[e.kind]]
             name = found[0].name if found else name
-        value = value_of(key, raw, text)
         out.append(f"{name}.{key}={value_text(key, value)}")
     return tuple(out)
 
@@ -2570,14 +2570,16 @@ def siege_taken(state: State, combat: Combat, attackers: list[str], defenders: l
     state = _to_their_own(state, orphans, combat.attacking, attackers,
                           state.nobles[attackers[0]].at)
     state = hand_on(state, heirs, attackers, state.active, f"in:{place}", False, True)
+    if rules.is_open_town(state, place):
+        pass  # an open town is never controlled
+    elif len(attackers) == 1:
+        state = rules.take_control(state, place, attackers[0])
+    else:
+        state = rules.add_duty(state, Duty("control", state.active, place, tuple(attackers),
+                                           place, True))
     for noble in defenders:
         state = rules.add_duty(state, Duty("captive", state.active, noble))
-    if rules.is_open_town(state, place):
-        return state  # an open town is never controlled
-    if len(attackers) == 1:
-        return rules.take_control(state, place, attackers[0])
-    return rules.add_duty(state, Duty("control", state.active, place, tuple(attackers),
-                                      place, True))
+    return state
 
 
 def combat_done(state: State) -> State:

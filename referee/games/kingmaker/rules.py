@@ -506,8 +506,8 @@ def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
     cards[card] = f"noble:{noble}"
     state = replace(state, cards=cards)
     entry = state.entry(card)
-    if entry.kind == "town":
-        return take_control(state, str(entry.get("place")), noble)
+    if entry.kind == "town":  # at set-up control is settled after the layout
+        return take_control(state, str(entry.get("place")), noble) if claims else state
     if claims:
         state = claim_places(state, noble, entry.names("brings"))
     return bring_ships(state, noble, entry)
