@@ -59,8 +59,8 @@ def render(state: State) -> str:
         lines += _faction(state, player, votes[player])
     lines += ["", "Heirs (line of succession):"]
     for house in ("lancaster", "york"):
-        lines.append(f"  {house.title()}: " + "; ".join(
-            _heir(state, h, i + 1) for i, h in enumerate(rules.line(state, house))) + "")
+        lines.append(f"  {house.title()}: " + ("; ".join(
+            _heir(state, h, i + 1) for i, h in enumerate(rules.line(state, house))) or "none"))
     dead = [h for h, s in state.heirs.items() if not s.alive]
     if dead:
         lines.append(f"  dead: {', '.join(dead)}")
@@ -75,7 +75,7 @@ def render(state: State) -> str:
         lines.append("Ships: " + ", ".join(f"{s} ({v.by}) {v.at}" for s, v in
                                            sorted(state.ships.items())))
     lines.append(_piles(state))
-    lines += ["", "Next: " + _next(state)]
+    lines += ["", "Game over: " + outcome(state) if state.ended else "Next: " + _next(state)]
     return "\n".join(lines)
 
 
