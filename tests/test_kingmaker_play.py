@@ -418,3 +418,37 @@ def test_r27_the_siege_count_rises_in_its_owners_combat_phases():
     assert state.sieges["Fotheringhay"].turn == 1  # not before Ann's combat phase
     state = play(state, "next")
     assert state.sieges["Fotheringhay"].turn == 2
+
+
+def test_a_garrison_ally_who_stays_out_after_a_sally_may_not_attack_that_fortress():
+    state = own(realm(), "Middleham", "Neville")
+    state = put(put(state, "Clifford", "near:Middleham"), "Herbert", "near:York")
+    state = put(state, "Talbot", "in:Middleham")  # Cat's garrison ally
+    state = siege(state, "Middleham", "Ben", ["Clifford"])
+    state = fighting(state)
+    illegal(state, "attack at near:Middleham with Talbot on Clifford", "not-your-noble")
+    state = play(state, "attack at near:Middleham with Neville allies Talbot on Clifford")
+    state = play(state, "weather Fair-Weather", "result none", "deaths none")
+    state = play(state, "retreat Neville to in:Middleham")
+    assert rules.duty(state).player == "Cat"  # the ally chooses too (§8.5)
+    state = play(state, "retreat Talbot to near:Middleham", by="Cat")
+    cat_turn = rules.next_turn_of(state, "Cat")
+    assert ("Talbot", "Middleham", cat_turn) in state.barred
+
+
+def test_r53_a_town_card_no_noble_may_take_waits_in_hand():
+    state = realm(Ben=["Clifford", "Herbert"])
+    state = put(put(state, "Neville", "in:Fotheringhay"), "Percy", "in:Fotheringhay")
+    state = own(state, "Fotheringhay", "Neville")
+    state = put(state, "Clifford", "near:Fotheringhay")
+    for merc in ("Burgundian Mercenaries", "Welsh Mercenaries #1", "Welsh Mercenaries #2"):
+        state = give(state, merc, "Clifford")
+    state = siege(state, "Fotheringhay", "Ben", ["Clifford"])
+    town = next(c for c, w in sorted(state.cards.items()) if w == "deck" and
+                state.kind(c) == "town" and state.entry(c).get("place") not in state.control)
+    state = at_phase(state, "draw", seat=seat(state, "Ann"))
+    state = play(state, f"draw {town}")
+    assert state.cards[town] == "hand:Ann"  # both of Ann's nobles are under siege
+    freed = rules.break_siege(state, "Fotheringhay", "a test")
+    freed = rules.settle(freed, freed)
+    assert rules.duty(freed).kind == "place" and rules.duty(freed).subject == town

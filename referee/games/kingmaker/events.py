@@ -2468,13 +2468,13 @@ def retreat_duties(state: State, nobles: Iterable[str], sally: str | None = None
     for noble in nobles:
         if noble not in state.nobles:
             continue
-        choices = (f"in:{sally}", f"near:{sally}") if sally and \
-            state.owner(noble) == rules.controller_player(state, sally) else \
+        choices = (f"in:{sally}", f"near:{sally}") if sally else \
             tuple(rules.home_choices(state, noble))
         if len(choices) == 1:
             state = rules.move_nobles(state, [noble], choices[0])
         else:
-            state = rules.add_duty(state, Duty("retreat", state.owner(noble), noble, choices))
+            state = rules.add_duty(state, Duty("retreat", state.owner(noble), noble, choices,
+                                               sally or ""))
     return state
 
 
@@ -2751,7 +2751,13 @@ class Retreat(Base):
         if event["noble"] != current.subject or event["to"] not in current.choices:
             raise refuse(f"{current.subject} goes to {' or '.join(current.choices)} (R-30)",
                          "bad-choice", "R-30")
-        return rules.move_nobles(rules.done(state, current), [current.subject], event["to"])
+        noble, place = current.subject, current.place
+        if place and event["to"] == f"near:{place}" and rules.garrison_ally(state, noble):
+            # §8.5: a garrison ally who stays out after a sally may not attack that fortress
+            # in his next turn
+            turn = rules.next_turn_of(state, state.owner(noble))
+            state = replace(state, barred=state.barred + ((noble, place, turn),))
+        return rules.move_nobles(rules.done(state, current), [noble], event["to"])
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
@@ -2964,21 +2970,7 @@ def enter_drawn(state: State, card: str, player: str) -> State:
     cards[card] = f"hand:{player}"
     state = replace(state, cards=cards)
     if kind == "town":
-        return place_town(state, card, player)
-    return state
-
-
-def place_town(state: State, card: str, player: str) -> State:
-    """A town card in hand goes to its fortress's controller, or to an own noble who may take
-    it (the player's choice when several may); else it stays in hand (R-53)."""
-    owner = rules.town_destination(state, card, player)
-    if owner is not None:
-        return rules.assign(state, card, owner)
-    eligible = rules.eligible_nobles(state, card, player)
-    if len(eligible) == 1:
-        return rules.assign(state, card, eligible[0])
-    if eligible and not any(d.kind == "place" and d.subject == card for d in state.duties):
-        return rules.add_duty(state, Duty("place", player, card, tuple(eligible)))
+        return rules.place_town(state, card, player)
     return state
 
 

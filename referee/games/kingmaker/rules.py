@@ -544,6 +544,20 @@ def bring_ships(state: State, noble: str, entry: Entry) -> State:
     return replace(state, ships=ships)
 
 
+def place_town(state: State, card: str, player: str) -> State:
+    """A town card in hand goes to its fortress's controller, or to an own noble who may take
+    it (the player's choice when several may); else it stays in hand until one may (R-53)."""
+    owner = town_destination(state, card, player)
+    if owner is not None:
+        return assign(state, card, owner)
+    eligible = eligible_nobles(state, card, player)
+    if len(eligible) == 1:
+        return assign(state, card, eligible[0])
+    if eligible and not any(d.kind == "place" and d.subject == card for d in state.duties):
+        return add_duty(state, Duty("place", player, card, tuple(eligible)))
+    return state
+
+
 def town_destination(state: State, card: str, player: str) -> str | None:
     """§8.1, R-53, R-57: the noble a town card goes to without a choice (the fortress's
     controller), else None (the player chooses among his own)."""
@@ -826,6 +840,17 @@ def next_seat(state: State, seat: int) -> int:
     return seat
 
 
+def next_turn_of(state: State, player: str) -> int:
+    """The number of `player`'s next turn (turns go round the seats, late joiners aside)."""
+    seat, turn = state.seat, state.turn
+    for _ in range(len(state.names)):
+        seat = next_seat(state, seat)
+        turn += 1
+        if state.names[seat] == player:
+            return turn
+    return turn
+
+
 def begin_turn(state: State, seat: int) -> State:
     player = state.names[seat]
     own = dict(state.own)
@@ -1041,6 +1066,7 @@ def settle(before: State, state: State) -> State:
     state = _check_sieges(state)
     state = _track_heirs(before, state)
     state = _track_both_houses(state)
+    state = _waiting_towns(state)
     state = _hand_limits(state)
     state = _no_elimination(state)
     state = _auto_advance(state)
@@ -1122,6 +1148,14 @@ def _track_both_houses(state: State) -> State:
         else:
             both.pop(player, None)
     return replace(state, both=both) if both != state.both else state
+
+
+def _waiting_towns(state: State) -> State:
+    """R-53: a town card kept in hand is placed as soon as a noble may take it."""
+    for card, where in list(state.cards.items()):
+        if where.startswith("hand:") and state.kind(card) == "town":
+            state = place_town(state, card, where[5:])
+    return state
 
 
 def _hand_limits(state: State) -> State:

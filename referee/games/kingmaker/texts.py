@@ -165,20 +165,37 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
 
 def _folded(state: State, kind: str, texts: list[str]) -> str:
     if kind == "move":
-        return (f"move NOBLES to LOCATION [via PLACES]   ({len(texts)} moves, e.g. "
-                f"{texts[0]}; in:P only where friendly, R-16)")
+        return "move NOBLES to LOCATION [via PLACES]   " + _move_hint(state)
     if kind == "sail":
-        return f"sail SHIP to port:P|sea:TEXT [with NOBLES]   ({len(texts)} sailings, e.g. " \
-               f"{texts[0]})"
+        ships = [f"{s} at {v.at}" for s, v in sorted(state.ships.items())
+                 if state.owner(v.by) == state.active and s not in state.moved]
+        return f"sail SHIP to port:P|sea:TEXT [with NOBLES]   (your ships: {', '.join(ships)};" \
+               " a force embarks in port, R-52 lands it)"
     if kind == "dealt":
         return f"dealt CARD, CARD, ...   (the cards you were dealt, R-5; e.g. {texts[0]})"
     if kind == "draw":
         return f"draw CARD | draw hidden   (one of {len(texts) - 1} kinds of card in the " \
                "Crown deck)"
+    if kind == "friendly":
+        return f"friendly PLACE for {state.active}   (--as the controller: any of " \
+               f"{len(texts)} fortresses another player holds may be declared friendly, §8.2)"
     if kind in ("event", "weather"):
         return f"{kind} CARD   (the card drawn: one of {len(texts)} kinds left in the event " \
                "deck)"
     return f"{kind} ...   ({len(texts)} moves, e.g. {texts[0]})"
+
+
+def _move_hint(state: State) -> str:
+    """The forces that may still move, and where they may go inside (R-16, §8.2)."""
+    groups: dict[str, list[str]] = {}
+    for noble in state.faction(state.active):
+        if noble not in state.moved and not rules.under_siege(state, noble):
+            groups.setdefault(state.nobles[noble].at, []).append(noble)
+    forces = "; ".join(f"{','.join(n)} at {at}" for at, n in groups.items())
+    inside = sorted(p for p in state.friendly if not rules.is_unfortified(state, p))
+    shown = ", ".join(inside[:8]) + (f" and {len(inside) - 8} more" if len(inside) > 8 else "")
+    return (f"(forces: {forces}. Inside (in:P) only where friendly: {shown or 'nowhere'}; "
+            "near:P and sq:TEXT anywhere; road moves pass friendly fortresses only)")
 
 
 def legal_note(state: State) -> str:
