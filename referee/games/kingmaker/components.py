@@ -124,7 +124,7 @@ def norm(name: str) -> str:
     return " ".join(name.replace("-", " ").replace("_", " ").replace("'", "").casefold().split())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Entry:
     """One declared entry: its kind, its name and its values (sorted by field)."""
 
@@ -132,11 +132,12 @@ class Entry:
     name: str
     values: tuple[tuple[str, Any], ...] = ()
 
+    @cached_property
+    def _map(self) -> dict[str, Any]:
+        return dict(self.values)
+
     def get(self, key: str, default: Any = None) -> Any:
-        for field, value in self.values:
-            if field == key:
-                return value
-        return default
+        return self._map.get(key, default)
 
     def number(self, key: str, default: int = 0) -> int:
         value = self.get(key)

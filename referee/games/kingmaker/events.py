@@ -69,6 +69,7 @@ from referee.games.kingmaker.state import (
     State,
     card_entry,
     crown_instances,
+    evolve,
     instances,
 )
 
@@ -381,17 +382,17 @@ def _declare(state: State, kind: str, name: str, values: dict[str, Any], new: bo
     except DataError as exc:
         raise refuse(str(exc), "bad-declaration", "R-2") from None
     entry = Entry(kind, name, tuple(sorted(checked.items())))
-    state = replace(state, box=state.box.with_entry(entry))
+    state = evolve(state, box=state.box.with_entry(entry))
     if new and kind in ("noble", "title", "office", "bishop", "mercenary", "ship", "town") and \
             state.cards:
         cards = dict(state.cards)
         for card in instances(entry):
             cards.setdefault(card, rules.initial_place(state, card))
-        state = replace(state, cards=cards)
+        state = evolve(state, cards=cards)
     if new and kind == "heir":
         heirs = dict(state.heirs)
         heirs[name] = HeirState(at=f"in:{values.get('start')}")
-        state = replace(state, heirs=heirs, lines=rules.lines_of(state))
+        state = evolve(state, heirs=heirs, lines=rules.lines_of(state))
     return state
 
 
@@ -544,6 +545,8 @@ class Dealt(Base):
         extra = current is not None and current.kind == "deal"
         if not extra and state.stage != DEAL:
             raise refuse("no deal is due now", "no-deal", "§4")
+        if extra:
+            state = rules.rebuild_deck(state)  # R-15
         player = str(current.player) if extra and current is not None else \
             rules.to_act(state).players[0]
         if event.by != player:
@@ -562,10 +565,10 @@ class Dealt(Base):
         moved = dict(state.cards)
         for card in cards:
             moved[card] = f"dealt:{player}"
-        state = replace(state, cards=moved)
+        state = evolve(state, cards=moved)
         if extra and current is not None:
             return self._dealt_on(state, current, cards[0])
-        state = replace(state, dealt=state.dealt + (player,))
+        state = evolve(state, dealt=state.dealt + (player,))
         if len(state.dealt) < len(state.playing):
             return state
         for name in state.playing:  # R-6: a player dealt no noble is dealt on
@@ -590,8 +593,8 @@ class Dealt(Base):
                 (current is None and state.stage != DEAL):
             return
         player = turn.players[0]
-        deck = [c for c, w in state.cards.items() if w == DECK] if state.cards else \
-            [c for c in _all_crown(state) if rules.initial_place(state, c) == DECK]
+        probe = rules.rebuild_deck(state) if state.cards else rules.open_deck(state)
+        deck = [c for c, w in probe.cards.items() if w == DECK]
         deck = [c for c in deck if not missing_data(state, c)]
         if current is not None:
             for card in sorted(deck, key=lambda c: (card_entry(c), c))[:60]:
@@ -600,10 +603,6 @@ class Dealt(Base):
         size = rules.deal_size(state)
         if len(deck) >= size:
             yield self.make(player, cards=sorted(deck)[:size])
-
-
-def _all_crown(state: State) -> list[str]:
-    return crown_instances(state.box)
 
 
 def where_is(state: State, card: str) -> str:
@@ -628,7 +627,7 @@ def start_layout(state: State) -> State:
         for card in dealt_cards(state, player):
             if state.kind(card) == "noble":
                 state = rules.enter_noble(state, card, player, placed=False)
-    state = replace(state, stage=LAYOUT)
+    state = evolve(state, stage=LAYOUT)
     for player in state.playing:
         if dealt_cards(state, player):
             state = rules.add_duty(state, Duty("layout", player, player))
@@ -678,7 +677,7 @@ class Assign(Base):
                              "no noble may take goes to the Chancery", "placeable", "§4")
             cards = dict(state.cards)
             cards[card] = "chancery"
-            state = replace(state, cards=cards)
+            state = evolve(state, cards=cards)
         else:
             noble = known_noble(state, event["to"])
             problem = rules.placement_problem(state, card, noble, player)
@@ -726,13 +725,13 @@ def draw_event(state: State, name: str) -> State:
         raise refuse(f"every copy of {name} is out of the event deck (R-15)", "no-copy", "R-15")
     out = dict(state.events_out)
     out[name] = out.get(name, 0) + 1
-    return replace(state, events_out=out)
+    return evolve(state, events_out=out)
 
 
 def keep_event(state: State, player: str, name: str) -> State:
     held = dict(state.held)
     held[player] = held.get(player, ()) + (name,)
-    return replace(state, held=held)
+    return evolve(state, held=held)
 
 
 def spend_event(state: State, player: str, kind: str) -> State:
@@ -745,7 +744,7 @@ def spend_event(state: State, player: str, kind: str) -> State:
     cards.remove(card)
     held = dict(state.held)
     held[player] = tuple(cards)
-    return replace(state, held=held)
+    return evolve(state, held=held)
 
 
 def holds_event(state: State, player: str, kind: str) -> bool:
@@ -780,7 +779,7 @@ class EventCard(Base):
             raise refuse("this turn's event card is drawn already; there is no redraw (R-12)",
                          "drawn-already", "R-12")
         name = event["card"]
-        state = replace(draw_event(state, name), event_drawn=True)
+        state = evolve(draw_event(state, name), event_drawn=True)
         entry = state.box.get("event", name)
         assert entry is not None
         kind = str(entry.get("kind"))
@@ -826,7 +825,7 @@ def people_must(state: State) -> State:
     recent = any(p.turn > state.turn - 3 for p in state.parliaments)
     if rules.sole_king(state) is not None or recent:
         return state
-    state = replace(state, cancelled=True)
+    state = evolve(state, cancelled=True)
     return rules.notice(state, "peoples-parliament",
                         "a People's Parliament must be held now (7.7): this turn's movement "
                         "and combat are cancelled; Parliament itself is not refereed by this "
@@ -871,7 +870,7 @@ def lone_king(state: State, king: str, place: str) -> State:
     heirs = dict(state.heirs)
     heirs[king] = replace(heirs[king], at=rules.normal(state, f"{'in' if inside else 'near'}:"
                                                               f"{place}"))
-    return replace(state, heirs=heirs)
+    return evolve(state, heirs=heirs)
 
 
 def landing(state: State, place: str, player: str) -> str:
@@ -999,7 +998,7 @@ class Respond(Base):
             raise problem
         ships = dict(state.ships)
         ships[ship] = replace(ships[ship], at=f"port:{port}")
-        return land_all(replace(state, ships=ships), ship, port)
+        return land_all(evolve(state, ships=ships), ship, port)
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
@@ -1048,7 +1047,7 @@ class Leave(Base):
             raise refuse(f"{noble} is not of {called_noble}'s force", "not-in-force", "§8.3")
         heirs = dict(state.heirs)
         heirs[heir] = replace(heirs[heir], by=noble)
-        return replace(state, heirs=heirs)
+        return evolve(state, heirs=heirs)
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
@@ -1137,7 +1136,7 @@ class Storm(Base):
             raise problem
         ships = dict(state.ships)
         ships[ship] = replace(ships[ship], at=f"port:{port}")
-        return land_all(replace(state, ships=ships), ship, port)
+        return land_all(evolve(state, ships=ships), ship, port)
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
@@ -1184,7 +1183,7 @@ class Friendly(Base):
                          "not-the-mover", "§8.2")
         if state.stage == CHANCE and not any(d.kind == "respond" for d in state.duties):
             raise refuse("no noble answers an event card now", "no-response", "§8.2")
-        return replace(state, grants=state.grants | {(place, player)})
+        return evolve(state, grants=state.grants | {(place, player)})
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.stage != MOVEMENT or state.duties or state.combat is not None:
@@ -1337,7 +1336,7 @@ class MoveForce(Base):
         moved = dict(state.moved)
         moved.update({n: "land" for n in nobles})
         state = rules.move_nobles(state, nobles, to)
-        return replace(state, moved=moved, barred=barred)
+        return evolve(state, moved=moved, barred=barred)
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.duties or state.combat is not None:
@@ -1524,7 +1523,7 @@ class Sail(Base):
         moved = dict(state.moved)
         moved[ship] = "sea"
         moved.update({n: "sea" for n in rules.aboard(state, ship)})
-        state = replace(state, ships=ships, moved=moved)
+        state = evolve(state, ships=ships, moved=moved)
         prefix, place = split(to)
         if prefix == "port" and not event.get("aboard") and \
                 (rules.is_unfortified(state, place) or
@@ -1600,11 +1599,11 @@ def end_turn(state: State) -> State:
     if deadline is not None and deadline <= state.own.get(player, 0):
         raise refuse(f"{player} holds heirs of both houses: back to one house (a transfer or an "
                      "execution) before this turn ends (R-47)", "both-houses", "R-47")
-    state = replace(state, barred=tuple(b for b in state.barred if b[2] > state.turn))
+    state = evolve(state, barred=tuple(b for b in state.barred if b[2] > state.turn))
     seat = rules.next_seat(state, state.seat)
     timing = state.options.get("time_end", "turn")
     if rules.over_time(state) and (timing != "round" or seat == state.first):
-        return replace(state, time_up=True)
+        return evolve(state, time_up=True)
     return rules.begin_turn(state, seat)
 
 
@@ -1785,7 +1784,7 @@ def start_combat(state: State, combat: Combat) -> State:
     names = combat.attacking + combat.defending
     fought = dict(state.fought)
     fought.update({n: state.turn for n in names})
-    return replace(state, combat=combat, acted=state.acted | set(names), fought=fought)
+    return evolve(state, combat=combat, acted=state.acted | set(names), fought=fought)
 
 
 class Attack(Base):
@@ -2073,7 +2072,7 @@ class SiegeAct(Base):
         sieges[place] = Siege(player, tuple(nobles), 1, siege_ship(state, place, nobles))
         fought = dict(state.fought)
         fought.update({n: state.turn for n in nobles})
-        state = replace(state, sieges=sieges, acted=state.acted | set(nobles), fought=fought)
+        state = evolve(state, sieges=sieges, acted=state.acted | set(nobles), fought=fought)
         return rules.chronicle(state, f"{player} lays siege to {place}")
 
     def join(self, state: State, player: str, place: str, nobles: list[str]) -> State:
@@ -2091,7 +2090,7 @@ class SiegeAct(Base):
             raise refuse("a siege is laid from one ship", "two-ships", "§8.6")
         sieges = dict(state.sieges)
         sieges[place] = replace(siege, nobles=siege.nobles + tuple(nobles), ship=ship)
-        return replace(state, sieges=sieges, acted=state.acted | set(nobles))
+        return evolve(state, sieges=sieges, acted=state.acted | set(nobles))
 
     def conclude(self, state: State, player: str, place: str, nobles: list[str], french: bool,
                  extra: tuple[str, ...]) -> State:
@@ -2166,7 +2165,7 @@ def discard_french(state: State, combat: Combat) -> State:
         for card in state.cards_of(noble):
             if state.entry(card).flag("attack_only"):
                 cards[card] = DISCARD
-    return replace(state, cards=cards)
+    return evolve(state, cards=cards)
 
 
 def participants(state: State, combat: Combat) -> tuple[str, ...]:
@@ -2213,12 +2212,12 @@ class Weather(Base):
         if entry.get("weather", "fair") == "bad":
             return bad_weather(state, combat)
         if combat.kind == "siege":
-            return replace(state, combat=with_saves(state, replace(combat, outcome="taken",
+            return evolve(state, combat=with_saves(state, replace(combat, outcome="taken",
                                                                    stage="deaths")))
         if combat.assassin:
-            return replace(state, combat=with_saves(state, replace(combat, outcome="none",
+            return evolve(state, combat=with_saves(state, replace(combat, outcome="none",
                                                                    stage="deaths")))
-        return replace(state, combat=replace(combat, stage="result"))
+        return evolve(state, combat=replace(combat, stage="result"))
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.combat is None or state.combat.stage != "weather":
@@ -2230,7 +2229,7 @@ class Weather(Base):
 def bad_weather(state: State, combat: Combat) -> State:
     """Bad weather: a battle is cancelled, forces stay; a siege conclusion fails and the place
     is (siege turn 1) or stays under siege (§6.2)."""
-    state = replace(state, combat=None)
+    state = evolve(state, combat=None)
     if combat.kind == "battle":
         return rules.chronicle(state, f"bad weather cancels the battle at {combat.at}")
     place = combat.at
@@ -2241,7 +2240,7 @@ def bad_weather(state: State, combat: Combat) -> State:
                               siege_ship(state, place, combat.attackers))
     else:
         sieges[place] = replace(siege, nobles=combat.attackers)
-    return replace(state, sieges=sieges)
+    return evolve(state, sieges=sieges)
 
 
 def with_saves(state: State, combat: Combat) -> Combat:
@@ -2324,7 +2323,7 @@ class Result(Base):
                              "chart-says", "R-22")
         elif roll is not None:
             check_roll(roll)
-        return replace(state, combat=with_saves(state, replace(combat, outcome=outcome,
+        return evolve(state, combat=with_saves(state, replace(combat, outcome=outcome,
                                                                stage="deaths")))
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -2425,7 +2424,7 @@ class Save(Base):
         combat = replace(combat, saves=combat.saves[1:],
                          dead=combat.dead + ((name,) if dies else ()))
         if combat.saves:
-            return replace(state, combat=combat)
+            return evolve(state, combat=combat)
         return after_deaths(state, combat, combat.dead)
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -2445,7 +2444,7 @@ def hand_on(state: State, heirs: Iterable[str], nobles: Sequence[str], chooser: 
             continue
         loose = dict(state.heirs)
         loose[heir] = replace(loose[heir], by=None, at=at)
-        state = replace(state, heirs=loose)
+        state = evolve(state, heirs=loose)
         if not nobles:
             continue
         if len(nobles) == 1 and not allow_none:
@@ -2459,7 +2458,7 @@ def hand_on(state: State, heirs: Iterable[str], nobles: Sequence[str], chooser: 
 def give_heir(state: State, heir: str, noble: str) -> State:
     heirs = dict(state.heirs)
     heirs[heir] = replace(heirs[heir], by=noble)
-    return replace(state, heirs=heirs)
+    return evolve(state, heirs=heirs)
 
 
 def retreat_duties(state: State, nobles: Iterable[str], sally: str | None = None) -> State:
@@ -2486,7 +2485,7 @@ def after_deaths(state: State, combat: Combat, dead: tuple[str, ...]) -> State:
     home, R-26, heirs to the defence), or a fortress taken (§6.2)."""
     place = combat.at if combat.kind == "siege" else split(combat.at)[1]
     cause = f"siege of {place}" if combat.kind == "siege" else f"battle at {combat.at}"
-    state = replace(state, combat=replace(combat, dead=dead, stage="spoils", saves=()))
+    state = evolve(state, combat=replace(combat, dead=dead, stage="spoils", saves=()))
     state = rules.kill(state, [d for d in dead if d not in state.nobles], cause)
     dying = [d for d in dead if d in state.nobles]
     orphans: Orphans = {d: (state.owner(d), state.heirs_of(d)) for d in dying}
@@ -2560,11 +2559,11 @@ def siege_taken(state: State, combat: Combat, attackers: list[str], defenders: l
     card) to an attacking noble the attacker names; with no attacker alive it goes neutral and
     all inside are expelled."""
     place = combat.at
-    state = replace(state, sieges={p: s for p, s in state.sieges.items() if p != place})
+    state = evolve(state, sieges={p: s for p, s in state.sieges.items() if p != place})
     heirs = [h for h in combat.def_heirs if h in state.heirs and state.heirs[h].alive]
     if not attackers:
         control = {p: n for p, n in state.control.items() if p != place}
-        state = rules.expel(replace(state, control=control), place)
+        state = rules.expel(evolve(state, control=control), place)
         lost = [h for n in combat.attacking if n in orphans for h in orphans[n][1]]
         return hand_on(state, heirs + lost, [], state.active, f"near:{place}", True, False)
     state = _to_their_own(state, orphans, combat.attacking, attackers,
@@ -2585,7 +2584,7 @@ def siege_taken(state: State, combat: Combat, attackers: list[str], defenders: l
 def combat_done(state: State) -> State:
     if state.combat is not None and state.combat.stage == "spoils" and \
             not any(d.combat for d in state.duties):
-        return replace(state, combat=None)
+        return evolve(state, combat=None)
     return state
 
 
@@ -2756,7 +2755,7 @@ class Retreat(Base):
             # §8.5: a garrison ally who stays out after a sally may not attack that fortress
             # in his next turn
             turn = rules.next_turn_of(state, state.owner(noble))
-            state = replace(state, barred=state.barred + ((noble, place, turn),))
+            state = evolve(state, barred=state.barred + ((noble, place, turn),))
         return rules.move_nobles(rules.done(state, current), [noble], event["to"])
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -2886,11 +2885,11 @@ class Crown(Base):
         if problem is not None:
             raise problem
         if heir == rules.BEAUFORT:
-            state = replace(state, beaufort_crowned=True)
+            state = evolve(state, beaufort_crowned=True)
         else:
             heirs = dict(state.heirs)
             heirs[heir] = replace(heirs[heir], crowned=True)
-            state = replace(state, heirs=heirs)
+            state = evolve(state, heirs=heirs)
         return rules.chronicle(state, f"{heir} is crowned at {place}")
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -2930,14 +2929,14 @@ class Draw(Base):
     def effect(self, state: State, event: Event) -> State:
         if state.drew:
             raise refuse("this turn's crown card is drawn already", "drawn-already", "§5.3")
-        state = replace(rules.rebuild_deck(state), drew=True)
+        state = evolve(rules.rebuild_deck(state), drew=True)
         if rules.deck_size(state) <= 0:
             raise refuse("the Crown deck and its discard are empty", "deck-empty", "R-15")
         player = state.active
         if event["card"] == "hidden":
             hidden = dict(state.hidden)
             hidden[player] = hidden.get(player, 0) + 1
-            return replace(state, hidden=hidden)
+            return evolve(state, hidden=hidden)
         card = known_card(state, event["card"])
         if state.cards[card] != DECK:
             raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
@@ -2968,7 +2967,7 @@ def enter_drawn(state: State, card: str, player: str) -> State:
                                f"{card} enters play for {player}")
     cards = dict(state.cards)
     cards[card] = f"hand:{player}"
-    state = replace(state, cards=cards)
+    state = evolve(state, cards=cards)
     if kind == "town":
         return rules.place_town(state, card, player)
     return state
@@ -2984,7 +2983,7 @@ def hand_card(state: State, player: str, name: str) -> tuple[State, str]:
         hidden[player] -= 1
         cards = dict(state.cards)
         cards[card] = f"hand:{player}"
-        return replace(state, hidden=hidden, cards=cards), card
+        return evolve(state, hidden=hidden, cards=cards), card
     raise refuse(f"{card} is not in {player}'s hand ({where_is(state, card)})", "not-in-hand",
                  "§5.3")
 
@@ -3033,7 +3032,7 @@ class Play(Base):
             raise problem
         state = rules.assign(state, card, noble)
         duties = tuple(d for d in state.duties if not (d.kind == "place" and d.subject == card))
-        return replace(state, duties=duties)
+        return evolve(state, duties=duties)
 
     def moves(self, state: State) -> Iterator[Event]:
         if active_combat(state) or not state.in_play:
@@ -3081,7 +3080,7 @@ class Discard(Base):
                          "noble-in-hand", "R-18")
         cards = dict(state.cards)
         cards[card] = DISCARD
-        return replace(state, cards=cards)
+        return evolve(state, cards=cards)
 
     def moves(self, state: State) -> Iterator[Event]:
         for item in state.duties:
@@ -3136,20 +3135,20 @@ class Give(Base):
             hidden = dict(state.hidden)
             hidden[giver] -= 1
             hidden[taker] = hidden.get(taker, 0) + 1
-            return replace(state, hidden=hidden)
+            return evolve(state, hidden=hidden)
         if item in state.held.get(giver, ()):
             held = dict(state.held)
             kept = list(held[giver])
             kept.remove(item)
             held[giver] = tuple(kept)
             held[taker] = held.get(taker, ()) + (item,)
-            return replace(state, held=held)
+            return evolve(state, held=held)
         card = known_card(state, item)
         if state.cards[card] != f"hand:{giver}":
             raise refuse(f"{card} is not in {giver}'s hand", "not-in-hand", "§5.4")
         cards = dict(state.cards)
         cards[card] = f"hand:{taker}"
-        return replace(state, cards=cards)
+        return evolve(state, cards=cards)
 
     def moves(self, state: State) -> Iterator[Event]:
         if active_combat(state) or not state.in_play:
@@ -3258,11 +3257,11 @@ class Transfer(Base):
         if item in state.ships and state.ships[item].by == giver:
             ships = dict(state.ships)
             ships[item] = replace(ships[item], by=taker)
-            state = replace(state, ships=ships)
+            state = evolve(state, ships=ships)
         if item in state.cards:
             cards = dict(state.cards)
             cards[item] = f"noble:{taker}"
-            state = replace(state, cards=cards)
+            state = evolve(state, cards=cards)
         return state
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -3314,7 +3313,7 @@ class Clock(Base):
                             (clock.now - clock.since).total_seconds())
         else:
             clock = replace(clock, since=None)
-        return replace(state, clock=clock, paused=action == "pause")
+        return evolve(state, clock=clock, paused=action == "pause")
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.in_play:
@@ -3341,7 +3340,7 @@ class Join(Base):
         player = known_player(state, event["player"])
         if player not in state.late:
             raise refuse(f"{player} is playing already", "joined", "R-66")
-        state = replace(state, late=tuple(p for p in state.late if p != player))
+        state = evolve(state, late=tuple(p for p in state.late if p != player))
         return rules.add_duty(state, Duty("deal", player))
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -3376,7 +3375,7 @@ class End(Base):
         if reason not in END_REASONS:
             raise refuse(f"{reason!r}: time, concede or abandoned", "bad-reason", "§10")
         if reason != "time":
-            return replace(state, ended=Ending(reason, f"the table ended it ({reason})"),
+            return evolve(state, ended=Ending(reason, f"the table ended it ({reason})"),
                            duties=())
         problem = time_problem(state)
         if problem is not None:
@@ -3384,7 +3383,7 @@ class End(Base):
         victory, winners = rules.time_victory(state)
         played = state.clock.minutes
         reason_text = "the time limit" + (f" ({played:.0f} minutes played)" if played else "")
-        return replace(state, ended=Ending("time", reason_text, winners, victory), duties=())
+        return evolve(state, ended=Ending("time", reason_text, winners, victory), duties=())
 
     def moves(self, state: State) -> Iterator[Event]:
         if not state.in_play:
@@ -3421,7 +3420,7 @@ EVENTS: Events[State] = Events(
 def with_box(state: State) -> State:
     """A state whose box is preloaded (the test box): its heirs known, the Crown deck open."""
     heirs = {e.name: HeirState(at=f"in:{e.get('start')}") for e in state.box.of("heir")}
-    return rules.open_deck(replace(state, heirs=heirs, lines=rules.lines_of(state)))
+    return rules.open_deck(evolve(state, heirs=heirs, lines=rules.lines_of(state)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -3455,7 +3454,8 @@ def random_move(game: Any, state: State, rng: random.Random) -> Event | None:
 
 def _random_deal(state: State, rng: random.Random) -> Event:
     player = rules.to_act(state).players[0]
-    deck = sorted(c for c, w in state.cards.items() if w == DECK)
+    probe = state if state.cards else rules.open_deck(state)
+    deck = sorted(c for c, w in probe.cards.items() if w == DECK)
     return Event.make("dealt", player, cards=rng.sample(deck, rules.deal_size(state)))
 
 

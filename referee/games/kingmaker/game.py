@@ -37,6 +37,7 @@ from referee.games.kingmaker.state import (
     PARLIAMENT,
     TIME_UP,
     State,
+    evolve,
 )
 from referee.scoresheet import Scoresheet
 
@@ -166,10 +167,10 @@ class Kingmaker(Game[State]):
         started = clock.started
         if started is None and state.in_play and state.ended is None:
             started = at
-        state = replace(state, clock=replace(clock, started=started, now=at))
+        state = evolve(state, clock=replace(clock, started=started, now=at))
         if state.options.get("time_end") == "immediate" and state.in_play and \
                 state.ended is None and not state.time_up and rules.over_time(state):
-            state = replace(state, time_up=True)
+            state = evolve(state, time_up=True)
         return state
 
     # ---- moves ---------------------------------------------------------------------------

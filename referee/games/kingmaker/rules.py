@@ -47,6 +47,7 @@ from referee.games.kingmaker.state import (
     State,
     card_entry,
     crown_instances,
+    evolve,
 )
 
 # Names the rules themselves use (seed §4, rules 25-26; rules page R-8).
@@ -255,10 +256,13 @@ def beaufort_is_heir(state: State) -> bool:
 
 
 def living_heirs(state: State) -> list[str]:
-    out = [h for h, s in state.heirs.items() if s.alive]
-    if beaufort_is_heir(state):
-        out.append(BEAUFORT)
-    return out
+    found = state.memo.get("living")
+    if found is None:
+        found = [h for h, s in state.heirs.items() if s.alive]
+        if beaufort_is_heir(state):
+            found.append(BEAUFORT)
+        state.memo["living"] = found
+    return list(found)
 
 
 def house_of(state: State, heir: str) -> str:
@@ -322,6 +326,13 @@ def houses_held(state: State, player: str) -> set[str]:
 
 def guards(state: State) -> dict[str, str]:
     """R-44: the Royal Guard cards follow the Kings' controllers (derived at every event)."""
+    found = state.memo.get("guards")
+    if found is None:
+        found = state.memo["guards"] = _guards(state)
+    return dict(found)
+
+
+def _guards(state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     reigning = [k for k in kings(state) if controller(state, k)]
     sole = sole_king(state)
@@ -504,7 +515,7 @@ def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
     """The card goes to the noble; the places and ships it brings come with it (R-7)."""
     cards = dict(state.cards)
     cards[card] = f"noble:{noble}"
-    state = replace(state, cards=cards)
+    state = evolve(state, cards=cards)
     entry = state.entry(card)
     if entry.kind == "town":  # at set-up control is settled after the layout (R-7)
         return take_control(state, str(entry.get("place")), noble) if claims else state
@@ -521,7 +532,7 @@ def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
         if entry is None or entry.get("kind") is None or not is_fortress(state, place):
             continue
         control.setdefault(place, noble)
-    return replace(state, control=control)
+    return evolve(state, control=control)
 
 
 def take_control(state: State, place: str, noble: str) -> State:
@@ -531,7 +542,7 @@ def take_control(state: State, place: str, noble: str) -> State:
     for town in state.box.of("town"):  # the town card goes with the fortress (§8.1)
         if town.get("place") == place and cards.get(town.name, "").startswith("noble:"):
             cards[town.name] = f"noble:{noble}"
-    return replace(state, control=control, cards=cards)
+    return evolve(state, control=control, cards=cards)
 
 
 def bring_ships(state: State, noble: str, entry: Entry) -> State:
@@ -541,7 +552,7 @@ def bring_ships(state: State, noble: str, entry: Entry) -> State:
         ship = state.box.card(name)
         if ship is not None and name not in ships:
             ships[name] = ShipState(noble, f"port:{ship.get('home_port')}")
-    return replace(state, ships=ships)
+    return evolve(state, ships=ships)
 
 
 def place_town(state: State, card: str, player: str) -> State:
@@ -593,7 +604,7 @@ def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
     moved = dict(state.nobles)
     for noble in nobles:
         moved[noble] = replace(moved[noble], at=to)
-    return replace(state, nobles=moved)
+    return evolve(state, nobles=moved)
 
 
 def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> State:
@@ -605,7 +616,7 @@ def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> S
     nobles[noble] = NobleState(player, "")
     cards = dict(state.cards)
     cards[noble] = PLAY
-    state = replace(state, nobles=nobles, cards=cards)
+    state = evolve(state, nobles=nobles, cards=cards)
     if noble == STANLEY and state.box.card(LE_LUCAS) is not None and \
             state.cards.get(LE_LUCAS) in (ASIDE, DECK, DISCARD):
         state = assign(state, LE_LUCAS, STANLEY)
@@ -620,11 +631,11 @@ def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> S
 
 
 def chronicle(state: State, text: str) -> State:
-    return replace(state, chronicle=state.chronicle + ((state.turn, text),))
+    return evolve(state, chronicle=state.chronicle + ((state.turn, text),))
 
 
 def notice(state: State, code: str, message: str, rule: str) -> State:
-    return replace(state, notices=state.notices + (Notice(code, message, rule),))
+    return evolve(state, notices=state.notices + (Notice(code, message, rule),))
 
 
 def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choice") -> State:
@@ -650,7 +661,7 @@ def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choic
             ships.update(_ship_after_death(state, ship, noble, cards))
     sieges = {p: replace(s, nobles=tuple(n for n in s.nobles if n != noble))
               for p, s in state.sieges.items()}
-    state = replace(state, cards=cards, ships=ships, sieges=sieges,
+    state = evolve(state, cards=cards, ships=ships, sieges=sieges,
                     nobles={n: s for n, s in state.nobles.items() if n != noble},
                     control={p: n for p, n in state.control.items() if n != noble},
                     beaufort_crowned=state.beaufort_crowned and noble != BEAUFORT)
@@ -667,7 +678,7 @@ def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choic
             heirs[heir] = replace(heirs[heir], by=mates[0])
         else:
             heirs[heir] = loose
-    return replace(state, heirs=heirs)
+    return evolve(state, heirs=heirs)
 
 
 def _ship_after_death(state: State, ship: str, noble: str,
@@ -687,7 +698,7 @@ def expel(state: State, place: str) -> State:
     state = move_nobles(state, inside(state, place), f"near:{place}")
     heirs = {h: (replace(s, at=f"near:{place}") if s.by is None and s.at == f"in:{place}"
                  else s) for h, s in state.heirs.items()}
-    return replace(state, heirs=heirs)
+    return evolve(state, heirs=heirs)
 
 
 def heir_dies(state: State, heir: str, why: str) -> State:
@@ -695,7 +706,7 @@ def heir_dies(state: State, heir: str, why: str) -> State:
         return state  # R-45: he dies only as a noble
     heirs = dict(state.heirs)
     heirs[heir] = replace(heirs[heir], alive=False, by=None, crowned=False, due=None)
-    return chronicle(replace(state, heirs=heirs), f"{heir} dies ({why})")
+    return chronicle(evolve(state, heirs=heirs), f"{heir} dies ({why})")
 
 
 def kill(state: State, names: Iterable[str], why: str, heirs_to: str | None = "choice") -> State:
@@ -719,7 +730,7 @@ def ship_sinks(state: State, ship: str, why: str) -> State:
     cards = dict(state.cards)
     if ship in cards and cards[ship].startswith("noble:"):
         cards[ship] = ASIDE if ship == LE_LUCAS else DISCARD
-    return chronicle(replace(state, ships=ships, cards=cards), f"{ship} is lost ({why})")
+    return chronicle(evolve(state, ships=ships, cards=cards), f"{ship} is lost ({why})")
 
 
 # --------------------------------------------------------------------------------------------
@@ -727,7 +738,7 @@ def ship_sinks(state: State, ship: str, why: str) -> State:
 
 
 def add_duty(state: State, duty: Duty) -> State:
-    return replace(state, duties=state.duties + (duty,))
+    return evolve(state, duties=state.duties + (duty,))
 
 
 def duty(state: State) -> Duty | None:
@@ -737,7 +748,7 @@ def duty(state: State) -> Duty | None:
 def done(state: State, resolved: Duty) -> State:
     duties = list(state.duties)
     duties.remove(resolved)
-    return replace(state, duties=tuple(duties))
+    return evolve(state, duties=tuple(duties))
 
 
 DUTY_PROMPTS = {
@@ -857,19 +868,19 @@ def begin_turn(state: State, seat: int) -> State:
     own[player] = own.get(player, 0) + 1
     last = dict(state.last_turn)
     last[player] = state.turn + 1
-    return replace(state, seat=seat, turn=state.turn + 1, own=own, last_turn=last,
+    return evolve(state, seat=seat, turn=state.turn + 1, own=own, last_turn=last,
                    stage=CHANCE, event_drawn=False, drew=False, cancelled=False, moved={},
                    acted=frozenset(), grants=frozenset())
 
 
 def begin_phase(state: State, stage: str) -> State:
-    state = replace(state, stage=stage, grants=frozenset(), moved={}, acted=frozenset())
+    state = evolve(state, stage=stage, grants=frozenset(), moved={}, acted=frozenset())
     if stage == MOVEMENT:
-        return replace(state, friendly=friendly_snapshot(state, state.active))
+        return evolve(state, friendly=friendly_snapshot(state, state.active))
     if stage == COMBAT:  # R-27: the active player's sieges count one more turn
         sieges = {p: (replace(s, turn=s.turn + 1) if s.owner == state.active else s)
                   for p, s in state.sieges.items()}
-        return replace(state, sieges=sieges)
+        return evolve(state, sieges=sieges)
     return state
 
 
@@ -955,7 +966,7 @@ def rebuild_deck(state: State) -> State:
     if deck_size(state) > 0:
         return state
     cards = {c: (DECK if w == DISCARD else w) for c, w in state.cards.items()}
-    return replace(state, cards=cards)
+    return evolve(state, cards=cards)
 
 
 def initial_place(state: State, card: str) -> str:
@@ -973,7 +984,7 @@ def initial_place(state: State, card: str) -> str:
 def open_deck(state: State) -> State:
     """At the first deal: the Crown deck as rule 25 makes it."""
     cards = {c: initial_place(state, c) for c in crown_instances(state.box)}
-    return replace(state, cards=cards)
+    return evolve(state, cards=cards)
 
 
 def first_player(state: State) -> int:
@@ -1000,14 +1011,14 @@ def finish_setup(state: State) -> State:
     """§4 steps 5-8: the first player, control at entry in seat order from him (R-7), the
     Constable back, heirs at their starts with Henry crowned, nobles and ships in place."""
     first = first_player(state)
-    state = replace(state, first=first, lines=lines_of(state))
+    state = evolve(state, first=first, lines=lines_of(state))
     order = state.names[first:] + state.names[:first]
     for player in order:
         state = _claims_at_setup(state, player)
     cards = dict(state.cards)
     if cards.get(CONSTABLE) == ASIDE:
         cards[CONSTABLE] = DECK
-    state = replace(state, cards=cards, heirs=start_heirs(state))
+    state = evolve(state, cards=cards, heirs=start_heirs(state))
     for player in order:
         for noble in state.faction(player):
             state = send_home(state, noble)
@@ -1033,7 +1044,7 @@ def _town_at_setup(state: State, card: str, noble: str) -> State:
         return take_control(state, place, noble)
     cards = dict(state.cards)
     cards[card] = f"noble:{owner}"  # §8.1: the card goes to the fortress's controller
-    return replace(state, cards=cards)
+    return evolve(state, cards=cards)
 
 
 def start_heirs(state: State) -> dict[str, HeirState]:
@@ -1086,7 +1097,7 @@ def _check_sieges(state: State) -> State:
         own = controller_player(state, place) == siege.owner
         empty = is_open_town(state, place) and not inside(state, place)
         if nobles != siege.nobles:
-            state = replace(state, sieges={**state.sieges, place: replace(siege, nobles=nobles)})
+            state = evolve(state, sieges={**state.sieges, place: replace(siege, nobles=nobles)})
         if own or empty or not nobles or \
                 2 * force_strength(state, nobles) < defence(state, place):
             state = break_siege(state, place, "its besiegers fell below half the defence"
@@ -1097,7 +1108,7 @@ def _check_sieges(state: State) -> State:
 def break_siege(state: State, place: str, why: str) -> State:
     siege = state.sieges[place]
     sieges = {p: s for p, s in state.sieges.items() if p != place}
-    state = chronicle(replace(state, sieges=sieges), f"the siege of {place} is broken ({why})")
+    state = chronicle(evolve(state, sieges=sieges), f"the siege of {place} is broken ({why})")
     if siege.ship and siege.ship in state.ships:
         state = ship_sinks(state, siege.ship, f"the siege of {place} from the ship broke")
     return state
@@ -1114,14 +1125,16 @@ def _track_heirs(before: State, state: State) -> State:
         player = heir_player(state, heir)
         location = position(state, heir_location(state, heir))
         if player is None:
-            heirs[heir] = replace(info, due=None, wight=False)
+            if info.due is not None or info.wight:
+                heirs[heir] = replace(info, due=None, wight=False)
             continue
         came = heir not in before.heirs or not _is_wight(
             before, position(before, heir_location(before, heir)))
         wight = _is_wight(state, location) and (
             info.wight or (came and controller_player(state, "Carisbrooke") == player))
         if on_mainland(state, location) or wight:
-            heirs[heir] = replace(info, due=None, wight=wight)
+            if info.due is not None or info.wight != wight:
+                heirs[heir] = replace(info, due=None, wight=wight)
             continue
         changed = heir not in before.heirs or heir_player(before, heir) != player
         if info.due is None or changed:
@@ -1129,7 +1142,7 @@ def _track_heirs(before: State, state: State) -> State:
             calais = prefix != "sea" and area(state, name) == "calais"
             heirs[heir] = replace(info, due=state.own.get(player, 0) + (2 if calais else 1),
                                   wight=False)
-    return replace(state, heirs=heirs)
+    return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
 def _is_wight(state: State, location: str) -> bool:
@@ -1141,20 +1154,26 @@ def _is_wight(state: State, location: str) -> bool:
 
 
 def _track_both_houses(state: State) -> State:
+    held: dict[str, set[str]] = {}
+    for heir in living_heirs(state):
+        player = heir_player(state, heir)
+        if player is not None:
+            held.setdefault(player, set()).add(house_of(state, heir))
     both = dict(state.both)
     for player in state.names:
-        if len(houses_held(state, player)) == 2:
+        if len(held.get(player, ())) == 2:
             both.setdefault(player, state.own.get(player, 0) + 2)
         else:
             both.pop(player, None)
-    return replace(state, both=both) if both != state.both else state
+    return evolve(state, both=both) if both != state.both else state
 
 
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
-    for card, where in list(state.cards.items()):
-        if where.startswith("hand:") and state.kind(card) == "town":
-            state = place_town(state, card, where[5:])
+    for player in state.names:
+        for card in state.hand(player):
+            if state.kind(card) == "town":
+                state = place_town(state, card, player)
     return state
 
 
@@ -1163,7 +1182,7 @@ def _hand_limits(state: State) -> State:
     kept = tuple(d for d in state.duties if d.kind != "discard" or
                  state.hand_size(str(d.player)) > 2)
     if kept != state.duties:
-        state = replace(state, duties=kept)
+        state = evolve(state, duties=kept)
     for player in state.names:
         if state.hand_size(player) > 2 and not any(
                 d.kind == "discard" and d.player == player for d in state.duties):
@@ -1175,7 +1194,8 @@ def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
     for player in state.playing:
         if not state.faction(player) and not any(d.kind in ("deal", "layout") and
-                                                 d.player == player for d in state.duties):
+                                                 d.player == player for d in state.duties) \
+                and deck_size(rebuild_deck(state)) > 0:
             state = add_duty(state, Duty("deal", player))
     return state
 
@@ -1198,7 +1218,7 @@ def _complete_victory(state: State) -> State:
     player = heir_player(state, living[0])
     if player is None:
         return state
-    return replace(state, ended=Ending(
+    return evolve(state, ended=Ending(
         "complete", f"{player} controls King {living[0]}, the last heir alive", (player,),
         "Complete and Utter Victory"), duties=())
 
@@ -1263,4 +1283,4 @@ def rebuild_events(state: State) -> State:
     for cards in state.held.values():
         for card in cards:
             held[card] = held.get(card, 0) + 1
-    return replace(state, events_out=held)
+    return evolve(state, events_out=held)

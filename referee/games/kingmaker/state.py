@@ -196,6 +196,8 @@ class State:
     notices: tuple[Notice, ...] = ()
     ended: Ending | None = None
     time_up: bool = False
+    # what the rules derive from this state, computed once (never copied by `replace`)
+    memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # ---- who is who -------------------------------------------------------------------------
     @property
@@ -227,8 +229,13 @@ class State:
 
     def hand(self, player: str) -> list[str]:
         """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
-        where = f"hand:{player}"
-        return [c for c, w in self.cards.items() if w == where]
+        hands = self.memo.get("hands")
+        if hands is None:
+            hands = self.memo["hands"] = {}
+            for card, where in self.cards.items():
+                if where.startswith("hand:"):
+                    hands.setdefault(where[5:], []).append(card)
+        return list(hands.get(player, ()))
 
     def hand_size(self, player: str) -> int:
         return len(self.hand(player)) + self.hidden.get(player, 0)
@@ -252,6 +259,22 @@ class State:
     @property
     def phase_ids(self) -> tuple[str, ...]:
         return TURN_PHASES
+
+
+FIELDS = frozenset(State.__dataclass_fields__) - {"memo"}
+
+
+def evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace` for the State, without re-running the frozen __init__ over its
+    fifty fields (the referee's hottest path): the same fields, these changed, a fresh memo."""
+    unknown = changes.keys() - FIELDS
+    assert not unknown, unknown
+    values = dict(state.__dict__)
+    values.pop("holdings", None)  # derived from `cards` and `nobles`: computed again
+    values.update(changes, memo={})
+    new = object.__new__(State)
+    object.__setattr__(new, "__dict__", values)
+    return new
 
 
 def card_entry(card: str) -> str:
