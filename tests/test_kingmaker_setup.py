@@ -320,11 +320,11 @@ def test_r15_an_exhausted_event_deck_is_rebuilt():
 def test_the_peoples_parliament_card_cancels_movement_and_combat_without_a_sole_king():
     state = dealt_game({"Ann": ["Percy"], "Ben": ["Herbert"], "Cat": ["Talbot"]})
     calm = play(chance(state), "event Parliament-Must-Be-Summoned")
-    assert calm.stage == "movement" and not calm.notices  # Henry is the sole King
+    assert calm.stage == "movement" and calm.chronicle == state.chronicle  # a sole King
     kingless = heir(state, "Henry", alive=False, crowned=False)
     after = play(chance(kingless), "event Parliament-Must-Be-Summoned")
     assert after.stage == "draw" and after.cancelled
-    assert after.notices[-1].code == "peoples-parliament"
+    assert "People's Parliament" in after.chronicle[-1][1]
 
 
 def test_bad_weather_alone_does_nothing_in_the_chance_phase():

@@ -826,10 +826,9 @@ def people_must(state: State) -> State:
     if rules.sole_king(state) is not None or recent:
         return state
     state = evolve(state, cancelled=True)
-    return rules.notice(state, "peoples-parliament",
-                        "a People's Parliament must be held now (7.7): this turn's movement "
-                        "and combat are cancelled; Parliament itself is not refereed by this "
-                        "version, so the table holds it by hand", "§7")
+    return rules.chronicle(state, "a People's Parliament must be held now (7.7): this turn's "
+                                  "movement and combat are cancelled (Parliament itself is not "
+                                  "refereed by this version: the table holds it by hand)")
 
 
 def calls(state: State, entry: Entry) -> State:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from referee.engine import Event, Game, Notice, OptionSpec, Phase, Player, ToAct
+from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.errors import UsageError
 from referee.games.kingmaker import components, rules, scoring, texts
 from referee.games.kingmaker.components import (
@@ -157,9 +157,6 @@ class Kingmaker(Game[State]):
 
     def finished(self, state: State) -> bool:
         return state.ended is not None
-
-    def notices(self, state: State) -> tuple[Notice, ...]:
-        return state.notices
 
     def clock(self, state: State, at: dt.datetime) -> State:
         """R-49: the clock runs from the first event of the first chance phase."""

@@ -12,7 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Iterable, Mapping
 
-from referee.engine import Notice, ToAct
+from referee.engine import ToAct
 from referee.errors import IllegalMove
 from referee.games.kingmaker.components import (
     NO_PORTS,
@@ -210,6 +210,9 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
              french: bool = False, bonuses: bool = True) -> int:
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
+    plain = bonuses and not french and not extra_regions
+    if plain and ("strength", noble) in state.memo:
+        return int(state.memo["strength", noble])
     total = state.entry(noble).number("troops")
     here: set[str] = set()
     if bonuses:
@@ -226,6 +229,8 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     for guard, by in guards(state).items():
         if by == noble:
             total += state.entry(guard).number("troops")
+    if plain:
+        state.memo["strength", noble] = total
     return total
 
 
@@ -632,10 +637,6 @@ def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> S
 
 def chronicle(state: State, text: str) -> State:
     return evolve(state, chronicle=state.chronicle + ((state.turn, text),))
-
-
-def notice(state: State, code: str, message: str, rule: str) -> State:
-    return evolve(state, notices=state.notices + (Notice(code, message, rule),))
 
 
 def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choice") -> State:

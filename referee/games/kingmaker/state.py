@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping
 
-from referee.engine import Notice
 from referee.games.kingmaker.components import CROWN, Box, Entry
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
@@ -193,11 +192,10 @@ class State:
     paused: bool = False
     parliaments: tuple[Parliament, ...] = ()
     chronicle: tuple[tuple[int, str], ...] = ()  # (turn, what happened): for the scoresheet
-    notices: tuple[Notice, ...] = ()
     ended: Ending | None = None
     time_up: bool = False
     # what the rules derive from this state, computed once (never copied by `replace`)
-    memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # ---- who is who -------------------------------------------------------------------------
     @property
