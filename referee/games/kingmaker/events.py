@@ -1172,9 +1172,11 @@ class Friendly(Base):
 
     def effect(self, state: State, event: Event) -> State:
         place, player = known_place(state, event["place"]), known_player(state, event["for"])
-        if rules.controller_player(state, place) != event.by:
+        owner = rules.controller_player(state, place)
+        if owner != event.by:
             raise refuse(f"{place} is not {event.by}'s: only its controller declares it "
-                         "friendly", "not-your-fortress", "§8.2")
+                         "friendly" + (f" (--as {owner})" if owner else ""),
+                         "not-your-fortress", "§8.2")
         if player == event.by:
             raise refuse("your own fortress is friendly to you already", "own-fortress", "§8.2")
         if state.stage == MOVEMENT and player != state.active:
@@ -2842,9 +2844,10 @@ class Execute(Base):
         if heir == rules.BEAUFORT:
             raise refuse("Beaufort is never executed: he dies only as a noble (R-45)",
                          "beaufort", "R-45")
-        if rules.heir_player(state, heir) != event.by:
-            raise refuse(f"{heir} is not controlled by a noble of {event.by}'s", "not-yours",
-                         "§8.5")
+        owner = rules.heir_player(state, heir)
+        if owner != event.by:
+            raise refuse(f"{heir} is not controlled by a noble of {event.by}'s" +
+                         (f" (--as {owner})" if owner else ""), "not-yours", "§8.5")
         return rules.heir_dies(state, heir, f"executed by {event.by}")
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -3241,7 +3244,8 @@ class Transfer(Base):
         require_in_play(state)
         giver, taker = known_noble(state, event["from"]), known_noble(state, event["to"])
         if state.owner(giver) != event.by:
-            raise refuse(f"{giver} is not {event.by}'s", "not-your-noble", "§5.4")
+            raise refuse(f"{giver} is not {event.by}'s (--as {state.owner(giver)})",
+                         "not-your-noble", "§5.4")
         item = event["item"]
         problem = transfer_problem(state, item, giver, taker, bool(event.get("agreed")))
         if problem is not None:
