@@ -215,3 +215,22 @@ def test_players_named_late_must_be_players():
         GAME.check_options({"time_limit": 0})
     with pytest.raises(UsageError):
         GAME.check_options({"components": ""})
+
+
+def test_any_move_may_declare_a_place_first_needed():
+    from tests.kingmaker_realm import at_phase, dealt_game
+
+    state = dealt_game({"Ann": ["Percy"], "Ben": ["Clifford"], "Cat": ["Talbot"]})
+    state = at_phase(state, "movement", seat=state.names.index("Ann"))
+    with pytest.raises(NotationError):
+        play(state, "move Percy to near:Warkworth")
+    after = play(state, "move Percy to near:Warkworth Warkworth.kind=castle")
+    assert after.nobles["Percy"].at == "near:Warkworth"
+    assert after.box.place("Warkworth").get("kind") == "castle"
+    assert GAME.format(state, GAME.parse(state, "move Percy to near:Warkworth "
+                                                "Warkworth.kind=castle", "Ann")) == \
+        "move Percy to near:Warkworth Warkworth.kind=castle"
+    with pytest.raises(IllegalMove) as info:
+        event(state, "move", "Ann", nobles=["Percy"], to="near:Warkworth",
+              declares=["Warkworth.kind=moat"])
+    assert info.value.code == "bad-declaration"

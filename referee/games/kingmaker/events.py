@@ -647,8 +647,8 @@ class Assign(Base):
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the card", "to": "the noble, or `chancery`"}
     answers = frozenset({"layout"})
-    forms = (("assign CARD to NOBLE", "lay out a dealt card (§4.3)"),
-             ("assign CARD to chancery", "a card no noble of yours may take (§4.3)"))
+    forms = (("assign CARD to NOBLE", "lay out a dealt card (§4)"),
+             ("assign CARD to chancery", "a card no noble of yours may take (§4)"))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         parts = sections(args.words, ("to",), args.text)
@@ -761,8 +761,9 @@ def available_events(state: State) -> list[str]:
 class EventCard(Base):
     name = "event"
     doc = "the event card drawn in the chance phase (a reveal)"
-    fields = {"card": "str"}
-    field_docs = {"card": "the event card"}
+    fields = {"card": "str", **DECLARES}
+    field_docs = {"card": "the event card", **DECLARES_DOC}
+    optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({CHANCE})
     forms = (("event CARD", "the chance phase's card, e.g. event Plague-in-Calais (§5.1)"),)
@@ -914,11 +915,12 @@ def port_problem(state: State, ship: str, place: str, player: str | None,
 class Respond(Base):
     name = "respond"
     doc = "a noble called by the event card goes where it says (§5.1, §8.3)"
-    fields = {"noble": "str", "to": "str", "with": "str[]", "port": "str"}
+    fields = {"noble": "str", "to": "str", "with": "str[]", "port": "str", **DECLARES}
     field_docs = {"noble": "the called noble", "to": "where he goes: in:P if friendly, else near:P",
                   "with": "nobles of his force who follow a called King's controller (R-10)",
-                  "port": "aboard a ship: the declared nearest friendly or unfortified port"}
-    optional = frozenset({"with", "port"})
+                  "port": "aboard a ship: the declared nearest friendly or unfortified port",
+                  **DECLARES_DOC}
+    optional = frozenset({"with", "port", "declares"})
     answers = frozenset({"respond"})
     phases = frozenset({CHANCE})
     forms = (("respond NOBLE [with NOBLES] [port PLACE]", "a called noble goes (§8.3); the "
@@ -1082,11 +1084,11 @@ def check_roll(roll: int) -> int:
 class Storm(Base):
     name = "storm"
     doc = "a ship at sea in a storm: its rolls, and the port it reaches (§5.1, rule 10)"
-    fields = {"ship": "str", "rolls": "int[]", "port": "str"}
+    fields = {"ship": "str", "rolls": "int[]", "port": "str", **DECLARES}
     field_docs = {"ship": "the ship", "rolls": "percentile rolls: the first, then one per "
                                                "unfriendly port passed; 96-00 sinks it",
-                  "port": "the declared nearest open or friendly port it enters"}
-    optional = frozenset({"port"})
+                  "port": "the declared nearest open or friendly port it enters", **DECLARES_DOC}
+    optional = frozenset({"port", "declares"})
     actor = "table"
     reveal = True
     answers = frozenset({"storm"})
@@ -1792,15 +1794,17 @@ class Attack(Base):
     name = "attack"
     doc = "an open battle: the active player's force attacks another faction's there (§6.1)"
     fields = {"location": "str", "with": "str[]", "allies": "str[]", "on": "str[]",
-              "def_allies": "str[]", "target": "str", "french": "bool", "regions": "str[]"}
+              "def_allies": "str[]", "target": "str", "french": "bool", "regions": "str[]",
+              **DECLARES}
     field_docs = {"location": "the battle's location (open ground)", "with": "the attacking nobles",
                   "allies": "third factions' nobles joining the attack (rule 11, R-21)",
                   "on": "the defending force: all the target faction's nobles there",
                   "def_allies": "third factions' nobles joining the defence",
                   "target": "an assassin's one victim (§6.1)",
                   "french": "French Foot-soldiers used in this attack (R-28)",
-                  "regions": "bonus regions the battle's square lies in (R-4)"}
-    optional = frozenset({"allies", "def_allies", "target", "french", "regions"})
+                  "regions": "bonus regions the battle's square lies in (R-4)", **DECLARES_DOC}
+    optional = frozenset({"allies", "def_allies", "target", "french", "regions",
+                          "declares"})
     phases = frozenset({COMBAT})
     forms = (("attack at LOCATION with NOBLES [allies NOBLES] on NOBLES [allies NOBLES] "
               "[target NAME] [french] [regions R,...]",
@@ -1976,12 +1980,12 @@ class SiegeAct(Base):
     name = "siege"
     doc = "a siege is laid, joined, concluded or broken (§6.2)"
     fields = {"action": "str", "place": "str", "with": "str[]", "french": "bool",
-              "regions": "str[]"}
+              "regions": "str[]", **DECLARES}
     field_docs = {"action": "lay, join, conclude or break", "place": "the besieged place",
                   "with": "the nobles laying, joining or concluding",
                   "french": "French Foot-soldiers used in a conclusion (R-28)",
-                  "regions": "bonus regions the place lies in (R-4)"}
-    optional = frozenset({"with", "french", "regions"})
+                  "regions": "bonus regions the place lies in (R-4)", **DECLARES_DOC}
+    optional = frozenset({"with", "french", "regions", "declares"})
     actor = "any"
     forms = (("siege lay|join PLACE with NOBLES", "lay at half the defence, join a siege of "
                                                   "yours (§6.2)"),
@@ -2001,7 +2005,8 @@ class SiegeAct(Base):
         out: dict[str, Any] = {"action": action, "place": place}
         if parts.get("with"):
             out["with"] = list(parse_nobles(state, parts["with"], args.text))
-        elif action != "break" and args.by is not None:
+        elif action != "break" and args.by is not None and not (
+                action == "conclude" and place in state.sieges):
             out["with"] = self.ready(state, args.by, place, action) or None
         if french:
             out["french"] = True
@@ -2022,8 +2027,8 @@ class SiegeAct(Base):
 
     def ready(self, state: State, player: str, place: str, action: str) -> list[str]:
         """Without `with`: the player's nobles who may act on `place` now (near it or aboard
-        in its port, not yet in a combat action); for a conclusion, only those not besieging
-        it already (its besiegers take part anyway)."""
+        in its port, not yet in a combat action) and not besieging it already; a siege under
+        way is concluded by its besiegers alone unless `with` names more."""
         siege = state.sieges.get(place)
         return [n for n in state.faction(player) if n not in state.acted and
                 siege_spot(state, place, n) is not None and
@@ -2181,8 +2186,9 @@ def participants(state: State, combat: Combat) -> tuple[str, ...]:
 class Weather(Base):
     name = "weather"
     doc = "the weather check: an event card whose weather alone counts (rule 14)"
-    fields = {"card": "str"}
-    field_docs = {"card": "the event card drawn"}
+    fields = {"card": "str", **DECLARES}
+    field_docs = {"card": "the event card drawn", **DECLARES_DOC}
+    optional = frozenset({"declares"})
     reveal = True
     in_combat = True
     phases = frozenset({COMBAT})
@@ -2867,8 +2873,9 @@ def require_in_play(state: State) -> None:
 class Crown(Base):
     name = "crown"
     doc = "an heir is crowned at a cathedral (8.1)"
-    fields = {"heir": "str", "place": "str"}
-    field_docs = {"heir": "the heir", "place": "the cathedral's place"}
+    fields = {"heir": "str", "place": "str", **DECLARES}
+    field_docs = {"heir": "the heir", "place": "the cathedral's place", **DECLARES_DOC}
+    optional = frozenset({"declares"})
     phases = frozenset({CORONATION})
     forms = (("crown HEIR at PLACE", "first in line, no King of his house, an archbishop or two "
                                      "bishops there (8.1, R-43)"),)
