@@ -282,11 +282,18 @@ def test_no_elimination_deals_a_faction_on_and_lays_it_out():
 def test_late_joiners():
     state = realm(late=["Cat"])
     assert "Cat" not in state.playing and not state.faction("Cat")
+    assert rules.deal_size(state) == 12 and rules.next_seat(state, 1) == 0  # Cat is skipped
     state = phase(state, "chance", state.names[state.seat])
     assert state.active != "Cat"
     state = play(state, "join Cat")
     assert rules.duty(state).kind == "deal" and rules.duty(state).player == "Cat"
     illegal(state, "join Cat", "joined")
+    card = in_deck(state, "mercenary", "bishop")
+    state = play(state, f"dealt {card.replace(' ', '-')}", by="Cat")
+    state = play(state, "dealt Scrope", by="Cat")
+    assert state.faction("Cat") == ["Scrope"] and rules.duty(state).kind == "layout"
+    state = play(state, f"assign {card.replace(' ', '-')} to Scrope", by="Cat")
+    assert not state.duties and rules.next_seat(state, 1) == 2
 
 
 # ---- victory, the clock and the votes ----------------------------------------------------------

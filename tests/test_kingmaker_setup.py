@@ -341,3 +341,12 @@ def test_nothing_but_the_answer_while_a_duty_is_pending():
     assert "Percy answers the event card" in err.message
     assert [GAME.format(state, e) for e in GAME.legal(state, "Ann")][0].startswith("respond")
     assert THREE
+
+
+def test_an_uncontrolled_king_under_siege_stays():
+    state = dealt_game({"Ann": ["Percy", "Marshal of England"], "Ben": ["Herbert"],
+                        "Cat": ["Talbot"]})
+    state = siege(put(state, "Percy", "near:London"), "London", "Ann", ["Percy"])
+    state = replace(state, cards={**state.cards, "Burgundian Mercenaries": "noble:Percy"})
+    state = play(chance(state), "event Royal-Progress")
+    assert state.heirs["Henry"].at == "in:London"

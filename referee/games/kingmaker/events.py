@@ -866,6 +866,9 @@ def lone_king(state: State, king: str, place: str) -> State:
     else to its open square."""
     if king == rules.BEAUFORT or king not in state.heirs:
         return state
+    prefix, there = split(state.heirs[king].at)
+    if prefix == "in" and there in state.sieges:
+        return state  # under siege: he does not move (§5.1)
     inside = rules.is_open_town(state, place) and not rules.inside(state, place)
     heirs = dict(state.heirs)
     heirs[king] = replace(heirs[king], at=rules.normal(state, f"{'in' if inside else 'near'}:"
@@ -2096,7 +2099,9 @@ class SiegeAct(Base):
             raise refuse("a siege is laid from one ship", "two-ships", "§8.6")
         sieges = dict(state.sieges)
         sieges[place] = replace(siege, nobles=siege.nobles + tuple(nobles), ship=ship)
-        return evolve(state, sieges=sieges, acted=state.acted | set(nobles))
+        fought = dict(state.fought)
+        fought.update({n: state.turn for n in nobles})  # R-21: joining a siege is combat
+        return evolve(state, sieges=sieges, acted=state.acted | set(nobles), fought=fought)
 
     def conclude(self, state: State, player: str, place: str, nobles: list[str], french: bool,
                  extra: tuple[str, ...]) -> State:
