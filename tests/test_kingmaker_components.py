@@ -234,3 +234,13 @@ def test_any_move_may_declare_a_place_first_needed():
         event(state, "move", "Ann", nobles=["Percy"], to="near:Warkworth",
               declares=["Warkworth.kind=moat"])
     assert info.value.code == "bad-declaration"
+
+
+def test_unknown_cards_and_second_entries_point_to_a_declaration():
+    _, state = declared_game()
+    with pytest.raises(NotationError) as info:
+        play(state, "dealt Talbot", by="Ann")
+    assert info.value.code == "unknown-card" and info.value.rule == "R-2"
+    with pytest.raises(NotationError) as info:
+        play(state, "declare noble Talbot troops=30 Wingfield.kind=castle")
+    assert info.value.code == "one-entry"

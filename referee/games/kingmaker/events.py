@@ -176,7 +176,14 @@ def card_aliases(state: State) -> dict[str, str]:
 def parse_card(state: State, word: str, text: str,
                where: Callable[[str], bool] | None = None) -> str:
     """A crown card as typed; an entry with copies names its first copy that `where` accepts."""
-    name = find(word, card_names(state), "crown card", text, card_aliases(state))
+    try:
+        name = find(word, card_names(state), "crown card", text, card_aliases(state))
+    except NotationError as exc:
+        if exc.code != "unknown-word":
+            raise
+        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first "
+                            "(e.g. `declare noble Talbot troops=30 lords=2 home=Wingfield`)",
+                            code="unknown-card", rule="R-2") from None
     entry = state.box.card(name)
     if entry is not None and (entry.copies or 1) > 1 and where is not None:
         free = [c for c in instances(entry) if where(c)]
@@ -306,6 +313,10 @@ def declared_values(kind: str, pairs: Sequence[tuple[str, str]], text: str) -> d
     values: dict[str, Any] = {}
     allowed = FIELDS[kind]
     for key, raw in pairs:
+        if "." in key:
+            raise NotationError(f"{key}: one entry per declaration; declare "
+                                f"{key.rpartition('.')[0]} in a `declare` of its own",
+                                code="one-entry", rule="R-2")
         if key not in allowed and key not in ("source", "aliases", "advanced", "assoc"):
             raise NotationError(f"a {kind} has no field {key!r} ({', '.join(allowed)})",
                                 code="unknown-field")
