@@ -156,7 +156,7 @@ def test_ports_that_ships_never_enter_and_unfriendly_ports():
     after = play(percy, "sail Le-Lucas to port:Newcastle with Percy")
     assert after.nobles["Percy"].at == "aboard:Le Lucas"  # at an unfriendly port: aboard
     after = play(after, "next")
-    illegal(after, "next", "must-besiege")
+    illegal(after, "next", "must-besiege")
     after = play(after, "siege lay Newcastle with Percy")
     assert after.sieges["Newcastle"].ship == "Le Lucas"
     assert rules.under_siege(after, "Percy")

@@ -395,7 +395,7 @@ def test_r49_immediate_and_round_endings():
     assert not rounds.time_up and rounds.seat == (state.first + 1) % 3  # the round goes on
 
 
-def test_r72_without_event_times_the_table_ends_at_a_turn_boundary():
+def test_r70_without_event_times_the_table_ends_at_a_turn_boundary():
     state = realm()
     illegal(at_phase(state, "movement"), "end time", "mid-turn")
     ended = play(state, "end time")

@@ -271,7 +271,7 @@ def test_a_called_noble_at_sea_first_puts_in():
 def test_an_uncontrolled_king_goes_alone():
     state = dealt_game({"Ann": ["Percy"], "Ben": ["Herbert"], "Cat": ["Talbot"]})
     state = play(chance(state), "event Royal-Progress")
-    assert state.heirs["Henry"].at == "near:York" and not state.duties
+    assert state.heirs["Henry"].at == "near:York" and not state.duties
 
 
 def test_storms_at_sea():

@@ -845,7 +845,7 @@ def people_must(state: State) -> State:
 
 def calls(state: State, entry: Entry) -> State:
     """§5.1, §8.3: each named noble (or the holder of the named card; `King`: each crowned King)
-    not under siege must answer; an uncontrolled King goes alone (R-68)."""
+    not under siege must answer; an uncontrolled King goes alone (R-67)."""
     for call in entry.names("calls"):
         who, _, where = call.partition(">")
         place = known_place(state, where.strip())
@@ -873,7 +873,7 @@ def called(state: State, who: str) -> list[tuple[str | None, str]]:
 
 
 def lone_king(state: State, king: str, place: str) -> State:
-    """R-68: an uncontrolled King goes alone: inside an open or unfortified place nobody holds,
+    """R-67: an uncontrolled King goes alone: inside an open or unfortified place nobody holds,
     else to its open square."""
     if king == rules.BEAUFORT or king not in state.heirs:
         return state
@@ -1586,7 +1586,7 @@ def mainland_deadlines(state: State) -> State:
 
 def ship_obligations(state: State) -> IllegalMove | None:
     """§8.6: a force that sailed into an unfriendly fortress port must lay or join its siege
-    this combat phase; one that no longer can stays aboard (R-69)."""
+    this combat phase; one that no longer can stays aboard (R-68)."""
     player = state.active
     for ship, info in state.ships.items():
         prefix, place = split(info.at)
@@ -3453,7 +3453,7 @@ def with_box(state: State) -> State:
 # Random play for `simulate` and the playout tests: quick games that reach every phase
 
 
-ROUNDS = 3  # a simulated game ends (`end time`, R-72) after this many rounds
+ROUNDS = 3  # a simulated game ends (`end time`, R-70) after this many rounds
 RESOLVING = frozenset({"dealt", "assign", "respond", "leave", "storm", "weather", "result",
                        "deaths", "save", "heir", "control", "ransom", "kill", "retreat",
                        "discard", "play"})

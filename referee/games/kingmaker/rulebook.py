@@ -107,7 +107,7 @@ RULEBOOK = Rulebook(
              "place is friendly, else to its open square; aboard a ship, it first puts in at "
              "the declared nearest friendly or unfortified port and all aboard land; he may "
              "leave heirs with a noble of his force (`leave`). A called King takes his "
-             "controller, whom others of the force may follow (R-10, R-68)."),
+             "controller, whom others of the force may follow (R-10, R-67)."),
         Rule("§8.4", "An heir taken off the mainland must land on it by the end of his "
              "controller's next own movement phase (the second after a capture in Calais), or "
              "dies; Carisbrooke's island is mainland for a faction that held Carisbrooke "
@@ -119,7 +119,7 @@ RULEBOOK = Rulebook(
         Rule("§8.6", "Sea: a force embarks from inside a friendly fortress port or at an "
              "unfortified port; a ship with a force leaves only a friendly or unfortified port "
              "and enters an open, friendly or unfortified port, or an unfriendly fortress port "
-             "it can besiege (it must then lay or join the siege this combat phase, R-69). "
+             "it can besiege (it must then lay or join the siege this combat phase, R-68). "
              "Never Ireland, Scotland or the Continent. Load within capacity, or one noble."),
         Rule("§9", "Death: titles, offices and bishops to the Chancery, other cards to the "
              "crown discard, Le Lucas and Royal Guards aside; his fortresses go neutral and "
@@ -238,7 +238,7 @@ RULEBOOK = Rulebook(
              "otherwise."),
         Rule("R-49", "The time limit in minutes, from the first chance phase, by the log's "
              "event times less `clock pause`/`resume` spans; `status` shows the time left; "
-             "`end time` records the end (R-72 for logs without event times).",
+             "`end time` records the end (R-70 for logs without event times).",
              option="time_limit"),
         Rule("R-49", "When the limit passes, the game ends at the end of the turn in progress "
              "(`turn`), at once (`immediate`) or at the end of the round (`round`).",
@@ -280,13 +280,13 @@ RULEBOOK = Rulebook(
         Rule("R-66", "A late joiner is named at `referee new` (as a player, and in the option "
              "`late`); `join PLAYER` deals him in as No Elimination does. He has no turn "
              "before.", option="late"),
-        Rule("R-68", "An uncontrolled King who is called goes alone: inside an open town nobody "
+        Rule("R-67", "An uncontrolled King who is called goes alone: inside an open town nobody "
              "occupies, else to the place's open square."),
-        Rule("R-69", "A force that sailed into an unfriendly fortress port must lay or join the "
+        Rule("R-68", "A force that sailed into an unfriendly fortress port must lay or join the "
              "siege in that combat phase while it can; one that no longer can stays aboard."),
-        Rule("R-71", "A ship whose controlling noble dies passes, with its card, to the first "
+        Rule("R-69", "A ship whose controlling noble dies passes, with its card, to the first "
              "noble aboard; with nobody aboard it leaves play with his cards."),
-        Rule("R-72", "In a log without event times (a simulated game), the table's `end time` "
+        Rule("R-70", "In a log without event times (a simulated game), the table's `end time` "
              "is taken at its word at the start of a turn."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "

@@ -684,7 +684,7 @@ def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choic
 
 def _ship_after_death(state: State, ship: str, noble: str,
                       cards: dict[str, str]) -> dict[str, ShipState]:
-    """R-71: a ship whose controller dies passes, with its card, to the first noble aboard; with
+    """R-69: a ship whose controller dies passes, with its card, to the first noble aboard; with
     nobody aboard it leaves play."""
     crew = [n for n in aboard(state, ship) if n != noble]
     if not crew:
