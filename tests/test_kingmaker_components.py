@@ -244,3 +244,14 @@ def test_unknown_cards_and_second_entries_point_to_a_declaration():
     with pytest.raises(NotationError) as info:
         play(state, "declare noble Talbot troops=30 Wingfield.kind=castle")
     assert info.value.code == "one-entry"
+
+
+def test_stanley_needs_le_lucas_known_to_come_into_play():
+    _, state = declared_game()
+    state = play(state, "amend noble Stanley troops=30 lords=2 home=Lathom",
+                 "declare place Lathom kind=castle")
+    from referee.games.kingmaker.events import missing_data
+
+    assert missing_data(state, "Stanley") == ["Le Lucas.capacity"]
+    state = play(state, "amend ship Le-Lucas capacity=100")
+    assert missing_data(state, "Stanley") == []

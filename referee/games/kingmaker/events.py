@@ -506,10 +506,15 @@ def missing_data(state: State, card: str) -> list[str]:
         found = state.box.place(place)
         if found is None or found.get("kind") is None:
             needs.append(f"{place}.kind")
-    for ship in entry.names("ships"):
+    ships = list(entry.names("ships")) + \
+        ([rules.LE_LUCAS] if entry.name == rules.STANLEY and state.box.card(rules.LE_LUCAS)
+         else [])  # rule 26: Stanley comes with Le Lucas
+    for ship in ships:
         found = state.box.card(ship)
-        if found is None or found.missing():
-            needs.append(f"{ship}.capacity, {ship}.home_port (declare the ship)")
+        if found is None:
+            needs.append(f"the ship {ship} (declare it)")
+        else:
+            needs += [f"{ship}.{key}" for key in found.missing()]
     return needs
 
 
