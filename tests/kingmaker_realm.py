@@ -12,7 +12,7 @@ from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.components import Box
-from referee.games.kingmaker.state import DECK, HeirState, NobleState, ShipState, Siege, State
+from referee.games.kingmaker.state import DECK, NobleState, ShipState, Siege, State
 
 ANN, BEN, CAT = Player("Ann"), Player("Ben"), Player("Cat")
 THREE = (ANN, BEN, CAT)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.games.kingmaker import GAME, rules
+from referee.games.kingmaker import rules
 from tests.kingmaker_realm import (
     at_phase,
     calm,
     dead,
     dealt_game,
-    enter,
-    give,
     heir,
     illegal,
     own,

@@ -11,7 +11,7 @@ import pytest
 from referee.engine import Player, apply_event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import GAME, rules
-from referee.games.kingmaker.state import CHANCERY, DECK, DISCARD
+from referee.games.kingmaker.state import CHANCERY, DISCARD
 from tests.kingmaker_realm import (
     THREE,
     at_phase,

@@ -58,13 +58,11 @@ from referee.games.kingmaker.state import (
     LAYOUT,
     MOVEMENT,
     OUT,
-    PARLIAMENT,
     TURN_PHASES,
     Combat,
     Duty,
     Ending,
     HeirState,
-    ShipState,
     Siege,
     State,
     card_entry,
@@ -75,7 +73,6 @@ from referee.games.kingmaker.state import (
 
 DECLARES = {"declares": "str[]"}
 DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=value`"}
-ANY_PHASE_OF_PLAY = frozenset(TURN_PHASES)
 
 
 class Base(EventType[State]):
@@ -753,8 +750,7 @@ def keep_event(state: State, player: str, name: str) -> State:
 def spend_event(state: State, player: str, kind: str) -> State:
     """A held Writ, Free Move or Chancellor-may-call card is played (to the event discard)."""
     cards = list(state.held.get(player, ()))
-    card = next((c for c in cards if state.box.get("event", c) is not None and
-                 state.box.get("event", c).get("kind") == kind), None)  # type: ignore[union-attr]
+    card = next((c for c in cards if event_kind(state, c) == kind), None)
     if card is None:
         raise refuse(f"{player} holds no {kind} card", "no-card", "R-11")
     cards.remove(card)
@@ -763,9 +759,13 @@ def spend_event(state: State, player: str, kind: str) -> State:
     return evolve(state, held=held)
 
 
+def event_kind(state: State, name: str) -> str | None:
+    entry = state.box.get("event", name)
+    return None if entry is None else entry.get("kind")
+
+
 def holds_event(state: State, player: str, kind: str) -> bool:
-    return any((e := state.box.get("event", c)) is not None and e.get("kind") == kind
-               for c in state.held.get(player, ()))
+    return any(event_kind(state, c) == kind for c in state.held.get(player, ()))
 
 
 def available_events(state: State) -> list[str]:
@@ -1371,9 +1371,10 @@ class MoveForce(Base):
 
 
 def rules_normal(state: State, location: str) -> str:
+    """A typed location as stored, even for a place still to be declared (R-2)."""
     prefix, name = split(location)
-    if prefix == "in" and state.box.place(name) is not None and \
-            state.box.place(name).get("kind") == "unfortified":  # type: ignore[union-attr]
+    entry = state.box.place(name)
+    if prefix == "in" and entry is not None and entry.get("kind") == "unfortified":
         return f"near:{name}"
     return location
 

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from referee.engine import ToAct
 from referee.errors import IllegalMove
 from referee.games.kingmaker.components import (
-    NO_PORTS,
     PLACE_KINDS,
     WITHIN,
     Entry,
     PlaceKind,
-    norm,
 )
 from referee.games.kingmaker.state import (
     ASIDE,
@@ -32,7 +30,6 @@ from referee.games.kingmaker.state import (
     DECK,
     DISCARD,
     DRAW,
-    LAYOUT,
     MOVEMENT,
     OUT,
     OVER,
@@ -43,7 +40,6 @@ from referee.games.kingmaker.state import (
     Ending,
     HeirState,
     ShipState,
-    Siege,
     State,
     card_entry,
     crown_instances,
@@ -98,10 +94,6 @@ def is_open_town(state: State, name: str) -> bool:
 
 def is_unfortified(state: State, name: str) -> bool:
     return bool(place_entry(state, name).get("kind") == "unfortified")
-
-
-def has_inside(state: State, name: str) -> bool:
-    return not is_unfortified(state, name)
 
 
 def garrison(state: State, name: str) -> int:
@@ -273,7 +265,8 @@ def living_heirs(state: State) -> list[str]:
 def house_of(state: State, heir: str) -> str:
     if heir == BEAUFORT:
         return "lancaster"
-    return str(state.box.get("heir", heir).get("house"))  # type: ignore[union-attr]
+    entry = state.box.get("heir", heir)
+    return str(entry.get("house")) if entry is not None else ""
 
 
 def controller(state: State, heir: str) -> str | None:

@@ -10,11 +10,9 @@ from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
     CHANCERY,
     DEAL,
-    DECK,
     DISCARD,
     LAYOUT,
     State,
-    card_entry,
 )
 
 
@@ -228,7 +226,3 @@ def inventory(state: State) -> dict[str, int]:
     out["heirs: alive"] = alive
     out["heirs: dead"] = len(state.heirs) - alive
     return out
-
-
-def deck_names(state: State) -> list[str]:
-    return sorted({card_entry(c) for c, w in state.cards.items() if w == DECK})
