@@ -84,6 +84,9 @@ def test_a_test_box_game_at_the_table(cli):
     assert "Clock: 0 of 240 minutes played" in cli("status").out
     score = cli("score")
     assert score.status == 0 and "Commons" in score.out
+    paused = cli("play", "clock", "pause")  # a table event typed during a player's turn
+    assert paused.status == 0 and "(paused)" in cli("status").out
+    assert cli("play", "clock", "resume").status == 0
     options = cli("options")
     assert "move NOBLES to LOCATION" in options.out and "At any time" in options.out
     assert cli("play", "next").status == 0

@@ -445,3 +445,12 @@ def test_every_refusal_in_play_keeps_the_state():
         event(state, "move", "Ann", nobles=["Neville"], to="near:Atlantis")
     assert state == before
     assert Player("Ann") in THREE
+
+
+def test_a_log_whose_first_chance_phase_has_no_time_keeps_no_clock():
+    state = play(realm(), calm(realm()), "next")  # untimed, as a simulated game's log
+    state = at(state, "next", 10)
+    assert state.clock.started is None and state.clock.minutes is None
+    state = at(state, "draw hidden", 11)
+    state = at(state, "next", 12)
+    assert at(state, "end time", 13).ended.kind == "time"  # the table's word

@@ -93,10 +93,11 @@ class Base(EventType[State]):
                                     code="no-declarations")
             extra = inline_declarations(state, main, declared, args.text)
             state = with_inline(state, extra)
-        fields = self.read(state, Args(tuple(main), args.text, args.by))
+        by = None if self.actor == "table" else args.by  # the table's, whoever types it
+        fields = self.read(state, Args(tuple(main), args.text, by))
         if extra:
             fields["declares"] = list(extra)
-        return self.make(args.by, **fields)
+        return self.make(by, **fields)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         if args.words:

@@ -159,10 +159,12 @@ class Kingmaker(Game[State]):
         return state.ended is not None
 
     def clock(self, state: State, at: dt.datetime) -> State:
-        """R-49: the clock runs from the first event of the first chance phase."""
+        """R-49: the clock runs from the first event of the first chance phase; a log whose
+        first chance phase carries no time has no clock (R-70)."""
         clock = state.clock
         started = clock.started
-        if started is None and state.in_play and state.ended is None:
+        if started is None and state.in_play and state.turn == 1 and not state.event_drawn \
+                and state.ended is None:
             started = at
         state = evolve(state, clock=replace(clock, started=started, now=at))
         if state.options.get("time_end") == "immediate" and state.in_play and \
