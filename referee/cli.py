@@ -168,6 +168,10 @@ def new(
     shuffle: bool = typer.Option(False, "--shuffle",
                                  help="The tool shuffles a virtual pile: draws need no card."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --shuffle (implies it)."),
+    components: Optional[Path] = typer.Option(
+        None, "--components", metavar="FILE",
+        help="The game's components file (see `referee components GAME`); its data is copied "
+             "into the log."),
 ) -> None:
     """Start a new game log."""
     from referee import session
@@ -178,13 +182,41 @@ def new(
         seed = secrets.randbelow(2**31)
     path = log_path(ctx)
     table = session.new_game(path, game, [_parse_player(p) for p in player],
-                             _parse_options(game, option), seed)
+                             _parse_options(game, option), seed,
+                             _read_components(components) if components else None)
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
     out(f"New {table.game.title} in {path}: {who}.")
     if seed is not None:
         out(f"Virtual pile shuffled with seed {seed}.")
     _print_next(table)
+
+
+def _read_components(path: Path) -> tuple[str, str]:
+    """A components file as (name, text), or a usage error naming the file."""
+    from referee.log import MAX_BYTES
+
+    try:
+        data = path.read_bytes()[:MAX_BYTES + 1]
+        if len(data) > MAX_BYTES:
+            raise UsageError(f"{path}: too large for a components file")
+        return path.name, data.decode("utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the components file ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+
+
+@app.command()
+def components(game: str = typer.Argument(..., help="The game id (see `referee games`)."),
+               template: bool = typer.Option(False, "--template",
+                                             help="An empty file for a group to complete "
+                                                  "from its own box."),
+               ) -> None:
+    """Print the game's components file as shipped (or a template to fill in)."""
+    from referee.engine import load_game
+
+    typer.echo(load_game(game).components_text(template), nl=False)
 
 
 def _print_next(table: Any) -> None:

@@ -10,6 +10,7 @@ Game modules are imported only when a command needs them.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import importlib.util
 import random
@@ -356,6 +357,7 @@ class Game(Generic[S]):
     rulebook: Rulebook = Rulebook()
     turn_rule: str = ""  # the rule cited when a move comes out of turn or out of its phase
     verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
+    fold_history: frozenset[str] = frozenset()  # event types whose runs `history` shows as one
 
     # ---- set-up --------------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -420,6 +422,20 @@ class Game(Generic[S]):
         """The state before the first event (players seated and options checked already)."""
         raise NotImplementedError
 
+    def opening(self, options: Mapping[str, Any],
+                components: tuple[str, str] | None) -> tuple[dict[str, Any], list[Event]]:
+        """The options and the table events a new log starts with, given a components file as
+        (name, text) when `new --components FILE` names one. Games without such a file refuse
+        it; Kingmaker copies its data into the log as `declare` events."""
+        if components is not None:
+            raise UsageError(f"{self.title} has no components file", code="no-components")
+        return dict(options), []
+
+    def components_text(self, template: bool = False) -> str:
+        """The game's components file as shipped, or a template to fill in (`referee
+        components`)."""
+        raise UsageError(f"{self.title} has no components file", code="no-components")
+
     # ---- where the game stands -----------------------------------------------------------
     def phase(self, state: S) -> str:
         """The id of the phase the game is in (one of `phases`)."""
@@ -435,6 +451,11 @@ class Game(Generic[S]):
         """The players who may act now: `to_act(state).players`, which games may answer more
         cheaply (the turn is checked at every event; the prompt is only needed to refuse)."""
         return self.to_act(state).players
+
+    def clock(self, state: S, at: dt.datetime) -> S:
+        """The state as of `at`, the time stamp of the event about to be applied (games with a
+        time limit keep their clock from the log's times; events without a time leave it)."""
+        return state
 
     def default_player(self, state: S) -> str | None:
         """Who a typed move is by when `--as` is not given: the one player to act, if any."""
@@ -543,14 +564,15 @@ class Game(Generic[S]):
 # The checks every game shares, then the game's own effect
 
 
-def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player], *,
-                fields_checked: bool = False) -> S:
-    """Check that `event` may be recorded now, then apply its effect. Raises IllegalMove.
+def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player],
+                at: dt.datetime | None = None, *, fields_checked: bool = False) -> S:
+    """Check that `event` may be recorded now (at time `at`, when known), then apply its effect.
+    Raises IllegalMove.
 
     `fields_checked`: the event's fields were held to its declaration already (a log's events
     are, when it is read); they are not checked twice."""
     refuse_if_over(game, state)
-    return check_and_apply(game, state, event, players, fields_checked=fields_checked)
+    return check_and_apply(game, state, event, players, at, fields_checked=fields_checked)
 
 
 def refuse_if_over(game: Game[S], state: S) -> None:
@@ -559,9 +581,11 @@ def refuse_if_over(game: Game[S], state: S) -> None:
                           "takes back the last one)", code="game-over")
 
 
-def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player], *,
-                    fields_checked: bool = False) -> S:
+def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player],
+                    at: dt.datetime | None = None, *, fields_checked: bool = False) -> S:
     """`apply_event` for a game known not to be over."""
+    if at is not None:
+        state = game.clock(state, at)
     etype = game.events.get(event.type)
     if etype is None:
         raise IllegalMove(f"{game.title} has no event of type {event.type!r}", code="unknown-event")
@@ -655,6 +679,7 @@ REGISTRY: dict[str, str] = {
     "king-of-the-valley": "referee.games.king_of_the_valley",
     "dwarf-king": "referee.games.dwarf_king",
     "king-of-the-castle": "referee.games.king_of_the_castle",
+    "kingmaker": "referee.games.kingmaker",
 }
 
 

@@ -113,8 +113,9 @@ class GameLog:
     source: str = field(default="<log>", compare=False)  # the name messages give the log
     _locator: _Locator | None = field(default=None, compare=False, repr=False)
 
-    def appended(self, event: Event, note: str | None = None) -> GameLog:
-        entry = Entry(len(self.entries) + 1, event, now(), note)
+    def appended(self, event: Event, note: str | None = None,
+                 at: dt.datetime | None = None) -> GameLog:
+        entry = Entry(len(self.entries) + 1, event, at or now(), note)
         return replace(self, entries=self.entries + (entry,))
 
     def without_last(self) -> GameLog:

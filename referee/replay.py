@@ -164,7 +164,8 @@ def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>",
     seen = len(game.notices(state))
     for entry in entries:
         try:
-            after = apply_event(game, state, entry.event, setup.players, fields_checked=checked)
+            after = apply_event(game, state, entry.event, setup.players, entry.at,
+                                fields_checked=checked)
         except MoveError as exc:
             raise ReplayError(source, entry, exc) from None
         notices = game.notices(after)

@@ -137,11 +137,22 @@ class Table(NamedTuple):
         return self.game.format(self.state, event)
 
     def history(self) -> list[tuple[logfile.Entry, str]]:
-        """Every event with its canonical text, formatted in the state it was played in."""
+        """Every event with its canonical text, formatted in the state it was played in; a run
+        of events of a type the game folds (Kingmaker's declarations) is one line, under its
+        first event."""
         game = self.game
-        return [(step.entry, game.format(step.before, step.event))
-                for step in replay.steps(self.setup, self.log.entries, self.log.source,
-                                         checked=True)]
+        rows: list[tuple[logfile.Entry, str]] = []
+        run: list[logfile.Entry] = []
+        for step in replay.steps(self.setup, self.log.entries, self.log.source, checked=True):
+            if step.event.type in game.fold_history and run and \
+                    run[-1].event.type == step.event.type:
+                run.append(step.entry)
+                rows[-1] = (run[0], f"{len(run)} x {step.event.type} (events {run[0].seq}-"
+                                    f"{step.entry.seq})")
+                continue
+            run = [step.entry]
+            rows.append((step.entry, game.format(step.before, step.event)))
+        return rows
 
 
 def load(path: Path) -> Table:
@@ -175,14 +186,22 @@ def _remember(path: Path, data: bytes, table: Table) -> None:
 
 
 def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[str, Any],
-             seed: int | None) -> Table:
+             seed: int | None, components: tuple[str, str] | None = None) -> Table:
+    """Start a log; `components` is a components file as (name, text) for games that take one.
+    The game's opening events (e.g. Kingmaker's declarations) are checked like any move."""
     game = load_game(game_id)
+    options, head = game.opening(options, components)
     setup = replay.from_table(game, players, options, seed)
+    created = logfile.now()
     log = logfile.GameLog(game=game.id, players=setup.players, options=setup.options,
-                          created=logfile.now(), referee=__version__, seed=seed,
+                          created=created, referee=__version__, seed=seed,
                           seat_field=game.seat_field, path=path, source=str(path))
+    state = setup.state
+    for event in head:
+        state = check_and_apply(game, state, event, setup.players, created)
+        log = log.appended(event, at=created)
     logfile.write_atomic(path, logfile.dumps(log), exclusive=True)
-    return Table(log, setup, setup.state)
+    return Table(log, setup, state)
 
 
 # --------------------------------------------------------------------------------------------
@@ -214,15 +233,16 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         refuse_if_over(game, table.state)
         player = _actor(table, as_name)
         receipt = drawn = None
+        at = logfile.now()
         try:
             event = game.parse(table.state, text, player)
             _explain_missing_player(table, event)
             if game.events[event.type].sealed:
                 event, receipt, drawn = _sealed(table, event, secret)
-            state = check_and_apply(game, table.state, event, table.players)
+            state = check_and_apply(game, table.state, event, table.players, at)
         except MoveError as exc:
             raise _with_suggestions(table, text, player, exc) from None
-        log = table.log.appended(event, note)
+        log = table.log.appended(event, note, at)
         written = logfile.appended_text(log, data.decode("utf-8"))
         logfile.write_atomic(path, written)
         after = Table(logfile.located(log, written), table.setup, state)

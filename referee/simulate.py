@@ -60,12 +60,12 @@ def play_out(game: Game[Any], seed: int, players: list[Player],
 
 def to_log(game: Game[Any], playout: Playout) -> logfile.GameLog:
     setup = playout.setup
-    log = logfile.GameLog(game=game.id, players=setup.players, options=setup.options,
-                          created=logfile.now(), referee=__version__, seed=setup.seed,
-                          seat_field=game.seat_field)
-    for event in playout.events:
-        log = log.appended(event)
-    return log
+    entries = tuple(logfile.Entry(seq, event) for seq, event in enumerate(playout.events, 1))
+    # No event times: a simulated game was not played at a table (a game with a clock, such as
+    # Kingmaker's time limit, then takes the table's word for it, as in any untimed log).
+    return logfile.GameLog(game=game.id, players=setup.players, options=setup.options,
+                           created=logfile.now(), referee=__version__, seed=setup.seed,
+                           seat_field=game.seat_field, entries=entries)
 
 
 @dataclass

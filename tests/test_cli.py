@@ -289,3 +289,14 @@ def test_a_player_move_while_the_table_must_act(ke_game, monkeypatch):
     monkeypatch.setattr(KingsEar, "to_act", lambda self, state: ToAct(("Ann", "Ben"), "bid"))
     result = ke_game("play", "draw", "PA3")
     assert result.status == 2 and "say who with --as NAME" in result.err
+
+
+def test_games_without_a_components_file_refuse_one(cli):
+    result = cli("components", "kings-ear")
+    assert result.status == 2 and "no components file" in result.err
+    (cli.path / "box.toml").write_text("format = 'x'\n")
+    result = cli("new", "kings-ear", "-p", "Ann", "-p", "Ben", "--components", "box.toml")
+    assert result.status == 2 and "no components file" in result.err
+    assert not (cli.path / "game.toml").exists()
+    result = cli("new", "kings-ear", "-p", "Ann", "-p", "Ben", "--components", "nowhere.toml")
+    assert result.status == 2 and "cannot read the components file" in result.err

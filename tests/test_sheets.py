@@ -310,3 +310,11 @@ def test_king_of_the_valley_charts_every_round_but_has_no_round_table():
     page = sheets.render_text(sheet)
     assert "Running totals after each round" in page and "\nRounds\n" not in page
     assert "<h2>Rounds</h2>" not in sheets.render_html(sheet)
+
+
+def test_plain_ascii_spells_out_accents_and_signs():
+    from referee.sheets.text import ascii_text
+
+    assert ascii_text("Zoë Ørsted") == "Zoe Orsted"
+    assert ascii_text("the victory of §10 · 4×") == "the victory of s.10 - 4x"
+    assert ascii_text("王") == "?"

@@ -12,7 +12,8 @@ first column.
 from __future__ import annotations
 
 import textwrap
-from typing import Sequence
+import unicodedata
+from typing import Any, Sequence
 
 from referee.scoresheet import (
     BLANK_FACTS,
@@ -40,6 +41,8 @@ BLANK_NAME = 18  # room for a name on a blank sheet
 
 def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     width = max(30, width)
+    if not unicode:
+        sheet = folded(sheet)
     dot = " \u00b7 " if unicode else " - "
     parts = textwrap.wrap(clean_line(sheet.title), width) or [""]
     if not sheet.blank:
@@ -70,6 +73,40 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     if footer:
         parts += ["", *footer]
     return "\n".join(line.rstrip() for line in "\n".join(parts).split("\n")) + "\n"
+
+
+# Letters and signs a terminal that is not UTF-8 may not show, as plain ASCII.
+ASCII_SIGNS = {"\u00a7": "s.", "\u00b7": "-", "\u2013": "-", "\u2014": "-", "\u2018": "'",
+               "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2026": "...", "\u00d7": "x",
+               "\u2212": "-", "\u00df": "ss", "\u00e6": "ae", "\u00c6": "AE", "\u00f8": "o",
+               "\u00d8": "O", "\u0153": "oe", "\u0152": "OE", "\u0142": "l", "\u0141": "L"}
+
+
+def ascii_text(text: str) -> str:
+    """`text` in plain ASCII: accents dropped, a few signs spelled out, anything else '?'."""
+    if text.isascii():
+        return text
+    out = []
+    for char in unicodedata.normalize("NFKD", text):
+        if char.isascii():
+            out.append(char)
+        elif not unicodedata.combining(char):
+            out.append(ASCII_SIGNS.get(char, "?"))
+    return "".join(out)
+
+
+def folded(value: Any) -> Any:
+    """Every text in a scoresheet (names, notes, cells) in plain ASCII, before the layout
+    measures it."""
+    if isinstance(value, str):
+        return ascii_text(value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(folded(item) for item in value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(folded(item) for item in value)
+    if isinstance(value, dict):
+        return {folded(key): folded(item) for key, item in value.items()}
+    return value
 
 
 def _wrap_items(items: list[str], width: int, sep: str) -> list[str]:

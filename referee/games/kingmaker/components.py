@@ -1,0 +1,506 @@
+"""Kingmaker's components as data: the schema of the components file and its one validator.
+
+The referee keeps the realm, not the map, and most printed values are not published, so the game's
+data lives in a components file (`kingmaker-components/1`, TOML; rules page §2.4). The project
+ships `kingmaker-ah1.toml` with what is known (§2.5); a table completes a template from its own
+box; `referee new --components FILE` copies every entry into the log as a table `declare` event
+(R-3). A value nobody declared is asked for the first time a move needs it (R-2).
+
+An entry is one card, heir, place or rule table: its kind (`noble`, `place`...), its name and the
+values declared so far. The same `check_values` validates an entry from a file and from a
+`declare` or `amend` event, so both kinds of data obey one schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from typing import Any, Mapping
+
+FORMAT = "kingmaker-components/1"
+SHIPPED = "kingmaker-ah1.toml"  # what is known of the Avalon Hill 1st edition (§2.5)
+TEST_BOX = "kingmaker-testbox.toml"  # a small invented box: simulate, tests, the demo
+TEST_BOX_OPTION = "test-box"  # the `components` option value that preloads the test box
+
+# ---- the schema -------------------------------------------------------------------------------
+# File key (an array of entries) -> entry kind; the three rule tables are single tables.
+ARRAYS = {"nobles": "noble", "titles": "title", "offices": "office", "bishops": "bishop",
+          "mercenaries": "mercenary", "ships": "ship", "towns": "town", "guards": "guard",
+          "heirs": "heir", "places": "place", "events": "event"}
+SINGLES = ("votes", "battle_chart", "death_chart")
+KINDS = tuple(ARRAYS.values()) + SINGLES
+CROWN = ("noble", "title", "office", "bishop", "mercenary", "ship", "town")  # the Crown deck
+
+COMMON = {"source": "str", "aliases": "str[]", "advanced": "bool", "assoc": "str"}
+GAINS = {"troops": "int", "commons": "int", "bonus": "int", "bonus_region": "str",
+         "brings": "str[]", "ships": "str[]"}
+FIELDS: dict[str, dict[str, str]] = {
+    "noble": {"troops": "int", "lords": "int", "commons": "int", "title": "str",
+              "home": "str[]"},
+    "title": GAINS,
+    "office": GAINS,
+    "bishop": {"archbishop": "bool", "lords": "int", "bonus": "int", "bonus_region": "str",
+               "brings": "str[]"},
+    "mercenary": {"troops": "int", "copies": "int", "attack_only": "bool",
+                  "single_use": "bool"},
+    "ship": {"capacity": "int", "home_port": "str"},
+    "town": {"place": "str"},
+    "guard": {"house": "str", "troops": "int"},
+    "heir": {"house": "str", "rank": "int", "start": "str"},
+    "place": {"kind": "str", "port": "bool", "cathedral": "bool", "area": "str",
+              "island": "str", "regions": "str[]", "garrison": "int", "capacity": "int",
+              "commons": "int"},
+    "event": {"kind": "str", "copies": "int", "place": "str", "calls": "str[]",
+              "weather": "str"},
+    "votes": {"king_commons": "int", "no_sole_king": "str", "senior_heir_commons": "int",
+              "senior_heir_lords": "int"},
+    "battle_chart": {"columns": "str[]", "major": "str[]", "minor": "str[]"},
+    "death_chart": {f"{row}_{side}": "str" for row in ("major", "minor", "none")
+                    for side in ("winner", "loser")},
+}
+# R-2: what must be known before an entry can be used.
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "noble": ("troops", "lords", "home"), "title": ("troops", "commons"),
+    "office": ("troops", "commons"), "bishop": ("lords",), "mercenary": ("troops",),
+    "ship": ("capacity", "home_port"), "town": ("place",), "guard": ("house", "troops"),
+    "heir": ("house", "rank", "start"), "place": ("kind",), "event": ("kind",),
+}
+ALL_FIELDS: dict[str, str] = {k: v for fields in FIELDS.values() for k, v in fields.items()}
+ALL_FIELDS.update(COMMON)
+
+HOUSES = ("lancaster", "york")
+AREAS = ("mainland", "island", "calais", "ireland", "scotland", "continent")
+NO_PORTS = frozenset({"ireland", "scotland", "continent"})  # ships never enter (§5.2)
+REGIONS = ("London", "Wales", "Conway", "Trent", "Tees", "Devon and Cornwall")
+WITHIN = {"Tees": "Trent", "Conway": "Wales"}  # R-4: a place in Tees is in Trent too
+EVENT_KINDS = ("plague", "call", "storm", "writ", "free-move", "chancellor-may-call",
+               "parliament-must", "embassy", "none")
+KEPT_EVENTS = ("writ", "free-move", "chancellor-may-call")  # held, public, tradeable (R-11)
+WEATHER = ("fair", "bad")
+ASSOC = ("calais", "ireland")
+ENUMS: dict[str, tuple[str, ...]] = {"house": HOUSES, "area": AREAS, "weather": WEATHER,
+                                     "assoc": ASSOC, "no_sole_king": ("chancellor", "none")}
+# R-2 notation: the fields whose values are names (a `-` typed for a space)
+NAME_FIELDS = frozenset({"title", "home", "brings", "ships", "home_port", "place", "start",
+                         "island", "regions", "calls", "bonus_region", "aliases"})
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceKind:
+    """The defaults of a kind of place (§2.3): an entry's own values override them."""
+
+    fortress: bool
+    garrison: int
+    capacity: int | None  # None: any number may enter
+    commons: int
+
+
+PLACE_KINDS: dict[str, PlaceKind] = {
+    "city": PlaceKind(True, 300, None, 4),
+    "town": PlaceKind(True, 200, 400, 3),
+    "royal-castle": PlaceKind(True, 200, 300, 0),
+    "castle": PlaceKind(True, 100, 300, 0),
+    "open-town": PlaceKind(False, 200, 400, 0),  # garrison only while occupied (R-1)
+    "unfortified": PlaceKind(False, 0, None, 0),
+}
+ENUMS["kind:place"] = tuple(PLACE_KINDS)
+ENUMS["kind:event"] = EVENT_KINDS
+VOTE_DEFAULTS = {"king_commons": 20, "no_sole_king": "chancellor", "senior_heir_commons": 10,
+                 "senior_heir_lords": 10}
+
+
+class DataError(ValueError):
+    """An entry that breaks the schema; the caller adds where it came from."""
+
+
+# ---- entries ----------------------------------------------------------------------------------
+
+
+def norm(name: str) -> str:
+    """A name as compared: any case, `-` or `_` for a space, apostrophes optional."""
+    return " ".join(name.replace("-", " ").replace("_", " ").replace("'", "").casefold().split())
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One declared entry: its kind, its name and its values (sorted by field)."""
+
+    kind: str
+    name: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @cached_property
+    def _map(self) -> dict[str, Any]:
+        return dict(self.values)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._map.get(key, default)
+
+    def number(self, key: str, default: int = 0) -> int:
+        value = self.get(key)
+        return value if isinstance(value, int) else default
+
+    def names(self, key: str) -> tuple[str, ...]:
+        return tuple(self.get(key, ()))
+
+    def flag(self, key: str) -> bool:
+        return bool(self.get(key, False))
+
+    @property
+    def copies(self) -> int | None:
+        """Copies in the deck: crown cards are single unless stated; events unknown (None)."""
+        value = self.get("copies")
+        if isinstance(value, int):
+            return value
+        return None if self.kind == "event" else 1
+
+    def missing(self) -> tuple[str, ...]:
+        """The required values not known yet (R-2)."""
+        have = {field for field, _ in self.values}
+        needed = [key for key in REQUIRED.get(self.kind, ()) if key not in have]
+        if self.kind == "event":
+            kind = self.get("kind")
+            if kind == "plague" and "place" not in have:
+                needed.append("place")
+            if kind == "call" and "calls" not in have:
+                needed.append("calls")
+        return tuple(needed)
+
+    def merged(self, values: Mapping[str, Any]) -> Entry:
+        """The entry with `values` set (an amendment, or a declaration on first use)."""
+        merged = dict(self.values)
+        merged.update(values)
+        return Entry(self.kind, self.name, tuple(sorted(merged.items())))
+
+
+def _typed(value: Any, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    return isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+
+
+def check_values(kind: str, name: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of an entry, checked against the schema and canonical (lists as tuples)."""
+    if kind not in FIELDS:
+        raise DataError(f"{kind!r} is not a kind of entry ({', '.join(KINDS)})")
+    if not name.strip() or '"' in name:
+        raise DataError("an entry needs a name (without quotes)")
+    allowed = FIELDS[kind] | COMMON
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        field = allowed.get(key)
+        if field is None:
+            raise DataError(f"{kind} {name}: no field {key!r} (a {kind} has "
+                            f"{', '.join(allowed)})")
+        if not _typed(value, field):
+            raise DataError(f"{kind} {name}: {key} must be {_KIND_WORDS[field]}")
+        if isinstance(value, (list, tuple)):
+            value = tuple(value)
+        _check_value(kind, name, key, value)
+        out[key] = value
+    return out
+
+
+_KIND_WORDS = {"int": "an integer", "bool": "true or false", "str": "text",
+               "str[]": "a list of text"}
+
+
+def _check_value(kind: str, name: str, key: str, value: Any) -> None:
+    choices = ENUMS.get(f"{key}:{kind}") or ENUMS.get(key)
+    if choices and value not in choices:
+        raise DataError(f"{kind} {name}: {key} must be one of {', '.join(choices)}, "
+                        f"not {value!r}")
+    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 10_000:
+        raise DataError(f"{kind} {name}: {key} must be between 0 and 10000")
+    if key in ("regions", "bonus_region"):
+        for region in (value if isinstance(value, tuple) else (value,)):
+            if region not in REGIONS:
+                raise DataError(f"{kind} {name}: {region!r} is not a bonus region "
+                                f"({', '.join(REGIONS)})")
+    if key == "calls":
+        for call in value:
+            who, sep, where = call.partition(">")
+            if not sep or not who.strip() or not where.strip():
+                raise DataError(f"{kind} {name}: a call is WHO>PLACE, not {call!r}")
+    if (kind == "death_chart" and key != "source") or key in ("major", "minor"):
+        for text in (value if isinstance(value, tuple) else (value,)):
+            if text:
+                roll_range(text)
+    if key == "columns":
+        for text in value:
+            ratio(text)
+
+
+def roll_range(text: str) -> tuple[int, int]:
+    """A chart's roll range: `81-00` is 81 to 100 (00 reads 100), `05` one roll."""
+    low, _, high = text.partition("-")
+    try:
+        first, last = _roll(low), _roll(high or low)
+    except ValueError:
+        raise DataError(f"{text!r} is not a roll range such as 81-00") from None
+    if first > last:
+        raise DataError(f"{text!r}: the range runs backwards")
+    return first, last
+
+
+def _roll(text: str) -> int:
+    value = int(text.strip())
+    value = 100 if value == 0 else value
+    if not 1 <= value <= 100:
+        raise ValueError(text)
+    return value
+
+
+def ratio(text: str) -> tuple[int, int]:
+    """A chart column `2:1` as (2, 1)."""
+    left, sep, right = text.partition(":")
+    try:
+        a, d = int(left), int(right)
+    except ValueError:
+        raise DataError(f"{text!r} is not an odds column such as 2:1") from None
+    if not sep or a <= 0 or d <= 0:
+        raise DataError(f"{text!r} is not an odds column such as 2:1")
+    return a, d
+
+
+# ---- a whole box ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Box:
+    """The components a log has declared so far (R-2, R-3), by kind and name."""
+
+    entries: tuple[tuple[tuple[str, str], Entry], ...] = ()
+
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str], Entry]:
+        return dict(self.entries)
+
+    @cached_property
+    def _cards(self) -> dict[str, Entry]:
+        return {e.name: e for (kind, _), e in self.entries if kind in CROWN or kind == "guard"}
+
+    def get(self, kind: str, name: str) -> Entry | None:
+        return self._by_key.get((kind, name))
+
+    def card(self, name: str) -> Entry | None:
+        """A crown card or Royal Guard by its entry name."""
+        return self._cards.get(name)
+
+    @cached_property
+    def _kinds(self) -> dict[str, list[Entry]]:
+        out: dict[str, list[Entry]] = {}
+        for (kind, _), entry in self.entries:
+            out.setdefault(kind, []).append(entry)
+        return out
+
+    def of(self, kind: str) -> list[Entry]:
+        return self._kinds.get(kind, [])
+
+    def with_entry(self, entry: Entry) -> Box:
+        key = (entry.kind, entry.name)
+        kept = tuple(item for item in self.entries if item[0] != key)
+        return Box(kept + ((key, entry),))
+
+    def place(self, name: str) -> Entry | None:
+        return self.get("place", name)
+
+    def single(self, kind: str) -> Entry:
+        return self.get(kind, kind) or Entry(kind, kind)
+
+    def votes(self, key: str) -> Any:
+        return self.single("votes").get(key, VOTE_DEFAULTS[key])
+
+    def namespace(self, kind: str) -> str:
+        """Entries share a name space: crown cards and guards, or heirs, places, events."""
+        return "card" if kind in CROWN or kind == "guard" else kind
+
+    def clash(self, kind: str, name: str) -> Entry | None:
+        """An entry of the same name space with this name (declared already)."""
+        space = self.namespace(kind)
+        key = norm(name)
+        for (other, _), entry in self.entries:
+            if self.namespace(other) == space and (norm(entry.name) == key or
+                                                     key in map(norm, entry.names("aliases"))):
+                return entry
+        return None
+
+
+def load(text: str, source: str) -> Box:
+    """A components file, validated: a Box, or DataError naming the file and the entry."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{source}: not valid TOML: {exc}") from None
+    if doc.get("format") != FORMAT:
+        raise DataError(f"{source}: format is {doc.get('format')!r}, expected {FORMAT!r}")
+    box = Box()
+    for key, value in doc.items():
+        if key in ("format", "edition"):
+            continue
+        if key in SINGLES:
+            values = _flat_single(key, value, source)
+            if values:  # an empty table, as in a template: nothing declared
+                box = _add(box, key, key, values, source)
+        elif key in ARRAYS:
+            if not isinstance(value, list):
+                raise DataError(f"{source}: {key} must be an array of tables")
+            for index, item in enumerate(value):
+                box = _add_item(box, ARRAYS[key], item, f"{source}: {key}[{index + 1}]")
+        else:
+            raise DataError(f"{source}: unknown key {key!r} (the file has "
+                            f"{', '.join(list(ARRAYS) + list(SINGLES))})")
+    return box
+
+
+def _add_item(box: Box, kind: str, item: Any, where: str) -> Box:
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+        raise DataError(f"{where}: an entry is a table with a name")
+    values = {k: v for k, v in item.items() if k != "name"}
+    return _add(box, kind, item["name"], values, where)
+
+
+def _add(box: Box, kind: str, name: str, values: Mapping[str, Any], where: str) -> Box:
+    try:
+        checked = check_values(kind, name, values)
+    except DataError as exc:
+        raise DataError(f"{where}: {exc}") from None
+    if box.clash(kind, name) is not None:
+        raise DataError(f"{where}: {name!r} is listed twice")
+    return box.with_entry(Entry(kind, name, tuple(sorted(checked.items()))))
+
+
+def _flat_single(key: str, value: Any, source: str) -> dict[str, Any]:
+    """A rule table as flat values: the death chart's `major = {winner, loser}` becomes
+    `major_winner` and `major_loser`."""
+    if not isinstance(value, dict):
+        raise DataError(f"{source}: {key} must be a table")
+    if key != "death_chart":
+        return dict(value)
+    out: dict[str, Any] = {}
+    for row, sides in value.items():
+        if row == "source":
+            out[row] = sides
+            continue
+        if not isinstance(sides, dict):
+            raise DataError(f"{source}: death_chart.{row} must be a table of winner and loser")
+        for side, text in sides.items():
+            out[f"{row}_{side}"] = text
+    return out
+
+
+def ordered(box: Box) -> list[Entry]:
+    """The entries in the order a log declares them: rules, places, heirs, then the cards."""
+    rank = {kind: index for index, kind in enumerate(
+        SINGLES + ("place", "heir", "noble", "title", "office", "bishop", "mercenary", "ship",
+                   "town", "guard", "event"))}
+    return sorted((e for _, e in box.entries), key=lambda e: rank[e.kind])
+
+
+# ---- files ------------------------------------------------------------------------------------
+
+
+def file_text(name: str) -> str:
+    return (resources.files("referee.games.kingmaker") / name).read_text(encoding="utf-8")
+
+
+def digest(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def dumps(box: Box, edition: str = "") -> str:
+    """A Box as a components file (the data a log declared, written back)."""
+    import tomli_w
+
+    doc: dict[str, Any] = {"format": FORMAT}
+    if edition:
+        doc["edition"] = edition
+    for kind in SINGLES:
+        entry = box.get(kind, kind)
+        if entry is not None:
+            doc[kind] = _single_table(entry)
+    for key, kind in ARRAYS.items():
+        entries = box.of(kind)
+        if entries:
+            doc[key] = [{"name": e.name, **_in_order(e)} for e in entries]
+    return tomli_w.dumps(doc)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _in_order(entry: Entry) -> dict[str, Any]:
+    """An entry's values in the schema's order (as a person reads a card), common keys last."""
+    order = list(FIELDS[entry.kind]) + list(COMMON)
+    return {k: _plain(entry.get(k)) for k in order if entry.get(k) is not None}
+
+
+def _single_table(entry: Entry) -> dict[str, Any]:
+    if entry.kind != "death_chart":
+        return _in_order(entry)
+    out: dict[str, Any] = {}
+    for key, value in entry.values:
+        row, _, side = key.partition("_")
+        if key == "source":
+            out[key] = value
+        else:
+            out.setdefault(row, {})[side] = value
+    return out
+
+
+def template(box: Box) -> str:
+    """The shipped data as a file to complete: each entry with its known values, and a comment
+    line for every value still to be entered from the box (R-2 would ask for it)."""
+    lines = [f'format = "{FORMAT}"', 'edition = "Avalon Hill 1st edition (1974)"',
+             "# Complete the commented values from your own box, uncomment them, add the",
+             "# entries that are missing (the same keys), then: referee new kingmaker "
+             "--components FILE ...", ""]
+    import tomli_w
+
+    for kind in SINGLES:
+        entry = box.get(kind, kind)
+        lines.append(f"[{kind}]")
+        if entry is not None:
+            lines += tomli_w.dumps(_single_table(entry)).rstrip().splitlines()
+        else:
+            lines += [f"# {line}" for line in _SINGLE_TEMPLATES[kind]]
+        lines.append("")
+    for key, kind in ARRAYS.items():
+        for entry in box.of(kind):
+            lines.append(f"[[{key}]]")
+            lines += tomli_w.dumps({"name": entry.name, **_in_order(entry)}).rstrip().splitlines()
+            lines += [f"# {field} = " for field in FIELDS[kind]
+                      if entry.get(field) is None and field in _wanted(kind)]
+            lines.append("")
+        lines += [f"# [[{key}]]", '# name = ""'] + [f"# {f} = " for f in _wanted(kind)] + [""]
+    return "\n".join(lines)
+
+
+def _wanted(kind: str) -> tuple[str, ...]:
+    """The fields a template asks for: the required ones first, then the usual extras."""
+    extra = {"noble": ("commons", "title"), "title": ("bonus", "bonus_region", "brings"),
+             "office": ("bonus", "bonus_region", "brings", "ships"),
+             "bishop": ("archbishop", "bonus", "bonus_region", "brings"),
+             "mercenary": ("copies",), "place": ("port", "cathedral", "area", "regions"),
+             "event": ("copies", "weather", "place", "calls")}
+    return REQUIRED.get(kind, ()) + tuple(k for k in extra.get(kind, ())
+                                          if k not in REQUIRED.get(kind, ()))
+
+
+_SINGLE_TEMPLATES = {
+    "votes": [f"{k} = {v!r}".replace("'", '"') for k, v in VOTE_DEFAULTS.items()],
+    "battle_chart": ['columns = ["1:2", "1:1", "2:1", "4:1"]   # attacker:defender',
+                     'major = ["", "", "81-00", "51-00"]       # rolls per column',
+                     'minor = ["96-00", "81-90", "61-80", "31-50"]'],
+    "death_chart": ['major = { winner = "01-05", loser = "01-30" }',
+                    'minor = { winner = "01-05", loser = "01-20" }',
+                    'none = { winner = "01-05", loser = "01-10" }'],
+}

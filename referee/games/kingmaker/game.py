@@ -1,0 +1,199 @@
+"""Kingmaker with Covault's House Rules on the referee core: the declarations and the protocol.
+
+Rules page: ../shared/rules/kingmaker.md; every rule and ruling is in rulebook.py. Parliament and
+the King's Peace (7.1-7.7) come next; their hooks are the Parliament phase (skipped for now), the
+tally of rules.tally, the held Writs and the Chancery.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.errors import UsageError
+from referee.games.kingmaker import components, rules, scoring, texts
+from referee.games.kingmaker.components import (
+    SHIPPED,
+    TEST_BOX,
+    TEST_BOX_OPTION,
+    Box,
+    DataError,
+)
+from referee.games.kingmaker.events import EVENTS, random_move, with_box
+from referee.games.kingmaker.rulebook import RULEBOOK
+from referee.games.kingmaker.state import (
+    CHANCE,
+    COMBAT,
+    CORONATION,
+    DEAL,
+    DRAW,
+    LAYOUT,
+    MOVEMENT,
+    OVER,
+    PARLIAMENT,
+    TIME_UP,
+    State,
+    evolve,
+)
+from referee.scoresheet import Scoresheet
+
+
+def check_components(value: Any) -> str:
+    text = str(value).strip()
+    if not text or len(text) > 300:
+        raise UsageError("option components names the components file (R-3)",
+                         code="bad-option")
+    return text
+
+
+def check_minutes(value: Any) -> int:
+    if not isinstance(value, int) or not 1 <= value <= 24 * 60:
+        raise UsageError("option time_limit is a number of minutes from 1 to 1440 (R-49)",
+                         code="bad-option")
+    return value
+
+
+@lru_cache(maxsize=1)
+def test_box() -> Box:
+    return components.load(components.file_text(TEST_BOX), TEST_BOX)
+
+
+class Kingmaker(Game[State]):
+    id = "kingmaker"
+    title = "Kingmaker"
+    min_players = 2
+    max_players = 7
+    options = (
+        OptionSpec("components", TEST_BOX_OPTION, "str",
+                   "the components file copied into the log (name and SHA-256), or test-box",
+                   "R-3", check=check_components),
+        OptionSpec("deal", "auto", "str", "the deal: auto (36 or 35, even), 35 or 36", "R-5",
+                   choices=("auto", "35", "36")),
+        OptionSpec("assign_at_sea", "no", "str", "may a card be assigned to a noble at sea?",
+                   "R-19", choices=("no", "yes")),
+        OptionSpec("assassin_saves", "yes", "str", "does the assassin roll against death too?",
+                   "R-24", choices=("yes", "no")),
+        OptionSpec("coronation_bishops", "own", "str", "the bishops at a coronation: own or "
+                   "present", "R-43", choices=("own", "present")),
+        OptionSpec("royal_guard", "both", "str", "a sole King's controller holds both Royal "
+                   "Guards, or his house's only", "R-44", choices=("both", "by-house")),
+        OptionSpec("time_limit", 240, "int", "minutes from the first chance phase", "R-49",
+                   check=check_minutes),
+        OptionSpec("time_end", "turn", "str", "at the limit the game ends at the end of the "
+                   "turn, at once, or at the end of the round", "R-49",
+                   choices=("turn", "immediate", "round")),
+        OptionSpec("late", [], "str[]", "players who join later (named with --player too)",
+                   "R-66"),
+    )
+    phases = (
+        Phase(DEAL, "each player enters the crown cards dealt (R-5, R-6)", rule="§4"),
+        Phase(LAYOUT, "each player lays out his cards (§4)", rule="§4"),
+        Phase(CHANCE, "the active player draws an event card; all obey it", rule="§5.1"),
+        Phase(MOVEMENT, "declared moves by land and sea", rule="§5.2"),
+        Phase(COMBAT, "battles and sieges", rule="§6"),
+        Phase(PARLIAMENT, "Parliament (not refereed by this version: skipped)", rule="§7"),
+        Phase(CORONATION, "an heir may be crowned", rule="§8.1"),
+        Phase(DRAW, "the crown card draw; then `next` ends the turn", rule="§5.3"),
+        Phase(TIME_UP, "the time limit is reached: the table records `end time`", rule="R-49"),
+        Phase(OVER, "the game is over", rule="§10"),
+    )
+    events = EVENTS
+    rulebook = RULEBOOK
+    turn_rule = "§5"
+    fold_history = frozenset({"declare"})
+
+    # ---- set-up --------------------------------------------------------------------------
+    def seat_players(self, players: Sequence[Player],
+                     options: Mapping[str, Any]) -> list[Player]:
+        seated = super().seat_players(players, options)
+        names = [p.name for p in seated]
+        late = list(options.get("late", ()))
+        for name in late:
+            if name not in names:
+                raise UsageError(f"option late names {name!r}, who is not a player (R-66)",
+                                 code="bad-players")
+        if len(names) - len(set(late)) < 2:
+            raise UsageError("at least two players start the game (R-66)", code="bad-players")
+        return seated
+
+    def setup(self, players: tuple[Player, ...], options: Mapping[str, Any],
+              seed: int | None = None) -> State:
+        box = test_box() if options.get("components") == TEST_BOX_OPTION else Box()
+        state = State(tuple(p.name for p in players), dict(options), seed, box,
+                      late=tuple(options.get("late", ())))
+        return with_box(state) if box.entries else state
+
+    def opening(self, options: Mapping[str, Any],
+                given: tuple[str, str] | None) -> tuple[dict[str, Any], list[Event]]:
+        """R-3: the components file (else the shipped one) as table `declare` events."""
+        options = dict(options)
+        if given is None and "components" in options:
+            return options, []  # e.g. components=test-box: nothing to copy
+        name, text = given or (SHIPPED, components.file_text(SHIPPED))
+        try:
+            box = components.load(text, name)
+        except DataError as exc:
+            raise UsageError(str(exc), code="bad-components") from None
+        options["components"] = f"{name} {components.digest(text)}"
+        return options, [Event.make("declare", None, entry=e.kind, name=e.name,
+                                    **dict(e.values)) for e in components.ordered(box)]
+
+    def components_text(self, template: bool = False) -> str:
+        text = components.file_text(SHIPPED)
+        if not template:
+            return text
+        return components.template(components.load(text, SHIPPED))
+
+    # ---- where the game stands -----------------------------------------------------------
+    def phase(self, state: State) -> str:
+        return rules.phase(state)
+
+    def to_act(self, state: State) -> ToAct:
+        return rules.to_act(state)
+
+    def finished(self, state: State) -> bool:
+        return state.ended is not None
+
+    def clock(self, state: State, at: dt.datetime) -> State:
+        """R-49: the clock runs from the first event of the first chance phase; a log whose
+        first chance phase carries no time has no clock (R-70)."""
+        clock = state.clock
+        started = clock.started
+        if started is None and state.in_play and state.turn == 1 and not state.event_drawn \
+                and state.ended is None:
+            started = at
+        state = evolve(state, clock=replace(clock, started=started, now=at))
+        if state.options.get("time_end") == "immediate" and state.in_play and \
+                state.ended is None and not state.time_up and rules.over_time(state):
+            state = evolve(state, time_up=True)
+        return state
+
+    # ---- moves ---------------------------------------------------------------------------
+    def legal_note(self, state: State, player: str | None = None) -> str:
+        return texts.legal_note(state)
+
+    def option_lines(self, state: State, events: list[Event]) -> list[str]:
+        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+
+    def random_event(self, state: State, rng: random.Random) -> Event | None:
+        return random_move(self, state, rng)
+
+    # ---- answers -------------------------------------------------------------------------
+    def describe(self, before: State, event: Event, after: State) -> list[str]:
+        return texts.describe(before, event, self.format(before, event), after)
+
+    def score(self, state: State) -> Scoresheet:
+        return scoring.score(state)
+
+    def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        return scoring.blank(self.max_players)
+
+    def render(self, state: State) -> str:
+        return texts.render(state)
+
+    def inventory(self, state: State) -> dict[str, int]:
+        return texts.inventory(state)

@@ -1,0 +1,1280 @@
+"""Kingmaker's rules that more than one event shares: places and positions, strength and votes,
+heirs and Kings, friendliness and sieges, death, entering play, the turn and its phases, and
+what the referee settles by itself after every event.
+
+Each event's own checks are in events.py; every refusal cites an entry of rulebook.py (`§6.2`,
+`R-27`...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Iterable
+
+from referee.engine import ToAct
+from referee.errors import IllegalMove
+from referee.games.kingmaker.components import (
+    PLACE_KINDS,
+    WITHIN,
+    Entry,
+    PlaceKind,
+)
+from referee.games.kingmaker.state import (
+    ASIDE,
+    CHANCE,
+    CHANCERY,
+    COMBAT,
+    CORONATION,
+    DEAL,
+    DECK,
+    DISCARD,
+    DRAW,
+    MOVEMENT,
+    OUT,
+    OVER,
+    PARLIAMENT,
+    TIME_UP,
+    TURN_PHASES,
+    Duty,
+    Ending,
+    HeirState,
+    ShipState,
+    State,
+    card_entry,
+    crown_instances,
+    evolve,
+)
+
+# Names the rules themselves use (seed §4, rules 25-26; rules page R-8).
+BEAUFORT, STANLEY, LE_LUCAS = "Beaufort", "Stanley", "Le Lucas"
+CONSTABLE, CHANCELLOR = "Constable of the Tower", "Chancellor of England"
+SENIOR_CLERICS = ("Canterbury", "York", "Durham", "Carlisle", "Lincoln", "Norwich")
+PLAY = "play"  # where a noble card in play is kept in `cards`
+
+
+def refuse(message: str, code: str, rule: str) -> IllegalMove:
+    return IllegalMove(message, code=code, rule=rule)
+
+
+# --------------------------------------------------------------------------------------------
+# Places and positions
+
+
+def split(location: str) -> tuple[str, str]:
+    prefix, _, rest = location.partition(":")
+    return prefix, rest
+
+
+def place_entry(state: State, name: str) -> Entry:
+    """A place the log knows with its kind (R-2 asks for what is missing)."""
+    entry = state.box.place(name)
+    if entry is None:
+        raise refuse(f"{name} is not a place this log knows: add its kind to the move "
+                     f"(`{name.replace(' ', '-')}.kind=castle`) or declare it", "unknown-place",
+                     "R-2")
+    if entry.get("kind") is None:
+        raise refuse(f"the kind of {name} is not known yet: add it to the move "
+                     f"(`{name.replace(' ', '-')}.kind=town`) or declare it", "missing-value",
+                     "R-2")
+    return entry
+
+
+def kind_of(state: State, name: str) -> PlaceKind:
+    return PLACE_KINDS[str(place_entry(state, name).get("kind"))]
+
+
+def is_fortress(state: State, name: str) -> bool:
+    return kind_of(state, name).fortress
+
+
+def is_open_town(state: State, name: str) -> bool:
+    return bool(place_entry(state, name).get("kind") == "open-town")
+
+
+def is_unfortified(state: State, name: str) -> bool:
+    return bool(place_entry(state, name).get("kind") == "unfortified")
+
+
+def garrison(state: State, name: str) -> int:
+    return place_entry(state, name).number("garrison", kind_of(state, name).garrison)
+
+
+def capacity(state: State, name: str) -> int | None:
+    value = place_entry(state, name).get("capacity")
+    return value if isinstance(value, int) else kind_of(state, name).capacity
+
+
+def place_commons(state: State, name: str) -> int:
+    return place_entry(state, name).number("commons", kind_of(state, name).commons)
+
+
+def area(state: State, name: str) -> str:
+    entry = state.box.place(name)
+    return str(entry.get("area", "mainland")) if entry is not None else "mainland"
+
+
+def is_port(state: State, name: str) -> bool:
+    entry = state.box.place(name)
+    return entry is not None and entry.flag("port")
+
+
+def regions(state: State, name: str) -> set[str]:
+    """The bonus regions a place lies in, with the regions that contain them (R-4)."""
+    entry = state.box.place(name)
+    found = set(entry.names("regions")) if entry is not None else set()
+    return found | {WITHIN[r] for r in found if r in WITHIN}
+
+
+def normal(state: State, location: str) -> str:
+    """A location as stored: an unfortified place has no inside (§3)."""
+    prefix, name = split(location)
+    if prefix == "in" and is_unfortified(state, name):
+        return f"near:{name}"
+    return location
+
+
+def position(state: State, location: str) -> str:
+    """Where a location is on the board: aboard a ship means where the ship is."""
+    prefix, name = split(location)
+    if prefix == "aboard":
+        ship = state.ships.get(name)
+        return ship.at if ship else location
+    return location
+
+
+def place_of(location: str) -> str | None:
+    prefix, name = split(location)
+    return name if prefix in ("in", "near", "port") else None
+
+
+def on_mainland(state: State, location: str) -> bool:
+    """8.4: land squares and mainland places; the sea and every other area are not."""
+    prefix, name = split(location)
+    if prefix == "sea":
+        return False
+    if prefix == "sq":
+        return True
+    return area(state, name) == "mainland"
+
+
+def noble_position(state: State, noble: str) -> str:
+    return position(state, state.nobles[noble].at)
+
+
+def at_location(state: State, location: str) -> list[str]:
+    """The nobles stored at a location (in:P, near:P, sq:X or aboard:S)."""
+    return [n for n, s in state.nobles.items() if s.at == location]
+
+
+def inside(state: State, place: str) -> list[str]:
+    return at_location(state, f"in:{place}")
+
+
+def aboard(state: State, ship: str) -> list[str]:
+    return at_location(state, f"aboard:{ship}")
+
+
+# --------------------------------------------------------------------------------------------
+# Cards and strength
+
+
+def titled(state: State, noble: str) -> bool:
+    """A printed title, or a title card (one title per noble)."""
+    return bool(state.box.card(noble) and state.entry(noble).get("title")) or \
+        any(state.kind(c) == "title" for c in state.cards_of(noble))
+
+
+def office_of(state: State, noble: str) -> str | None:
+    return next((c for c in state.cards_of(noble) if state.kind(c) == "office"), None)
+
+
+def bishops_of(state: State, noble: str) -> list[str]:
+    return [c for c in state.cards_of(noble) if state.kind(c) == "bishop"]
+
+
+def holder(state: State, card: str) -> str | None:
+    where = state.cards.get(card, "")
+    return where[6:] if where.startswith("noble:") else None
+
+
+def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
+             french: bool = False, bonuses: bool = True) -> int:
+    """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
+    region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
+    plain = bonuses and not french and not extra_regions
+    if plain and ("strength", noble) in state.memo:
+        return int(state.memo["strength", noble])
+    total = state.entry(noble).number("troops")
+    here: set[str] = set()
+    if bonuses:
+        place = place_of(noble_position(state, noble))
+        here = (regions(state, place) if place else set()) | set(extra_regions)
+        here |= {WITHIN[r] for r in here if r in WITHIN}
+    for card in state.cards_of(noble):
+        entry = state.entry(card)
+        if entry.kind in ("title", "office", "mercenary"):
+            if not entry.flag("attack_only") or french:
+                total += entry.number("troops")
+        if entry.kind in ("title", "office", "bishop") and entry.get("bonus_region") in here:
+            total += entry.number("bonus")
+    for guard, by in guards(state).items():
+        if by == noble:
+            total += state.entry(guard).number("troops")
+    if plain:
+        state.memo["strength", noble] = total
+    return total
+
+
+def french_holders(state: State, nobles: Iterable[str]) -> list[str]:
+    """Nobles among `nobles` holding a card usable once in attack only (R-28)."""
+    return [n for n in nobles for c in state.cards_of(n) if state.entry(c).flag("attack_only")]
+
+
+def force_strength(state: State, nobles: Iterable[str], extra_regions: Iterable[str] = (),
+                   french: bool = False) -> int:
+    nobles = list(nobles)
+    total = sum(strength(state, n, extra_regions) for n in nobles)
+    if french:
+        total += sum(state.entry(c).number("troops") for n in french_holders(state, nobles)
+                     for c in state.cards_of(n) if state.entry(c).flag("attack_only"))
+    return total
+
+
+# --------------------------------------------------------------------------------------------
+# Heirs and Kings (§8)
+
+
+def beaufort_is_heir(state: State) -> bool:
+    """8.2: while in play and every Lancastrian heir of the line is dead (derived each time)."""
+    line = state.lines.get("lancaster", ())
+    return BEAUFORT in state.nobles and bool(line) and \
+        all(not state.heirs[h].alive for h in line if h in state.heirs)
+
+
+def living_heirs(state: State) -> list[str]:
+    found = state.memo.get("living")
+    if found is None:
+        found = [h for h, s in state.heirs.items() if s.alive]
+        if beaufort_is_heir(state):
+            found.append(BEAUFORT)
+        state.memo["living"] = found
+    return list(found)
+
+
+def house_of(state: State, heir: str) -> str:
+    if heir == BEAUFORT:
+        return "lancaster"
+    entry = state.box.get("heir", heir)
+    return str(entry.get("house")) if entry is not None else ""
+
+
+def controller(state: State, heir: str) -> str | None:
+    """The noble who controls an heir (Beaufort controls himself, R-45)."""
+    if heir == BEAUFORT:
+        return BEAUFORT if BEAUFORT in state.nobles else None
+    return state.heirs[heir].by
+
+
+def heir_player(state: State, heir: str) -> str | None:
+    noble = controller(state, heir)
+    return state.owner(noble) if noble else None
+
+
+def heir_location(state: State, heir: str) -> str:
+    noble = controller(state, heir)
+    return state.nobles[noble].at if noble else state.heirs[heir].at
+
+
+def is_crowned(state: State, heir: str) -> bool:
+    if heir == BEAUFORT:
+        return state.beaufort_crowned and beaufort_is_heir(state)
+    return state.heirs[heir].alive and state.heirs[heir].crowned
+
+
+def kings(state: State) -> list[str]:
+    return [h for h in living_heirs(state) if is_crowned(state, h)]
+
+
+def sole_king(state: State) -> str | None:
+    found = kings(state)
+    return found[0] if len(found) == 1 else None
+
+
+def line(state: State, house: str) -> list[str]:
+    """A house's line of succession, the living first in order (Beaufort last, 8.2)."""
+    out = [h for h in state.lines.get(house, ()) if state.heirs[h].alive]
+    if house == "lancaster" and beaufort_is_heir(state):
+        out.append(BEAUFORT)
+    return out
+
+
+def first_in_line(state: State, house: str) -> str | None:
+    found = line(state, house)
+    return found[0] if found else None
+
+
+def heirs_held(state: State, player: str) -> list[str]:
+    return [h for h in living_heirs(state) if heir_player(state, h) == player]
+
+
+def houses_held(state: State, player: str) -> set[str]:
+    return {house_of(state, h) for h in heirs_held(state, player)}
+
+
+def guards(state: State) -> dict[str, str]:
+    """R-44: the Royal Guard cards follow the Kings' controllers (derived at every event)."""
+    found = state.memo.get("guards")
+    if found is None:
+        found = state.memo["guards"] = _guards(state)
+    return dict(found)
+
+
+def _guards(state: State) -> dict[str, str]:
+    out: dict[str, str] = {}
+    reigning = [k for k in kings(state) if controller(state, k)]
+    sole = sole_king(state)
+    for guard in state.box.of("guard"):
+        house = guard.get("house")
+        if sole is not None and sole in reigning and state.options.get("royal_guard") == "both":
+            out[guard.name] = str(controller(state, sole))
+            continue
+        for king in reigning:
+            if house_of(state, king) == house:
+                out[guard.name] = str(controller(state, king))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Fortresses, friendliness, sieges
+
+
+def controller_player(state: State, place: str) -> str | None:
+    noble = state.control.get(place)
+    return state.owner(noble) if noble else None
+
+
+def occupied_by_others(state: State, place: str, player: str) -> bool:
+    return any(state.owner(n) != player for n in inside(state, place))
+
+
+def friendly(state: State, player: str, place: str, snapshot: bool = False) -> bool:
+    """§8.2 for `player`: his fortress; an open town no other faction occupies; a place its
+    controller declared friendly; never a neutral fortress. Unfortified places never impede."""
+    if (place, player) in state.grants:
+        return True
+    if snapshot:
+        return place in state.friendly or is_unfortified(state, place)
+    if is_unfortified(state, place):
+        return True
+    if is_open_town(state, place):
+        return not occupied_by_others(state, place, player)
+    return controller_player(state, place) == player
+
+
+def friendly_snapshot(state: State, player: str) -> frozenset[str]:
+    """The places friendly to the mover at the start of his movement phase (§8.2)."""
+    return frozenset(p.name for p in state.box.of("place") if p.get("kind") is not None
+                     and friendly(state, player, p.name))
+
+
+def besieged_place(state: State, noble: str) -> str | None:
+    """The place whose siege holds a noble: inside it, or aboard a besieging ship (§3)."""
+    prefix, name = split(state.nobles[noble].at)
+    if prefix == "in" and name in state.sieges:
+        return name
+    if prefix == "aboard":
+        return next((p for p, s in state.sieges.items() if s.ship == name), None)
+    return None
+
+
+def under_siege(state: State, noble: str) -> bool:
+    return besieged_place(state, noble) is not None
+
+
+def ship_besieger(state: State, noble: str) -> bool:
+    prefix, name = split(state.nobles[noble].at)
+    return prefix == "aboard" and any(s.ship == name for s in state.sieges.values())
+
+
+def garrison_ally(state: State, noble: str) -> bool:
+    """§8.5: a noble inside another faction's fortress."""
+    prefix, name = split(state.nobles[noble].at)
+    if prefix != "in":
+        return False
+    owner = controller_player(state, name)
+    return owner is not None and owner != state.owner(noble)
+
+
+def defence(state: State, place: str) -> Fraction:
+    """D = the garrison (a quarter from siege turn 3, R-27; an open town's only while occupied,
+    R-1) + the strength of every noble inside, garrison allies included."""
+    men = inside(state, place)
+    base = Fraction(garrison(state, place))
+    if is_open_town(state, place) and not men:
+        base = Fraction(0)
+    siege = state.sieges.get(place)
+    if siege is not None and siege.turn >= 3:
+        base /= 4
+    return base + sum((strength(state, n) for n in men), Fraction(0))
+
+
+def besiegers(state: State, place: str) -> list[str]:
+    siege = state.sieges.get(place)
+    return list(siege.nobles) if siege else []
+
+
+def shown_number(value: Fraction | int) -> str:
+    number = Fraction(value)
+    return str(number.numerator) if number.denominator == 1 else f"{float(number):g}"
+
+
+# --------------------------------------------------------------------------------------------
+# Votes (R-36, R-51): the tally Parliament and the time limit use
+
+
+def tally(state: State, attending: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
+    """Commons and Lords per player. Commons wherever the nobles are: nobles, titles, offices,
+    fortresses, the King's votes, the senior heirs'; Lords for attending nobles only."""
+    present = set(state.nobles if attending is None else attending)
+    box = state.box
+    commons = {p: 0 for p in state.names}
+    lords = {p: 0 for p in state.names}
+    for noble, info in state.nobles.items():
+        commons[info.owner] += state.entry(noble).number("commons")
+        for card in state.cards_of(noble):
+            entry = state.entry(card)
+            if entry.kind in ("title", "office"):
+                commons[info.owner] += entry.number("commons")
+            if entry.kind == "bishop" and noble in present:
+                lords[info.owner] += entry.number("lords")
+        if noble in present:
+            lords[info.owner] += state.entry(noble).number("lords")
+    for place, noble in state.control.items():
+        commons[state.owner(noble)] += place_commons(state, place)
+    king_votes = king_holder(state)
+    if king_votes is not None:
+        commons[king_votes] += int(box.votes("king_commons"))
+    for house in ("lancaster", "york"):
+        first = first_in_line(state, house)
+        who = heir_player(state, first) if first else None
+        if who is not None:
+            commons[who] += int(box.votes("senior_heir_commons"))
+            if controller(state, str(first)) in present:
+                lords[who] += int(box.votes("senior_heir_lords"))
+    return {p: (commons[p], lords[p]) for p in state.names}
+
+
+def king_holder(state: State) -> str | None:
+    """Who has the King's 20 Commons: the sole King's controller; with no sole King, the
+    Chancellor's faction (R-57: an uncontrolled sole King gives them to nobody)."""
+    sole = sole_king(state)
+    if sole is not None:
+        return heir_player(state, sole)
+    if state.box.votes("no_sole_king") != "chancellor":
+        return None
+    noble = holder(state, CHANCELLOR)
+    return state.owner(noble) if noble else None
+
+
+# --------------------------------------------------------------------------------------------
+# Placing cards (§5.3, rule 12, R-19)
+
+
+def placement_problem(state: State, card: str, noble: str, player: str) -> IllegalMove | None:
+    """Why `card` may not be assigned to `noble` now (None when it may)."""
+    entry = state.entry(card)
+    if noble not in state.nobles or state.owner(noble) != player:
+        return refuse(f"{noble} is not a noble of {player}'s faction in play", "not-your-noble",
+                      "§5.3")
+    if under_siege(state, noble) or ship_besieger(state, noble):
+        return refuse(f"{noble} is under siege or besieging a port from a ship: no card may be "
+                      "assigned to him (rule 12)", "noble-under-siege", "§5.3")
+    if state.options.get("assign_at_sea") == "no" and \
+            split(noble_position(state, noble))[0] == "sea":
+        return refuse(f"{noble} is aboard a ship at sea: no card may be assigned to him (R-19)",
+                      "noble-at-sea", "R-19")
+    if entry.kind == "title" and titled(state, noble):
+        return refuse(f"{noble} is titled already: one title per noble", "titled", "§5.3")
+    if entry.kind == "office" and not titled(state, noble):
+        return refuse(f"{noble} is untitled: an office goes to a titled noble", "untitled",
+                      "§5.3")
+    if entry.kind == "office" and office_of(state, noble):
+        return refuse(f"{noble} holds {office_of(state, noble)}: one office per titled noble",
+                      "has-office", "§5.3")
+    return None
+
+
+def eligible_nobles(state: State, card: str, player: str) -> list[str]:
+    return [n for n in state.faction(player) if placement_problem(state, card, n, player) is None]
+
+
+def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
+    """The card goes to the noble; the places and ships it brings come with it (R-7)."""
+    cards = dict(state.cards)
+    cards[card] = f"noble:{noble}"
+    state = evolve(state, cards=cards)
+    entry = state.entry(card)
+    if entry.kind == "town":  # at set-up control is settled after the layout (R-7)
+        return take_control(state, str(entry.get("place")), noble) if claims else state
+    if claims:
+        state = claim_places(state, noble, entry.names("brings"))
+    return bring_ships(state, noble, entry)
+
+
+def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
+    """R-7: places become the noble's if they are neutral fortresses."""
+    control = dict(state.control)
+    for place in places:
+        entry = state.box.place(place)
+        if entry is None or entry.get("kind") is None or not is_fortress(state, place):
+            continue
+        control.setdefault(place, noble)
+    return evolve(state, control=control)
+
+
+def take_control(state: State, place: str, noble: str) -> State:
+    control = dict(state.control)
+    control[place] = noble
+    cards = dict(state.cards)
+    for town in state.box.of("town"):  # the town card goes with the fortress (§8.1)
+        if town.get("place") == place and cards.get(town.name, "").startswith("noble:"):
+            cards[town.name] = f"noble:{noble}"
+    return evolve(state, control=control, cards=cards)
+
+
+def bring_ships(state: State, noble: str, entry: Entry) -> State:
+    ships = dict(state.ships)
+    names = list(entry.names("ships")) + ([entry.name] if entry.kind == "ship" else [])
+    for name in names:
+        ship = state.box.card(name)
+        if ship is not None and name not in ships:
+            ships[name] = ShipState(noble, f"port:{ship.get('home_port')}")
+    return evolve(state, ships=ships)
+
+
+def place_town(state: State, card: str, player: str) -> State:
+    """A town card in hand goes to its fortress's controller, or to an own noble who may take
+    it (the player's choice when several may); else it stays in hand until one may (R-53)."""
+    owner = town_destination(state, card, player)
+    if owner is not None:
+        return assign(state, card, owner)
+    eligible = eligible_nobles(state, card, player)
+    if len(eligible) == 1:
+        return assign(state, card, eligible[0])
+    if eligible and not any(d.kind == "place" and d.subject == card for d in state.duties):
+        return add_duty(state, Duty("place", player, card, tuple(eligible)))
+    return state
+
+
+def town_destination(state: State, card: str, player: str) -> str | None:
+    """§8.1, R-53, R-57: the noble a town card goes to without a choice (the fortress's
+    controller), else None (the player chooses among his own)."""
+    place = str(state.entry(card).get("place"))
+    return state.control.get(place)
+
+
+# --------------------------------------------------------------------------------------------
+# Entering play (§4, R-7, R-30, R-60)
+
+
+def home_choices(state: State, noble: str) -> list[str]:
+    """R-30: inside a home castle his faction controls that is not under siege, his choice;
+    if there is none, near one of his other home castles."""
+    owner = state.owner(noble)
+    homes = list(state.entry(noble).names("home"))
+    inside_ = [f"in:{h}" for h in homes if controller_player(state, h) == owner
+               and h not in state.sieges]
+    if inside_:
+        return inside_
+    return [normal(state, f"near:{h}") for h in homes if controller_player(state, h) != owner] \
+        or [normal(state, f"near:{h}") for h in homes]
+
+
+def send_home(state: State, noble: str, to: str | None = None) -> State:
+    choices = home_choices(state, noble)
+    target = to if to is not None else choices[0]
+    return move_nobles(state, [noble], target)
+
+
+def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
+    """Nobles (with the heirs they control) to a location."""
+    moved = dict(state.nobles)
+    for noble in nobles:
+        moved[noble] = replace(moved[noble], at=to)
+    return evolve(state, nobles=moved)
+
+
+def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> State:
+    """A noble comes into play for `player`: his home castles if neutral (R-7), Stanley with Le
+    Lucas (rule 26), and (when `placed`) his position by R-30's placement (R-60)."""
+    nobles = dict(state.nobles)
+    from referee.games.kingmaker.state import NobleState
+
+    nobles[noble] = NobleState(player, "")
+    cards = dict(state.cards)
+    cards[noble] = PLAY
+    state = evolve(state, nobles=nobles, cards=cards)
+    if noble == STANLEY and state.box.card(LE_LUCAS) is not None and \
+            state.cards.get(LE_LUCAS) in (ASIDE, DECK, DISCARD):
+        state = assign(state, LE_LUCAS, STANLEY)
+    if placed:
+        state = claim_places(state, noble, state.entry(noble).names("home"))
+        state = send_home(state, noble)
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Death (§9)
+
+
+def chronicle(state: State, text: str) -> State:
+    return evolve(state, chronicle=state.chronicle + ((state.turn, text),))
+
+
+def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choice") -> State:
+    """§9: titles, offices, bishops to the Chancery, other cards to the crown discard, Le Lucas
+    and Royal Guards aside; his fortresses neutral with all inside expelled; his heirs to a noble
+    of his faction with him (R-48, a duty when there is a choice), else uncontrolled there.
+    `heirs_to=None`: the caller decides about his heirs (§6.1)."""
+    info = state.nobles[noble]
+    places = [p for p, n in state.control.items() if n == noble]
+    mates = [n for n in at_location(state, info.at) if n != noble and
+             state.owner(n) == info.owner]
+    his_heirs = state.heirs_of(noble)
+    state = chronicle(state, f"{noble} dies ({why})")
+    cards = dict(state.cards)
+    for card in state.cards_of(noble):
+        kind = state.kind(card)
+        cards[card] = CHANCERY if kind in ("title", "office", "bishop") else \
+            ASIDE if card == LE_LUCAS else DISCARD
+    cards[noble] = DISCARD
+    ships = {s: v for s, v in state.ships.items() if v.by != noble}
+    for ship, v in state.ships.items():
+        if v.by == noble:
+            ships.update(_ship_after_death(state, ship, noble, cards))
+    sieges = {p: replace(s, nobles=tuple(n for n in s.nobles if n != noble))
+              for p, s in state.sieges.items()}
+    state = evolve(state, cards=cards, ships=ships, sieges=sieges,
+                    nobles={n: s for n, s in state.nobles.items() if n != noble},
+                    control={p: n for p, n in state.control.items() if n != noble},
+                    beaufort_crowned=state.beaufort_crowned and noble != BEAUFORT)
+    for place in places:
+        state = expel(state, place)
+    heirs = dict(state.heirs)
+    for heir in his_heirs:
+        loose = replace(heirs[heir], by=None, at=info.at)
+        if heirs_to == "choice" and len(mates) > 1:
+            state = add_duty(state, Duty("heir", info.owner, heir, tuple(mates) + ("none",),
+                                         info.at))
+            heirs[heir] = loose
+        elif heirs_to == "choice" and mates:
+            heirs[heir] = replace(heirs[heir], by=mates[0])
+        else:
+            heirs[heir] = loose
+    return evolve(state, heirs=heirs)
+
+
+def _ship_after_death(state: State, ship: str, noble: str,
+                      cards: dict[str, str]) -> dict[str, ShipState]:
+    """R-69: a ship whose controller dies passes, with its card, to the first noble aboard; with
+    nobody aboard it leaves play."""
+    crew = [n for n in aboard(state, ship) if n != noble]
+    if not crew:
+        return {}
+    if ship in cards:
+        cards[ship] = f"noble:{crew[0]}"
+    return {ship: replace(state.ships[ship], by=crew[0])}
+
+
+def expel(state: State, place: str) -> State:
+    """A fortress gone neutral: everyone inside to its open square (§9)."""
+    state = move_nobles(state, inside(state, place), f"near:{place}")
+    heirs = {h: (replace(s, at=f"near:{place}") if s.by is None and s.at == f"in:{place}"
+                 else s) for h, s in state.heirs.items()}
+    return evolve(state, heirs=heirs)
+
+
+def heir_dies(state: State, heir: str, why: str) -> State:
+    if heir == BEAUFORT:
+        return state  # R-45: he dies only as a noble
+    heirs = dict(state.heirs)
+    heirs[heir] = replace(heirs[heir], alive=False, by=None, crowned=False, due=None)
+    return chronicle(evolve(state, heirs=heirs), f"{heir} dies ({why})")
+
+
+def kill(state: State, names: Iterable[str], why: str, heirs_to: str | None = "choice") -> State:
+    """Nobles and heirs die (heirs first, so that a dead noble's heirs are not handed on)."""
+    names = list(names)
+    for name in names:
+        if name in state.heirs and name != BEAUFORT:
+            state = heir_dies(state, name, why)
+    for name in names:
+        if name in state.nobles:
+            state = noble_dies(state, name, why, heirs_to)
+    return state
+
+
+def ship_sinks(state: State, ship: str, why: str) -> State:
+    """A ship lost with all aboard (storms, a broken siege from a ship): they die."""
+    crew = aboard(state, ship)
+    heirs = [h for n in crew for h in state.heirs_of(n)]
+    state = kill(state, heirs + crew, why, heirs_to=None)
+    ships = {s: v for s, v in state.ships.items() if s != ship}
+    cards = dict(state.cards)
+    if ship in cards and cards[ship].startswith("noble:"):
+        cards[ship] = ASIDE if ship == LE_LUCAS else DISCARD
+    return chronicle(evolve(state, ships=ships, cards=cards), f"{ship} is lost ({why})")
+
+
+# --------------------------------------------------------------------------------------------
+# Duties
+
+
+def add_duty(state: State, duty: Duty) -> State:
+    return evolve(state, duties=state.duties + (duty,))
+
+
+def duty(state: State) -> Duty | None:
+    return state.duties[0] if state.duties else None
+
+
+def done(state: State, resolved: Duty) -> State:
+    duties = list(state.duties)
+    duties.remove(resolved)
+    return evolve(state, duties=tuple(duties))
+
+
+DUTY_PROMPTS = {
+    "deal": "{player} is dealt crown cards one at a time until a noble comes: `dealt CARD`",
+    "layout": "{player} lays out {subject}: `assign {subject} to NOBLE` (or chancery)",
+    "respond": "{player}'s {subject} answers the event card: `respond {subject}`",
+    "storm": "the table rolls for {subject} at sea: `storm {subject} ROLL port PLACE`",
+    "heir": "{player} names who controls {subject}: `heir {subject} to NOBLE` (or none)",
+    "control": "{player} names the noble who takes {subject}: `control {subject} to NOBLE`",
+    "captive": "{player} decides the captive {subject}: `ransom {subject}` or `kill {subject}`",
+    "retreat": "{player}'s {subject} goes to {choices}: `retreat {subject} to LOCATION`",
+    "place": "{player} places the town card {subject}: `play {subject} to NOBLE`",
+    "discard": "{player} holds more than two crown cards: `play CARD to NOBLE` or "
+               "`discard CARD`",
+}
+
+
+def duty_prompt(item: Duty) -> str:
+    choices = " or ".join(item.choices[:4]) or "home"
+    return DUTY_PROMPTS[item.kind].format(player=item.player or "the table",
+                                          subject=item.subject, choices=choices)
+
+
+# --------------------------------------------------------------------------------------------
+# The turn
+
+
+def phase(state: State) -> str:
+    if state.ended is not None:
+        return OVER
+    if state.time_up:
+        return TIME_UP
+    return state.stage
+
+
+def to_act(state: State) -> ToAct:
+    if state.ended is not None:
+        return ToAct((), "the game is over")
+    if state.time_up:
+        return ToAct((), "the time limit is reached: the table records `end time` (R-49)",
+                     table=True)
+    current = duty(state)
+    if current is not None:
+        if current.player is None:
+            return ToAct((), duty_prompt(current), table=True)
+        return ToAct((current.player,), duty_prompt(current))
+    if state.combat is not None:
+        return combat_turn(state)
+    if state.stage == DEAL:
+        player = next(p for p in state.playing if p not in state.dealt)
+        return ToAct((player,), f"{player} enters the {deal_size(state)} crown cards dealt: "
+                                "`dealt CARD, CARD, ...` (R-5)")
+    return ToAct((state.active,), PROMPTS[state.stage].format(player=state.active))
+
+
+PROMPTS = {
+    CHANCE: "{player} draws an event card: `event CARD`",
+    MOVEMENT: "{player} moves: `move NOBLES to LOCATION`, `sail SHIP to LOCATION`, or `next`",
+    COMBAT: "{player} fights: `attack ...`, `siege lay|join|conclude|break PLACE ...`, "
+            "or `next`",
+    PARLIAMENT: "{player} may call Parliament, or `next`",
+    CORONATION: "{player} may crown an heir: `crown HEIR at PLACE`, or `next`",
+    DRAW: "{player} draws a crown card: `draw CARD` or `draw hidden`; then `next`",
+}
+
+
+def combat_turn(state: State) -> ToAct:
+    combat = state.combat
+    assert combat is not None
+    if combat.stage == "weather":
+        return ToAct((state.active,), f"{state.active} checks the weather: `weather CARD`")
+    if combat.stage == "result":
+        return ToAct((), "the table enters the battle's result: `result major|minor|none`"
+                         + (" or `result ROLL`" if has_chart(state, "battle_chart") else ""),
+                     table=True)
+    if combat.saves:
+        return ToAct((), f"the table rolls for {combat.saves[0]}: `save {combat.saves[0]} "
+                         "ROLL`", table=True)
+    return ToAct((), "the table enters who died: `deaths NAMES` or `deaths none`", table=True)
+
+
+def has_chart(state: State, kind: str) -> bool:
+    return state.box.get(kind, kind) is not None
+
+
+def deal_size(state: State) -> int:
+    """R-5: `auto` deals 36 to 2, 3, 4 or 6 players and 35 to 5 or 7; a fixed size deals the
+    quotient (the rest goes back)."""
+    players = len(state.names)
+    option = state.options.get("deal", "auto")
+    total = (35 if players in (5, 7) else 36) if option == "auto" else int(option)
+    return total // players
+
+
+def next_seat(state: State, seat: int) -> int:
+    for step in range(1, len(state.names) + 1):
+        candidate = (seat + step) % len(state.names)
+        if state.names[candidate] not in state.late:
+            return candidate
+    return seat
+
+
+def next_turn_of(state: State, player: str) -> int:
+    """The number of `player`'s next turn (turns go round the seats, late joiners aside)."""
+    seat, turn = state.seat, state.turn
+    for _ in range(len(state.names)):
+        seat = next_seat(state, seat)
+        turn += 1
+        if state.names[seat] == player:
+            return turn
+    return turn
+
+
+def begin_turn(state: State, seat: int) -> State:
+    player = state.names[seat]
+    own = dict(state.own)
+    own[player] = own.get(player, 0) + 1
+    last = dict(state.last_turn)
+    last[player] = state.turn + 1
+    return evolve(state, seat=seat, turn=state.turn + 1, own=own, last_turn=last,
+                   stage=CHANCE, event_drawn=False, drew=False, cancelled=False, moved={},
+                   acted=frozenset(), grants=frozenset())
+
+
+def begin_phase(state: State, stage: str) -> State:
+    state = evolve(state, stage=stage, grants=frozenset(), moved={}, acted=frozenset())
+    if stage == MOVEMENT:
+        return evolve(state, friendly=friendly_snapshot(state, state.active))
+    if stage == COMBAT:  # R-27: the active player's sieges count one more turn
+        sieges = {p: (replace(s, turn=s.turn + 1) if s.owner == state.active else s)
+                  for p, s in state.sieges.items()}
+        return evolve(state, sieges=sieges)
+    return state
+
+
+def advance(state: State) -> State:
+    """The next phase of the turn, skipping those with nothing to do (§5)."""
+    index = TURN_PHASES.index(state.stage) + 1
+    while index < len(TURN_PHASES):
+        stage = TURN_PHASES[index]
+        if not skipped(state, stage):
+            return begin_phase(state, stage)
+        index += 1
+    return state
+
+
+def skipped(state: State, stage: str) -> bool:
+    if stage in (MOVEMENT, COMBAT):
+        return state.cancelled  # 7.7: a People's Parliament cancels them
+    if stage == PARLIAMENT:
+        return True  # calling Parliament (7.1) is not refereed by this version
+    if stage == CORONATION:
+        return not coronations(state)
+    return False
+
+
+def coronations(state: State) -> list[tuple[str, str]]:
+    """(heir, place) pairs the active player may crown now (8.1)."""
+    out = []
+    for house in ("lancaster", "york"):
+        heir = first_in_line(state, house)
+        if heir is None or any(house_of(state, k) == house for k in kings(state)):
+            continue
+        if heir_player(state, heir) != state.active:
+            continue
+        place = place_of(heir_location(state, heir))
+        if place and coronation_problem(state, heir, place) is None:
+            out.append((heir, place))
+    return out
+
+
+def coronation_problem(state: State, heir: str, place: str) -> IllegalMove | None:
+    house = house_of(state, heir)
+    if first_in_line(state, house) != heir:
+        return refuse(f"{heir} is not the first living heir of {house.title()}", "not-first",
+                      "§8.1")
+    if any(house_of(state, k) == house for k in kings(state)):
+        return refuse(f"a King of {house.title()} lives", "king-lives", "§8.1")
+    noble = controller(state, heir)
+    if noble is None or state.owner(noble) != state.active:
+        return refuse(f"{heir} is not controlled by a noble of {state.active}'s faction",
+                      "not-controlled", "§8.1")
+    entry = state.box.place(place)
+    if entry is None or not entry.flag("cathedral"):
+        return refuse(f"{place} has no cathedral", "no-cathedral", "§8.1")
+    here = normal(state, f"in:{place}")
+    if state.nobles[noble].at != here:
+        return refuse(f"{heir} and {noble} are not at {place} ({here})", "not-there", "§8.1")
+    if garrison_ally(state, noble):
+        return refuse(f"{noble} is a garrison ally in {place}: he crowns no heir (§8.5)",
+                      "garrison-ally", "§8.5")
+    clerics = [c for n in at_location(state, here)
+               if state.options.get("coronation_bishops") == "present"
+               or state.owner(n) == state.active for c in bishops_of(state, n)]
+    if not any(state.entry(c).flag("archbishop") for c in clerics) and len(clerics) < 2:
+        return refuse(f"no archbishop and fewer than two bishops are held at {place} "
+                      "(R-43)", "no-bishops", "R-43")
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Set-up (§4)
+
+
+def deck_cards(state: State) -> list[str]:
+    return [c for c, w in state.cards.items() if w == DECK]
+
+
+def deck_size(state: State) -> int:
+    return len(deck_cards(state)) - sum(state.hidden.values())
+
+
+def rebuild_deck(state: State) -> State:
+    """R-15: an exhausted Crown deck is rebuilt from the crown discard."""
+    if deck_size(state) > 0:
+        return state
+    cards = {c: (DECK if w == DISCARD else w) for c, w in state.cards.items()}
+    return evolve(state, cards=cards)
+
+
+def initial_place(state: State, card: str) -> str:
+    """§4.1, rule 25: where a crown card starts: the deck, set aside, or out of the game."""
+    entry = state.entry(card)
+    brought = {s for kind in ("title", "office") for e in state.box.of(kind)
+               for s in e.names("ships")}
+    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in brought:
+        return OUT
+    if card in (LE_LUCAS, CONSTABLE):
+        return ASIDE
+    return DECK
+
+
+def open_deck(state: State) -> State:
+    """At the first deal: the Crown deck as rule 25 makes it."""
+    cards = {c: initial_place(state, c) for c in crown_instances(state.box)}
+    return evolve(state, cards=cards)
+
+
+def first_player(state: State) -> int:
+    """R-8: the Chancellor's faction; else the most senior cleric's; else the most troops."""
+    chancellor = holder(state, CHANCELLOR)
+    if chancellor:
+        return state.names.index(state.owner(chancellor))
+    clerics = [(-state.entry(c).number("lords"), _senior_rank(c), c)
+               for c, w in state.cards.items() if w.startswith("noble:")
+               and state.kind(c) == "bishop"]
+    if clerics:
+        return state.names.index(state.owner(str(holder(state, min(clerics)[2]))))
+    troops = {p: sum(strength(state, n, bonuses=False) for n in state.faction(p))
+              for p in state.playing}
+    best = max(troops.values())
+    return next(state.names.index(p) for p in state.playing if troops[p] == best)
+
+
+def _senior_rank(card: str) -> int:
+    return next((i for i, word in enumerate(SENIOR_CLERICS) if word in card), 99)
+
+
+def finish_setup(state: State) -> State:
+    """§4 steps 5-8: the first player, control at entry in seat order from him (R-7), the
+    Constable back, heirs at their starts with Henry crowned, nobles and ships in place."""
+    first = first_player(state)
+    state = evolve(state, first=first, lines=lines_of(state))
+    order = state.names[first:] + state.names[:first]
+    for player in order:
+        state = _claims_at_setup(state, player)
+    cards = dict(state.cards)
+    if cards.get(CONSTABLE) == ASIDE:
+        cards[CONSTABLE] = DECK
+    state = evolve(state, cards=cards, heirs=start_heirs(state))
+    for player in order:
+        for noble in state.faction(player):
+            state = send_home(state, noble)
+    return chronicle(begin_turn(state, first), "the game begins")
+
+
+def _claims_at_setup(state: State, player: str) -> State:
+    for noble in state.faction(player):
+        for card in state.cards_of(noble):
+            if state.kind(card) == "town":
+                state = _town_at_setup(state, card, noble)
+    for noble in state.faction(player):
+        state = claim_places(state, noble, state.entry(noble).names("home"))
+        for card in state.cards_of(noble):
+            state = claim_places(state, noble, state.entry(card).names("brings"))
+    return state
+
+
+def _town_at_setup(state: State, card: str, noble: str) -> State:
+    place = str(state.entry(card).get("place"))
+    owner = state.control.get(place)
+    if owner is None:
+        return take_control(state, place, noble)
+    cards = dict(state.cards)
+    cards[card] = f"noble:{owner}"  # §8.1: the card goes to the fortress's controller
+    return evolve(state, cards=cards)
+
+
+def start_heirs(state: State) -> dict[str, HeirState]:
+    heirs = {}
+    for entry in state.box.of("heir"):
+        start = normal(state, f"in:{entry.get('start')}")
+        crowned = entry.get("house") == "lancaster" and entry.get("rank") == 1
+        heirs[entry.name] = HeirState(at=start, crowned=crowned)
+    return heirs
+
+
+def lines_of(state: State) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for house in ("lancaster", "york"):
+        ranked = sorted((e for e in state.box.of("heir") if e.get("house") == house),
+                        key=lambda e: (e.number("rank"), e.name))
+        out[house] = tuple(e.name for e in ranked)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# After every event: what the referee settles by itself
+
+
+def settle(before: State, state: State) -> State:
+    """Sieges below half broken, mainland deadlines set, both houses watched, the hand limit,
+    No Elimination, phases with nothing left to do, and Complete and Utter Victory."""
+    if not state.in_play or state.ended is not None:
+        return state
+    state = _check_sieges(state)
+    state = _track_heirs(before, state)
+    state = _track_both_houses(state)
+    state = _waiting_towns(state)
+    state = _hand_limits(state)
+    state = _no_elimination(state)
+    state = _auto_advance(state)
+    return _complete_victory(state)
+
+
+def _check_sieges(state: State) -> State:
+    """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
+    they die with it (§8.6)."""
+    for place, siege in list(state.sieges.items()):
+        here = {f"near:{place}"} | ({f"aboard:{siege.ship}"} if siege.ship else set())
+        nobles = tuple(n for n in siege.nobles if n in state.nobles and
+                       state.nobles[n].at in here)
+        if siege.ship and (siege.ship not in state.ships or
+                           state.ships[siege.ship].at != f"port:{place}"):
+            nobles = tuple(n for n in nobles if not state.nobles[n].at.startswith("aboard:"))
+        own = controller_player(state, place) == siege.owner
+        empty = is_open_town(state, place) and not inside(state, place)
+        if nobles != siege.nobles:
+            state = evolve(state, sieges={**state.sieges, place: replace(siege, nobles=nobles)})
+        if own or empty or not nobles or \
+                2 * force_strength(state, nobles) < defence(state, place):
+            state = break_siege(state, place, "its besiegers fell below half the defence"
+                                if nobles and not own else "its besiegers are gone")
+    return state
+
+
+def break_siege(state: State, place: str, why: str) -> State:
+    siege = state.sieges[place]
+    sieges = {p: s for p, s in state.sieges.items() if p != place}
+    state = chronicle(evolve(state, sieges=sieges), f"the siege of {place} is broken ({why})")
+    if siege.ship and siege.ship in state.ships:
+        state = ship_sinks(state, siege.ship, f"the siege of {place} from the ship broke")
+    return state
+
+
+def _track_heirs(before: State, state: State) -> State:
+    """8.4: an heir off the mainland must land by the end of his controller's next own movement
+    phase (the second after a capture in Calais); the deadline is set when he leaves or changes
+    hands. Carisbrooke's island is mainland for a faction that held Carisbrooke before he came."""
+    heirs = dict(state.heirs)
+    for heir, info in state.heirs.items():
+        if not info.alive:
+            continue
+        player = heir_player(state, heir)
+        location = position(state, heir_location(state, heir))
+        if player is None:
+            if info.due is not None or info.wight:
+                heirs[heir] = replace(info, due=None, wight=False)
+            continue
+        came = heir not in before.heirs or not _is_wight(
+            before, position(before, heir_location(before, heir)))
+        wight = _is_wight(state, location) and (
+            info.wight or (came and controller_player(state, "Carisbrooke") == player))
+        if on_mainland(state, location) or wight:
+            if info.due is not None or info.wight != wight:
+                heirs[heir] = replace(info, due=None, wight=wight)
+            continue
+        changed = heir not in before.heirs or heir_player(before, heir) != player
+        if info.due is None or changed:
+            prefix, name = split(location)
+            calais = prefix != "sea" and area(state, name) == "calais"
+            heirs[heir] = replace(info, due=state.own.get(player, 0) + (2 if calais else 1),
+                                  wight=False)
+    return evolve(state, heirs=heirs) if heirs != state.heirs else state
+
+
+def _is_wight(state: State, location: str) -> bool:
+    prefix, name = split(location)
+    entry = state.box.place(name) if prefix != "sea" else None
+    carisbrooke = state.box.place("Carisbrooke")
+    return entry is not None and carisbrooke is not None and \
+        entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
+
+
+def _track_both_houses(state: State) -> State:
+    held: dict[str, set[str]] = {}
+    for heir in living_heirs(state):
+        player = heir_player(state, heir)
+        if player is not None:
+            held.setdefault(player, set()).add(house_of(state, heir))
+    both = dict(state.both)
+    for player in state.names:
+        if len(held.get(player, ())) == 2:
+            both.setdefault(player, state.own.get(player, 0) + 2)
+        else:
+            both.pop(player, None)
+    return evolve(state, both=both) if both != state.both else state
+
+
+def _waiting_towns(state: State) -> State:
+    """R-53: a town card kept in hand is placed as soon as a noble may take it."""
+    for player in state.names:
+        for card in state.hand(player):
+            if state.kind(card) == "town":
+                state = place_town(state, card, player)
+    return state
+
+
+def _hand_limits(state: State) -> State:
+    """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
+    kept = tuple(d for d in state.duties if d.kind != "discard" or
+                 state.hand_size(str(d.player)) > 2)
+    if kept != state.duties:
+        state = evolve(state, duties=kept)
+    for player in state.names:
+        if state.hand_size(player) > 2 and not any(
+                d.kind == "discard" and d.player == player for d in state.duties):
+            state = add_duty(state, Duty("discard", player))
+    return state
+
+
+def _no_elimination(state: State) -> State:
+    """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
+    for player in state.playing:
+        if not state.faction(player) and not any(d.kind in ("deal", "layout") and
+                                                 d.player == player for d in state.duties) \
+                and deck_size(rebuild_deck(state)) > 0:
+            state = add_duty(state, Duty("deal", player))
+    return state
+
+
+def _auto_advance(state: State) -> State:
+    if state.duties or state.combat is not None or state.time_up:
+        return state
+    if state.stage == CHANCE and state.event_drawn:
+        return advance(state)
+    if state.stage == CORONATION and not coronations(state):
+        return advance(state)
+    return state
+
+
+def _complete_victory(state: State) -> State:
+    """§10: a faction controls the sole crowned King and every other heir is dead."""
+    living = living_heirs(state)
+    if len(living) != 1 or not is_crowned(state, living[0]):
+        return state
+    player = heir_player(state, living[0])
+    if player is None:
+        return state
+    return evolve(state, ended=Ending(
+        "complete", f"{player} controls King {living[0]}, the last heir alive", (player,),
+        "Complete and Utter Victory"), duties=())
+
+
+# --------------------------------------------------------------------------------------------
+# The time limit (R-49, R-50)
+
+
+def time_left(state: State) -> float | None:
+    played = state.clock.minutes
+    return None if played is None else int(state.options.get("time_limit", 240)) - played
+
+
+def over_time(state: State) -> bool:
+    left = time_left(state)
+    return left is not None and left <= 0
+
+
+def time_victory(state: State) -> tuple[str, tuple[str, ...]]:
+    """R-50 in order, with R-51's counts (every living noble attends)."""
+    living = living_heirs(state)
+    if len(living) == 1 and not is_crowned(state, living[0]) and heir_player(state, living[0]):
+        return "Major Royal Victory", (str(heir_player(state, living[0])),)
+    votes = tally(state)
+    commons = {p: c for p, (c, _) in votes.items() if p in state.playing}
+    lords = {p: lo for p, (_, lo) in votes.items() if p in state.playing}
+    total = sum(commons.values())
+    for king in kings(state):
+        player = heir_player(state, king)
+        if player and 2 * commons[player] >= total and \
+                all(lords[player] > lords[p] for p in lords if p != player):
+            return "Major Parliamentary Victory", (player,)
+    for player in commons:
+        others = [p for p in commons if p != player]
+        if all(commons[player] > commons[p] and lords[player] > lords[p] for p in others):
+            return "Alternate Minor Victory", (player,)
+    most_c, most_l = max(commons.values()), max(lords.values())
+    winners = [p for p in state.playing if commons[p] == most_c or lords[p] == most_l]
+    return "Minor Split Victory", tuple(winners)
+
+
+def event_counts(state: State, name: str) -> tuple[int, int | None]:
+    """(copies out of the event deck, copies in the box or None when unknown)."""
+    entry = state.box.get("event", name)
+    copies = entry.copies if entry else None
+    return state.events_out.get(name, 0), copies
+
+
+def event_available(state: State, name: str) -> bool:
+    out, copies = event_counts(state, name)
+    return copies is None or out < copies
+
+
+def event_deck_empty(state: State) -> bool:
+    events = state.box.of("event")
+    return bool(events) and all(not event_available(state, e.name) for e in events)
+
+
+def rebuild_events(state: State) -> State:
+    """R-15 and rule 9: the event deck and its discard shuffled together (held cards stay out)."""
+    held: dict[str, int] = {}
+    for cards in state.held.values():
+        for card in cards:
+            held[card] = held.get(card, 0) + 1
+    return evolve(state, events_out=held)

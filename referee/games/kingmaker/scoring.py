@@ -1,0 +1,83 @@
+"""Kingmaker's scoresheet (rules page §11): the victory and its winners, one row per faction with
+its votes (R-51), nobles, troops, heirs, Kings and fortresses; below it the Parliaments,
+coronations and heir deaths by turn."""
+
+from __future__ import annotations
+
+from referee.games.kingmaker import rules
+from referee.games.kingmaker.state import State
+from referee.scoresheet import Row, Scoresheet, ordinal, places
+
+CATEGORIES = ("Commons share %", "Lords", "Nobles", "Troops", "Heirs", "Kings", "Fortresses")
+TIEBREAKS = ("the victory of §10 and R-50 decides the winners",
+             "others by most Commons, then most Lords (R-51 counts)", "shared place")
+NOTES = ("Commons and Lords are counted as at Parliament with every living noble attending "
+         "(R-51); troops are strengths without regional bonuses or French Foot-soldiers.",)
+
+
+def score(state: State) -> Scoresheet:
+    votes = rules.tally(state)
+    total = sum(c for c, _ in votes.values()) or 1
+    winners = state.ended.winners if state.ended is not None else ()
+    keys = {p: (p in winners, votes[p][0], votes[p][1]) for p in state.names}
+    ranked = places(keys)
+    rows = []
+    for player in state.names:
+        commons, lords = votes[player]
+        nobles = state.faction(player)
+        heirs = rules.heirs_held(state, player)
+        rows.append(Row(
+            name=player, seat=None,
+            categories=(("Commons share %", round(100 * commons / total)), ("Lords", lords),
+                        ("Nobles", len(nobles)),
+                        ("Troops", sum(rules.strength(state, n, bonuses=False)
+                                       for n in nobles)),
+                        ("Heirs", len(heirs)),
+                        ("Kings", sum(1 for h in heirs if rules.is_crowned(state, h))),
+                        ("Fortresses", sum(1 for n in state.control.values()
+                                           if state.owner(n) == player))),
+            total=commons, place=ranked[player],
+            result=_result(state, player, ranked, winners)))
+    return Scoresheet(game="kingmaker", title="Kingmaker", finished=state.ended is not None,
+                      outcome=_outcome(state), winners=tuple(winners), rows=tuple(rows),
+                      seat_label="", total_label="Commons", tiebreaks=TIEBREAKS,
+                      notes=NOTES + record(state))
+
+
+def _result(state: State, player: str, ranked: dict[str, int], winners: tuple[str, ...]) -> str:
+    if player in winners:
+        return "winner" if len(winners) == 1 else "co-winner"
+    place = ranked[player]
+    shared = list(ranked.values()).count(place) > 1
+    text = ("shared " if shared else "") + ordinal(place)
+    return text if state.ended is not None else text + " so far"
+
+
+def _outcome(state: State) -> str:
+    from referee.games.kingmaker.texts import outcome
+
+    played = state.clock.minutes
+    clock = f"; {played:.0f} minutes played" if played is not None else ""
+    return outcome(state) + clock
+
+
+def record(state: State) -> tuple[str, ...]:
+    """Parliaments, coronations and heir deaths by turn (§11)."""
+    heirs = set(state.heirs) | {rules.BEAUFORT}
+    out = [f"Turn {p.turn}: {'People' if p.people else p.caller}'s Parliament"
+           + (f", assigned {', '.join(p.assigned)}" if p.assigned else "")
+           for p in state.parliaments]
+    for turn, text in state.chronicle:
+        if " is crowned at " in text or any(text.startswith(h + " dies") for h in heirs):
+            out.append(f"Turn {turn}: {text}")
+    return tuple(out)
+
+
+def blank(players: int) -> Scoresheet:
+    rows = tuple(Row(None, None, tuple((c, None) for c in CATEGORIES), None)
+                 for _ in range(players))
+    return Scoresheet(game="kingmaker", title="Kingmaker - scoresheet", finished=False,
+                      outcome="", winners=(), rows=rows, seat_label="", total_label="Commons",
+                      tiebreaks=TIEBREAKS, notes=NOTES + (
+                          "Victory: ______________  Winners: ______________  Minutes: ____",
+                          "Coronations, heir deaths and Parliaments by turn:"), blank=True)

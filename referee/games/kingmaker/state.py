@@ -1,0 +1,291 @@
+"""The realm as the referee keeps it: small frozen values, replaced (never mutated) by events.
+
+The referee keeps the realm, not the map (rules page §1): who holds which card, where each noble,
+heir and ship is (a declared location, §3), who controls each fortress, the sieges, the hands and
+held event cards, the Chancery, the duties the table owes before play goes on, the clock and the
+record for the scoresheet. Mappings in a State are never changed in place: an event builds new
+ones.
+
+Locations are text: `in:P` (inside place P), `near:P` (P's open square), `sq:TEXT` (any other
+square), `aboard:SHIP`; ships lie at `port:P` or `sea:TEXT`. An unfortified place has no inside:
+`in:P` is stored as `near:P`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Mapping
+
+from referee.games.kingmaker.components import CROWN, Box, Entry
+
+# Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
+# `hand:PLAYER`).
+DECK, CHANCERY, DISCARD, ASIDE, OUT = "deck", "chancery", "discard", "aside", "out"
+
+# The set-up stages and the six phases of a turn (§4, §5).
+DEAL, LAYOUT = "deal", "layout"
+CHANCE, MOVEMENT, COMBAT, PARLIAMENT, CORONATION, DRAW = (
+    "chance", "movement", "combat", "parliament", "coronation", "draw")
+TURN_PHASES = (CHANCE, MOVEMENT, COMBAT, PARLIAMENT, CORONATION, DRAW)
+TIME_UP, OVER = "time-up", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class NobleState:
+    owner: str  # the player whose faction he belongs to
+    at: str  # his location
+
+
+@dataclass(frozen=True, slots=True)
+class HeirState:
+    at: str  # where he is when nobody controls him (a controlled heir is with his noble)
+    by: str | None = None  # the controlling noble
+    alive: bool = True
+    crowned: bool = False
+    due: int | None = None  # 8.4: the controller's own turn by whose movement end he must land
+    wight: bool = False  # 8.4: on Wight while his faction held Carisbrooke: mainland for him
+
+
+@dataclass(frozen=True, slots=True)
+class ShipState:
+    by: str  # the controlling noble
+    at: str  # port:P or sea:TEXT
+
+
+@dataclass(frozen=True, slots=True)
+class Siege:
+    owner: str  # the player who laid it (R-27)
+    nobles: tuple[str, ...]  # the besiegers
+    turn: int = 1
+    ship: str | None = None  # laid from a ship in the port (§8.6)
+
+
+@dataclass(frozen=True, slots=True)
+class Duty:
+    """Something the table owes before play goes on: a response to an event card, a storm roll,
+    a captive to ransom or kill, an heir to hand over... `player` None is the table."""
+
+    kind: str
+    player: str | None
+    subject: str = ""
+    choices: tuple[str, ...] = ()
+    place: str = ""
+    combat: bool = False  # part of an active combat (rule 14): heirs and fortress of the victor
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """A battle or a siege conclusion from its declaration to its deaths (§6)."""
+
+    kind: str  # "battle" or "siege"
+    at: str  # the battle's location, or the besieged place
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    att_allies: tuple[str, ...] = ()
+    def_allies: tuple[str, ...] = ()
+    heirs: tuple[str, ...] = ()  # the heirs in it (they roll against death too)
+    def_heirs: tuple[str, ...] = ()  # those of them on the defending side
+    attack: int = 0
+    defence: int = 0
+    odds: str = ""
+    french: bool = False
+    assassin: bool = False
+    target: str | None = None
+    sally: bool = False
+    stage: str = "weather"  # weather -> result -> deaths
+    outcome: str = ""  # major, minor, none (battle); taken (siege)
+    saves: tuple[str, ...] = ()  # with a death chart: who still rolls
+    dead: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        """Rule 14: from the weather draw that lets it go on to the application of deaths."""
+        return self.stage in ("result", "deaths")
+
+    @property
+    def attacking(self) -> tuple[str, ...]:
+        return self.attackers + self.att_allies
+
+    @property
+    def defending(self) -> tuple[str, ...]:
+        return self.defenders + self.def_allies
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """R-49: the time played, from the first chance phase, less the pauses (event times)."""
+
+    started: dt.datetime | None = None
+    now: dt.datetime | None = None
+    paused: float = 0.0  # seconds of finished pauses
+    since: dt.datetime | None = None  # a pause in progress
+
+    @property
+    def minutes(self) -> float | None:
+        if self.started is None or self.now is None:
+            return None
+        until = self.since or self.now
+        return max(0.0, ((until - self.started).total_seconds() - self.paused) / 60)
+
+
+@dataclass(frozen=True, slots=True)
+class Parliament:
+    """A Parliament held (issue 12 fills it); the windows of R-32, R-33 and R-59 count these."""
+
+    turn: int
+    caller: str  # the player
+    by: str  # the calling King (heir) or Chancellor (noble); "" for a People's Parliament
+    people: bool = False
+    assigned: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    kind: str  # complete, time, concede, abandoned
+    reason: str
+    winners: tuple[str, ...] = ()
+    victory: str = ""  # the victory type (§3, R-50)
+
+
+@dataclass(frozen=True)
+class State:
+    names: tuple[str, ...]  # players in seat order
+    options: Mapping[str, Any]
+    seed: int | None
+    box: Box
+    cards: Mapping[str, str] = field(default_factory=dict)  # crown card -> where it is
+    hidden: Mapping[str, int] = field(default_factory=dict)  # player -> unseen hand cards
+    events_out: Mapping[str, int] = field(default_factory=dict)  # event -> copies out of deck
+    held: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player -> kept events
+    nobles: Mapping[str, NobleState] = field(default_factory=dict)
+    heirs: Mapping[str, HeirState] = field(default_factory=dict)
+    lines: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # house -> succession
+    ships: Mapping[str, ShipState] = field(default_factory=dict)
+    control: Mapping[str, str] = field(default_factory=dict)  # fortress -> controlling noble
+    sieges: Mapping[str, Siege] = field(default_factory=dict)
+    duties: tuple[Duty, ...] = ()
+    combat: Combat | None = None
+    # the turn
+    stage: str = DEAL
+    dealt: tuple[str, ...] = ()  # players who entered their deal
+    first: int = 0  # the first player's seat (R-8)
+    seat: int = 0  # the active player's seat
+    turn: int = 0  # turns played, counting the one in progress (0 during set-up)
+    own: Mapping[str, int] = field(default_factory=dict)  # player -> own turns begun
+    last_turn: Mapping[str, int] = field(default_factory=dict)  # player -> his latest turn
+    event_drawn: bool = False  # this turn's chance card
+    drew: bool = False  # this turn's crown card
+    moved: Mapping[str, str] = field(default_factory=dict)  # noble/ship -> land/sea this phase
+    acted: frozenset[str] = frozenset()  # R-20: nobles in a combat action this phase
+    fought: Mapping[str, int] = field(default_factory=dict)  # noble -> last turn in combat
+    barred: tuple[tuple[str, str, int], ...] = ()  # (noble, place, turn): may not attack it
+    friendly: frozenset[str] = frozenset()  # §8.2: fixed at the start of the movement phase
+    grants: frozenset[tuple[str, str]] = frozenset()  # (place, player) declared friendly
+    both: Mapping[str, int] = field(default_factory=dict)  # R-47: player -> last own turn
+    cancelled: bool = False  # 7.7: this turn's movement and combat are cancelled
+    beaufort_crowned: bool = False  # 8.2: Beaufort as the Lancastrian heir, crowned
+    late: tuple[str, ...] = ()  # players who have not joined yet (§9)
+    # the record
+    clock: Clock = Clock()
+    paused: bool = False
+    parliaments: tuple[Parliament, ...] = ()
+    chronicle: tuple[tuple[int, str], ...] = ()  # (turn, what happened): for the scoresheet
+    ended: Ending | None = None
+    time_up: bool = False
+    # what the rules derive from this state, computed once (never copied by `replace`)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    # ---- who is who -------------------------------------------------------------------------
+    @property
+    def active(self) -> str:
+        return self.names[self.seat]
+
+    @property
+    def playing(self) -> tuple[str, ...]:
+        return tuple(n for n in self.names if n not in self.late)
+
+    def owner(self, noble: str) -> str:
+        return self.nobles[noble].owner
+
+    def faction(self, player: str) -> list[str]:
+        """A player's nobles in play, in the order they entered."""
+        return [n for n, s in self.nobles.items() if s.owner == player]
+
+    @cached_property
+    def holdings(self) -> dict[str, list[str]]:
+        """noble -> the crown cards assigned to him, in the order they came."""
+        out: dict[str, list[str]] = {n: [] for n in self.nobles}
+        for card, where in self.cards.items():
+            if where.startswith("noble:"):
+                out.setdefault(where[6:], []).append(card)
+        return out
+
+    def cards_of(self, noble: str) -> list[str]:
+        return self.holdings.get(noble, [])
+
+    def hand(self, player: str) -> list[str]:
+        """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
+        hands = self.memo.get("hands")
+        if hands is None:
+            hands = self.memo["hands"] = {}
+            for card, where in self.cards.items():
+                if where.startswith("hand:"):
+                    hands.setdefault(where[5:], []).append(card)
+        return list(hands.get(player, ()))
+
+    def hand_size(self, player: str) -> int:
+        return len(self.hand(player)) + self.hidden.get(player, 0)
+
+    def entry(self, card: str) -> Entry:
+        """The box entry of a card in play (copies share their entry: `Welsh Mercenaries #2`)."""
+        found = self.box.card(card_entry(card))
+        assert found is not None, card
+        return found
+
+    def kind(self, card: str) -> str:
+        return self.entry(card).kind
+
+    def heirs_of(self, noble: str) -> list[str]:
+        return [h for h, s in self.heirs.items() if s.alive and s.by == noble]
+
+    @property
+    def in_play(self) -> bool:
+        return self.stage not in (DEAL, LAYOUT)
+
+    @property
+    def phase_ids(self) -> tuple[str, ...]:
+        return TURN_PHASES
+
+
+FIELDS = frozenset(State.__dataclass_fields__) - {"memo"}
+
+
+def evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace` for the State, without re-running the frozen __init__ over its
+    fifty fields (the referee's hottest path): the same fields, these changed, a fresh memo."""
+    unknown = changes.keys() - FIELDS
+    assert not unknown, unknown
+    values = dict(state.__dict__)
+    values.pop("holdings", None)  # derived from `cards` and `nobles`: computed again
+    values.update(changes, memo={})
+    new = object.__new__(State)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def card_entry(card: str) -> str:
+    """The entry a card instance belongs to: `Welsh Mercenaries #2` -> `Welsh Mercenaries`."""
+    name, sep, number = card.rpartition(" #")
+    return name if sep and number.isdigit() else card
+
+
+def instances(entry: Entry) -> list[str]:
+    """The physical cards of an entry: one, or `NAME #1`... for several copies."""
+    copies = entry.copies or 1
+    return [entry.name] if copies == 1 else [f"{entry.name} #{i}" for i in range(1, copies + 1)]
+
+
+def crown_instances(box: Box) -> list[str]:
+    return [card for kind in CROWN for entry in box.of(kind) for card in instances(entry)]

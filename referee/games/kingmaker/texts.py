@@ -1,0 +1,228 @@
+"""Kingmaker in words: the realm for `status`, what a move changed, the folded `options`.
+
+Nothing hidden is shown: hands by their size only, the Chancery by its size (rules page §12).
+"""
+
+from __future__ import annotations
+
+from referee.engine import Event
+from referee.games.kingmaker import rules
+from referee.games.kingmaker.state import (
+    CHANCERY,
+    DEAL,
+    DISCARD,
+    LAYOUT,
+    State,
+)
+
+
+def describe(before: State, event: Event, text: str, after: State) -> list[str]:
+    who = f"{event.by}: " if event.by else ""
+    lines = [who + text]
+    combat = after.combat
+    if combat is not None and (before.combat is None or event.type == "attack"):
+        kind = "battle" if combat.kind == "battle" else f"siege of {combat.at}"
+        lines.append(f"{kind}: {combat.attack} against {combat.defence} ({combat.odds})"
+                     + (": an assassin's attack" if combat.assassin else ""))
+    if event.type == "weather" and before.combat is not None:
+        if after.combat is None or after.combat.stage != "weather":
+            card = after.box.get("event", event["card"])
+            weather = card.get("weather", "fair") if card else "fair"
+            lines.append(f"{weather} weather" + (": no combat" if weather == "bad" else ""))
+        else:
+            lines.append(f"{event['card']} is kept; the attacker draws again (rule 14)")
+    lines += [line for _, line in after.chronicle[len(before.chronicle):]]
+    if after.ended is not None and before.ended is None:
+        lines.append(outcome(after))
+    return lines
+
+
+def outcome(state: State) -> str:
+    end = state.ended
+    if end is None:
+        turn = rules.to_act(state)
+        who = " or ".join(turn.players) or "the table"
+        return f"In progress: turn {state.turn}, {state.stage} phase; {who} to act"
+    if end.winners:
+        return f"{end.victory}: {', '.join(end.winners)} ({end.reason})"
+    return f"Game over without a winner: {end.reason}"
+
+
+def render(state: State) -> str:
+    if state.stage in (DEAL, LAYOUT):
+        return _setup(state)
+    lines = [_headline(state), ""]
+    votes = rules.tally(state)
+    for player in state.names:
+        lines += _faction(state, player, votes[player])
+    lines += ["", "Heirs (line of succession):"]
+    for house in ("lancaster", "york"):
+        lines.append(f"  {house.title()}: " + ("; ".join(
+            _heir(state, h, i + 1) for i, h in enumerate(rules.line(state, house))) or "none"))
+    dead = [h for h, s in state.heirs.items() if not s.alive]
+    if dead:
+        lines.append(f"  dead: {', '.join(dead)}")
+    lines += ["", "Fortresses: " + (", ".join(
+        f"{p} ({n}, {state.owner(n)})" for p, n in sorted(state.control.items())) or "none")]
+    for place, siege in sorted(state.sieges.items()):
+        defence = rules.shown_number(rules.defence(state, place))
+        lines.append(f"Siege of {place}: {siege.owner} with {', '.join(siege.nobles)}"
+                     + (f" aboard {siege.ship}" if siege.ship else "")
+                     + f", turn {siege.turn}, defence {defence}")
+    if state.ships:
+        lines.append("Ships: " + ", ".join(f"{s} ({v.by}) {v.at}" for s, v in
+                                           sorted(state.ships.items())))
+    lines.append(_piles(state))
+    lines += ["", "Game over: " + outcome(state) if state.ended else "Next: " + _next(state)]
+    return "\n".join(lines)
+
+
+def _headline(state: State) -> str:
+    head = f"Turn {state.turn}: {state.active}, {state.stage} phase"
+    played = state.clock.minutes
+    limit = int(state.options.get("time_limit", 240))
+    if played is None:
+        return head + f". Clock: not started (no event times yet); limit {limit} minutes"
+    left = limit - played
+    pause = " (paused)" if state.paused else ""
+    return head + f". Clock{pause}: {played:.0f} of {limit} minutes played, " + \
+        (f"{left:.0f} left" if left > 0 else "the limit is reached (R-49)")
+
+
+def _faction(state: State, player: str, votes: tuple[int, int]) -> list[str]:
+    held = ", ".join(state.held.get(player, ())) or "none"
+    late = " (joins later)" if player in state.late else ""
+    lines = [f"{player}{late}: Commons {votes[0]}, Lords {votes[1]}; hand "
+             f"{state.hand_size(player)} card(s); held events: {held}"]
+    for noble in state.faction(player):
+        cards = [c for c in state.cards_of(noble)]
+        printed = state.entry(noble).get("title")
+        shown = ([f"{printed} (printed)"] if printed else []) + cards
+        heirs = state.heirs_of(noble)
+        lines.append(f"  {noble:<12} {rules.strength(state, noble):>4}  "
+                     f"{state.nobles[noble].at:<22} " + (", ".join(shown) or "-")
+                     + (f"; heirs: {', '.join(heirs)}" if heirs else ""))
+    return lines
+
+
+def _heir(state: State, heir: str, rank: int) -> str:
+    king = " (King)" if rules.is_crowned(state, heir) else ""
+    noble = rules.controller(state, heir)
+    where = rules.heir_location(state, heir)
+    who = f"{noble} ({state.owner(noble)})" if noble else "uncontrolled"
+    due = state.heirs[heir].due if heir in state.heirs else None
+    deadline = f", must land by the end of its controller's own turn {due}" if due else ""
+    return f"{rank} {heir}{king} {where}, {who}{deadline}"
+
+
+def _piles(state: State) -> str:
+    deck = rules.deck_size(state)
+    discard = sum(1 for w in state.cards.values() if w == DISCARD)
+    chancery = sum(1 for w in state.cards.values() if w == CHANCERY)
+    return f"Crown deck {deck}, crown discard {discard}, Chancery {chancery} (face down)"
+
+
+def _next(state: State) -> str:
+    turn = rules.to_act(state)
+    who = " or ".join(turn.players) or "the table"
+    return f"{who} - {turn.prompt}"
+
+
+def _setup(state: State) -> str:
+    lines = [f"Set-up ({state.stage}): {len(state.box.entries)} components declared"]
+    for player in state.names:
+        dealt = sum(1 for w in state.cards.values() if w == f"dealt:{player}")
+        nobles = state.faction(player)
+        lines.append(f"  {player}: " + ("dealt" if player in state.dealt else "to be dealt")
+                     + (f", {dealt} card(s) to lay out" if dealt else "")
+                     + (f"; nobles: {', '.join(nobles)}" if nobles else ""))
+    lines += ["", "Next: " + _next(state)]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# `options`: families folded into the form to type
+
+
+FOLDED = {"move", "sail", "dealt", "draw", "event", "weather", "give", "transfer", "play",
+          "execute", "friendly", "storm", "save", "result"}
+
+
+def option_lines(state: State, events: list[Event], formatted: list[str]) -> list[str]:
+    groups: dict[str, list[str]] = {}
+    for event, text in zip(events, formatted):
+        groups.setdefault(event.type, []).append(text)
+    lines = []
+    for kind, texts in groups.items():
+        if kind not in FOLDED or len(texts) <= 4:
+            lines += texts
+            continue
+        lines.append(_folded(state, kind, texts))
+    return lines
+
+
+def _folded(state: State, kind: str, texts: list[str]) -> str:
+    if kind == "move":
+        return "move NOBLES to LOCATION [via PLACES]   " + _move_hint(state)
+    if kind == "sail":
+        ships = [f"{s} at {v.at}" for s, v in sorted(state.ships.items())
+                 if state.owner(v.by) == state.active and s not in state.moved]
+        return f"sail SHIP to port:P|sea:TEXT [with NOBLES]   (your ships: {', '.join(ships)};" \
+               " a force embarks in port, R-52 lands it)"
+    if kind == "dealt":
+        return f"dealt CARD, CARD, ...   (the cards you were dealt, R-5; e.g. {texts[0]})"
+    if kind == "draw":
+        return f"draw CARD | draw hidden   (one of {len(texts) - 1} kinds of card in the " \
+               "Crown deck)"
+    if kind == "friendly":
+        return f"friendly PLACE for {state.active}   (--as the controller: any of " \
+               f"{len(texts)} fortresses another player holds may be declared friendly, §8.2)"
+    if kind in ("event", "weather"):
+        return f"{kind} CARD   (the card drawn: one of {len(texts)} kinds left in the event " \
+               "deck)"
+    return f"{kind} ...   ({len(texts)} moves, e.g. {texts[0]})"
+
+
+def _move_hint(state: State) -> str:
+    """The forces that may still move, and where they may go inside (R-16, §8.2)."""
+    groups: dict[str, list[str]] = {}
+    for noble in state.faction(state.active):
+        if noble not in state.moved and not rules.under_siege(state, noble):
+            groups.setdefault(state.nobles[noble].at, []).append(noble)
+    forces = "; ".join(f"{','.join(n)} at {at}" for at, n in groups.items())
+    inside = sorted(p for p in state.friendly if not rules.is_unfortified(state, p))
+    shown = ", ".join(inside[:8]) + (f" and {len(inside) - 8} more" if len(inside) > 8 else "")
+    return (f"(forces: {forces}. Inside (in:P) only where friendly: {shown or 'nowhere'}; "
+            "near:P and sq:TEXT anywhere; road moves pass friendly fortresses only)")
+
+
+def legal_note(state: State) -> str:
+    if not state.in_play or state.ended is not None:
+        return ""
+    return ("At any time outside active combat any player may also `play CARD to NOBLE`, "
+            "`give`, `transfer` and `execute HEIR` (--as NAME).")
+
+
+def inventory(state: State) -> dict[str, int]:
+    """Where every crown card, event card and heir is (the conservation tests sum it)."""
+    out: dict[str, int] = {}
+    hidden = sum(state.hidden.values())
+    for where in state.cards.values():
+        key = where.split(":")[0]
+        out[f"crown: {key}"] = out.get(f"crown: {key}", 0) + 1
+    if hidden:
+        out["crown: deck"] = out.get("crown: deck", 0) - hidden
+        out["crown: hidden in hands"] = hidden
+    for entry in state.box.of("event"):
+        copies = entry.copies
+        if copies is None:
+            continue
+        gone = state.events_out.get(entry.name, 0)
+        held = sum(cards.count(entry.name) for cards in state.held.values())
+        out["events: deck"] = out.get("events: deck", 0) + copies - gone
+        out["events: held"] = out.get("events: held", 0) + held
+        out["events: discard"] = out.get("events: discard", 0) + gone - held
+    alive = sum(1 for s in state.heirs.values() if s.alive)
+    out["heirs: alive"] = alive
+    out["heirs: dead"] = len(state.heirs) - alive
+    return out

@@ -1,0 +1,179 @@
+"""Kingmaker at the command line: the components file, a game started from it, the folded
+history, status and options, and fuzzed move text and hand-edited events that must end in clean
+errors."""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import log as logfile
+from referee.check import check_file
+from referee.engine import apply_event
+from referee.errors import RefereeError
+from referee.games.kingmaker import GAME
+from referee.games.kingmaker.components import SHIPPED, TEST_BOX, file_text, load
+from referee.simulate import default_players, play_out
+from tests.conftest import EXAMPLES, GOLDEN
+
+
+def test_components_command_prints_the_shipped_file_and_a_template(cli):
+    shipped = cli("components", "kingmaker")
+    assert shipped.status == 0 and shipped.out == file_text(SHIPPED)
+    template = cli("components", "kingmaker", "--template")
+    assert template.status == 0 and "# home = " in template.out
+    assert tomllib.loads(template.out)["format"] == "kingmaker-components/1"
+
+
+def test_a_game_started_from_a_components_file(cli):
+    (cli.path / "box.toml").write_text(file_text(TEST_BOX))
+    result = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+                 "--components", "box.toml")
+    assert result.status == 0, result.err
+    assert "Ann enters the 12 crown cards dealt" in result.out
+    log = logfile.read(cli.path / "game.toml")
+    assert log.options["components"].startswith("box.toml sha256:")
+    assert len(log.entries) == len(load(file_text(TEST_BOX), "b").entries)
+    history = cli("history")
+    assert history.out.count("\n") == 1 and "135 x declare (events 1-135)" in history.out
+    assert "Set-up (deal)" in cli("status").out
+    options = cli("options")
+    assert "dealt CARD, CARD, ..." in options.out
+    data = json.loads(cli("status", "--json").out)
+    assert data["phase"] == "deal" and data["to_act"] == ["Ann"]
+    bad = cli("play", "dealt Neville")
+    assert bad.status == 1 and "rule: R-5" in bad.err
+    assert logfile.read(cli.path / "game.toml").entries == log.entries  # untouched
+
+
+def test_a_bad_components_file_is_a_usage_error(cli):
+    (cli.path / "box.toml").write_text('format = "kingmaker-components/1"\n'
+                                       'nobles = [{name = "A", troops = "x"}]\n')
+    result = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--components", "box.toml")
+    assert result.status == 2 and "box.toml: nobles[1]: noble A: troops must be an integer" \
+        in result.err
+    assert not (cli.path / "game.toml").exists()
+
+
+def test_a_test_box_game_at_the_table(cli):
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+               "-o", "components=test-box").status == 0
+    state = GAME.setup(tuple(default_players(GAME, 3)), GAME.check_options({}))
+    deck = sorted(c for c, w in state.cards.items() if w == "deck")
+    hands = [deck[0:12], deck[12:24], deck[24:36]]
+    for index, hand in enumerate(hands):
+        if not any(state.kind(c) == "noble" for c in hand):
+            hand[0] = next(c for c in deck[36:] if state.kind(c) == "noble")
+    for name, hand in zip(("Ann", "Ben", "Cat"), hands):
+        result = cli("play", "dealt", ", ".join(c.replace(" ", "-") for c in hand), "--as", name)
+        assert result.status == 0, result.err
+    for _ in range(60):
+        table = json.loads(cli("options", "--json", "--all").out)
+        if table["phase"] != "layout":
+            break
+        result = cli("play", table["moves"][0], "--as", table["to_act"][0])
+        assert result.status == 0, result.err
+    status = cli("status")
+    assert "Turn 1:" in status.out and "Clock: not started" in status.out
+    played = cli("play", "event Fair-Weather")
+    assert played.status == 0 and "Next:" in played.out
+    assert "Clock: 0 of 240 minutes played" in cli("status").out
+    score = cli("score")
+    assert score.status == 0 and "Commons" in score.out
+    paused = cli("play", "clock", "pause")  # a table event typed during a player's turn
+    assert paused.status == 0 and "(paused)" in cli("status").out
+    assert cli("play", "clock", "resume").status == 0
+    options = cli("options")
+    assert "move NOBLES to LOCATION" in options.out and "At any time" in options.out
+    assert cli("play", "next").status == 0
+    assert "fights" in cli("options").out
+    assert cli("check", "game.toml").status == 0
+
+
+def test_the_bundled_demo_and_the_goldens_check(cli):
+    demo = cli("demo", "kingmaker")
+    assert demo.status == 0 and "Complete and Utter Victory" in demo.out
+    for path in [EXAMPLES / "kingmaker.toml", *sorted((GOLDEN / "kingmaker").glob("*.toml"))]:
+        assert check_file(path).ok, path
+
+
+def test_simulate_plays_kingmaker(cli):
+    result = cli("simulate", "kingmaker", "--games", "2", "--seed", "3", "--json")
+    data = json.loads(result.out)
+    assert result.status == 0 and data["finished"] == 2 and data["winners"]
+
+
+# ---- fuzzing ---------------------------------------------------------------------------------
+
+WORDS = ["move", "sail", "attack", "at", "with", "on", "allies", "target", "to", "via", "port",
+         "siege", "lay", "join", "conclude", "break", "respond", "leave", "storm", "draw",
+         "hidden", "play", "give", "transfer", "from", "execute", "crown", "take", "by",
+         "dealt", "assign", "chancery", "declare", "amend", "noble", "place", "event", "weather",
+         "result", "deaths", "save", "none", "ransom", "kill", "retreat", "heir", "control",
+         "clock", "pause", "end", "time", "next", "french", "regions", "Wales", "Neville",
+         "Percy", "Henry", "London", "York", "near:York", "in:London", "sq:Moor", "sea:",
+         "aboard:Le-Lucas", "port:Hull", "sea:North-Sea", ",", "=", "troops=5",
+         "Neville.home=York", '"', '"Stratford-upon-Avon".kind=town', "kind=castle",
+         "Writ", "Fair-Weather", "97", "00", "1", "-3", "99999", "major", "agreed"]
+
+
+def kingmaker_states():
+    states = []
+    for seed in (1, 4):
+        playout = play_out(GAME, seed, default_players(GAME, None))
+        state = GAME.setup(playout.players, GAME.default_options(), playout.seed)
+        for index, event in enumerate(playout.events):
+            if index % 9 == 0:
+                states.append((state, playout.players))
+            state = apply_event(GAME, state, event, playout.players)
+    return states
+
+
+STATES = kingmaker_states()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(min_value=0, max_value=len(STATES) - 1),
+       text=st.one_of(st.text(max_size=40),
+                      st.lists(st.sampled_from(WORDS), max_size=9).map(" ".join)),
+       who=st.integers(min_value=0, max_value=3))
+def test_fuzzed_move_text_ends_in_clean_errors(index, text, who):
+    state, players = STATES[index]
+    player = (None,) + tuple(p.name for p in players)
+    try:
+        event = GAME.parse(state, text, player[who])
+        apply_event(GAME, state, event, players)
+    except RefereeError as exc:
+        assert exc.message
+
+
+JUNK = ["", "x", "near:", "in:Nowhere", "Neville", "Henry", "port:Dublin", "sea:X", "aboard:No",
+        0, -1, 7, 101, 99999, True, [], ["Neville", "Neville"], ["x", 1], "Le Lucas",
+        "hidden", "chancery", "none", "major", "lay", "time"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_hand_edited_events_end_in_clean_errors(tmp_path_factory, seed):
+    rng = random.Random(seed)
+    source = rng.choice(sorted((GOLDEN / "kingmaker").glob("*.toml")))
+    log = logfile.read(source)
+    index = rng.randrange(len(log.entries))
+    entry = log.entries[index]
+    fields = dict(entry.event.fields)
+    if fields and rng.random() < 0.8:
+        key = rng.choice(sorted(fields))
+        fields[key] = rng.choice(JUNK)
+    else:
+        fields[rng.choice(["noble", "to", "card", "place", "outcome"])] = rng.choice(JUNK)
+    event = entry.event.__class__.make(entry.event.type, entry.event.by, **fields)
+    entries = log.entries[:index] + (logfile.Entry(entry.seq, event, entry.at),) + \
+        log.entries[index + 1:]
+    path = tmp_path_factory.mktemp("km") / "edited.toml"
+    path.write_text(logfile.dumps(logfile.replace(log, entries=entries)), encoding="utf-8")
+    report = check_file(path)  # never raises
+    assert report.ok or report.findings

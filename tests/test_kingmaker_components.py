@@ -1,0 +1,257 @@
+"""Kingmaker's components file (rules page §2.4, R-2, R-3): the schema and its one validator,
+the shipped file and the template, declarations in the log and on first use."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.engine import Event, Player
+from referee.errors import IllegalMove, NotationError, UsageError
+from referee.games.kingmaker import GAME, components
+from referee.games.kingmaker.components import SHIPPED, TEST_BOX, Box, DataError, load
+from referee.replay import from_table
+from tests.kingmaker_realm import THREE, event, illegal, play
+
+SHIPPED_TEXT = components.file_text(SHIPPED)
+
+
+def declared_game(players=THREE, text: str = SHIPPED_TEXT, name: str = SHIPPED):
+    """A game started as `referee new kingmaker --components FILE` starts it."""
+    options, head = GAME.opening({}, (name, text))
+    state = from_table(GAME, list(players), options, None).state
+    for item in head:
+        state = event(state, "declare", None, players, **dict(item.fields))
+    return options, state
+
+
+def test_the_shipped_file_holds_what_the_rules_page_gives():
+    box = load(SHIPPED_TEXT, SHIPPED)
+    heirs = {e.name: (e.get("house"), e.get("rank"), e.get("start")) for e in box.of("heir")}
+    assert heirs["Henry"] == ("lancaster", 1, "London")
+    assert heirs["Richard of Gloucester"] == ("york", 4, "Calais")
+    assert len(box.of("towns" and "town")) == 11 and len(box.of("bishop")) == 6
+    assert len(box.of("guard")) == 2 and box.get("guard", "Duke of York").get("troops") == 50
+    assert box.get("noble", "Neville").missing() == ("home",)  # entered by the table (R-2)
+    assert box.get("place", "Calais").get("garrison") == 200
+    assert box.get("place", "Swansea").missing() == ("kind",)  # R-57
+    assert box.votes("king_commons") == 20 and box.get("battle_chart", "battle_chart") is None
+    for entry in box.of("place") + box.of("noble"):
+        assert entry.get("source"), entry.name  # every value says where it comes from
+
+
+def test_the_test_box_is_complete_and_says_it_is_invented():
+    box = load(components.file_text(TEST_BOX), TEST_BOX)
+    assert all(not e.missing() for _, e in box.entries)
+    assert "invented" in components.file_text(TEST_BOX).splitlines()[0]
+
+
+@pytest.mark.parametrize("text,message", [
+    ('format = "x"', "expected 'kingmaker-components/1'"),
+    ('format = "kingmaker-components/1"\nsoldiers = []', "unknown key 'soldiers'"),
+    ('format = "kingmaker-components/1"\nnobles = [{troops = 5}]', "a table with a name"),
+    ('format = "kingmaker-components/1"\nnobles = [{name = "A", troops = "x"}]',
+     "troops must be an integer"),
+    ('format = "kingmaker-components/1"\nnobles = [{name = "A", wings = 2}]', "no field 'wings'"),
+    ('format = "kingmaker-components/1"\nplaces = [{name = "A", kind = "moat"}]',
+     "kind must be one of"),
+    ('format = "kingmaker-components/1"\nplaces = [{name = "A", regions = ["Kent"]}]',
+     "not a bonus region"),
+    ('format = "kingmaker-components/1"\nevents = [{name = "E", kind = "call", calls = ["x"]}]',
+     "a call is WHO>PLACE"),
+    ('format = "kingmaker-components/1"\nnobles = [{name = "A"}, {name = "a"}]',
+     "listed twice"),
+    ('format = "kingmaker-components/1"\n[battle_chart]\ncolumns = ["2-1"]',
+     "not an odds column"),
+    ('format = "kingmaker-components/1"\n[death_chart]\nmajor = {winner = "99-10"}',
+     "runs backwards"),
+    ('format = "kingmaker-components/1"\n[death_chart]\nmajor = "01-05"', "winner and loser"),
+    ('format = "kingmaker-components/1"\nnobles = {name = "A"}', "array of tables"),
+    ('format = "kingmaker-components/1"\nvotes = 3', "must be a table"),
+    ('format = "kingmaker-components/1"\nnobles = [{name = "A", troops = 99999}]',
+     "between 0 and 10000"),
+    ("not toml [", "not valid TOML"),
+])
+def test_the_validator_names_the_file_the_entry_and_the_problem(text, message):
+    with pytest.raises(DataError) as info:
+        load(text, "box.toml")
+    assert message in str(info.value) and str(info.value).startswith("box.toml")
+
+
+def test_the_template_round_trips_to_the_same_data_through_a_log():
+    template = GAME.components_text(template=True)
+    assert "# home = " in template and "[[nobles]]" in template
+    shipped = load(SHIPPED_TEXT, SHIPPED)
+    assert sorted(load(template, "t").entries) == sorted(shipped.entries)
+    # A group completes it from its box: Neville's home, a charts table, a new noble.
+    filled = template.replace('title = "Earl of Warwick"\n',
+                              'title = "Earl of Warwick"\nhome = ["Middleham"]\n', 1)
+    filled = filled.replace('# major = { winner = "01-05", loser = "01-30" }',
+                            'major = { winner = "01-05", loser = "01-30" }')
+    filled += '\n[[nobles]]\nname = "Talbot"\ntroops = 30\nlords = 2\nhome = ["Wingfield"]\n'
+    box = load(filled, "filled.toml")
+    options, state = declared_game(text=filled, name="filled.toml")
+    assert options["components"].startswith("filled.toml sha256:")
+    assert sorted(state.box.entries) == sorted(box.entries)
+    assert sorted(load(components.dumps(state.box), "again").entries) == sorted(box.entries)
+    assert state.box.get("death_chart", "death_chart").get("major_loser") == "01-30"
+
+
+def test_the_components_command_and_the_opening():
+    assert GAME.components_text() == SHIPPED_TEXT
+    options, head = GAME.opening({}, None)  # `new` without --components: the shipped file
+    assert options["components"] == f"{SHIPPED} {components.digest(SHIPPED_TEXT)}"
+    assert len(head) == len(load(SHIPPED_TEXT, SHIPPED).entries)
+    assert head[0].get("entry") == "votes" and {e.get("entry") for e in head[-8:]} == {"event"}
+    assert GAME.opening({"components": "test-box"}, None) == ({"components": "test-box"}, [])
+    with pytest.raises(UsageError) as info:
+        GAME.opening({}, ("bad.toml", "format = 1"))
+    assert info.value.code == "bad-components"
+
+
+def test_declare_and_amend_in_the_log():
+    _, state = declared_game()
+    state = play(state, "declare place Raglan kind=castle regions=Wales port=no")
+    raglan = state.box.place("Raglan")
+    assert raglan.get("kind") == "castle" and raglan.get("regions") == ("Wales",)
+    illegal(state, "declare place raglan kind=town", "declared-already")
+    state = play(state, "amend place Raglan kind=royal-castle")
+    assert state.box.place("Raglan").get("kind") == "royal-castle"
+    state = play(state, 'declare noble "Fitz-Walter" troops=10 lords=1 home=Raglan,'
+                        'St-Davids source="my box"')
+    fitz = state.box.get("noble", "Fitz-Walter")
+    assert fitz.get("home") == ("Raglan", "St Davids") and fitz.get("source") == "my box"
+    text = GAME.format(state, Event.make("declare", None, entry="noble", name="Fitz-Walter",
+                                         troops=10, lords=1, home=("Raglan", "St Davids"),
+                                         source="my box"))
+    assert text == 'declare noble "Fitz-Walter" troops=10 lords=1 home=Raglan,St-Davids ' \
+                   'source=my-box'
+    assert GAME.parse(state, text, None) == Event.make(
+        "declare", None, entry="noble", name="Fitz-Walter", troops=10, lords=1,
+        home=("Raglan", "St Davids"), source="my box")
+    state = play(state, "declare death_chart major_winner=01-05 major_loser=01-30")
+    assert state.box.get("death_chart", "death_chart").get("major_winner") == "01-05"
+    for move, code in (("declare noble", "no-name"), ("declare moat X", "unknown-word"),
+                       ("declare noble X wings=3", "unknown-field"),
+                       ("declare noble X troops=many", "bad-value"),
+                       ("declare noble X troops=1 troops=2", "repeated-word"),
+                       ("declare votes extra king_commons=3", "bad-name"),
+                       ("amend noble Zed troops=1", "unknown-word")):
+        with pytest.raises(NotationError) as info:
+            play(state, move)
+        assert info.value.code == code, (move, info.value.message)
+    for fields, code in (({"entry": "moat", "name": "X"}, "unknown-kind"),
+                         ({"entry": "votes", "name": "X"}, "bad-name"),
+                         ({"entry": "place", "name": "Y", "kind": "moat"}, "bad-declaration")):
+        with pytest.raises(IllegalMove) as err:
+            event(state, "declare", None, **fields)
+        assert err.value.code == code and err.value.rule == "R-2"
+    with pytest.raises(IllegalMove) as err:
+        event(state, "amend", None, entry="noble", name="Nobody", troops=1)
+    assert err.value.code == "unknown-entry"
+
+
+def test_r2_a_value_first_needed_is_declared_in_the_move_and_then_fixed():
+    _, state = declared_game()
+    deck = [c for c, w in sorted(GAME.setup(THREE, GAME.check_options({})).cards.items())]
+    assert deck  # the test box's deck opens at set-up; a declared box's at the first deal
+    err = illegal(state, "dealt Neville, Audley, Bourchier, Hastings, Stanley, Beaufort, Percy, "
+                         "Clifford, Herbert, Earl-of-Essex, Marshal-of-England, Coventry",
+                  "missing-value")
+    assert "Neville.home" in err.message and err.rule == "R-2"
+    move = ("dealt Neville, Audley, Bourchier, Hastings, Stanley, Beaufort, Percy, Clifford, "
+            "Herbert, Earl-of-Essex, Marshal-of-England, Coventry home=Middleham "
+            "Middleham.kind=castle")
+    event_ = GAME.parse(state, move, "Ann")
+    assert event_["declares"] == ("Neville.home=Middleham", "Middleham.kind=castle")
+    assert GAME.format(state, event_).endswith("Neville.home=Middleham Middleham.kind=castle")
+    err = illegal(state, move, "missing-value", by="Ann")
+    assert "Audley.lords" in err.message  # the next value still missing is named
+    with pytest.raises(NotationError) as info:
+        play(state, "dealt Neville wings=3", by="Ann")
+    assert info.value.code == "unknown-field"
+    with pytest.raises(NotationError) as info:
+        play(state, "dealt Neville garrison=3", by="Ann")
+    assert info.value.code == "whose-value"
+    state = play(state, "declare place Middleham kind=castle")
+    with pytest.raises(IllegalMove) as err2:
+        play(state, "dealt Neville Middleham.kind=town", by="Ann")
+    assert err2.value.code == "declared-already"
+    with pytest.raises(NotationError) as info:
+        play(state, "next troops=3", by="Ann")
+    assert info.value.code == "no-declarations"
+
+
+def test_an_inline_declaration_makes_a_new_place():
+    _, state = declared_game()
+    state = play(state, "declare place Hull kind=unfortified")
+    parsed = GAME.parse(state, 'draw hidden "Stratford-upon-Avon".kind=town', "Ann")
+    assert parsed["declares"] == ("Stratford-upon-Avon.kind=town",)
+    assert GAME.format(state, parsed) == 'draw hidden "Stratford-upon-Avon".kind=town'
+
+
+def test_entries_share_name_spaces_and_aliases():
+    box = load('format = "kingmaker-components/1"\n'
+               'nobles = [{name = "Neville", aliases = ["Warwick"]}]\n'
+               'towns = [{name = "Coventry", place = "Coventry"}]\n'
+               'places = [{name = "Coventry", kind = "town"}]\n', "b")
+    assert box.clash("noble", "warwick").name == "Neville"
+    assert box.clash("title", "coventry").name == "Coventry"  # a card named so already
+    assert box.clash("heir", "Coventry") is None
+    with pytest.raises(DataError):
+        load('format = "kingmaker-components/1"\nnobles = [{name = "Coventry"}]\n'
+             'towns = [{name = "Coventry", place = "Coventry"}]\n', "b")
+    assert Box().single("votes").kind == "votes"
+    assert components.roll_range("00") == (100, 100) and components.ratio("3:2") == (3, 2)
+
+
+def test_players_named_late_must_be_players():
+    players = [Player("Ann"), Player("Ben"), Player("Cat")]
+    with pytest.raises(UsageError):
+        GAME.seat_players(players, {"late": ["Zed"]})
+    with pytest.raises(UsageError):
+        GAME.seat_players(players[:2], {"late": ["Ann"]})
+    assert len(GAME.seat_players(players, {"late": ["Cat"]})) == 3
+    with pytest.raises(UsageError):
+        GAME.check_options({"time_limit": 0})
+    with pytest.raises(UsageError):
+        GAME.check_options({"components": ""})
+
+
+def test_any_move_may_declare_a_place_first_needed():
+    from tests.kingmaker_realm import at_phase, dealt_game
+
+    state = dealt_game({"Ann": ["Percy"], "Ben": ["Clifford"], "Cat": ["Talbot"]})
+    state = at_phase(state, "movement", seat=state.names.index("Ann"))
+    with pytest.raises(NotationError):
+        play(state, "move Percy to near:Warkworth")
+    after = play(state, "move Percy to near:Warkworth Warkworth.kind=castle")
+    assert after.nobles["Percy"].at == "near:Warkworth"
+    assert after.box.place("Warkworth").get("kind") == "castle"
+    assert GAME.format(state, GAME.parse(state, "move Percy to near:Warkworth "
+                                                "Warkworth.kind=castle", "Ann")) == \
+        "move Percy to near:Warkworth Warkworth.kind=castle"
+    with pytest.raises(IllegalMove) as info:
+        event(state, "move", "Ann", nobles=["Percy"], to="near:Warkworth",
+              declares=["Warkworth.kind=moat"])
+    assert info.value.code == "bad-declaration"
+
+
+def test_unknown_cards_and_second_entries_point_to_a_declaration():
+    _, state = declared_game()
+    with pytest.raises(NotationError) as info:
+        play(state, "dealt Talbot", by="Ann")
+    assert info.value.code == "unknown-card" and info.value.rule == "R-2"
+    with pytest.raises(NotationError) as info:
+        play(state, "declare noble Talbot troops=30 Wingfield.kind=castle")
+    assert info.value.code == "one-entry"
+
+
+def test_stanley_needs_le_lucas_known_to_come_into_play():
+    _, state = declared_game()
+    state = play(state, "amend noble Stanley troops=30 lords=2 home=Lathom",
+                 "declare place Lathom kind=castle")
+    from referee.games.kingmaker.events import missing_data
+
+    assert missing_data(state, "Stanley") == ["Le Lucas.capacity"]
+    state = play(state, "amend ship Le-Lucas capacity=100")
+    assert missing_data(state, "Stanley") == []
