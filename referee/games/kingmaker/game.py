@@ -23,7 +23,8 @@ from referee.games.kingmaker.components import (
     Box,
     DataError,
 )
-from referee.games.kingmaker.events import EVENTS, random_move, with_box
+from referee.games.kingmaker.events import EVENTS, with_box
+from referee.games.kingmaker.events.randomplay import random_move
 from referee.games.kingmaker.rulebook import RULEBOOK
 from referee.games.kingmaker.state import (
     CHANCE,

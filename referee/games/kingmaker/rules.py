@@ -2,8 +2,8 @@
 heirs and Kings, friendliness and sieges, death, entering play, the turn and its phases, and
 what the referee settles by itself after every event.
 
-Each event's own checks are in events.py; every refusal cites an entry of rulebook.py (`§6.2`,
-`R-27`...).
+Each event's own checks are in the events package (events/); every refusal cites an entry of
+rulebook.py (`§6.2`, `R-27`...).
 """
 
 from __future__ import annotations
