@@ -18,6 +18,7 @@ from referee.games.kingmaker.events.aftermath import (
     Save,
     Weather,
 )
+from referee.games.kingmaker.events.assembly import Bishop, Illegitimate, Propose, Select, Vote
 from referee.games.kingmaker.events.chance import EventCard, Friendly, Leave, Respond, Storm
 from referee.games.kingmaker.events.combat import Attack, SiegeAct
 from referee.games.kingmaker.events.crown import (
@@ -32,7 +33,9 @@ from referee.games.kingmaker.events.crown import (
 )
 from referee.games.kingmaker.events.deal import Amend, Assign, Dealt, Declare
 from referee.games.kingmaker.events.ending import Clock, End, Join, Next
+from referee.games.kingmaker.events.homecoming import Dismiss, Return, Stay
 from referee.games.kingmaker.events.movement import MoveForce, Sail
+from referee.games.kingmaker.events.parliament import Excuse, ParliamentCall, Port, Revoke
 from referee.games.kingmaker.state import HeirState, State, evolve
 
 
@@ -40,6 +43,8 @@ EVENTS: Events[State] = Events(
     Declare(), Amend(), Dealt(), Assign(), EventCard(), Respond(), Leave(), Storm(),
     Friendly(), MoveForce(), Sail(), Attack(), SiegeAct(), Weather(), Result(), Deaths(),
     Save(), HeirTo(), Control(), Ransom(), Kill(), Retreat(), Take(), Execute(), Crown(),
+    ParliamentCall(), Excuse(), Revoke(), Port(), Stay(), Bishop(), Select(), Propose(), Vote(),
+    Illegitimate(), Dismiss(), Return(),
     Draw(), Play(), Discard(), Give(), Transfer(), Next(), Clock(), Join(), End(),
 )
 

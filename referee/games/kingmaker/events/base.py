@@ -408,22 +408,13 @@ def keep_event(state: State, player: str, name: str) -> State:
 def spend_event(state: State, player: str, kind: str) -> State:
     """A held Writ, Free Move or Chancellor-may-call card is played (to the event discard)."""
     cards = list(state.held.get(player, ()))
-    card = next((c for c in cards if event_kind(state, c) == kind), None)
+    card = next((c for c in cards if rules.event_kind(state, c) == kind), None)
     if card is None:
         raise refuse(f"{player} holds no {kind} card", "no-card", "R-11")
     cards.remove(card)
     held = dict(state.held)
     held[player] = tuple(cards)
     return evolve(state, held=held)
-
-
-def event_kind(state: State, name: str) -> str | None:
-    entry = state.box.get("event", name)
-    return None if entry is None else entry.get("kind")
-
-
-def holds_event(state: State, player: str, kind: str) -> bool:
-    return any(event_kind(state, c) == kind for c in state.held.get(player, ()))
 
 
 def available_events(state: State) -> list[str]:

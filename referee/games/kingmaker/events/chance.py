@@ -11,6 +11,7 @@ from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import KEPT_EVENTS, NO_PORTS, Entry, norm
+from referee.games.kingmaker.events import peace
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -103,15 +104,15 @@ def plague(state: State, place: str) -> State:
 
 
 def people_must(state: State) -> State:
-    """7.7 and R-59: with no sole King, no King's Peace and no Parliament called in the last
-    three turns, this turn's movement and combat are cancelled for a People's Parliament."""
-    recent = any(p.turn > state.turn - 3 for p in state.parliaments)
-    if rules.sole_king(state) is not None or recent:
+    """7.7 and R-59: with no sole King, no King's Peace and no Parliament called in the three
+    turns before, this turn's movement and combat are cancelled and the drawer holds a People's
+    Parliament at once (R-71 counts the turns)."""
+    if not rules.people_window(state):
         return state
-    state = evolve(state, cancelled=True)
-    return rules.chronicle(state, "a People's Parliament must be held now (7.7): this turn's "
-                                  "movement and combat are cancelled (Parliament itself is not "
-                                  "refereed by this version: the table holds it by hand)")
+    state = evolve(state, cancelled=True, people_due=True)
+    return rules.chronicle(state, f"a People's Parliament must be held now, led by "
+                                  f"{state.active} (7.7): this turn's movement and combat are "
+                                  "cancelled")
 
 
 def calls(state: State, entry: Entry) -> State:
@@ -262,9 +263,11 @@ class Respond(Base):
                     or rules.under_siege(state, other):
                 raise refuse(f"{other} is not of {noble}'s force (R-10)", "not-in-force",
                              "R-10")
+        before = state
         state = self.put_in(state, noble, event.get("port"))
         state = rules.move_nobles(state, [noble] + followers, want)
-        return rules.done(state, current)
+        moved = [n for n, s in state.nobles.items() if before.nobles[n].at != s.at]
+        return rules.done(peace.moved_by_event(state, moved), current)  # 7.6 rule 6
 
     def put_in(self, state: State, noble: str, port: str | None) -> State:
         """§8.3: a ship carrying him first goes to the declared port and all aboard land."""

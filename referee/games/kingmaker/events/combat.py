@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import ratio, roll_range
+from referee.games.kingmaker.events import peace
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -95,6 +96,10 @@ def plan_attack(state: State, player: str, at: str, attackers: Sequence[str],
     everyone = list(attackers) + list(allies) + list(defenders) + list(def_allies)
     if len(set(everyone)) != len(everyone):
         raise refuse("a noble is named on two sides", "two-sides", "§6.1")
+    problem = peace.battle_problem(state, at, list(attackers) + list(allies) + list(def_allies),
+                                   defenders)  # 7.6
+    if problem is not None:
+        raise problem
     for noble in everyone:
         if noble in state.acted:
             raise refuse(f"{noble} has taken part in a combat action this phase (R-20)",
@@ -180,11 +185,6 @@ def _allies_ok(state: State, player: str, foe: str, at: str, allies: Sequence[st
                          "ally-fought", "R-21")
 
 
-def peace_problem(state: State, nobles: Iterable[str]) -> IllegalMove | None:
-    """7.6: the King's Peace limits combat (issue 12 keeps the Peace)."""
-    return None
-
-
 def start_combat(state: State, combat: Combat) -> State:
     names = combat.attacking + combat.defending
     fought = dict(state.fought)
@@ -259,11 +259,9 @@ class Attack(Base):
         return out
 
     def effect(self, state: State, event: Event) -> State:
-        names = [known_noble(state, n) for key in ("with", "allies", "on", "def_allies")
-                 for n in event.get(key, ())]
-        problem = peace_problem(state, names)
-        if problem is not None:
-            raise problem
+        for key in ("with", "allies", "on", "def_allies"):
+            for noble in event.get(key, ()):
+                known_noble(state, noble)
         combat = plan_attack(state, str(event.by), check_location(state, event["location"]),
                              event["with"], event.get("allies", ()), event["on"],
                              event.get("def_allies", ()), event.get("target"),
@@ -357,8 +355,8 @@ def siege_target_problem(state: State, player: str, place: str) -> IllegalMove |
     return None
 
 
-def besieger_problem(state: State, player: str, place: str,
-                     nobles: Sequence[str]) -> IllegalMove | None:
+def besieger_problem(state: State, player: str, place: str, nobles: Sequence[str],
+                     action: str) -> IllegalMove | None:
     if not nobles:
         return refuse("name the besieging nobles (`with NOBLES`)", "no-besiegers", "§6.2")
     for noble in nobles:
@@ -375,7 +373,7 @@ def besieger_problem(state: State, player: str, place: str,
                       "not-there", "§6.2")
     if len({siege_spot(state, place, n) for n in nobles} - {f"near:{place}"}) > 1:
         return refuse("the besiegers are aboard two ships", "two-ships", "§8.6")
-    return peace_problem(state, nobles)
+    return peace.siege_problem(state, place, action, nobles)  # 7.6
 
 
 class SiegeAct(Base):
@@ -465,7 +463,7 @@ class SiegeAct(Base):
 
     def lay(self, state: State, player: str, place: str, nobles: list[str]) -> State:
         problem = siege_target_problem(state, player, place) or \
-            besieger_problem(state, player, place, nobles)
+            besieger_problem(state, player, place, nobles, "lay")
         if problem is not None:
             raise problem
         if place in state.sieges:
@@ -487,7 +485,7 @@ class SiegeAct(Base):
         siege = state.sieges.get(place)
         if siege is None or siege.owner != player:
             raise refuse(f"{place} is not under a siege of yours", "no-siege", "R-27")
-        problem = besieger_problem(state, player, place, nobles)
+        problem = besieger_problem(state, player, place, nobles, "join")
         if problem is not None:
             raise problem
         if set(nobles) & set(siege.nobles):
@@ -512,7 +510,7 @@ class SiegeAct(Base):
             raise refuse(f"{place} is under {siege.owner}'s siege", "not-your-siege", "§6.2")
         new = [n for n in nobles if siege is None or n not in siege.nobles]
         attackers = list(siege.nobles if siege else ()) + new
-        problem = besieger_problem(state, player, place, attackers)
+        problem = besieger_problem(state, player, place, attackers, "conclude")
         if problem is not None:
             raise problem
         if french and not rules.french_holders(state, attackers):

@@ -11,6 +11,7 @@ from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import norm
+from referee.games.kingmaker.events import assembly
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -460,8 +461,8 @@ def transfer_problem(state: State, item: str, giver: str, taker: str,
     if giver == taker:
         return refuse("a transfer is between two nobles", "self", "§5.4")
     if kind in ("title", "office"):
-        return refuse(f"{item} passes only between attending nobles in Parliament (7.4)",
-                      "parliament-only", "§5.4")
+        return refuse(f"{item} passes only between attending nobles, as other business of a "
+                      "Parliament in session (7.4)", "parliament-only", "§5.4")
     if kind == "noble":
         return refuse("nobles are never transferred", "noble", "§5.4")
     if state.owner(giver) != state.owner(taker) and not agreed:
@@ -487,18 +488,23 @@ def transfer_problem(state: State, item: str, giver: str, taker: str,
 class Transfer(Base):
     name = "transfer"
     doc = "a town card or fortress, ship, bishop, mercenary or heir between two nobles (§5.4)"
-    fields = {"item": "str", "from": "str", "to": "str", "agreed": "bool"}
+    fields = {"item": "str", "from": "str", "to": "str", "agreed": "bool", "approved": "bool"}
     field_docs = {"item": "what passes", "from": "the giving noble", "to": "the receiving noble",
-                  "agreed": "the deal between two players (§5.4)"}
-    optional = frozenset({"agreed"})
+                  "agreed": "the deal between two players (§5.4)",
+                  "approved": "an office in Parliament: the caller's approval (7.4, R-79)"}
+    optional = frozenset({"agreed", "approved"})
     actor = "any"
     always = True
     forms = (("transfer ITEM from NOBLE to NOBLE [agreed]",
-              "e.g. transfer Coventry from Neville to Stafford (§5.4)"),)
+              "e.g. transfer Coventry from Neville to Stafford (§5.4); a title in Parliament, "
+              "then a vote (7.4)"),
+             ("transfer OFFICE from NOBLE to NOBLE [agreed] approved",
+              "in Parliament, with the caller's approval (7.4, R-79)"))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = [w for w in args.words if w.casefold() != "agreed"]
-        agreed = len(words) != len(args.words)
+        flags = {w.casefold() for w in args.words if w.casefold() in ("agreed", "approved")}
+        words = [w for w in args.words if w.casefold() not in ("agreed", "approved")]
+        agreed = "agreed" in flags
         parts = sections(words, ("from", "to"), args.text)
         giver = parse_noble(state, parts.get("from", []), args.text)
         choices = heir_names(state) + state.cards_of(giver) + \
@@ -510,11 +516,14 @@ class Transfer(Base):
                                "to": parse_noble(state, parts.get("to", []), args.text)}
         if agreed:
             out["agreed"] = True
+        if "approved" in flags:
+            out["approved"] = True
         return out
 
     def text(self, state: State, event: Event) -> str:
         return f"transfer {shown(event['item'])} from {shown(event['from'])} to " \
-               f"{shown(event['to'])}" + (" agreed" if event.get("agreed") else "")
+               f"{shown(event['to'])}" + "".join(f" {flag}" for flag in ("agreed", "approved")
+                                                 if event.get(flag))
 
     def effect(self, state: State, event: Event) -> State:
         refuse_in_active_combat(state, "a transfer")
@@ -524,10 +533,15 @@ class Transfer(Base):
             raise refuse(f"{giver} is not {event.by}'s (--as {state.owner(giver)})",
                          "not-your-noble", "§5.4")
         item = event["item"]
+        kind = transfer_kind(state, item, giver)
+        if kind in ("title", "office") and giver != taker:
+            return assembly.parliament_transfer(state, event, kind)  # 7.4
+        if event.get("approved"):
+            raise refuse("`approved` is for an office passing in Parliament (7.4)",
+                         "not-an-office", "§7.4")
         problem = transfer_problem(state, item, giver, taker, bool(event.get("agreed")))
         if problem is not None:
             raise problem
-        kind = transfer_kind(state, item, giver)
         if kind == "heir":
             return give_heir(state, item, taker)
         if kind == "fortress":
@@ -556,3 +570,4 @@ class Transfer(Base):
                 for taker in mates[:2]:
                     if transfer_problem(state, item, giver, taker, False) is None:
                         yield self.make(info.owner, item=item, to=taker, **{"from": giver})
+        yield from assembly.transfer_moves(state)

@@ -10,6 +10,7 @@ from referee.engine import Args, Event
 from referee.errors import NotationError
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import ALL_FIELDS, FIELDS, KINDS, SINGLES, norm
+from referee.games.kingmaker.events import assembly
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -34,6 +35,7 @@ from referee.games.kingmaker.notation import (
 )
 from referee.games.kingmaker.rules import refuse
 from referee.games.kingmaker.state import (
+    ASSIGN,
     DEAL,
     DECK,
     DISCARD,
@@ -298,11 +300,12 @@ def lay_out(state: State, player: str) -> State:
 
 class Assign(Base):
     name = "assign"
-    doc = "a dealt card laid out on a noble, or to the Chancery when it fits none (§4.3)"
+    doc = "a dealt card laid out on a noble, or to the Chancery when it fits none (§4.3); in " \
+          "Parliament's third round, a Chancery card assigned without a vote (7.3)"
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the card", "to": "the noble, or `chancery`"}
     answers = frozenset({"layout"})
-    forms = (("assign CARD to NOBLE", "lay out a dealt card (§4)"),
+    forms = (("assign CARD to NOBLE", "lay out a dealt card (§4); Parliament's round 3 (7.3)"),
              ("assign CARD to chancery", "a card no noble of yours may take (§4)"))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -320,6 +323,8 @@ class Assign(Base):
 
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)
+        if current is None and state.sitting is not None:
+            return assembly.assign_unvoted(state, event)
         if current is None or current.kind != "layout" or current.player != event.by:
             raise refuse("no layout is due from you now", "no-layout", "§4")
         card, player = known_card(state, event["card"]), str(event.by)
@@ -348,6 +353,11 @@ class Assign(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
+        s = state.sitting
+        if current is None and s is not None and s.step == ASSIGN:
+            for card, noble in assembly.unvoted_moves(state):
+                yield self.make(s.leader, card=card, to=noble)
+            return
         if current is None or current.kind != "layout":
             return
         player = str(current.player)

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
+from referee.games.kingmaker.events import homecoming, parliament
 from referee.games.kingmaker.events.base import Base, known_player, parse_player, require_in_play
 from referee.games.kingmaker.notation import find, one, shown
 from referee.games.kingmaker.rules import refuse, split
@@ -17,7 +18,11 @@ from referee.games.kingmaker.state import (
     CHANCE,
     COMBAT,
     DRAW,
+    EXCUSE,
     MOVEMENT,
+    PARLIAMENT,
+    RETURN,
+    REVOKE,
     TURN_PHASES,
     Duty,
     Ending,
@@ -81,12 +86,25 @@ def end_turn(state: State) -> State:
 
 class Next(Base):
     name = "next"
-    doc = "the active player ends the phase (the draw phase ends the turn)"
+    doc = "the active player ends the phase (the draw phase ends the turn); in Parliament, the " \
+          "player asked ends his excuses, revocations or return"
     phases = frozenset(TURN_PHASES)
-    forms = (("next", "end the phase; phases with nothing to do are skipped (§5)"),)
+    forms = (("next", "end the phase; phases with nothing to do are skipped (§5); in "
+                      "Parliament, done with excuses, revocations or the return (7.2, 7.5)"),)
 
     def effect(self, state: State, event: Event) -> State:
         stage = state.stage
+        sitting = state.sitting
+        if sitting is not None:
+            if sitting.step in (EXCUSE, REVOKE):
+                return parliament.next_step(state)
+            if sitting.step == RETURN:
+                return homecoming.return_next(state)
+            raise refuse(f"Parliament is in session: {rules.sitting_turn(state).prompt}",
+                         "in-session", "§7")
+        if state.people_due and stage == PARLIAMENT:
+            raise refuse(f"a People's Parliament must be held now: {rules.to_act(state).prompt}",
+                         "people-due", "§7.7")
         if stage == CHANCE:
             raise refuse("the event card comes first (§5.1)", "event-first", "§5.1")
         if stage == MOVEMENT:
@@ -100,8 +118,11 @@ class Next(Base):
         return rules.advance(state)
 
     def moves(self, state: State) -> Iterator[Event]:
-        event = self.make(state.active)
-        if not state.duties and state.combat is None and self.valid(state, event):
+        turn = rules.to_act(state)
+        if not turn.players or state.duties or state.combat is not None:
+            return
+        event = self.make(turn.players[0])
+        if self.valid(state, event):
             yield event
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
@@ -14,7 +14,6 @@ from referee.games.kingmaker.events.base import (
     DECLARES_DOC,
     Base,
     check_location,
-    holds_event,
     known_noble,
     known_place,
     nobles_with_heirs,
@@ -24,6 +23,7 @@ from referee.games.kingmaker.events.base import (
     place_names,
     spend_event,
 )
+from referee.games.kingmaker.events import peace
 from referee.games.kingmaker.events.chance import land_all, port_problem
 from referee.games.kingmaker.notation import (
     find,
@@ -41,11 +41,6 @@ from referee.games.kingmaker.state import MOVEMENT, State, card_entry, evolve
 
 # --------------------------------------------------------------------------------------------
 # Movement (§5.2, §8.4, §8.6): declared, not measured
-
-
-def returned_problem(state: State, nobles: Iterable[str]) -> IllegalMove | None:
-    """7.6: returned nobles do not move during the King's Peace (issue 12 keeps the Peace)."""
-    return None
 
 
 def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
@@ -66,7 +61,7 @@ def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
         if rules.under_siege(state, noble) or rules.ship_besieger(state, noble):
             return refuse(f"{noble} is under siege: no one leaves a besieged fortress",
                           "under-siege", "R-16")
-    problem = returned_problem(state, nobles)
+    problem = peace.still_problem(state, nobles)  # 7.6 rules 2 and 3
     if problem is not None:
         return problem
     prefix, name = split(to)
@@ -80,6 +75,9 @@ def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
         ship_at = state.ships[ship].at
         if split(ship_at)[0] != "port":
             return refuse(f"{ship} is at sea: only the ship moves (`sail`)", "at-sea", "R-16")
+        problem = peace.ship_problem(state, ship)  # 7.6 rule 4: nobody lands from it
+        if problem is not None:
+            return problem
         port = split(ship_at)[1]
         if to not in (rules.normal(state, f"in:{port}"), f"near:{port}"):
             return refuse(f"landing from {ship} is at {port} (R-64)", "landing", "R-64")
@@ -115,7 +113,7 @@ def via_problem(state: State, player: str, nobles: Sequence[str], via: Sequence[
         if len(nobles) != 1 or not rules.bishops_of(state, nobles[0]):
             return refuse("a Free Move on the road is for a single noble with a bishop "
                           "(rule 20)", "freemove-noble", "§8.4")
-        if not holds_event(state, player, "free-move"):
+        if not rules.holds_event(state, player, "free-move"):
             return refuse(f"{player} holds no Free Move card", "no-freemove", "§8.4")
         if not blocked:
             return refuse("no unfriendly fortress is passed: no Free Move is needed",
@@ -239,6 +237,9 @@ def sail_problem(state: State, player: str, ship: str, to: str, embark: Sequence
                       "its player's consent (`agreed`, R-17)", "not-your-ship", "R-17")
     if ship in state.moved:
         return refuse(f"{ship} has moved this phase", "moved-already", "§5.2")
+    problem = peace.ship_problem(state, ship) or peace.still_problem(state, embark)  # 7.6
+    if problem is not None:
+        return problem
     if any(s.ship == ship for s in state.sieges.values()):
         return refuse(f"{ship}'s force is besieging: it stays until the siege ends (§8.6)",
                       "besieging", "§8.6")
