@@ -318,33 +318,6 @@ def sitting_of(state, **changes):
     return replace(state, sitting=replace(seated(state), **changes))
 
 
-def test_worked_example_3_a_tied_vote_fails_and_the_rounds_pass_on():
-    """Rules page §15, example 3: Ann 30/9, Ben 35/4, Cat 5/3; Essex to Bourchier ties the
-    Commons 35-35 and fails; Ben (most Commons) leads round 2; Cat's Durham (4) over Ann's
-    Lincoln (2) gives Cat round 3, where she assigns the rest unvoted."""
-    state = called(court(cards=("Earl of Essex", "Earl of Kent")))
-    state = give(state, "Bishop of Durham", "Talbot")  # Cat's attending noble
-    state = sitting_of(state, tally=(("Ann", 30, 9), ("Ben", 35, 4), ("Cat", 5, 3)))
-    assert seated(state).step == "select"
-    state = play(state, "select Earl-of-Essex", "propose Earl-of-Essex to Bourchier")
-    assert GAME.to_act(state).table
-    before = state
-    state = play(state, "vote yea Ann,Cat nay Ben")
-    ballot = seated(state).ballots[-1]
-    assert (ballot.counts, ballot.passed) == ("Commons 35-35, Lords 12-4", False)
-    assert GAME.remark(before, GAME.parse(before, "vote yea Ann,Cat nay Ben", None), state) == \
-        "Earl of Essex to Bourchier: Commons 35-35, Lords 12-4, failed"
-    assert rules.holder(state, "Earl of Essex") is None
-    assert seated(state).round == 2 and seated(state).leader == "Ben"
-    state = play(state, "select none")
-    s = seated(state)
-    assert (s.round, s.leader, s.step) == (3, "Cat", "assign")
-    assert GAME.to_act(state).players == ("Cat",)
-    state = play(state, "assign Earl-of-Essex to Bourchier", "assign Earl-of-Kent to Clifford")
-    assert rules.holder(state, "Earl of Essex") == "Bourchier"
-    assert seated(state).step == "business"
-
-
 def test_round_1_bishops_first_all_that_can_be_placed():
     state = called(court(cards=("Bishop of Durham", "Bishop of Carlisle", "Earl of Kent")))
     s = seated(state)
@@ -430,7 +403,7 @@ def test_r38_votes_each_player_one_way_a_tie_or_no_vote_fails():
 
 def test_round_2_skipped_on_a_tie_round_3_by_the_senior_bishop_r39():
     state = play(called(court(cards=("Earl of Kent",))), "select none")
-    assert seated(state).round in (2, 3)
+    assert (seated(state).round, seated(state).leader) == (2, "Ann")  # the most Commons
     tied = sitting_of(called(court(cards=("Earl of Kent",))),
                       tally=(("Ann", 10, 1), ("Ben", 10, 1), ("Cat", 5, 1)))
     tied = play(tied, "select none")
