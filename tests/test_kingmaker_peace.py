@@ -358,3 +358,37 @@ def test_every_siege_breaks_and_the_host_stays_free():
     assert state.nobles["Herbert"].at == "near:Hull" and state.stage in ("coronation", "draw")
     assert state.parliaments[-1].people and state.peace.caller == "Ben"
     assert "the People's Parliament, led by Ben at Hull" in GAME.score(state).notes[-1]
+
+
+def test_every_other_refusal_of_the_peace_and_the_call():
+    peace = peaceful()
+    # rule 3: near an enemy-held home castle a returned noble lays siege only; never a battle
+    state = own(business(), "Skipton", "Talbot")
+    state = dismissed(state)
+    state = play(state, "return Clifford", "return Herbert", "return Stafford", "return Talbot",
+                 "return Courtenay", "return Bourchier", "stay Percy", "return Neville")
+    fight = at_phase(put(state, "Courtenay", "near:Skipton"), "combat", seat=1)
+    fight = replace(fight, peace=replace(fight.peace, returned=tuple(
+        n for n in fight.peace.returned if n != "Courtenay")))
+    assert "rules 2, 3, 7" in illegal(fight, "attack at near:Skipton with Clifford on Courtenay",
+                                      "kings-peace").message
+    elsewhere = give(put(fight, "Clifford", "near:York"), "Burgundian Mercenaries", "Clifford")
+    illegal(elsewhere, "siege lay York with Clifford", "kings-peace")
+    # rule 1: no siege of Parliament's place
+    talbot = at_phase(put(peace, "Talbot", "near:Coventry"), "combat", seat=2)
+    talbot = give(replace(talbot, peace=replace(talbot.peace, returned=())),
+                  "Burgundian Mercenaries", "Talbot")
+    assert "Parliament's square" in illegal(talbot, "siege lay Coventry with Talbot",
+                                            "kings-peace").message
+    # the call and the People's Parliament out of their moment
+    session = business()
+    illegal(session, "parliament call at Coventry summon Clifford", "in-session")
+    illegal(session, "excuse Herbert", "not-now", by="Ann")
+    illegal(session, "revoke Herbert", "not-now")
+    illegal(court(), "parliament people at Hull moving Percy", "not-due")
+    due = play(kingless(), "event Parliament-Must-Be-Summoned")
+    illegal(due, "parliament call at Coventry summon Clifford", "people-due")
+    held = siege(put(due, "Talbot", "near:Skipton"), "Skipton", "Cat", ["Talbot"])
+    held = give(give(held, "Burgundian Mercenaries", "Talbot"), "Welsh Mercenaries #1", "Talbot")
+    held = put(held, "Clifford", "in:Skipton")
+    illegal(held, "parliament people at Hull moving Clifford", "under-siege")

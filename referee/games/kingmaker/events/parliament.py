@@ -303,15 +303,13 @@ def off_mainland(state: State, noble: str) -> bool:
 
 def excuse_problem(state: State, player: str, noble: str, sea: bool) -> IllegalMove | None:
     """7.2 step 1, R-35, R-73: an own noble who would attend, not the summoned one, not yet
-    excused; `sea` only for one off the mainland or at sea."""
+    excused; `sea` only for one off the mainland or at sea. (The caller's faction is never
+    asked: the order of excuses leaves him out.)"""
     s = state.sitting
     assert s is not None
     if noble not in state.nobles or state.owner(noble) != player:
         return refuse(f"{noble} is not {player}'s noble: a player excuses his own (7.2)",
                       "not-your-noble", "§7.2")
-    if state.owner(noble) == s.caller:
-        return refuse(f"{noble} is of the caller's faction: he attends (7.2)", "callers-own",
-                      "§7.2")
     if noble == s.summoned:
         return refuse(f"{noble} is summoned: he cannot be excused (7.1)", "summoned", "§7.1")
     if noble in s.excused:
