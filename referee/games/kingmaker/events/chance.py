@@ -11,7 +11,6 @@ from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import KEPT_EVENTS, NO_PORTS, Entry, norm
-from referee.games.kingmaker.events import peace
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -36,6 +35,7 @@ from referee.games.kingmaker.events.base import (
     port_names,
     tool_roll,
 )
+from referee.games.kingmaker.events.peace import moved_by_event
 from referee.games.kingmaker.notation import find, one, sections, shown, shown_list, shown_location
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import CHANCE, MOVEMENT, Duty, State, evolve, instances
@@ -267,7 +267,7 @@ class Respond(Base):
         state = self.put_in(state, noble, event.get("port"))
         state = rules.move_nobles(state, [noble] + followers, want)
         moved = [n for n, s in state.nobles.items() if before.nobles[n].at != s.at]
-        return rules.done(peace.moved_by_event(state, moved), current)  # 7.6 rule 6
+        return rules.done(moved_by_event(state, moved), current)  # 7.6 rule 6
 
     def put_in(self, state: State, noble: str, port: str | None) -> State:
         """§8.3: a ship carrying him first goes to the declared port and all aboard land."""

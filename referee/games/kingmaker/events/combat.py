@@ -10,7 +10,6 @@ from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import ratio, roll_range
-from referee.games.kingmaker.events import peace
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -25,6 +24,7 @@ from referee.games.kingmaker.events.base import (
     parse_place,
     refuse_in_active_combat,
 )
+from referee.games.kingmaker.events.peace import battle_problem, siege_problem
 from referee.games.kingmaker.events.movement import rules_normal
 from referee.games.kingmaker.notation import (
     find,
@@ -96,8 +96,8 @@ def plan_attack(state: State, player: str, at: str, attackers: Sequence[str],
     everyone = list(attackers) + list(allies) + list(defenders) + list(def_allies)
     if len(set(everyone)) != len(everyone):
         raise refuse("a noble is named on two sides", "two-sides", "§6.1")
-    problem = peace.battle_problem(state, at, list(attackers) + list(allies) + list(def_allies),
-                                   defenders)  # 7.6
+    problem = battle_problem(state, at, list(attackers) + list(allies) + list(def_allies),
+                             defenders)  # 7.6
     if problem is not None:
         raise problem
     for noble in everyone:
@@ -373,7 +373,7 @@ def besieger_problem(state: State, player: str, place: str, nobles: Sequence[str
                       "not-there", "§6.2")
     if len({siege_spot(state, place, n) for n in nobles} - {f"near:{place}"}) > 1:
         return refuse("the besiegers are aboard two ships", "two-ships", "§8.6")
-    return peace.siege_problem(state, place, action, nobles)  # 7.6
+    return siege_problem(state, place, action, nobles)  # 7.6
 
 
 class SiegeAct(Base):

@@ -11,7 +11,7 @@ from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import norm
-from referee.games.kingmaker.events import assembly
+from referee.games.kingmaker.events.assembly import parliament_transfer, transfer_moves
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -535,7 +535,7 @@ class Transfer(Base):
         item = event["item"]
         kind = transfer_kind(state, item, giver)
         if kind in ("title", "office") and giver != taker:
-            return assembly.parliament_transfer(state, event, kind)  # 7.4
+            return parliament_transfer(state, event, kind)  # 7.4
         if event.get("approved"):
             raise refuse("`approved` is for an office passing in Parliament (7.4)",
                          "not-an-office", "§7.4")
@@ -570,4 +570,4 @@ class Transfer(Base):
                 for taker in mates[:2]:
                     if transfer_problem(state, item, giver, taker, False) is None:
                         yield self.make(info.owner, item=item, to=taker, **{"from": giver})
-        yield from assembly.transfer_moves(state)
+        yield from transfer_moves(state)

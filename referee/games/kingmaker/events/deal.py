@@ -10,7 +10,7 @@ from referee.engine import Args, Event
 from referee.errors import NotationError
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import ALL_FIELDS, FIELDS, KINDS, SINGLES, norm
-from referee.games.kingmaker.events import assembly
+from referee.games.kingmaker.events.assembly import assign_unvoted, unvoted_moves
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -324,7 +324,7 @@ class Assign(Base):
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)
         if current is None and state.sitting is not None:
-            return assembly.assign_unvoted(state, event)
+            return assign_unvoted(state, event)
         if current is None or current.kind != "layout" or current.player != event.by:
             raise refuse("no layout is due from you now", "no-layout", "§4")
         card, player = known_card(state, event["card"]), str(event.by)
@@ -355,7 +355,7 @@ class Assign(Base):
         current = rules.duty(state)
         s = state.sitting
         if current is None and s is not None and s.step == ASSIGN:
-            for card, noble in assembly.unvoted_moves(state):
+            for card, noble in unvoted_moves(state):
                 yield self.make(s.leader, card=card, to=noble)
             return
         if current is None or current.kind != "layout":

@@ -10,8 +10,9 @@ from typing import Any, Iterator
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.events import homecoming, parliament
 from referee.games.kingmaker.events.base import Base, known_player, parse_player, require_in_play
+from referee.games.kingmaker.events.homecoming import return_next
+from referee.games.kingmaker.events.parliament import next_step
 from referee.games.kingmaker.notation import find, one, shown
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import (
@@ -97,9 +98,9 @@ class Next(Base):
         sitting = state.sitting
         if sitting is not None:
             if sitting.step in (EXCUSE, REVOKE):
-                return parliament.next_step(state)
+                return next_step(state)
             if sitting.step == RETURN:
-                return homecoming.return_next(state)
+                return return_next(state)
             raise refuse(f"Parliament is in session: {rules.sitting_turn(state).prompt}",
                          "in-session", "§7")
         if state.people_due and stage == PARLIAMENT:

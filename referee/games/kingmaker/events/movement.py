@@ -23,7 +23,7 @@ from referee.games.kingmaker.events.base import (
     place_names,
     spend_event,
 )
-from referee.games.kingmaker.events import peace
+from referee.games.kingmaker.events.peace import ship_problem, still_problem
 from referee.games.kingmaker.events.chance import land_all, port_problem
 from referee.games.kingmaker.notation import (
     find,
@@ -61,7 +61,7 @@ def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
         if rules.under_siege(state, noble) or rules.ship_besieger(state, noble):
             return refuse(f"{noble} is under siege: no one leaves a besieged fortress",
                           "under-siege", "R-16")
-    problem = peace.still_problem(state, nobles)  # 7.6 rules 2 and 3
+    problem = still_problem(state, nobles)  # 7.6 rules 2 and 3
     if problem is not None:
         return problem
     prefix, name = split(to)
@@ -75,7 +75,7 @@ def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
         ship_at = state.ships[ship].at
         if split(ship_at)[0] != "port":
             return refuse(f"{ship} is at sea: only the ship moves (`sail`)", "at-sea", "R-16")
-        problem = peace.ship_problem(state, ship)  # 7.6 rule 4: nobody lands from it
+        problem = ship_problem(state, ship)  # 7.6 rule 4: nobody lands from it
         if problem is not None:
             return problem
         port = split(ship_at)[1]
@@ -237,7 +237,7 @@ def sail_problem(state: State, player: str, ship: str, to: str, embark: Sequence
                       "its player's consent (`agreed`, R-17)", "not-your-ship", "R-17")
     if ship in state.moved:
         return refuse(f"{ship} has moved this phase", "moved-already", "§5.2")
-    problem = peace.ship_problem(state, ship) or peace.still_problem(state, embark)  # 7.6
+    problem = ship_problem(state, ship) or still_problem(state, embark)  # 7.6
     if problem is not None:
         return problem
     if any(s.ship == ship for s in state.sieges.values()):
