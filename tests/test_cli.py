@@ -289,3 +289,34 @@ def test_a_player_move_while_the_table_must_act(ke_game, monkeypatch):
     monkeypatch.setattr(KingsEar, "to_act", lambda self, state: ToAct(("Ann", "Ben"), "bid"))
     result = ke_game("play", "draw", "PA3")
     assert result.status == 2 and "say who with --as NAME" in result.err
+
+
+def test_no_winner_without_a_house_at_10_in_json_and_simulate(cli):
+    """The King's Ear game stopped or ended by passes has no winner in score --json, in
+    scoresheet --format json and in export, and simulate does not count it as a win."""
+    golden = GOLDEN / "kings-ear" / "two-player-no-winner.toml"
+    score = json.loads(cli("--log", golden, "score", "--json").out)
+    assert score["finished"] and score["winners"] == []
+    assert [p["place"] for p in score["players"] if p["name"]] == [1, 2]
+    sheet = json.loads(cli("--log", golden, "scoresheet", "--format", "json").out)
+    assert sheet["winners"] == [] and sheet["players"][0]["place"] == 1
+    play = json.loads(cli("--log", golden, "export").out)
+    assert not any(p["winner"] for p in play["players"])
+    from referee.simulate import simulate
+
+    summary = simulate("kings-ear", 60, 1, players=2)  # game 56 ends in a round of passes
+    ended = [p for p in _kings_ear_playouts(60, 1, 2) if p.state.winner is None]
+    assert ended and sum(summary.winners.values()) == 60 - len(ended)
+
+
+def _kings_ear_playouts(count, seed, players):
+    """The games `simulate kings-ear --games COUNT --seed SEED --players N` plays."""
+    import random
+
+    from referee.engine import load_game
+    from referee.simulate import default_players, play_out
+
+    game = load_game("kings-ear")
+    master = random.Random(seed)
+    seated = default_players(game, players)
+    return [play_out(game, master.randrange(2**31), seated) for _ in range(count)]
