@@ -43,8 +43,22 @@ OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `opt
 # Output helpers
 
 
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (`referee history | head -1`): not an error.
+
+    Not an OSError, so that Typer does not turn it into exit status 1 on its way to `main`."""
+
+
+def echo(text: str = "", nl: bool = True) -> None:
+    """Print to standard output; a closed pipe ends the command quietly (see `main`)."""
+    try:
+        typer.echo(text, nl=nl)
+    except BrokenPipeError:
+        raise OutputClosed() from None
+
+
 def out(text: str = "") -> None:
-    typer.echo(text)
+    echo(text)
 
 
 def err(text: str) -> None:
@@ -54,7 +68,7 @@ def err(text: str) -> None:
 def out_json(data: Any) -> None:
     import json  # only a --json command pays for it
 
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 def log_path(ctx: typer.Context) -> Path:
@@ -168,6 +182,7 @@ def new(
     shuffle: bool = typer.Option(False, "--shuffle",
                                  help="The tool shuffles a virtual pile: draws need no card."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --shuffle (implies it)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Start a new game log."""
     from referee import session
@@ -179,6 +194,11 @@ def new(
     path = log_path(ctx)
     table = session.new_game(path, game, [_parse_player(p) for p in player],
                              _parse_options(game, option), seed)
+    if as_json:
+        out_json({"log": str(path), "game": table.game.id, "title": table.game.title,
+                  "players": [{"name": p.name, "seat": p.seat} for p in table.players],
+                  "options": table.setup.options, "seed": seed, "next": _next_json(table)})
+        return
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
     out(f"New {table.game.title} in {path}: {who}.")
@@ -194,6 +214,13 @@ def _print_next(table: Any) -> None:
     turn = table.turn
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
     out(f"Next: {who} - {clean_line(turn.prompt)}")
+
+
+def _next_json(table: Any) -> dict[str, Any]:
+    """Who acts next, as `play --json` gives it."""
+    turn = table.turn
+    return {"players": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
+            "table": turn.table}
 
 
 def _turn_json(table: Any) -> dict[str, Any]:
@@ -220,15 +247,13 @@ def play(
     except session.SecretNeeded:
         played = session.play(path, text, as_name, note, _ask_secret())
     if as_json:
-        turn = played.after.turn
         out_json({"seq": len(played.after.log.entries),
                   "event": played.event.record(),
                   "move": played.before.format(played.event),
                   "notices": [n.message for n in played.notices],
                   "finished": played.after.finished,
                   "receipt": played.receipt,
-                  "next": {"players": list(turn.players), "phase": played.after.phase,
-                           "prompt": turn.prompt, "table": turn.table}})
+                  "next": _next_json(played.after)})
         return
     for line in played.lines:
         out(clean(line))
@@ -294,11 +319,10 @@ def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> N
     if as_json:
         head = json.dumps({**_turn_json(table), "count": table.count_moves(player)},
                           ensure_ascii=False)
-        typer.echo(head[:-1] + ', "moves": [', nl=False)
+        echo(head[:-1] + ', "moves": [', nl=False)
         for index, text in enumerate(moves):
-            typer.echo(("" if index == 0 else ", ") + json.dumps(text, ensure_ascii=False),
-                       nl=False)
-        typer.echo("]}")
+            echo(("" if index == 0 else ", ") + json.dumps(text, ensure_ascii=False), nl=False)
+        echo("]}")
         return
     for text in moves:
         out(clean(text))
@@ -381,11 +405,18 @@ def history(ctx: typer.Context,
 def undo(ctx: typer.Context,
          force: bool = typer.Option(False, "--force",
                                     help="Also retract a reveal (a card everyone has seen)."),
+         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
          ) -> None:
     """Retract the last event (it is kept in the log under [[retracted]])."""
     from referee import session
 
     undone = session.undo(log_path(ctx), force)
+    if as_json:
+        out_json({"retracted": {"seq": undone.entry.seq, "move": undone.text,
+                                "event": undone.entry.event.record()},
+                  "events": len(undone.table.log.entries), "finished": undone.table.finished,
+                  "next": _next_json(undone.table)})
+        return
     out(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
     _print_next(undone.table)
 
@@ -435,7 +466,7 @@ def scoresheet(
 
 def _write(text: str, output: Path | None) -> None:
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     from referee.log import write_atomic
 
@@ -574,7 +605,10 @@ def _ask_secret() -> str:
 # Entry point
 
 
-def _report(exc: RefereeError) -> None:
+def _report(exc: RefereeError, as_json: bool = False) -> None:
+    if as_json:
+        _err_json(_error_dict(exc))
+        return
     err(f"referee: {clean(exc.message)}")
     rule = getattr(exc, "rule", None)
     if rule:
@@ -584,6 +618,24 @@ def _report(exc: RefereeError) -> None:
     suggestions = getattr(exc, "suggestions", ())
     if suggestions:
         err("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
+
+
+def _error_dict(exc: RefereeError) -> dict[str, Any]:
+    """An error for scripts: its stable code, the exit status, the message and what helps."""
+    data: dict[str, Any] = {"code": exc.code, "status": exc.exit_status, "message": exc.message,
+                            "rule": getattr(exc, "rule", None), "hint": exc.hint}
+    if hasattr(exc, "suggestions"):
+        data["suggestions"] = list(exc.suggestions)
+    for key in ("line", "seq"):
+        if getattr(exc, key, None) is not None:
+            data[key] = getattr(exc, key)
+    return data
+
+
+def _err_json(error: dict[str, Any]) -> None:
+    import json
+
+    typer.echo(json.dumps({"error": error}, ensure_ascii=False), err=True)
 
 
 Kinds = tuple[type[BaseException], ...]
@@ -645,29 +697,72 @@ def _exit_code(exc: BaseException) -> int:
     return code if isinstance(code, int) else EXIT_OK
 
 
+def hoist_log(argv: list[str]) -> list[str]:
+    """`--log PATH` (or `-l PATH`, `--log=PATH`) is an option of `referee` itself; accept it
+    after the command too (`referee history --log old.toml`) by moving it in front."""
+    front: list[str] = []
+    rest: list[str] = []
+    command = False
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            rest += argv[index:]
+            break
+        takes_value = word in GLOBAL_VALUES and index + 1 < len(argv)
+        if command and (takes_value or word.startswith("--log=")):
+            front += argv[index:index + 1 + takes_value]
+            index += 1 + takes_value
+            continue
+        if not command and takes_value:
+            rest += argv[index:index + 2]
+            index += 2
+            continue
+        command = command or not word.startswith("-")
+        rest.append(word)
+        index += 1
+    return front + rest
+
+
+def _wants_json(argv: list[str]) -> bool:
+    return "--json" in argv[:argv.index("--")] if "--" in argv else "--json" in argv
+
+
+def _quiet_stdout() -> None:
+    """Standard output's reader went away: whatever is still buffered goes nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
+    args = hoist_log(sys.argv[1:] if argv is None else argv)
+    as_json = _wants_json(args)
     try:
-        status = _app_for(sys.argv[1:] if argv is None else argv)(
-            args=argv, prog_name="referee", standalone_mode=False)
+        status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
         status = status if isinstance(status, int) else EXIT_OK
     except exits as exc:
         status = _exit_code(exc)
     except click_errors as exc:
         shown: Any = exc  # a click exception: it knows how to show itself
-        shown.show()
         status = _exit_code(exc) or EXIT_USAGE
+        if as_json:
+            _err_json({"code": "usage", "status": status, "message": shown.format_message()})
+        else:
+            shown.show()
     except aborts + (KeyboardInterrupt,):
         err("referee: interrupted")
         status = 130
     except RefereeError as exc:
-        _report(exc)
+        _report(exc, as_json)
         status = exc.exit_status
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): not an error worth a message.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except (OutputClosed, BrokenPipeError):
+        # The reader went away (e.g. `| head -1`): not an error worth a message.
+        _quiet_stdout()
         status = EXIT_OK
     except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
         err(f"referee: internal error: {type(exc).__name__}: {clean_line(exc)}")
@@ -675,6 +770,12 @@ def main(argv: list[str] | None = None) -> None:
         if os.environ.get("REFEREE_DEBUG"):
             raise
         status = EXIT_INTERNAL
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the last buffered lines met a closed pipe
+        _quiet_stdout()
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no usable stdout
+        pass
     sys.exit(status)
 
 
