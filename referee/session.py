@@ -204,6 +204,7 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         table, data = _load(path)
         game = table.game
         refuse_if_over(game, table.state)
+        text, as_name = _speaker(table, text, as_name)
         player = _actor(table, as_name)
         receipt = None
         try:
@@ -222,6 +223,18 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         old = len(game.notices(table.state))
         return Played(table, after, event, game.describe(table.state, event, state),
                       game.notices(state)[old:], receipt)
+
+
+def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
+    """A move as `play` and `status` print it, `Ann: draw Pig Army 3` or `Catie:K7`, is that
+    player's move (a name never holds a colon: `--player NAME:SEAT`)."""
+    head, colon, rest = text.partition(":")
+    name = {p.name.casefold(): p.name for p in table.players}.get(head.strip().casefold())
+    if not colon or name is None or not rest.strip():
+        return text, as_name
+    if as_name is not None and table.player(as_name) != name:
+        raise UsageError(f"{text!r} is {name}'s move, but --as says {as_name}")
+    return rest.strip(), name
 
 
 def _actor(table: Table, as_name: str | None) -> str | None:

@@ -89,6 +89,9 @@ class DwarfKing(Game[State]):
         if rules.phase(state) == rules.QUEST and state.seed is None:
             return ("each player may first enter their hand for full checking: "
                     "`hand CARD CARD ...` (--as NAME)")
+        if rules.phase(state) == rules.PLAY:
+            playable = [e["card"] for e in self.legal(state) if e.type == "play"]
+            return texts.not_playable_note(state, playable)
         return ""
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:

@@ -267,6 +267,9 @@ class Move(EventType[State]):
 
     def parse(self, state: State, args: Args) -> Event:
         rest, text = plain(args.words), args.text
+        note = next((i for i, w in enumerate(rest) if w.startswith("[")), None)
+        if note is not None:  # `options` notes what a summon obtains: [priest -> wizard]
+            rest = rest[:note]
         low = [w.lower() for w in rest]
         cut = low.index("take") if "take" in low else len(rest)
         path = [parse_square(w, text) for w in rest[:cut]]

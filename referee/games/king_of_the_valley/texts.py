@@ -12,6 +12,7 @@ from referee.games.king_of_the_valley.components import (
     place_name,
     square_name,
 )
+from referee.games.king_of_the_valley.notation import parse_square
 from referee.games.king_of_the_valley.rules import OVER, to_act
 from referee.games.king_of_the_valley.scoring import outcome
 from referee.games.king_of_the_valley.state import State
@@ -115,4 +116,14 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     kings = [e["square"] for e in events if e.type == "king"]
     if len(kings) > 1:
         return [f"king SQUARE   (any tile without a king: {' '.join(kings)})"]
-    return formatted
+    width = max((len(t) for e, t in zip(events, formatted) if e.type == "move"), default=0)
+    return [f"{text:<{width}}   [{summoned(state, event)}]" if event.type == "move" else text
+            for event, text in zip(events, formatted)]
+
+
+def summoned(state: State, event: Event) -> str:
+    """What a summon obtains, as `options` notes it: 'priest -> wizard', 'farmer, farmer'."""
+    path = [parse_square(s, "") for s in event["path"]]
+    squares = [parse_square(s, "") for s in event.get("take", ())] or path[-1:]
+    tiles = [state.valley[s] or "-" for s in squares]
+    return " -> ".join(["priest"] * (len(path) - 2) + [", ".join(tiles)])
