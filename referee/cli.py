@@ -613,6 +613,9 @@ def _report(exc: RefereeError, as_json: bool = False) -> None:
     rule = getattr(exc, "rule", None)
     if rule:
         err(f"  rule: {clean_line(rule)}")
+    for other in getattr(exc, "also", ()):
+        err(f"  and: {clean(other.message)}" + (f" (rule: {clean_line(other.rule)})"
+                                                 if other.rule else ""))
     if exc.hint:
         err(f"  hint: {clean(exc.hint)}")
     suggestions = getattr(exc, "suggestions", ())
@@ -624,6 +627,8 @@ def _error_dict(exc: RefereeError) -> dict[str, Any]:
     """An error for scripts: its stable code, the exit status, the message and what helps."""
     data: dict[str, Any] = {"code": exc.code, "status": exc.exit_status, "message": exc.message,
                             "rule": getattr(exc, "rule", None), "hint": exc.hint}
+    if hasattr(exc, "also"):
+        data["also"] = [{"code": o.code, "message": o.message, "rule": o.rule} for o in exc.also]
     if hasattr(exc, "suggestions"):
         data["suggestions"] = list(exc.suggestions)
     for key in ("line", "seq"):

@@ -503,6 +503,12 @@ class Game(Generic[S]):
         """Everything the referee has noticed so far that is not a rejected move (oldest first)."""
         return ()
 
+    def explain(self, state: S, event: Event) -> IllegalMove | None:
+        """The game's own reason why `event` cannot come now, when the core would refuse it as
+        out of turn or out of its phase (e.g. 'the Druid has no effect in the last trick');
+        None keeps the core's refusal. Asked only on the way to a refusal."""
+        return None
+
     def score(self, state: S) -> Scoresheet:
         raise NotImplementedError
 
@@ -559,10 +565,13 @@ def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Pla
     if problem is not None:
         code, _, message = problem
         raise IllegalMove(message, code=code)
-    check_actor(game, state, etype, event, players)
-    now = game.phase(state)
-    if etype.phases is not None and now not in etype.phases:
-        raise wrong_phase(game, state, event, now)
+    try:
+        check_actor(game, state, etype, event, players)
+        now = game.phase(state)
+        if etype.phases is not None and now not in etype.phases:
+            raise wrong_phase(game, state, event, now)
+    except IllegalMove as generic:
+        raise game.explain(state, event) or generic from None
     return etype.apply(state, event)
 
 

@@ -207,14 +207,19 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         text, as_name = _speaker(table, text, as_name)
         player = _actor(table, as_name)
         receipt = None
+        event = None
         try:
             event = game.parse(table.state, text, player)
             _explain_missing_player(table, event)
             if game.events[event.type].sealed:
                 event, receipt = _sealed(table, event, secret)
-            state = check_and_apply(game, table.state, event, table.players)
+            try:
+                state = check_and_apply(game, table.state, event, table.players)
+            except IllegalMove as exc:
+                raise _untyped_player(table, event, exc) if as_name is None else exc from None
         except MoveError as exc:
-            raise _with_suggestions(table, text, player, exc) from None
+            kind = event.type if event is not None else _verb(game, text)
+            raise _with_suggestions(table, text, player, exc, kind) from None
         log = table.log.appended(event, note)
         written = logfile.appended_text(log, data.decode("utf-8"))
         logfile.write_atomic(path, written)
@@ -248,12 +253,39 @@ def _explain_missing_player(table: Table, event: Event) -> None:
     """A player's move typed when no single player is to act: say why, and how to name one."""
     if event.by is not None or table.game.events[event.type].actor == "table":
         return
+    explained = table.game.explain(table.state, event)
+    if explained is not None:
+        raise explained
     turn = table.turn
     if turn.table or not turn.players:
         raise IllegalMove(f"the table must act now ({turn.prompt}), not a player",
                           code="table-must-act", rule=table.game.turn_rule or None)
     raise UsageError(f"several players may act now ({' or '.join(turn.players)}): "
                      "say who with --as NAME")
+
+
+def _untyped_player(table: Table, event: Event, exc: IllegalMove) -> IllegalMove:
+    """A refusal for a move typed without --as that names the player the move was taken to be
+    by (`it is not Ann's turn`): say what is awaited instead, naming nobody it was not typed by."""
+    if exc.code != "not-your-turn":
+        return exc
+    turn = table.turn
+    who = "the table" if turn.table or not turn.players else " or ".join(turn.players)
+    return IllegalMove(f"`{event.type}` is not possible now: {who} must act ({turn.prompt})",
+                       code=exc.code, rule=exc.rule)
+
+
+def _verb(game: Game[Any], text: str) -> str | None:
+    """The event type the first word of a move names (its verb or a unique prefix), if any."""
+    parts = text.split()
+    verbs = game.events.verbs()
+    if not parts:
+        return None
+    first = parts[0].casefold()
+    if first in verbs:
+        return verbs[first].name
+    hits = {t.name for word, t in verbs.items() if game.verb_prefixes and word.startswith(first)}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str]:
@@ -267,19 +299,26 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str]
     return event.with_fields(seal=seals.commitment(canonical, receipt)), receipt
 
 
-def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError) -> MoveError:
-    """The same error, with the legal moves closest to what was typed."""
+def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
+                      kind: str | None) -> MoveError:
+    """The same error, with the legal moves closest to what was typed: moves of the kind typed
+    (`recruit` for a refused recruit), never another kind; with no kind known, only moves that
+    look much like the text."""
     if exc.suggestions:
         return exc
     import difflib  # only on a rejected move: keep it off start-up
 
     try:
+        events = table.game.legal(table.state, player)
+        if kind is not None:
+            events = [e for e in events if e.type == kind]
         # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
-        lines = [line.split("  ")[0] for line in table.choices(player).lines]
+        lines = [line.split("  ")[0] for line in
+                 table.game.option_lines(table.state, events)] if events else []
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
-    close = difflib.get_close_matches(text, lines, n=3, cutoff=0.0) if lines else []
-    exc.suggestions = tuple(close)
+    cutoff = 0.0 if kind is not None else 0.6
+    exc.suggestions = tuple(difflib.get_close_matches(text, lines, n=3, cutoff=cutoff))
     return exc
 
 

@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player, ToAct
-from referee.errors import NotationError
+from referee.errors import IllegalMove, NotationError
 from referee.games.dwarf_king import rules, scoring, texts
 from referee.games.dwarf_king.components import EDITIONS
 from referee.games.dwarf_king.events import EVENTS
@@ -66,6 +66,9 @@ class DwarfKing(Game[State]):
 
     def notices(self, state: State) -> tuple[Notice, ...]:
         return state.notices
+
+    def explain(self, state: State, event: Event) -> IllegalMove | None:
+        return rules.explain(state, event)
 
     # ---- moves ---------------------------------------------------------------------------
     def parse_other(self, state: State, parts: tuple[str, ...], text: str,

@@ -227,6 +227,10 @@ def _describe_play(before: State, event: Event, after: State) -> list[str]:
     if not hand_over:
         return lines
     result = after.results[-1]
+    special = SPECIAL_CARD[result.special]
+    if special.action in ("trade-hands", "pass-hands") and \
+            any(c == special.code for _, c in plays):
+        lines.append(f"The {special.name} has no effect in the last trick.")
     lines.append(f"Hand {result.number} is over: quest {quest_line(after, result.quest)}; "
                  f"special {SPECIAL_CARD[result.special].name}.")
     lines.append("Points: " + ", ".join(f"{n} {p:+d}" for n, p in zip(after.names,
