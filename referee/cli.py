@@ -36,7 +36,8 @@ app = typer.Typer(
 
 FORMATS = ("text", "markdown", "html", "csv", "json")
 PAPERS = ("a4", "letter")
-OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `options --all`)
+OPTIONS_FOLD = 40
+STATUS_SCHEMA = "referee-status/1"  # the version of `status --json`  # more legal moves than this are folded into groups (see `options --all`)
 
 
 # --------------------------------------------------------------------------------------------
@@ -351,9 +352,10 @@ def status(ctx: typer.Context,
 
     table = session.load(log_path(ctx))
     if as_json:
-        out_json({"game": table.game.id, "events": len(table.log.entries),
-                  "finished": table.finished, **_turn_json(table), "board": table.board(),
-                  "inventory": table.inventory()})
+        out_json({"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
+                  "log": str(log_path(ctx)), "events": len(table.log.entries),
+                  "finished": table.finished, **_turn_json(table), "board": table.board_data(),
+                  "text": table.board(), "inventory": table.inventory()})
         return
     out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
     out(clean(table.board()))

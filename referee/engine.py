@@ -139,6 +139,15 @@ class ToAct(NamedTuple):
     prompt: str
     table: bool = False
 
+    @property
+    def who(self) -> str:
+        """'Ann', 'Ann or Ben', 'the table'."""
+        return "the table" if self.table or not self.players else " or ".join(self.players)
+
+    def line(self) -> str:
+        """The line every board ends with: who acts, and what they may do."""
+        return f"To act: {self.who} - {self.prompt}"
+
 
 class Notice(NamedTuple):
     """Something the referee noticed that is not a rejected move: a revoke proven by a later play.
@@ -516,7 +525,16 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def render(self, state: S) -> str:
+        """The board as text for `status`; its last line says who acts and what they may do
+        (`to_act(state).line()`), or starts with "Game over" once the game is over."""
         raise NotImplementedError
+
+    def board(self, state: S) -> dict[str, Any]:
+        """The board as data for `status --json`: JSON values only (str, int, bool, None, lists,
+        dicts with str keys), and nothing the table has not seen. The core adds who acts, the
+        phase and the text of `render` beside it; the default, no data of the game's own, keeps
+        a new game's `status --json` valid until it says more."""
+        return {}
 
     def inventory(self, state: S) -> dict[str, int]:
         """Where every physical piece is (location -> count); used to test conservation."""

@@ -71,7 +71,11 @@ class Table(NamedTuple):
         return self.game.phase(self.state)
 
     def board(self) -> str:
+        """The board as text: its last line says who acts and what they may do."""
         return self.game.render(self.state)
+
+    def board_data(self) -> dict[str, Any]:
+        return self.game.board(self.state)
 
     def inventory(self) -> dict[str, int]:
         return self.game.inventory(self.state)

@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from referee.engine import Game, Player, ToAct, available_game_ids
+from tests.conftest import EXAMPLES
 from tests.test_dwarf_king import GAME as DWARF_KING
 from tests.test_dwarf_king import Table as DwarfTable
 from tests.test_king_of_the_valley import GAME as KOTV
@@ -70,3 +76,95 @@ def test_a_magic_card_that_may_be_played_says_what_it_is_on_its_line():
     t.start("Dragon")
     assert t.lines()[-1] == "Dragon   (the Dragon may be played at any time)"
     assert "Dragon" not in t.lines()[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Every board ends with who acts and what they may do; status --json gives it as data
+
+
+def _states(game_id, seed, players=None):
+    from referee.engine import apply_event, load_game
+    from referee.simulate import default_players, play_out
+
+    game = load_game(game_id)
+    playout = play_out(game, seed, default_players(game, players))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events:
+        yield game, state
+        state = apply_event(game, state, event, playout.players)
+    yield game, state
+
+
+@pytest.mark.parametrize("game_id", available_game_ids())
+def test_every_board_ends_with_who_acts_and_what_they_may_do(game_id):
+    seen = 0
+    for index, (game, state) in enumerate(_states(game_id, 4)):
+        if index % 7 and not game.finished(state):
+            continue
+        last = game.render(state).splitlines()[-1]
+        if game.finished(state):
+            assert last.startswith("Game over"), last
+        else:
+            turn = game.to_act(state)
+            assert last == turn.line() == f"To act: {turn.who} - {turn.prompt}"
+            seen += 1
+        data = game.board(state)
+        assert data and json.loads(json.dumps(data)) == data  # JSON values only
+    assert seen > 5
+
+
+def test_to_act_line_names_the_table_or_the_players():
+    assert ToAct((), "reveal", table=True).line() == "To act: the table - reveal"
+    assert ToAct(("Ann", "Ben"), "bid").line() == "To act: Ann or Ben - bid"
+    assert Game().board(None) == {}  # a new game's default: no data of its own yet
+
+
+def test_status_json_gives_each_game_s_board_as_data(cli):
+    cli("new", "kings-ear", "-p", "Ann:Horse", "-p", "Ben:Pig", "--shuffle", "--seed", "3")
+    cli("play", "draw")
+    data = json.loads(cli("status", "--json").out)
+    assert data["schema"] == "referee-status/1" and data["game"] == "kings-ear"
+    assert data["text"].splitlines()[-1] == f"To act: Ann - {data['prompt']}"
+    board = data["board"]
+    assert [h["house"] for h in board["houses"]] == ["Horse", "Pig", "Stag", "Boar"]
+    assert board["pile"] == 63 and board["virtual_pile"] is True and board["drawn"]
+    assert [s["profession"] for s in board["houses"][0]["sections"]] == [
+        "Religion", "Army", "Trade", "Farming"]
+    from referee.games.kings_ear import GAME
+    from referee.games.kings_ear.notation import card_name
+
+    state = GAME.setup(GAME.seat_players([Player("Ann"), Player("Ben")], {}),
+                       GAME.check_options({}), 3)
+    assert card_name(state, state.deck[1]) not in json.dumps(data)  # the pile's next card
+
+    for game_id, keys in (("king-of-the-valley", {"valley", "hill", "castles", "piles"}),
+                          ("dwarf-king", {"hand", "special", "quest", "trick", "players"})):
+        log = EXAMPLES / f"{game_id}.toml"
+        data = json.loads(cli("status", "--json", "--log", log).out)
+        assert data["schema"] == "referee-status/1" and keys <= set(data["board"])
+    valley = json.loads(cli("status", "--json", "--log",
+                            EXAMPLES / "king-of-the-valley.toml").out)["board"]
+    assert len(valley["valley"]) == 25 and valley["valley"][0]["square"] == "a1"
+    assert [r["price"] for r in valley["hill"]["left"]] == [2, 3, 4, 6, 8, 10]
+    assert set(valley["castles"][0]["columns"]) == {"queen", "duke", "countess", "knight",
+                                                    "farmer", "wife"}
+
+
+# --------------------------------------------------------------------------------------------
+# King of the Valley marks its last round
+
+
+def test_the_last_round_of_the_valley_is_marked():
+    from referee.games.king_of_the_valley import GAME
+
+    for game, state in _states("king-of-the-valley", 1):
+        if state.end_triggered and not game.finished(state) and not state.setting_up \
+                and state.phase in ("recruit", "summon"):
+            break
+    else:
+        raise AssertionError("the end was never triggered")
+    assert f"round {state.round} (the last): " in GAME.to_act(state).prompt
+    assert "(the last)" in GAME.render(state).splitlines()[-1]
+    assert GAME.render(state).splitlines()[0] == f"King of the Valley - round {state.round} " \
+                                                  "(the last)"
+    assert "(the last: the hill could not be refilled in full)" in GAME.score(state).outcome

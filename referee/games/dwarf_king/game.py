@@ -123,5 +123,8 @@ class DwarfKing(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
+
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)

@@ -3,7 +3,7 @@ No rule is decided here; they live in rules.py."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from referee.engine import Event
 from referee.games.dwarf_king.components import (
@@ -272,8 +272,8 @@ def render(state: State) -> str:
                        f"{SPECIAL_CARD[r.special].name}")
     lines.append("  " + " ".join(f"{t:>8}" for t in state.totals) + "   total")
     lines += chart(state)
-    if not state.over:
-        lines += ["", f"To act: {to_act(state).prompt}"]
+    lines += ["", "Game over: `referee scoresheet` prints the sheet." if state.over else
+              to_act(state).line()]
     return "\n".join(lines)
 
 
@@ -320,3 +320,40 @@ def inventory(state: State) -> dict[str, int]:
         counts[f"hand {name}"] = deal.slots[seat].size if deal.slots else 0
         counts[f"won {name}"] = sum(len(t.cards) for t in deal.tricks if t.winner == seat)
     return counts
+
+
+def board(state: State) -> dict[str, Any]:
+    """The hand as data: the special card and the quest, the trick on the table and the last
+    one, the tricks won, what the referee knows of each hand, the scores by hand."""
+    deal, names = state.deal, state.names
+    special = SPECIAL_CARD[deal.special] if deal.special else None
+    quest = tiles(state.edition)[deal.quest] if deal.quest else None
+    last = deal.tricks[-1] if deal.tricks else None
+    hands = []
+    for seat, slot in enumerate(deal.slots):
+        hands.append({"player": names[seat], "cards": slot.size,
+                      "known": sort_cards(slot.known), "complete": slot.complete,
+                      "voids": [{"suit": v.what, "since_trick": v.since, "shown_by": v.player,
+                                 "card": v.card} for v in slot.voids]})
+    return {
+        "hand": deal.number, "hands": HANDS, "extra_hand": deal.number > HANDS,
+        "edition": state.edition, "dealer": names[deal.dealer],
+        "special": {"card": special.code, "name": special.name, "text": special.text}
+        if special else None,
+        "quest": {"tile": quest.tile, "side": quest.side, "name": quest.name,
+                  "text": quest.text} if quest else None,
+        "leader": names[deal.leader] if deal.leader is not None else None,
+        "trick": {"number": deal.trick_number,
+                  "plays": [{"player": names[s], "card": c} for s, c in deal.plays]}
+        if deal.leader is not None else None,
+        "last_trick": {"number": last.number, "cards": list(last.cards),
+                       "winner": names[last.winner]} if last else None,
+        "tricks_won": {n: sum(1 for t in deal.tricks if t.winner == s)
+                       for s, n in enumerate(names)},
+        "players": hands,
+        "scores": {"hands": [{"hand": r.number, "quest": tiles(state.edition)[r.quest].label,
+                              "special": r.special, "points": dict(zip(names, r.points))}
+                             for r in state.results],
+                   "totals": dict(zip(names, state.totals))},
+        "outcome": outcome_line(state) if state.over else None,
+    }

@@ -112,6 +112,9 @@ class KingOfTheValley(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
+
     def inventory(self, state: State) -> dict[str, int]:
         counts = {f"pile {n}": c for n, c in zip(PILE_NAMES, state.unrevealed())}
         counts["valley"] = sum(1 for t in state.valley if t is not None)
