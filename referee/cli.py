@@ -96,6 +96,110 @@ def root(
 
 
 # --------------------------------------------------------------------------------------------
+# Shell completion: game ids, option names, formats, players and the legal moves of the log.
+# Each runs only when the shell asks; none may fail loudly (a broken log completes nothing).
+
+
+def complete_game(incomplete: str) -> list[str]:
+    from referee.engine import game_ids
+
+    return [g for g in game_ids() if g.startswith(incomplete)]
+
+
+def complete_format(incomplete: str) -> list[str]:
+    return [f for f in FORMATS if f.startswith(incomplete)]
+
+
+def complete_paper(incomplete: str) -> list[str]:
+    return [p for p in PAPERS if p.startswith(incomplete)]
+
+
+def complete_export_format(incomplete: str) -> list[str]:
+    from referee.export import FORMATS as PLAY_FORMATS
+
+    return [f for f in PLAY_FORMATS if f.startswith(incomplete)]
+
+
+def complete_option(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`new GAME --option K=V`: the game's option names, then a value for those with choices."""
+    from referee.engine import load_game
+
+    game = ctx.params.get("game") or _typed_game()
+    try:
+        specs = load_game(str(game)).option_specs()
+    except RefereeError:
+        return []
+    name, sep, _ = incomplete.partition("=")
+    if not sep:
+        return [f"{n}=" for n in specs if n.startswith(name)]
+    spec = specs.get(name)
+    values = spec.choices if spec and spec.choices else \
+        ("true", "false") if spec and spec.kind == "bool" else ()
+    return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
+
+
+def _typed_words() -> list[str]:
+    """The command line being completed, as the shell passed it (bash: COMP_WORDS; zsh, fish,
+    PowerShell: _TYPER_COMPLETE_ARGS)."""
+    import shlex
+
+    text = os.environ.get("COMP_WORDS") or os.environ.get("_TYPER_COMPLETE_ARGS") or ""
+    try:
+        return shlex.split(text)
+    except ValueError:  # an unclosed quote while typing
+        return text.split()
+
+
+def _typed_game() -> str | None:
+    """The game named after `new` on the command line being completed: Click leaves the
+    argument unparsed while an option after it still waits for its value."""
+    typed = _typed_words()
+    if "new" not in typed:
+        return None
+    rest = iter(typed[typed.index("new") + 1:])
+    for word in rest:
+        if word in ("-p", "--player", "-o", "--option", "--seed", "-l", "--log"):
+            next(rest, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def _completion_table(ctx: typer.Context) -> Any:
+    """The game of the log the command line names, or None (missing, broken: no completion)."""
+    from referee import session
+
+    root = ctx.find_root()
+    path = root.params.get("log") or os.environ.get("REFEREE_LOG") or "game.toml"
+    try:
+        return session.load(Path(path))
+    except RefereeError:
+        return None
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    table = _completion_table(ctx)
+    names = [p.name for p in table.players] if table is not None else []
+    return [n for n in names if n.casefold().startswith(incomplete.casefold())]
+
+
+def complete_move(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`play ...`: the words that may come next in a legal move of the log."""
+    table = _completion_table(ctx)
+    if table is None or table.finished:
+        return []
+    player = None
+    if ctx.params.get("as_name"):
+        try:
+            player = table.player(str(ctx.params["as_name"]))
+        except RefereeError:
+            return []
+    typed = [str(word) for word in ctx.params.get("move") or []]
+    words = table.game.completions(table.state, player, typed)
+    return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+
+
+# --------------------------------------------------------------------------------------------
 # Games and rules
 
 
@@ -119,7 +223,8 @@ def _show_value(value: Any) -> str:
 
 
 @app.command()
-def rules(game: str = typer.Argument(..., help="The game id (see `referee games`)."),
+def rules(game: str = typer.Argument(..., help="The game id (see `referee games`).",
+                                     autocompletion=complete_game),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The rules summary, the table rulings in force by default, and the notation."""
     from referee.engine import load_game
@@ -174,12 +279,14 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
 @app.command()
 def new(
     ctx: typer.Context,
-    game: str = typer.Argument(..., help="The game id (see `referee games`)."),
+    game: str = typer.Argument(..., help="The game id (see `referee games`).",
+                               autocompletion=complete_game),
     player: List[str] = typer.Option(..., "--player", "-p", metavar="NAME[:SEAT]",
                                      help="A player in seat order, with an optional seat "
                                           "(e.g. Ann:Horse). Repeat for each player."),
     option: List[str] = typer.Option([], "--option", "-o", metavar="K=V",
-                                     help="A ruling or variant (see `referee rules GAME`)."),
+                                     help="A ruling or variant (see `referee rules GAME`).",
+                                     autocompletion=complete_option),
     shuffle: bool = typer.Option(False, "--shuffle",
                                  help="The tool shuffles a virtual pile: draws need no card."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --shuffle (implies it)."),
@@ -233,9 +340,11 @@ def _turn_json(table: Any) -> dict[str, Any]:
 @app.command()
 def play(
     ctx: typer.Context,
-    move: List[str] = typer.Argument(..., help="The move, e.g. `draw Pig Army 3`."),
+    move: List[str] = typer.Argument(..., help="The move, e.g. `draw Pig Army 3`.",
+                                     autocompletion=complete_move),
     as_name: Optional[str] = typer.Option(None, "--as", metavar="NAME",
-                                          help="Who makes the move (default: whoever is to act)."),
+                                          help="Who makes the move (default: whoever is to act).",
+                                          autocompletion=complete_player),
     note: Optional[str] = typer.Option(None, "--note", help="A free-text note kept in the log."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -272,7 +381,8 @@ def options(
     prefix: Optional[List[str]] = typer.Argument(None, help="Only moves starting with this text "
                                                             "(e.g. `trade Stag`)."),
     for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
-                                           help="The moves of this player (default: to act)."),
+                                           help="The moves of this player (default: to act).",
+                                           autocompletion=complete_player),
     show_all: bool = typer.Option(False, "--all", help="List every move, one per line, never "
                                                        "folded (streamed: there may be many)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -431,14 +541,17 @@ def undo(ctx: typer.Context,
 def scoresheet(
     ctx: typer.Context,
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT",
-                            help="text, markdown, html, csv or json."),
+                            help="text, markdown, html, csv or json.",
+                            autocompletion=complete_format),
     blank: Optional[str] = typer.Option(None, "--blank", metavar="GAME",
-                                        help="A blank printable sheet for GAME (no log needed)."),
+                                        help="A blank printable sheet for GAME (no log needed).",
+                                        autocompletion=complete_game),
     place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
                                         help="Where the game was played (default: the log's "
                                              "place option)."),
     paper: str = typer.Option("a4", "--paper", metavar="SIZE",
-                              help="The page size of the HTML sheet: a4 or letter."),
+                              help="The page size of the HTML sheet: a4 or letter.",
+                              autocompletion=complete_paper),
     output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
                                           help="Write to FILE instead of stdout."),
 ) -> None:
@@ -481,7 +594,7 @@ def export(
     ctx: typer.Context,
     fmt: str = typer.Option("bgstats", "--format", "-f", metavar="FORMAT",
                             help="bgstats (BG Stats' push-a-play JSON) or bgg (a BoardGameGeek "
-                                 "play record)."),
+                                 "play record).", autocompletion=complete_export_format),
     link: bool = typer.Option(False, "--link",
                               help="Print the BG Stats createPlay link instead of the JSON."),
     bgg_id: Optional[int] = typer.Option(None, "--bgg-id", metavar="N", min=1,
@@ -547,7 +660,7 @@ def check(
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help="The game id."),
+    game: str = typer.Argument(..., help="The game id.", autocompletion=complete_game),
     count: int = typer.Option(100, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Seed for the whole run (reproducible)."),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game."),
@@ -571,7 +684,8 @@ def simulate(
 
 @app.command()
 def demo(
-    game: str = typer.Argument("kings-ear", help="The game whose bundled example to replay."),
+    game: str = typer.Argument("kings-ear", help="The game whose bundled example to replay.",
+                               autocompletion=complete_game),
     delay: float = typer.Option(0.0, "--delay", min=0.0, help="Seconds to pause between moves."),
 ) -> None:
     """Replay a bundled example game move by move, then print its scoresheet."""
@@ -731,6 +845,64 @@ def hoist_log(argv: list[str]) -> list[str]:
     return front + rest
 
 
+def _hoist_completion_log(environ: Any) -> None:
+    """`referee play --log X <TAB>`: completion reads the command line from the environment
+    (bash: COMP_WORDS and COMP_CWORD; zsh, fish: _TYPER_COMPLETE_ARGS); move `--log X` in
+    front there too, among the words before the one being completed."""
+    words = environ.get("COMP_WORDS")
+    if words is not None:
+        parts = words.split(" ")
+        cursor = int(environ.get("COMP_CWORD", len(parts) - 1) or 0)
+        if 1 <= cursor <= len(parts):
+            environ["COMP_WORDS"] = " ".join(parts[:1] + hoist_log(parts[1:cursor])
+                                             + parts[cursor:])
+    line = environ.get("_TYPER_COMPLETE_ARGS")
+    if line:
+        parts = line.split(" ")
+        environ["_TYPER_COMPLETE_ARGS"] = " ".join(parts[:1] + hoist_log(parts[1:-1])
+                                                   + parts[-1:])
+
+
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+COMPLETE_VAR = "_REFEREE_COMPLETE"
+
+
+def _completion_request(args: list[str]) -> tuple[str, str | None] | None:
+    """`--show-completion [SHELL]` or `--install-completion [SHELL]` before any command: Typer
+    takes them as flags and reads the shell from the parent process, so `--show-completion
+    zsh` printed bash's script; the shell named wins here."""
+    for index, word in enumerate(args):
+        flag, _, value = word.partition("=")
+        if flag in ("--show-completion", "--install-completion"):
+            following = args[index + 1] if index + 1 < len(args) else ""
+            shell = value or (following if following in SHELLS else None)
+            return flag, shell
+        if not word.startswith("-"):
+            return None
+    return None
+
+
+def _completion(flag: str, shell: str | None) -> int:
+    from typer import _completion_shared as shells
+
+    if shell is None:
+        shell = os.path.basename(os.environ.get("SHELL", "")) or None
+        try:
+            shell = shells._get_shell_name() or shell
+        except Exception:  # noqa: BLE001 - detection is a nicety; $SHELL will do
+            pass
+    if shell not in SHELLS:
+        raise UsageError(f"cannot tell which shell to complete for ({shell or 'none found'}): "
+                         f"name it, e.g. {flag} zsh (one of {', '.join(SHELLS)})")
+    if flag == "--show-completion":
+        echo(shells.get_completion_script(prog_name="referee", complete_var=COMPLETE_VAR,
+                                          shell=shell))
+        return EXIT_OK
+    name, path = shells.install(shell=shell, prog_name="referee", complete_var=COMPLETE_VAR)
+    err(f"{name} completion installed in {path}; it works in shells started from now on")
+    return EXIT_OK
+
+
 def _wants_json(argv: list[str]) -> bool:
     return "--json" in argv[:argv.index("--")] if "--" in argv else "--json" in argv
 
@@ -749,9 +921,15 @@ def main(argv: list[str] | None = None) -> None:
     exits, click_errors, aborts = _click_exceptions()
     args = hoist_log(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
+    if os.environ.get(COMPLETE_VAR):
+        _hoist_completion_log(os.environ)
     try:
-        status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
-        status = status if isinstance(status, int) else EXIT_OK
+        request = _completion_request(args)
+        if request is not None:
+            status = _completion(*request)
+        else:
+            status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
+            status = status if isinstance(status, int) else EXIT_OK
     except exits as exc:
         status = _exit_code(exc)
     except click_errors as exc:

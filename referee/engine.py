@@ -489,6 +489,18 @@ class Game(Generic[S]):
         """How many legal events there are, counted without listing them all."""
         return len(self.legal(state, player))
 
+    def completions(self, state: S, player: str | None, typed: Sequence[str]) -> list[str]:
+        """The words that may come next in a legal move after the words `typed` (shell
+        completion of `referee play`): read off the canonical text of `legal()` by default.
+        A game whose `legal` folds a family, or whose moves take several values, says more."""
+        done = [w.casefold() for w in typed]
+        out: dict[str, None] = {}
+        for event in self.legal(state, player):
+            parts = words(self.format(state, event))
+            if len(parts) > len(done) and [p.casefold() for p in parts[:len(done)]] == done:
+                out.setdefault(parts[len(done)], None)
+        return list(out)
+
     def legal_note(self, state: S, player: str | None = None) -> str:
         """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
         return ""
