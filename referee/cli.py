@@ -686,26 +686,110 @@ def simulate(
 def demo(
     game: str = typer.Argument("kings-ear", help="The game whose bundled example to replay.",
                                autocompletion=complete_game),
-    delay: float = typer.Option(0.0, "--delay", min=0.0, help="Seconds to pause between moves."),
+    delay: Optional[float] = typer.Option(None, "--delay", min=0.0,
+                                          help="Seconds to pause between moves (instead of "
+                                               "waiting for Enter on a terminal)."),
 ) -> None:
-    """Replay a bundled example game move by move, then print its scoresheet."""
+    """Replay a bundled example game move by move, then print its scoresheet.
+
+    On a terminal it waits for Enter after each screenful and at the moments worth a look:
+    an `options` listing, and a move the rules refuse."""
     from referee import scoresheet as sheets
     from referee import session
 
     replayed = session.Demo(game)
     table = replayed.table
+    pace = Pacer(delay, _interactive())
     names = ", ".join(f"{p.name} ({p.seat})" if p.seat else p.name for p in table.players)
-    out(f"{table.game.title}: a bundled example game with {names}.")
-    out("Each line is one `referee play ...` at the table.\n")
-    for move in replayed.moves():
-        for index, line in enumerate(move.lines):
-            out(f"{move.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}")
-        if delay:
-            time.sleep(delay)
-    out("")
-    out(clean(replayed.table.board()))
-    out("")
-    out(sheets.render_text(replayed.table.score(), *_terminal()).rstrip())
+    pace.say(f"{table.game.title}: a bundled example game with {names}.",
+             "Each numbered line is one `referee play ...` typed at the table.", "")
+    for beat in replayed.beats():
+        if isinstance(beat, session.DemoMove):
+            pace.say(*(f"{beat.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}"
+                       for index, line in enumerate(beat.lines)))
+            pace.after_move()
+        elif isinstance(beat, session.DemoOptions):
+            pace.say("", "Someone is unsure what is allowed, and asks the referee:",
+                     "      $ referee options",
+                     f"      {beat.turn.who[:1].upper()}{beat.turn.who[1:]} - "
+                     f"{clean_line(beat.turn.prompt)}:",
+                     *(f"        {clean(line)}" for line in beat.lines),
+                     *([f"      {clean(beat.note)}"] if beat.note else []), "")
+            pace.stop()
+        else:
+            pace.say("", "Someone tries a move the rules do not allow:",
+                     f"      $ referee play {clean_line(beat.text)}",
+                     *(f"      {line}" for line in _refusal_lines(beat.error)),
+                     "      (refused: the log is left exactly as it was)", "")
+            pace.stop()
+    pace.say("", clean(replayed.table.board()), "")
+    pace.say(*sheets.render_text(replayed.table.score(), *_terminal()).rstrip().splitlines())
+    pace.say("", f"Now a game of your own at your table (`referee rules {table.game.id}` has "
+                 "the rules):", *(f"  {command}" for command in replayed.start_commands()))
+
+
+def _interactive() -> bool:
+    """Paced on a terminal: both ends are a person."""
+    return all(getattr(stream, "isatty", lambda: False)() for stream in (sys.stdin, sys.stdout))
+
+
+class Pacer:
+    """The demo's pace: a pause between moves (--delay), or on a terminal a stop after each
+    screenful and at each moment worth a look, until Enter (q: to the end without stops)."""
+
+    def __init__(self, delay: float | None, interactive: bool):
+        import shutil
+
+        self.delay = delay
+        self.stops = interactive and delay is None
+        self.rows = max(10, shutil.get_terminal_size((80, 24)).lines)
+        self.shown = 0
+        self.blank = False
+
+    def say(self, *texts: str) -> None:
+        for line in (line for text in texts for line in text.split("\n")):
+            if not line and self.blank:
+                continue  # one blank line between parts is enough
+            if self.stops and self.shown >= self.rows - 2:
+                self.stop()
+            out(line)
+            self.shown += 1
+            self.blank = not line
+
+    def after_move(self) -> None:
+        if self.delay:
+            time.sleep(self.delay)
+
+    def stop(self) -> None:
+        """On a terminal, wait for Enter; the prompt is wiped once answered."""
+        if not self.stops:
+            return
+        echo(STOP_PROMPT, nl=False)
+        answer = sys.stdin.readline()
+        echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        self.shown = 0
+        if not answer or answer.strip().casefold().startswith("q"):
+            self.stops = False
+
+
+STOP_PROMPT = "      -- Enter: go on, q: to the end --"
+
+
+def _refusal_lines(exc: RefereeError) -> list[str]:
+    """A refusal as `play` prints it on standard error (see _report)."""
+    lines = [f"referee: {clean(exc.message)}"]
+    rule = getattr(exc, "rule", None)
+    if rule:
+        lines.append(f"  rule: {clean_line(rule)}")
+    for other in getattr(exc, "also", ()):
+        lines.append(f"  and: {clean(other.message)}" + (f" (rule: {clean_line(other.rule)})"
+                                                          if other.rule else ""))
+    if exc.hint:
+        lines.append(f"  hint: {clean(exc.hint)}")
+    suggestions = getattr(exc, "suggestions", ())
+    if suggestions:
+        lines.append("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
+    return lines
 
 
 def _ask_secret() -> str:
@@ -725,18 +809,8 @@ def _report(exc: RefereeError, as_json: bool = False) -> None:
     if as_json:
         _err_json(_error_dict(exc))
         return
-    err(f"referee: {clean(exc.message)}")
-    rule = getattr(exc, "rule", None)
-    if rule:
-        err(f"  rule: {clean_line(rule)}")
-    for other in getattr(exc, "also", ()):
-        err(f"  and: {clean(other.message)}" + (f" (rule: {clean_line(other.rule)})"
-                                                 if other.rule else ""))
-    if exc.hint:
-        err(f"  hint: {clean(exc.hint)}")
-    suggestions = getattr(exc, "suggestions", ())
-    if suggestions:
-        err("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
+    for line in _refusal_lines(exc):
+        err(line)
 
 
 def _error_dict(exc: RefereeError) -> dict[str, Any]:

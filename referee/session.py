@@ -359,6 +359,26 @@ class DemoMove(NamedTuple):
     lines: list[str]
 
 
+class DemoOptions(NamedTuple):
+    """`referee options` at a moment of the demo where a player has a real choice."""
+
+    turn: ToAct
+    lines: list[str]
+    note: str
+
+
+class DemoRefusal(NamedTuple):
+    """A move the rules forbid at a moment of the demo, and the refusal `play` would print."""
+
+    text: str
+    by: str
+    error: MoveError
+
+
+DemoBeat = DemoMove | DemoOptions | DemoRefusal
+SHOWN_CHOICES = range(2, 31)  # a choice worth showing: a few lines of options, not one or forty
+
+
 class Demo:
     """A bundled example game, replayed move by move; `table` is the game at its end."""
 
@@ -374,7 +394,71 @@ class Demo:
         self.table = Table(self.log, self.setup, self.setup.state)
 
     def moves(self) -> Iterator[DemoMove]:
+        return (beat for beat in self.beats(teach=False) if isinstance(beat, DemoMove))
+
+    def beats(self, teach: bool = True) -> Iterator[DemoBeat]:
+        """The game move by move; with `teach`, once each and at the first moment it is worth
+        it, what `referee options` lists and a move the rules refuse, with the refusal."""
         game = self.setup.game
-        for step in replay.steps(self.setup, self.log.entries, self.log.source, checked=True):
+        steps = list(replay.steps(self.setup, self.log.entries, self.log.source, checked=True))
+        listed = refused = not teach
+        for index, step in enumerate(steps):
+            table = Table(self.log, self.setup, step.before)
+            turn = table.turn
+            actor = step.event.by
+            if actor is not None and not turn.table and len(turn.players) == 1:
+                if not listed:
+                    choices = table.choices()
+                    if len(choices.lines) in SHOWN_CHOICES:
+                        listed = True
+                        yield DemoOptions(turn, choices.lines, choices.note)
+                if listed and not refused:
+                    refusal = self._refusal(table, step.event, steps)
+                    if refusal is not None:
+                        refused = True
+                        yield refusal
             self.table = Table(self.log, self.setup, step.after)
             yield DemoMove(step.entry.seq, game.describe(step.before, step.event, step.after))
+
+    def _refusal(self, table: Table, event: Event, steps: list[replay.Step[Any]]) \
+            -> DemoRefusal | None:
+        """A move of the kind about to be played, as it was played elsewhere in the game, that
+        the rules refuse here for a reason of their own (not the turn or the phase)."""
+        game, actor = table.game, event.by
+        assert actor is not None
+        tried = {game.format(table.state, event)}
+        for other in steps:
+            if other.event.type != event.type:
+                continue
+            text = game.format(other.before, other.event)
+            if text in tried:
+                continue
+            tried.add(text)
+            try:
+                move = game.parse(table.state, text, actor)
+                if move.by != actor:
+                    continue
+                check_and_apply(game, table.state, move, table.players)
+            except IllegalMove as exc:
+                if exc.rule and exc.code not in GENERIC_REFUSALS:
+                    return DemoRefusal(text, actor, _with_suggestions(table, text, actor, exc,
+                                                                      event.type))
+            except MoveError:
+                continue
+        return None
+
+    def start_commands(self) -> list[str]:
+        """The three commands that start a real game like this one."""
+        game = self.setup.game
+        players = " ".join(f"--player {p.name}" + (f":{p.seat}" if p.seat else "")
+                           for p in self.setup.players)
+        first = next(iter(replay.steps(self.setup, self.log.entries[:1], checked=True)))
+        move = game.format(first.before, first.event)
+        turn = game.to_act(first.before)
+        who = f" --as {first.event.by}" if first.event.by and len(turn.players) > 1 else ""
+        return [f"referee new {game.id} {players}", "referee options",
+                f"referee play {move}{who}"]
+
+
+# Refusals that say only that a move comes out of turn or out of its phase: a demo shows a rule.
+GENERIC_REFUSALS = frozenset({"not-your-turn", "wrong-phase", "game-over", "table-must-act"})

@@ -168,3 +168,57 @@ def test_the_last_round_of_the_valley_is_marked():
     assert GAME.render(state).splitlines()[0] == f"King of the Valley - round {state.round} " \
                                                   "(the last)"
     assert "(the last: the hill could not be refilled in full)" in GAME.score(state).outcome
+
+
+# --------------------------------------------------------------------------------------------
+# The demo: paced on a terminal, with an options listing and a refused move, and a way to start
+
+
+@pytest.mark.parametrize("game_id", available_game_ids())
+def test_the_demo_shows_options_a_refusal_and_how_to_start(cli, game_id):
+    result = cli("demo", game_id)
+    assert result.status == 0
+    lines = result.out.splitlines()
+    listing = lines.index("      $ referee options")
+    refusal = next(i for i, line in enumerate(lines) if line.startswith("      $ referee play "))
+    assert 0 < listing < refusal < len(lines) - 20
+    assert lines[refusal + 1].startswith("      referee: ") and "rule: " in lines[refusal + 2]
+    assert "      (refused: the log is left exactly as it was)" in lines[refusal + 2:refusal + 6]
+    assert lines[-4].startswith("Now a game of your own")
+    commands = [line.strip() for line in lines[-3:]]
+    assert commands[0].startswith(f"referee new {game_id} --player ")
+    assert commands[1:2] == ["referee options"] and commands[2].startswith("referee play ")
+    # the three commands start a game for real
+    for command in commands:
+        words = command.split()[1:]
+        assert cli(*words).status == 0, command
+
+
+def test_the_demo_on_a_terminal_stops_at_each_moment_and_screenful(cli, monkeypatch):
+    import io
+
+    from referee import cli as cli_module
+
+    monkeypatch.setattr(cli_module, "_interactive", lambda: True)
+    monkeypatch.setenv("LINES", "40")
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 500))
+    paged = cli("demo").out
+    stops = paged.count("-- Enter: go on, q: to the end --")
+    assert stops >= len(paged.splitlines()) // 40
+    first = paged.index("-- Enter")
+    assert "Someone is unsure what is allowed" in paged[:first]  # the first stop: options
+    assert all(len(chunk.splitlines()) <= 42 for chunk in paged.split("-- Enter"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    skipped = cli("demo").out
+    assert skipped.count("-- Enter: go on") == 1 and "referee options" in skipped
+
+
+def test_the_demo_can_pause_between_moves_instead(cli, monkeypatch):
+    from referee import cli as cli_module
+
+    pauses = []
+    monkeypatch.setattr(cli_module, "_interactive", lambda: True)
+    monkeypatch.setattr(cli_module.time, "sleep", pauses.append)
+    result = cli("demo", "--delay", "0.2")
+    assert result.status == 0 and "-- Enter" not in result.out
+    assert pauses and set(pauses) == {0.2}
