@@ -236,7 +236,7 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
 
 def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
     """A move as `play` and `status` print it, `Ann: draw Pig Army 3` or `Catie:K7`, is that
-    player's move (a name never holds a colon: `--player NAME:SEAT`)."""
+    player's move (`--player NAME:SEAT` never makes a name with a colon)."""
     head, colon, rest = text.partition(":")
     name = {p.name.casefold(): p.name for p in table.players}.get(head.strip().casefold())
     if not colon or name is None or not rest.strip():
