@@ -36,8 +36,8 @@ app = typer.Typer(
 
 FORMATS = ("text", "markdown", "html", "csv", "json")
 PAPERS = ("a4", "letter")
-OPTIONS_FOLD = 40
-STATUS_SCHEMA = "referee-status/1"  # the version of `status --json`  # more legal moves than this are folded into groups (see `options --all`)
+OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `options --all`)
+STATUS_SCHEMA = "referee-status/1"  # the version of `status --json`
 
 
 # --------------------------------------------------------------------------------------------
