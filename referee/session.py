@@ -413,21 +413,23 @@ class Demo:
                         listed = True
                         yield DemoOptions(turn, choices.lines, choices.note)
                 if listed and not refused:
-                    refusal = self._refusal(table, step.event, steps)
+                    refusal = self._refusal(table, step.event, steps, index)
                     if refusal is not None:
                         refused = True
                         yield refusal
             self.table = Table(self.log, self.setup, step.after)
             yield DemoMove(step.entry.seq, game.describe(step.before, step.event, step.after))
 
-    def _refusal(self, table: Table, event: Event, steps: list[replay.Step[Any]]) \
-            -> DemoRefusal | None:
+    def _refusal(self, table: Table, event: Event, steps: list[replay.Step[Any]],
+                 index: int) -> DemoRefusal | None:
         """A move of the kind about to be played, as it was played elsewhere in the game, that
-        the rules refuse here for a reason of their own (not the turn or the phase)."""
+        the rules refuse here for a reason of their own (not the turn or the phase). A reveal
+        is taken only from the moves before: the demo never names a card before its time."""
         game, actor = table.game, event.by
         assert actor is not None
         tried = {game.format(table.state, event)}
-        for other in steps:
+        later = () if game.events[event.type].reveal else steps[index + 1:]
+        for other in (*steps[:index], *later):
             if other.event.type != event.type:
                 continue
             text = game.format(other.before, other.event)

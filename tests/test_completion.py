@@ -97,3 +97,40 @@ def test_show_completion_prints_the_named_shell_s_script(cli):
     bash = cli("--show-completion", "bash")
     assert "complete_bash" in bash.out and "compdef" not in bash.out
     assert "complete_fish" in cli("--show-completion=fish").out
+
+
+def test_install_completion_writes_the_named_shell_s_script(cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = cli("--install-completion", "bash")
+    assert result.status == 0 and "bash completion installed in" in result.err
+    assert "complete_bash" in (tmp_path / ".bash_completions" / "referee.sh").read_text()
+
+
+def test_an_unknown_shell_is_a_usage_error(cli, monkeypatch):
+    from typer import _completion_shared
+
+    monkeypatch.setenv("SHELL", "/bin/tcsh")
+    monkeypatch.setattr(_completion_shared, "_get_shell_name", lambda: None)
+    result = cli("--show-completion")
+    assert result.status == 2 and "name it, e.g. --show-completion zsh" in result.err
+
+
+def test_moves_of_a_player_named_with_as(complete):
+    cli = complete.cli
+    cli("new", "kings-ear", "-p", "Ann:Horse", "-p", "Ben:Pig")
+    assert complete("referee play --as Ann ") == ["draw"]
+    assert complete("referee play --as Ben ") == []  # not Ben's turn
+    assert complete("referee play --as Zed ") == []  # nobody of that name
+
+
+
+def test_the_typed_game_is_found_in_any_shell_s_words(monkeypatch):
+    from referee.cli import _typed_game
+
+    monkeypatch.delenv("COMP_WORDS", raising=False)
+    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "referee new -p 'Ann:Horse kings-ear -o")
+    assert _typed_game() == "kings-ear"  # an unclosed quote while typing: words as they are
+    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "referee new --seed 3 dwarf-king")
+    assert _typed_game() == "dwarf-king"
+    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "referee play draw")
+    assert _typed_game() is None

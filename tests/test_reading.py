@@ -184,6 +184,9 @@ def test_the_demo_shows_options_a_refusal_and_how_to_start(cli, game_id):
     assert 0 < listing < refusal < len(lines) - 20
     assert lines[refusal + 1].startswith("      referee: ") and "rule: " in lines[refusal + 2]
     assert "      (refused: the log is left exactly as it was)" in lines[refusal + 2:refusal + 6]
+    if game_id == "dwarf-king":  # a card played is a reveal: the refused one was played before
+        card = lines[refusal].split()[-1]
+        assert any(f"({card})" in line for line in lines[:refusal]), card
     assert lines[-4].startswith("Now a game of your own")
     commands = [line.strip() for line in lines[-3:]]
     assert commands[0].startswith(f"referee new {game_id} --player ")
