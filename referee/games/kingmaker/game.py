@@ -177,7 +177,12 @@ class Kingmaker(Game[State]):
         return texts.legal_note(state)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        # A move another player may make now (a gift, a card played, a transfer) carries their
+        # name, as `play` reads it back: `Ben: give Writ to Ann`.
+        acting = self.default_player(state)
+        return texts.option_lines(state, events, [
+            (f"{e.by}: " if e.by is not None and e.by != acting else "") + self.format(state, e)
+            for e in events])
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         return random_move(self, state, rng)
@@ -194,6 +199,9 @@ class Kingmaker(Game[State]):
 
     def render(self, state: State) -> str:
         return texts.render(state)
+
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)

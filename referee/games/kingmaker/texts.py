@@ -5,6 +5,8 @@ Nothing hidden is shown: hands by their size only, the Chancery by its size (rul
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine import Event
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
@@ -73,8 +75,51 @@ def render(state: State) -> str:
         lines.append("Ships: " + ", ".join(f"{s} ({v.by}) {v.at}" for s, v in
                                            sorted(state.ships.items())))
     lines.append(_piles(state))
-    lines += ["", "Game over: " + outcome(state) if state.ended else "Next: " + _next(state)]
+    lines += ["", "Game over: " + outcome(state) if state.ended else rules.to_act(state).line()]
     return "\n".join(lines)
+
+
+def board(state: State) -> dict[str, Any]:
+    """The realm as data, as `status` shows it: the turn and the clock, each faction (hand by its
+    size only, nobles with their cards and places), the lines of succession, fortresses,
+    sieges, ships and the piles' sizes (the Chancery face down)."""
+    played = state.clock.minutes
+    votes = rules.tally(state) if state.stage not in (DEAL, LAYOUT) else {}
+    factions = []
+    for player in state.names:
+        commons, lords = votes.get(player, (0, 0))
+        factions.append({
+            "player": player, "joins_later": player in state.late,
+            "dealt": player in state.dealt, "commons": commons, "lords": lords,
+            "hand": state.hand_size(player), "held_events": list(state.held.get(player, ())),
+            "nobles": [{"noble": noble, "strength": rules.strength(state, noble),
+                        "at": state.nobles[noble].at, "printed_title": state.entry(noble).get(
+                            "title"), "cards": state.cards_of(noble),
+                        "heirs": state.heirs_of(noble)} for noble in state.faction(player)]})
+    heirs = {house: [{"heir": h, "rank": i + 1, "king": rules.is_crowned(state, h),
+                      "at": rules.heir_location(state, h),
+                      "controlled_by": rules.controller(state, h),
+                      "must_land_by_turn": state.heirs[h].due if h in state.heirs else None}
+                     for i, h in enumerate(rules.line(state, house))]
+             for house in ("lancaster", "york")} if state.stage not in (DEAL, LAYOUT) else {}
+    return {
+        "turn": state.turn, "active": state.active if state.turn else None,
+        "stage": state.stage,
+        "clock": {"minutes_played": None if played is None else round(played, 1),
+                  "limit": int(state.options.get("time_limit", 240)), "paused": state.paused},
+        "factions": factions, "heirs": heirs,
+        "dead_heirs": [h for h, s in state.heirs.items() if not s.alive],
+        "fortresses": {place: noble for place, noble in sorted(state.control.items())},
+        "sieges": [{"at": place, "owner": siege.owner, "nobles": list(siege.nobles),
+                    "ship": siege.ship, "turn": siege.turn}
+                   for place, siege in sorted(state.sieges.items())],
+        "ships": {ship: {"by": v.by, "at": v.at} for ship, v in sorted(state.ships.items())},
+        "crown_deck": rules.deck_size(state),
+        "crown_discard": sum(1 for w in state.cards.values() if w == DISCARD),
+        "chancery": sum(1 for w in state.cards.values() if w == CHANCERY),
+        "parliaments": [{"turn": p.turn, "caller": p.caller, "people": p.people,
+                         "assigned": list(p.assigned)} for p in state.parliaments],
+        "outcome": outcome(state) if state.ended else None}
 
 
 def _headline(state: State) -> str:
@@ -122,12 +167,6 @@ def _piles(state: State) -> str:
     return f"Crown deck {deck}, crown discard {discard}, Chancery {chancery} (face down)"
 
 
-def _next(state: State) -> str:
-    turn = rules.to_act(state)
-    who = " or ".join(turn.players) or "the table"
-    return f"{who} - {turn.prompt}"
-
-
 def _setup(state: State) -> str:
     lines = [f"Set-up ({state.stage}): {len(state.box.entries)} components declared"]
     for player in state.names:
@@ -136,7 +175,7 @@ def _setup(state: State) -> str:
         lines.append(f"  {player}: " + ("dealt" if player in state.dealt else "to be dealt")
                      + (f", {dealt} card(s) to lay out" if dealt else "")
                      + (f"; nobles: {', '.join(nobles)}" if nobles else ""))
-    lines += ["", "Next: " + _next(state)]
+    lines += ["", rules.to_act(state).line()]
     return "\n".join(lines)
 
 
