@@ -85,7 +85,9 @@ def check_file(path: str | Path, strict: bool = False) -> Report:
         entry, error = exc.entry, exc.error
         later = len(log.entries) - entry.seq
         tail = f" ({later} later event(s) not checked: they depend on this one)" if later else ""
-        report.findings.append(Finding(error.code, f"event {entry.seq}: {error.message}{tail}",
+        also = "".join(f"; and {o.message}" for o in getattr(error, "also", ()))
+        report.findings.append(Finding(error.code,
+                                       f"event {entry.seq}: {error.message}{also}{tail}",
                                        entry.seq, entry.line, error.rule))
     report.finished = setup.game.finished(state)
     report.ok = not report.findings

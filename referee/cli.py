@@ -37,14 +37,29 @@ app = typer.Typer(
 FORMATS = ("text", "markdown", "html", "csv", "json")
 PAPERS = ("a4", "letter")
 OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `options --all`)
+STATUS_SCHEMA = "referee-status/1"  # the version of `status --json`
 
 
 # --------------------------------------------------------------------------------------------
 # Output helpers
 
 
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (`referee history | head -1`): not an error.
+
+    Not an OSError, so that Typer does not turn it into exit status 1 on its way to `main`."""
+
+
+def echo(text: str = "", nl: bool = True) -> None:
+    """Print to standard output; a closed pipe ends the command quietly (see `main`)."""
+    try:
+        typer.echo(text, nl=nl)
+    except BrokenPipeError:
+        raise OutputClosed() from None
+
+
 def out(text: str = "") -> None:
-    typer.echo(text)
+    echo(text)
 
 
 def err(text: str) -> None:
@@ -54,7 +69,7 @@ def err(text: str) -> None:
 def out_json(data: Any) -> None:
     import json  # only a --json command pays for it
 
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 def log_path(ctx: typer.Context) -> Path:
@@ -81,6 +96,110 @@ def root(
 
 
 # --------------------------------------------------------------------------------------------
+# Shell completion: game ids, option names, formats, players and the legal moves of the log.
+# Each runs only when the shell asks; none may fail loudly (a broken log completes nothing).
+
+
+def complete_game(incomplete: str) -> list[str]:
+    from referee.engine import game_ids
+
+    return [g for g in game_ids() if g.startswith(incomplete)]
+
+
+def complete_format(incomplete: str) -> list[str]:
+    return [f for f in FORMATS if f.startswith(incomplete)]
+
+
+def complete_paper(incomplete: str) -> list[str]:
+    return [p for p in PAPERS if p.startswith(incomplete)]
+
+
+def complete_export_format(incomplete: str) -> list[str]:
+    from referee.export import FORMATS as PLAY_FORMATS
+
+    return [f for f in PLAY_FORMATS if f.startswith(incomplete)]
+
+
+def complete_option(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`new GAME --option K=V`: the game's option names, then a value for those with choices."""
+    from referee.engine import load_game
+
+    game = ctx.params.get("game") or _typed_game()
+    try:
+        specs = load_game(str(game)).option_specs()
+    except RefereeError:
+        return []
+    name, sep, _ = incomplete.partition("=")
+    if not sep:
+        return [f"{n}=" for n in specs if n.startswith(name)]
+    spec = specs.get(name)
+    values = spec.choices if spec and spec.choices else \
+        ("true", "false") if spec and spec.kind == "bool" else ()
+    return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
+
+
+def _typed_words() -> list[str]:
+    """The command line being completed, as the shell passed it (bash: COMP_WORDS; zsh, fish,
+    PowerShell: _TYPER_COMPLETE_ARGS)."""
+    import shlex
+
+    text = os.environ.get("COMP_WORDS") or os.environ.get("_TYPER_COMPLETE_ARGS") or ""
+    try:
+        return shlex.split(text)
+    except ValueError:  # an unclosed quote while typing
+        return text.split()
+
+
+def _typed_game() -> str | None:
+    """The game named after `new` on the command line being completed: Click leaves the
+    argument unparsed while an option after it still waits for its value."""
+    typed = _typed_words()
+    if "new" not in typed:
+        return None
+    rest = iter(typed[typed.index("new") + 1:])
+    for word in rest:
+        if word in ("-p", "--player", "-o", "--option", "--seed", "-l", "--log"):
+            next(rest, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def _completion_table(ctx: typer.Context) -> Any:
+    """The game of the log the command line names, or None (missing, broken: no completion)."""
+    from referee import session
+
+    root = ctx.find_root()
+    path = root.params.get("log") or os.environ.get("REFEREE_LOG") or "game.toml"
+    try:
+        return session.load(Path(path))
+    except RefereeError:
+        return None
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    table = _completion_table(ctx)
+    names = [p.name for p in table.players] if table is not None else []
+    return [n for n in names if n.casefold().startswith(incomplete.casefold())]
+
+
+def complete_move(ctx: typer.Context, incomplete: str) -> list[str]:
+    """`play ...`: the words that may come next in a legal move of the log."""
+    table = _completion_table(ctx)
+    if table is None or table.finished:
+        return []
+    player = None
+    if ctx.params.get("as_name"):
+        try:
+            player = table.player(str(ctx.params["as_name"]))
+        except RefereeError:
+            return []
+    typed = [str(word) for word in ctx.params.get("move") or []]
+    words = table.game.completions(table.state, player, typed)
+    return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+
+
+# --------------------------------------------------------------------------------------------
 # Games and rules
 
 
@@ -104,7 +223,8 @@ def _show_value(value: Any) -> str:
 
 
 @app.command()
-def rules(game: str = typer.Argument(..., help="The game id (see `referee games`)."),
+def rules(game: str = typer.Argument(..., help="The game id (see `referee games`).",
+                                     autocompletion=complete_game),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The rules summary, the table rulings in force by default, and the notation."""
     from referee.engine import load_game
@@ -159,12 +279,14 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
 @app.command()
 def new(
     ctx: typer.Context,
-    game: str = typer.Argument(..., help="The game id (see `referee games`)."),
+    game: str = typer.Argument(..., help="The game id (see `referee games`).",
+                               autocompletion=complete_game),
     player: List[str] = typer.Option(..., "--player", "-p", metavar="NAME[:SEAT]",
                                      help="A player in seat order, with an optional seat "
                                           "(e.g. Ann:Horse). Repeat for each player."),
     option: List[str] = typer.Option([], "--option", "-o", metavar="K=V",
-                                     help="A ruling or variant (see `referee rules GAME`)."),
+                                     help="A ruling or variant (see `referee rules GAME`).",
+                                     autocompletion=complete_option),
     shuffle: bool = typer.Option(False, "--shuffle",
                                  help="The tool shuffles a virtual pile: draws need no card."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --shuffle (implies it)."),
@@ -172,6 +294,7 @@ def new(
         None, "--components", metavar="FILE",
         help="The game's components file (see `referee components GAME`); its data is copied "
              "into the log."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Start a new game log."""
     from referee import session
@@ -184,6 +307,11 @@ def new(
     table = session.new_game(path, game, [_parse_player(p) for p in player],
                              _parse_options(game, option), seed,
                              _read_components(components) if components else None)
+    if as_json:
+        out_json({"log": str(path), "game": table.game.id, "title": table.game.title,
+                  "players": [{"name": p.name, "seat": p.seat} for p in table.players],
+                  "options": table.setup.options, "seed": seed, "next": _next_json(table)})
+        return
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
     out(f"New {table.game.title} in {path}: {who}.")
@@ -228,6 +356,13 @@ def _print_next(table: Any) -> None:
     out(f"Next: {who} - {clean_line(turn.prompt)}")
 
 
+def _next_json(table: Any) -> dict[str, Any]:
+    """Who acts next, as `play --json` gives it."""
+    turn = table.turn
+    return {"players": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
+            "table": turn.table}
+
+
 def _turn_json(table: Any) -> dict[str, Any]:
     turn = table.turn
     return {"to_act": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
@@ -237,9 +372,11 @@ def _turn_json(table: Any) -> dict[str, Any]:
 @app.command()
 def play(
     ctx: typer.Context,
-    move: List[str] = typer.Argument(..., help="The move, e.g. `draw Pig Army 3`."),
+    move: List[str] = typer.Argument(..., help="The move, e.g. `draw Pig Army 3`.",
+                                     autocompletion=complete_move),
     as_name: Optional[str] = typer.Option(None, "--as", metavar="NAME",
-                                          help="Who makes the move (default: whoever is to act)."),
+                                          help="Who makes the move (default: whoever is to act).",
+                                          autocompletion=complete_player),
     note: Optional[str] = typer.Option(None, "--note", help="A free-text note kept in the log."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -252,7 +389,6 @@ def play(
     except session.SecretNeeded:
         played = session.play(path, text, as_name, note, _ask_secret())
     if as_json:
-        turn = played.after.turn
         out_json({"seq": len(played.after.log.entries),
                   "event": played.event.record(),
                   "move": played.before.format(played.event),
@@ -260,8 +396,7 @@ def play(
                   "finished": played.after.finished,
                   "receipt": played.receipt,
                   "drawn": played.drawn,
-                  "next": {"players": list(turn.players), "phase": played.after.phase,
-                           "prompt": turn.prompt, "table": turn.table}})
+                  "next": _next_json(played.after)})
         return
     for line in played.lines:
         out(clean(line))
@@ -281,7 +416,8 @@ def options(
     prefix: Optional[List[str]] = typer.Argument(None, help="Only moves starting with this text "
                                                             "(e.g. `trade Stag`)."),
     for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
-                                           help="The moves of this player (default: to act)."),
+                                           help="The moves of this player (default: to act).",
+                                           autocompletion=complete_player),
     show_all: bool = typer.Option(False, "--all", help="List every move, one per line, never "
                                                        "folded (streamed: there may be many)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -331,11 +467,10 @@ def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> N
     if as_json:
         head = json.dumps({**_turn_json(table), "count": table.count_moves(player)},
                           ensure_ascii=False)
-        typer.echo(head[:-1] + ', "moves": [', nl=False)
+        echo(head[:-1] + ', "moves": [', nl=False)
         for index, text in enumerate(moves):
-            typer.echo(("" if index == 0 else ", ") + json.dumps(text, ensure_ascii=False),
-                       nl=False)
-        typer.echo("]}")
+            echo(("" if index == 0 else ", ") + json.dumps(text, ensure_ascii=False), nl=False)
+        echo("]}")
         return
     for text in moves:
         out(clean(text))
@@ -364,9 +499,10 @@ def status(ctx: typer.Context,
 
     table = session.load(log_path(ctx))
     if as_json:
-        out_json({"game": table.game.id, "events": len(table.log.entries),
-                  "finished": table.finished, **_turn_json(table), "board": table.board(),
-                  "inventory": table.inventory()})
+        out_json({"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
+                  "log": str(log_path(ctx)), "events": len(table.log.entries),
+                  "finished": table.finished, **_turn_json(table), "board": table.board_data(),
+                  "text": table.board(), "inventory": table.inventory()})
         return
     out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
     out(clean(table.board()))
@@ -419,11 +555,18 @@ def history(ctx: typer.Context,
 def undo(ctx: typer.Context,
          force: bool = typer.Option(False, "--force",
                                     help="Also retract a reveal (a card everyone has seen)."),
+         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
          ) -> None:
     """Retract the last event (it is kept in the log under [[retracted]])."""
     from referee import session
 
     undone = session.undo(log_path(ctx), force)
+    if as_json:
+        out_json({"retracted": {"seq": undone.entry.seq, "move": undone.text,
+                                "event": undone.entry.event.record()},
+                  "events": len(undone.table.log.entries), "finished": undone.table.finished,
+                  "next": _next_json(undone.table)})
+        return
     out(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
     _print_next(undone.table)
 
@@ -436,14 +579,17 @@ def undo(ctx: typer.Context,
 def scoresheet(
     ctx: typer.Context,
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT",
-                            help="text, markdown, html, csv or json."),
+                            help="text, markdown, html, csv or json.",
+                            autocompletion=complete_format),
     blank: Optional[str] = typer.Option(None, "--blank", metavar="GAME",
-                                        help="A blank printable sheet for GAME (no log needed)."),
+                                        help="A blank printable sheet for GAME (no log needed).",
+                                        autocompletion=complete_game),
     place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
                                         help="Where the game was played (default: the log's "
                                              "place option)."),
     paper: str = typer.Option("a4", "--paper", metavar="SIZE",
-                              help="The page size of the HTML sheet: a4 or letter."),
+                              help="The page size of the HTML sheet: a4 or letter.",
+                              autocompletion=complete_paper),
     output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
                                           help="Write to FILE instead of stdout."),
 ) -> None:
@@ -473,7 +619,7 @@ def scoresheet(
 
 def _write(text: str, output: Path | None) -> None:
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     from referee.log import write_atomic
 
@@ -486,7 +632,7 @@ def export(
     ctx: typer.Context,
     fmt: str = typer.Option("bgstats", "--format", "-f", metavar="FORMAT",
                             help="bgstats (BG Stats' push-a-play JSON) or bgg (a BoardGameGeek "
-                                 "play record)."),
+                                 "play record).", autocompletion=complete_export_format),
     link: bool = typer.Option(False, "--link",
                               help="Print the BG Stats createPlay link instead of the JSON."),
     bgg_id: Optional[int] = typer.Option(None, "--bgg-id", metavar="N", min=1,
@@ -552,7 +698,7 @@ def check(
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help="The game id."),
+    game: str = typer.Argument(..., help="The game id.", autocompletion=complete_game),
     count: int = typer.Option(100, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Seed for the whole run (reproducible)."),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game."),
@@ -576,52 +722,158 @@ def simulate(
 
 @app.command()
 def demo(
-    game: str = typer.Argument("kings-ear", help="The game whose bundled example to replay."),
-    delay: float = typer.Option(0.0, "--delay", min=0.0, help="Seconds to pause between moves."),
+    game: str = typer.Argument("kings-ear", help="The game whose bundled example to replay.",
+                               autocompletion=complete_game),
+    delay: Optional[float] = typer.Option(None, "--delay", min=0.0,
+                                          help="Seconds to pause between moves (instead of "
+                                               "waiting for Enter on a terminal)."),
 ) -> None:
-    """Replay a bundled example game move by move, then print its scoresheet."""
+    """Replay a bundled example game move by move, then print its scoresheet.
+
+    On a terminal it waits for Enter after each screenful and at the moments worth a look:
+    an `options` listing, and a move the rules refuse."""
     from referee import scoresheet as sheets
     from referee import session
 
     replayed = session.Demo(game)
     table = replayed.table
+    pace = Pacer(delay, _interactive())
     names = ", ".join(f"{p.name} ({p.seat})" if p.seat else p.name for p in table.players)
-    out(f"{table.game.title}: a bundled example game with {names}.")
-    out("Each line is one `referee play ...` at the table.\n")
-    for move in replayed.moves():
-        for index, line in enumerate(move.lines):
-            out(f"{move.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}")
-        if delay:
-            time.sleep(delay)
-    out("")
-    out(clean(replayed.table.board()))
-    out("")
-    out(sheets.render_text(replayed.table.score(), *_terminal()).rstrip())
+    pace.say(f"{table.game.title}: a bundled example game with {names}.",
+             "Each numbered line is one `referee play ...` typed at the table.", "")
+    for beat in replayed.beats():
+        if isinstance(beat, session.DemoMove):
+            pace.say(*(f"{beat.seq:>4}  {clean(line)}" if index == 0 else f"        {clean(line)}"
+                       for index, line in enumerate(beat.lines)))
+            pace.after_move()
+        elif isinstance(beat, session.DemoOptions):
+            pace.say("", "Someone is unsure what is allowed, and asks the referee:",
+                     "      $ referee options",
+                     f"      {beat.turn.who[:1].upper()}{beat.turn.who[1:]} - "
+                     f"{clean_line(beat.turn.prompt)}:",
+                     *(f"        {clean(line)}" for line in beat.lines),
+                     *([f"      {clean(beat.note)}"] if beat.note else []), "")
+            pace.stop()
+        else:
+            pace.say("", "Someone tries a move the rules do not allow:",
+                     f"      $ referee play {clean_line(beat.text)}",
+                     *(f"      {line}" for line in _refusal_lines(beat.error)),
+                     "      (refused: the log is left exactly as it was)", "")
+            pace.stop()
+    pace.say("", clean(replayed.table.board()), "")
+    pace.say(*sheets.render_text(replayed.table.score(), *_terminal()).rstrip().splitlines())
+    pace.say("", f"Now a game of your own at your table (`referee rules {table.game.id}` has "
+                 "the rules):", *(f"  {command}" for command in replayed.start_commands()))
+
+
+def _interactive() -> bool:
+    """Paced on a terminal: both ends are a person."""
+    return all(getattr(stream, "isatty", lambda: False)() for stream in (sys.stdin, sys.stdout))
+
+
+class Pacer:
+    """The demo's pace: a pause between moves (--delay), or on a terminal a stop after each
+    screenful and at each moment worth a look, until Enter (q: to the end without stops)."""
+
+    def __init__(self, delay: float | None, interactive: bool):
+        import shutil
+
+        self.delay = delay
+        self.stops = interactive and delay is None
+        self.rows = max(10, shutil.get_terminal_size((80, 24)).lines)
+        self.shown = 0
+        self.blank = False
+
+    def say(self, *texts: str) -> None:
+        for line in (line for text in texts for line in text.split("\n")):
+            if not line and self.blank:
+                continue  # one blank line between parts is enough
+            if self.stops and self.shown >= self.rows - 2:
+                self.stop()
+            out(line)
+            self.shown += 1
+            self.blank = not line
+
+    def after_move(self) -> None:
+        if self.delay:
+            time.sleep(self.delay)
+
+    def stop(self) -> None:
+        """On a terminal, wait for Enter; the prompt is wiped once answered."""
+        if not self.stops:
+            return
+        echo(STOP_PROMPT, nl=False)
+        answer = sys.stdin.readline()
+        echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        self.shown = 0
+        if not answer or answer.strip().casefold().startswith("q"):
+            self.stops = False
+
+
+STOP_PROMPT = "      -- Enter: go on, q: to the end --"
+
+
+def _refusal_lines(exc: RefereeError) -> list[str]:
+    """A refusal as `play` prints it on standard error (see _report)."""
+    lines = [f"referee: {clean(exc.message)}"]
+    rule = getattr(exc, "rule", None)
+    if rule:
+        lines.append(f"  rule: {clean_line(rule)}")
+    for other in getattr(exc, "also", ()):
+        lines.append(f"  and: {clean(other.message)}" + (f" (rule: {clean_line(other.rule)})"
+                                                          if other.rule else ""))
+    if exc.hint:
+        lines.append(f"  hint: {clean(exc.hint)}")
+    suggestions = getattr(exc, "suggestions", ())
+    if suggestions:
+        lines.append("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
+    return lines
 
 
 def _ask_secret() -> str:
     """A secret typed at the table without echo (or read from a pipe), never shown or stored."""
-    if sys.stdin is not None and sys.stdin.isatty():
-        import getpass
+    try:
+        if sys.stdin is not None and sys.stdin.isatty():
+            import getpass
 
-        return getpass.getpass("Secret (not shown): ")
-    return sys.stdin.readline().rstrip("\n") if sys.stdin is not None else ""
+            return getpass.getpass("Secret (not shown): ")
+        return sys.stdin.readline().rstrip("\n") if sys.stdin is not None else ""
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise UsageError(f"the secret could not be read from standard input ({exc}): type it "
+                         "at a terminal, or give it on one line of standard input",
+                         code="no-secret") from None
 
 
 # --------------------------------------------------------------------------------------------
 # Entry point
 
 
-def _report(exc: RefereeError) -> None:
-    err(f"referee: {clean(exc.message)}")
-    rule = getattr(exc, "rule", None)
-    if rule:
-        err(f"  rule: {clean_line(rule)}")
-    if exc.hint:
-        err(f"  hint: {clean(exc.hint)}")
-    suggestions = getattr(exc, "suggestions", ())
-    if suggestions:
-        err("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
+def _report(exc: RefereeError, as_json: bool = False) -> None:
+    if as_json:
+        _err_json(_error_dict(exc))
+        return
+    for line in _refusal_lines(exc):
+        err(line)
+
+
+def _error_dict(exc: RefereeError) -> dict[str, Any]:
+    """An error for scripts: its stable code, the exit status, the message and what helps."""
+    data: dict[str, Any] = {"code": exc.code, "status": exc.exit_status, "message": exc.message,
+                            "rule": getattr(exc, "rule", None), "hint": exc.hint}
+    if hasattr(exc, "also"):
+        data["also"] = [{"code": o.code, "message": o.message, "rule": o.rule} for o in exc.also]
+    if hasattr(exc, "suggestions"):
+        data["suggestions"] = list(exc.suggestions)
+    for key in ("line", "seq"):
+        if getattr(exc, key, None) is not None:
+            data[key] = getattr(exc, key)
+    return data
+
+
+def _err_json(error: dict[str, Any]) -> None:
+    import json
+
+    typer.echo(json.dumps({"error": error}, ensure_ascii=False), err=True)
 
 
 Kinds = tuple[type[BaseException], ...]
@@ -683,29 +935,136 @@ def _exit_code(exc: BaseException) -> int:
     return code if isinstance(code, int) else EXIT_OK
 
 
+def hoist_log(argv: list[str]) -> list[str]:
+    """`--log PATH` (or `-l PATH`, `--log=PATH`) is an option of `referee` itself; accept it
+    after the command too (`referee history --log old.toml`) by moving it in front."""
+    front: list[str] = []
+    rest: list[str] = []
+    command = False
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            rest += argv[index:]
+            break
+        takes_value = word in GLOBAL_VALUES and index + 1 < len(argv)
+        if command and (takes_value or word.startswith("--log=")):
+            front += argv[index:index + 1 + takes_value]
+            index += 1 + takes_value
+            continue
+        if not command and takes_value:
+            rest += argv[index:index + 2]
+            index += 2
+            continue
+        command = command or not word.startswith("-")
+        rest.append(word)
+        index += 1
+    return front + rest
+
+
+def _hoist_completion_log(environ: Any) -> None:
+    """`referee play --log X <TAB>`: completion reads the command line from the environment
+    (bash: COMP_WORDS and COMP_CWORD; zsh, fish: _TYPER_COMPLETE_ARGS); move `--log X` in
+    front there too, among the words before the one being completed."""
+    words = environ.get("COMP_WORDS")
+    if words is not None:
+        parts = words.split(" ")
+        cursor = int(environ.get("COMP_CWORD", len(parts) - 1) or 0)
+        if 1 <= cursor <= len(parts):
+            environ["COMP_WORDS"] = " ".join(parts[:1] + hoist_log(parts[1:cursor])
+                                             + parts[cursor:])
+    line = environ.get("_TYPER_COMPLETE_ARGS")
+    if line:
+        parts = line.split(" ")
+        environ["_TYPER_COMPLETE_ARGS"] = " ".join(parts[:1] + hoist_log(parts[1:-1])
+                                                   + parts[-1:])
+
+
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+COMPLETE_VAR = "_REFEREE_COMPLETE"
+
+
+def _completion_request(args: list[str]) -> tuple[str, str | None] | None:
+    """`--show-completion [SHELL]` or `--install-completion [SHELL]` before any command: Typer
+    takes them as flags and reads the shell from the parent process, so `--show-completion
+    zsh` printed bash's script; the shell named wins here."""
+    for index, word in enumerate(args):
+        flag, _, value = word.partition("=")
+        if flag in ("--show-completion", "--install-completion"):
+            following = args[index + 1] if index + 1 < len(args) else ""
+            shell = value or (following if following in SHELLS else None)
+            return flag, shell
+        if not word.startswith("-"):
+            return None
+    return None
+
+
+def _completion(flag: str, shell: str | None) -> int:
+    from typer import _completion_shared as shells
+
+    if shell is None:
+        shell = os.path.basename(os.environ.get("SHELL", "")) or None
+        try:
+            shell = shells._get_shell_name() or shell
+        except Exception:  # noqa: BLE001 - detection is a nicety; $SHELL will do
+            pass
+    if shell not in SHELLS:
+        raise UsageError(f"cannot tell which shell to complete for ({shell or 'none found'}): "
+                         f"name it, e.g. {flag} zsh (one of {', '.join(SHELLS)})")
+    if flag == "--show-completion":
+        echo(shells.get_completion_script(prog_name="referee", complete_var=COMPLETE_VAR,
+                                          shell=shell))
+        return EXIT_OK
+    name, path = shells.install(shell=shell, prog_name="referee", complete_var=COMPLETE_VAR)
+    err(f"{name} completion installed in {path}; it works in shells started from now on")
+    return EXIT_OK
+
+
+def _wants_json(argv: list[str]) -> bool:
+    return "--json" in argv[:argv.index("--")] if "--" in argv else "--json" in argv
+
+
+def _quiet_stdout() -> None:
+    """Standard output's reader went away: whatever is still buffered goes nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
+    args = hoist_log(sys.argv[1:] if argv is None else argv)
+    as_json = _wants_json(args)
+    if os.environ.get(COMPLETE_VAR):
+        _hoist_completion_log(os.environ)
     try:
-        status = _app_for(sys.argv[1:] if argv is None else argv)(
-            args=argv, prog_name="referee", standalone_mode=False)
-        status = status if isinstance(status, int) else EXIT_OK
+        request = _completion_request(args)
+        if request is not None:
+            status = _completion(*request)
+        else:
+            status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
+            status = status if isinstance(status, int) else EXIT_OK
     except exits as exc:
         status = _exit_code(exc)
     except click_errors as exc:
         shown: Any = exc  # a click exception: it knows how to show itself
-        shown.show()
         status = _exit_code(exc) or EXIT_USAGE
+        if as_json:
+            _err_json({"code": "usage", "status": status, "message": shown.format_message()})
+        else:
+            shown.show()
     except aborts + (KeyboardInterrupt,):
         err("referee: interrupted")
         status = 130
     except RefereeError as exc:
-        _report(exc)
+        _report(exc, as_json)
         status = exc.exit_status
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): not an error worth a message.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except (OutputClosed, BrokenPipeError):
+        # The reader went away (e.g. `| head -1`): not an error worth a message.
+        _quiet_stdout()
         status = EXIT_OK
     except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
         err(f"referee: internal error: {type(exc).__name__}: {clean_line(exc)}")
@@ -713,6 +1072,12 @@ def main(argv: list[str] | None = None) -> None:
         if os.environ.get("REFEREE_DEBUG"):
             raise
         status = EXIT_INTERNAL
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the last buffered lines met a closed pipe
+        _quiet_stdout()
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no usable stdout
+        pass
     sys.exit(status)
 
 

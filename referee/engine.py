@@ -140,6 +140,15 @@ class ToAct(NamedTuple):
     prompt: str
     table: bool = False
 
+    @property
+    def who(self) -> str:
+        """'Ann', 'Ann or Ben', 'the table'."""
+        return "the table" if self.table or not self.players else " or ".join(self.players)
+
+    def line(self) -> str:
+        """The line every board ends with: who acts, and what they may do."""
+        return f"To act: {self.who} - {self.prompt}"
+
 
 class Notice(NamedTuple):
     """Something the referee noticed that is not a rejected move: a revoke proven by a later play.
@@ -511,6 +520,20 @@ class Game(Generic[S]):
         dealt): `referee options` lists it only to that player, asked for by name (--for)."""
         return False
 
+    def completions(self, state: S, player: str | None, typed: Sequence[str]) -> list[str]:
+        """The words that may come next in a legal move after the words `typed` (shell
+        completion of `referee play`): read off the canonical text of `legal()` by default.
+        A game whose `legal` folds a family, or whose moves take several values, says more."""
+        done = [w.casefold() for w in typed]
+        out: dict[str, None] = {}
+        for event in self.legal(state, player):
+            if self.private(state, event):  # completion shows to whoever sits at the keyboard
+                continue
+            parts = words(self.format(state, event))
+            if len(parts) > len(done) and [p.casefold() for p in parts[:len(done)]] == done:
+                out.setdefault(parts[len(done)], None)
+        return list(out)
+
     def legal_note(self, state: S, player: str | None = None) -> str:
         """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
         return ""
@@ -539,6 +562,12 @@ class Game(Generic[S]):
         """Everything the referee has noticed so far that is not a rejected move (oldest first)."""
         return ()
 
+    def explain(self, state: S, event: Event) -> IllegalMove | None:
+        """The game's own reason why `event` cannot come now, when the core would refuse it as
+        out of turn or out of its phase (e.g. 'the Druid has no effect in the last trick');
+        None keeps the core's refusal. Asked only on the way to a refusal."""
+        return None
+
     def score(self, state: S) -> Scoresheet:
         raise NotImplementedError
 
@@ -546,7 +575,16 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def render(self, state: S) -> str:
+        """The board as text for `status`; its last line says who acts and what they may do
+        (`to_act(state).line()`), or starts with "Game over" once the game is over."""
         raise NotImplementedError
+
+    def board(self, state: S) -> dict[str, Any]:
+        """The board as data for `status --json`: JSON values only (str, int, bool, None, lists,
+        dicts with str keys), and nothing the table has not seen. The core adds who acts, the
+        phase and the text of `render` beside it; the default, no data of the game's own, keeps
+        a new game's `status --json` valid until it says more."""
+        return {}
 
     def inventory(self, state: S) -> dict[str, int]:
         """Where every physical piece is (location -> count); used to test conservation."""
@@ -598,10 +636,13 @@ def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Pla
     if problem is not None:
         code, _, message = problem
         raise IllegalMove(message, code=code)
-    check_actor(game, state, etype, event, players)
-    now = game.phase(state)
-    if etype.phases is not None and now not in etype.phases:
-        raise wrong_phase(game, state, event, now)
+    try:
+        check_actor(game, state, etype, event, players)
+        now = game.phase(state)
+        if etype.phases is not None and now not in etype.phases:
+            raise wrong_phase(game, state, event, now)
+    except IllegalMove as generic:
+        raise game.explain(state, event) or generic from None
     return etype.apply(state, event)
 
 

@@ -6,6 +6,8 @@ situation, and whose `exit_status` is the documented exit code. Anything else th
 
 from __future__ import annotations
 
+from typing import Iterable
+
 # Exit statuses (see man/referee.1). Kept here so that every layer agrees on them.
 EXIT_OK = 0
 EXIT_RULE = 1  # a rule violation or a rejected move
@@ -62,9 +64,27 @@ class AmbiguousMove(NotationError):
 
 
 class IllegalMove(MoveError):
-    """A well-formed move that the rules forbid in this situation."""
+    """A well-formed move that the rules forbid in this situation.
+
+    `also` holds the other rules the same move breaks, less important ones last (see
+    `refuse`): the player is told all of them at once, not one per try."""
 
     code = "illegal"
+    also: tuple[IllegalMove, ...] = ()
+
+    def every(self) -> tuple[IllegalMove, ...]:
+        """This refusal and the others the same move earned, the most important first."""
+        return (self, *self.also)
+
+
+def refuse(problems: Iterable[IllegalMove | None]) -> None:
+    """Raise the first problem found, carrying the others in `also`: a move that breaks several
+    rules is told all of them, in the order given (the most important first)."""
+    found = [problem for problem in problems if problem is not None]
+    if found:
+        first = found[0]
+        first.also = tuple(found[1:])
+        raise first
 
 
 class LogError(RefereeError):

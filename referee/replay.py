@@ -65,8 +65,9 @@ class ReplayError(LogError):
 
     def __init__(self, source: str, entry: Entry, error: MoveError):
         where = f"{source}:{entry.line}" if entry.line else source
+        also = "".join(f"; and {o.message}" for o in getattr(error, "also", ()))
         super().__init__(f"{where}: event {entry.seq} ({entry.event.type}) is illegal: "
-                         f"{error.message}", code=error.code, line=entry.line, seq=entry.seq,
+                         f"{error.message}{also}", code=error.code, line=entry.line, seq=entry.seq,
                          hint="`referee check` lists every problem; `referee undo` takes "
                               "back the last event")
         self.entry = entry

@@ -80,7 +80,11 @@ class Table(NamedTuple):
         return self.game.phase(self.state)
 
     def board(self) -> str:
+        """The board as text: its last line says who acts and what they may do."""
         return self.game.render(self.state)
+
+    def board_data(self) -> dict[str, Any]:
+        return self.game.board(self.state)
 
     def inventory(self) -> dict[str, int]:
         return self.game.inventory(self.state)
@@ -241,17 +245,23 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         table, data = _load(path)
         game = table.game
         refuse_if_over(game, table.state)
+        text, as_name = _speaker(table, text, as_name)
         player = _actor(table, as_name)
         receipt = drawn = None
         at = logfile.now()
+        event: Event | None = None
         try:
             event = game.parse(table.state, text, player)
             _explain_missing_player(table, event)
             if game.events[event.type].sealed:
                 event, receipt, drawn = _sealed(table, event, secret)
-            state = check_and_apply(game, table.state, event, table.players, at)
+            try:
+                state = check_and_apply(game, table.state, event, table.players, at)
+            except IllegalMove as exc:
+                raise _untyped_player(table, event, exc) if as_name is None else exc from None
         except MoveError as exc:
-            raise _with_suggestions(table, text, player, exc) from None
+            kind = event.type if event is not None else _verb(game, text)
+            raise _with_suggestions(table, text, player, exc, kind) from None
         log = table.log.appended(event, note, at)
         written = logfile.appended_text(log, data.decode("utf-8"))
         logfile.write_atomic(path, written)
@@ -260,6 +270,18 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         old = len(game.notices(table.state))
         return Played(table, after, event, game.describe(table.state, event, state),
                       game.notices(state)[old:], receipt, drawn)
+
+
+def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
+    """A move as `play` and `status` print it, `Ann: draw Pig Army 3` or `Catie:K7`, is that
+    player's move (`--player NAME:SEAT` never makes a name with a colon)."""
+    head, colon, rest = text.partition(":")
+    name = {p.name.casefold(): p.name for p in table.players}.get(head.strip().casefold())
+    if not colon or name is None or not rest.strip():
+        return text, as_name
+    if as_name is not None and table.player(as_name) != name:
+        raise UsageError(f"{text!r} is {name}'s move, but --as says {as_name}")
+    return rest.strip(), name
 
 
 def _actor(table: Table, as_name: str | None) -> str | None:
@@ -273,12 +295,39 @@ def _explain_missing_player(table: Table, event: Event) -> None:
     """A player's move typed when no single player is to act: say why, and how to name one."""
     if event.by is not None or table.game.events[event.type].actor == "table":
         return
+    explained = table.game.explain(table.state, event)
+    if explained is not None:
+        raise explained
     turn = table.turn
     if turn.table or not turn.players:
         raise IllegalMove(f"the table must act now ({turn.prompt}), not a player",
                           code="table-must-act", rule=table.game.turn_rule or None)
     raise UsageError(f"several players may act now ({' or '.join(turn.players)}): "
                      "say who with --as NAME")
+
+
+def _untyped_player(table: Table, event: Event, exc: IllegalMove) -> IllegalMove:
+    """A refusal for a move typed without --as that names the player the move was taken to be
+    by (`it is not Ann's turn`): say what is awaited instead, naming nobody it was not typed by."""
+    if exc.code != "not-your-turn":
+        return exc
+    turn = table.turn
+    who = "the table" if turn.table or not turn.players else " or ".join(turn.players)
+    return IllegalMove(f"`{event.type}` is not possible now: {who} must act ({turn.prompt})",
+                       code=exc.code, rule=exc.rule)
+
+
+def _verb(game: Game[Any], text: str) -> str | None:
+    """The event type the first word of a move names (its verb or a unique prefix), if any."""
+    parts = text.split()
+    verbs = game.events.verbs()
+    if not parts:
+        return None
+    first = parts[0].casefold()
+    if first in verbs:
+        return verbs[first].name
+    hits = {t.name for word, t in verbs.items() if game.verb_prefixes and word.startswith(first)}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str, str | None]:
@@ -296,19 +345,26 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str,
             canonical if drawn is not None else None)
 
 
-def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError) -> MoveError:
-    """The same error, with the legal moves closest to what was typed."""
+def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
+                      kind: str | None) -> MoveError:
+    """The same error, with the legal moves closest to what was typed: moves of the kind typed
+    (`recruit` for a refused recruit), never another kind; with no kind known, only moves that
+    look much like the text."""
     if exc.suggestions:
         return exc
     import difflib  # only on a rejected move: keep it off start-up
 
     try:
+        # Never a move only its player may see (`Game.private`): suggestions show to anyone.
+        events = [e for e in table.game.legal(table.state, player)
+                  if (kind is None or e.type == kind) and not table.game.private(table.state, e)]
         # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
-        lines = [line.split("  ")[0] for line in table.choices(player).lines]
+        lines = [line.split("  ")[0] for line in
+                 table.game.option_lines(table.state, events)] if events else []
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
-    close = difflib.get_close_matches(text, lines, n=3, cutoff=0.0) if lines else []
-    exc.suggestions = tuple(close)
+    cutoff = 0.0 if kind is not None else 0.6
+    exc.suggestions = tuple(difflib.get_close_matches(text, lines, n=3, cutoff=cutoff))
     return exc
 
 
@@ -345,6 +401,26 @@ class DemoMove(NamedTuple):
     lines: list[str]
 
 
+class DemoOptions(NamedTuple):
+    """`referee options` at a moment of the demo where a player has a real choice."""
+
+    turn: ToAct
+    lines: list[str]
+    note: str
+
+
+class DemoRefusal(NamedTuple):
+    """A move the rules forbid at a moment of the demo, and the refusal `play` would print."""
+
+    text: str
+    by: str
+    error: MoveError
+
+
+DemoBeat = DemoMove | DemoOptions | DemoRefusal
+SHOWN_CHOICES = range(2, 31)  # a choice worth showing: a few lines of options, not one or forty
+
+
 class Demo:
     """A bundled example game, replayed move by move; `table` is the game at its end."""
 
@@ -360,7 +436,91 @@ class Demo:
         self.table = Table(self.log, self.setup, self.setup.state)
 
     def moves(self) -> Iterator[DemoMove]:
+        return (beat for beat in self.beats(teach=False) if isinstance(beat, DemoMove))
+
+    def beats(self, teach: bool = True) -> Iterator[DemoBeat]:
+        """The game move by move; with `teach`, once each and at the first moment it is worth
+        it, what `referee options` lists and a move the rules refuse, with the refusal."""
         game = self.setup.game
-        for step in replay.steps(self.setup, self.log.entries, self.log.source, checked=True):
+        steps = list(replay.steps(self.setup, self.log.entries, self.log.source, checked=True))
+        listed = refused = not teach
+        for index, step in enumerate(steps):
+            table = Table(self.log, self.setup, step.before)
+            turn = table.turn
+            actor = step.event.by
+            if actor is not None and not turn.table and len(turn.players) == 1:
+                if not listed:
+                    choices = table.choices()
+                    if len(choices.lines) in SHOWN_CHOICES:
+                        listed = True
+                        yield DemoOptions(turn, choices.lines, choices.note)
+                if listed and not refused:
+                    refusal = self._refusal(table, step.event, steps, index)
+                    if refusal is not None:
+                        refused = True
+                        yield refusal
             self.table = Table(self.log, self.setup, step.after)
             yield DemoMove(step.entry.seq, game.describe(step.before, step.event, step.after))
+
+    def _refusal(self, table: Table, event: Event, steps: list[replay.Step[Any]],
+                 index: int) -> DemoRefusal | None:
+        """A move of the kind about to be played, as it was played elsewhere in the game, that
+        the rules refuse here for a reason of their own (not the turn or the phase). A reveal
+        is taken only from the moves before: the demo never names a card before its time."""
+        game, actor = table.game, event.by
+        assert actor is not None
+        tried = {game.format(table.state, event)}
+        later = () if game.events[event.type].reveal else steps[index + 1:]
+        for other in (*steps[:index], *later):
+            if other.event.type != event.type:
+                continue
+            text = game.format(other.before, other.event)
+            if text in tried:
+                continue
+            tried.add(text)
+            try:
+                move = game.parse(table.state, text, actor)
+                if move.by != actor:
+                    continue
+                check_and_apply(game, table.state, move, table.players)
+            except IllegalMove as exc:
+                if exc.rule and exc.code not in GENERIC_REFUSALS:
+                    return DemoRefusal(text, actor, _with_suggestions(table, text, actor, exc,
+                                                                      event.type))
+            except MoveError:
+                continue
+        return None
+
+    def start_commands(self) -> list[str]:
+        """The three commands that start a real game like this one: the example's players and
+        its options that differ from the defaults, then its first move as a player types it
+        (a sealed secret's move without the seal: the secret is asked for unseen)."""
+        import shlex
+
+        game = self.setup.game
+        players = " ".join(f"--player {p.name}" + (f":{p.seat}" if p.seat else "")
+                           for p in self.setup.players)
+        plain = game.check_options(game.opening({}, None)[0])  # what `new` alone would write
+        options = "".join(f" --option {shlex.quote(f'{key}={_option_text(value)}')}"
+                          for key, value in self.setup.options.items()
+                          if value != plain.get(key))
+        first = next(iter(replay.steps(self.setup, self.log.entries[:1], checked=True)))
+        etype = game.events[first.event.type]
+        move = etype.words[0] if etype.sealed else game.format(first.before, first.event)
+        turn = game.to_act(first.before)
+        who = f" --as {first.event.by}" if first.event.by and len(turn.players) > 1 else ""
+        return [f"referee new {game.id} {players}{options}", "referee options",
+                f"referee play {move}{who}"]
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as `--option K=V` takes it (lists comma-separated)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
+# Refusals that say only that a move comes out of turn or out of its phase: a demo shows a rule.
+GENERIC_REFUSALS = frozenset({"not-your-turn", "wrong-phase", "game-over", "table-must-act"})

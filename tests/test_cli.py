@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee import log as logfile
+from referee.cli import hoist_log, main
 from tests.conftest import EXAMPLES, GOLDEN, env_without_log
 
 
@@ -300,3 +305,104 @@ def test_games_without_a_components_file_refuse_one(cli):
     assert not (cli.path / "game.toml").exists()
     result = cli("new", "kings-ear", "-p", "Ann", "-p", "Ben", "--components", "nowhere.toml")
     assert result.status == 2 and "cannot read the components file" in result.err
+
+
+def test_no_winner_without_a_house_at_10_in_json_and_simulate(cli):
+    """The King's Ear game stopped or ended by passes has no winner in score --json, in
+    scoresheet --format json and in export, and simulate does not count it as a win."""
+    golden = GOLDEN / "kings-ear" / "two-player-no-winner.toml"
+    score = json.loads(cli("--log", golden, "score", "--json").out)
+    assert score["finished"] and score["winners"] == []
+    assert [p["place"] for p in score["players"] if p["name"]] == [1, 2]
+    sheet = json.loads(cli("--log", golden, "scoresheet", "--format", "json").out)
+    assert sheet["winners"] == [] and sheet["players"][0]["place"] == 1
+    play = json.loads(cli("--log", golden, "export").out)
+    assert not any(p["winner"] for p in play["players"])
+    from referee.simulate import simulate
+
+    summary = simulate("kings-ear", 60, 1, players=2)  # game 56 ends in a round of passes
+    ended = [p for p in _kings_ear_playouts(60, 1, 2) if p.state.winner is None]
+    assert ended and sum(summary.winners.values()) == 60 - len(ended)
+
+
+def _kings_ear_playouts(count, seed, players):
+    """The games `simulate kings-ear --games COUNT --seed SEED --players N` plays."""
+    import random
+
+    from referee.engine import load_game
+    from referee.simulate import default_players, play_out
+
+    game = load_game("kings-ear")
+    master = random.Random(seed)
+    seated = default_players(game, players)
+    return [play_out(game, master.randrange(2**31), seated) for _ in range(count)]
+
+
+class _ClosedPipe(io.RawIOBase):
+    """Standard output whose reader has gone away, like `referee history | head -1`."""
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_pipe_ends_the_command_quietly(cli, monkeypatch, capsys):
+    log = GOLDEN / "dwarf-king" / "three-player.toml"
+    with capsys.disabled():
+        monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(_ClosedPipe()),
+                                                            encoding="utf-8"))
+        monkeypatch.setattr(os, "dup2", lambda fd, fd2: None)  # stdout is no real file here
+        for args in (("history",), ("history", "--json"), ("options", "--all"), ("status",)):
+            with pytest.raises(SystemExit) as stop:
+                main(["--log", str(log), *args])
+            assert stop.value.code == 0, args
+
+
+def test_log_may_follow_the_command(ke_game):
+    cli = ke_game
+    (cli.path / "game.toml").rename(cli.path / "other.toml")
+    for args in (("history", "--log", "other.toml"), ("status", "-l", "other.toml"),
+                 ("play", "draw", "PA3", "--log", "other.toml"),
+                 ("options", "--log=other.toml")):
+        result = cli(*args)
+        assert result.status == 0, (args, result.err)
+    assert not (cli.path / "game.toml").exists()
+    assert "draw Pig Army 3" in cli("history", "--log", "other.toml").out
+    assert hoist_log(["play", "--note", "x", "--", "--log", "y"]) == [
+        "play", "--note", "x", "--", "--log", "y"]
+    assert hoist_log(["-l", "a", "history", "-l"]) == ["-l", "a", "history", "-l"]
+
+
+def test_errors_are_json_on_stderr_with_json(ke_game):
+    cli = ke_game
+    missing = cli("status", "--json", "--log", "nothing.toml")
+    assert missing.status == 66 and missing.out == ""
+    error = json.loads(missing.err)["error"]
+    assert error["code"] == "log-missing" and error["status"] == 66
+    rejected = cli("play", "place", "Stag", "--json")
+    error = json.loads(rejected.err)["error"]
+    assert rejected.status == 1 and error["code"] == "no-pending" and error["rule"] == "Turn (1b)"
+    assert "draw or trade" in error["message"] and isinstance(error["suggestions"], list)
+    usage = cli("score", "--json", "--bogus")
+    assert usage.status == 2 and json.loads(usage.err)["error"]["code"] == "usage"
+    bad_log = cli.path / "bad.toml"
+    bad_log.write_text("format = 1\n")
+    error = json.loads(cli("history", "--json", "--log", bad_log).err)["error"]
+    assert error["status"] == 65 and "line" in error
+    assert cli("play", "place", "Stag").err.startswith("referee: ")  # words without --json
+
+
+def test_new_and_undo_speak_json(cli):
+    made = cli("new", "kings-ear", "-p", "Ann:Horse", "-p", "Ben", "--json")
+    data = json.loads(made.out)
+    assert made.status == 0 and data["game"] == "kings-ear" and data["log"] == "game.toml"
+    assert data["players"] == [{"name": "Ann", "seat": "Horse"}, {"name": "Ben", "seat": "Pig"}]
+    assert data["next"] == {"players": ["Ann"], "phase": "turn", "prompt": "draw or trade",
+                            "table": False}
+    cli("play", "draw", "PA3")
+    undone = json.loads(cli("undo", "--force", "--json").out)
+    assert undone["retracted"]["seq"] == 1 and undone["retracted"]["move"] == "draw Pig Army 3"
+    assert undone["retracted"]["event"] == {"by": "Ann", "type": "draw", "card": "Pig Army 3"}
+    assert undone["events"] == 0 and undone["next"]["players"] == ["Ann"]

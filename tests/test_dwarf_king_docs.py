@@ -7,6 +7,7 @@ from referee import log as logfile
 from referee.games.dwarf_king import GAME
 from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2011
 from referee.games.dwarf_king.rulebook import RULEBOOK
+from referee.manpage import escape
 from referee.replay import replay_log
 from referee.scoresheet import render_html, render_text
 
@@ -31,8 +32,8 @@ def test_man_page_names_every_card_quest_ruling_and_event():
         assert re.search(rf"^\.SH {section}$", MAN, re.M), section
     for s in SPECIALS:
         assert f".B {s.code}\n" in page and s.id in page
-    for q in TILES_2011 + REPLACED_2022:
-        assert f".B {q.label}\n{q.name}: " in page
+    for q in TILES_2011 + REPLACED_2022:  # every side as the referee scores it (R-13: tile 20)
+        assert f".B {q.label}\n{escape(q.name)}: {escape(q.text)}.\n" in MAN, q.label
     for code in (r.id for r in RULEBOOK.rulings):
         assert f".B {code}\n" in page
     for event, spec in GAME.events.items():

@@ -45,7 +45,8 @@ EXPECTED_2022 = {
     "8a": (0, 0, 5), "8b": (0, 0, -5),
     "11a": (3, 0, 4), "11b": (-3, 0, -4),
     "14a": (0, 0, 0), "14b": (0, 5, 5),
-    "20a": (0, 0, 0), "20b": (3, 0, 0),
+    # R-13: two conditions worth +3 each; tricks 4, 1, 3 in seat order
+    "20a": (3, 3, 0), "20b": (6, 0, 3),
 }
 
 
@@ -104,10 +105,20 @@ def test_grand_slam_needs_four_in_a_row():
     assert quest_score(tiles(2022)[(14, "a")], TIES) == (0, 5, 0, 0)
 
 
-def test_r13_in_line_needs_both_neighbours():
+def test_r13_in_line_and_sandwich_are_two_conditions_worth_3_each():
+    """R-4 of the rules page: each condition is worth +3 on its own, so 0, 3 or 6."""
     counts_3210 = Outcome(won=((), (), (), ()), winners=(0, 0, 0, 1, 1, 2))
-    assert quest_score(tiles(2022)[(20, "a")], counts_3210) == (0, 3, 3, 0)
-    assert quest_score(tiles(2022)[(20, "b")], counts_3210) == (3, 0, 0, 0)
+    assert quest_score(tiles(2022)[(20, "a")], counts_3210) == (3, 6, 6, 3)
+    assert quest_score(tiles(2022)[(20, "b")], counts_3210) == (6, 3, 3, 0)
+
+
+def test_r13_the_issue_example_1_4_2_3_gives_everyone_3_with_in_line():
+    """Four players winning 1, 4, 2 and 3 tricks in seat order: each meets exactly one of In
+    line's two conditions (the previous player won more, or the next player fewer)."""
+    counts_1423 = Outcome(won=((), (), (), ()), winners=(0, 1, 1, 1, 1, 2, 2, 3, 3, 3))
+    assert [counts_1423.tricks(s) for s in range(4)] == [1, 4, 2, 3]
+    assert quest_score(tiles(2022)[(20, "a")], counts_1423) == (3, 3, 3, 3)
+    assert quest_score(tiles(2022)[(20, "b")], counts_1423) == (0, 6, 0, 6)
 
 
 def test_r5_elite_army_ignores_missing_suits_and_magic_cards():

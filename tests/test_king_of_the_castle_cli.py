@@ -171,9 +171,9 @@ def test_status_and_options_say_whose_reply_is_awaited(table):
         table.play_secret("squires", secret=secret)
     assert table("play", "reveal", "Q", "A", "B", "C", "D", "E", "F", "G", "H", "I").status == 0
     options = table("options").out
-    assert "assassination lord N  (N: 1, 2, 3)" in options
-    assert "plague castle N kill MAN MAN  (castle 1: two of lord seneschal master;" in options
-    assert "unexpected-loss PLAYER loses CARD  (PLAYER: Ben, Cat; CARD:" in options
+    assert "assassination lord N   (N: 1, 2, 3)" in options
+    assert "plague castle N kill MAN MAN   (castle 1: two of lord seneschal master;" in options
+    assert "unexpected-loss PLAYER loses CARD   (PLAYER: Ben, Cat; CARD:" in options
     played = table("play", "plague", "castle", "2", "kill", "lord", "seneschal")
     assert "Replies, in turn: Ben, Cat, Ann" in played.out
     assert "Next: Ben - Ben may answer Ann's Plague" in played.out
@@ -202,9 +202,22 @@ def test_check_reports_a_hand_edited_event_with_its_rule(table):
 def test_the_bundled_demo_and_the_blank_sheet(table):
     demo = table("demo", "king-of-the-castle")
     assert demo.status == 0 and "King of the Castle: a bundled example game" in demo.out
-    assert without_date(demo.out).rstrip().endswith(
-        (EXAMPLES / "king-of-the-castle.scoresheet.txt").read_text().rstrip())
+    assert (EXAMPLES / "king-of-the-castle.scoresheet.txt").read_text().rstrip() in \
+        without_date(demo.out)
     blank = table("scoresheet", "--blank", "king-of-the-castle", "-f", "markdown").out
     assert "## Positions" in blank and "| Master at Arms 3 |" in blank
     rules = table("rules", "king-of-the-castle").out
     assert "R-26:" in rules and "plague castle N kill MAN MAN" in rules
+
+
+def test_a_secret_that_cannot_be_read_is_a_usage_error_and_writes_nothing(table, monkeypatch):
+    class Closed(io.StringIO):
+        def readline(self, *args):
+            raise OSError("standard input is closed")
+
+    assert table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat").status == 0
+    before = (table.path / "game.toml").read_bytes()
+    monkeypatch.setattr("sys.stdin", Closed())
+    result = table("play", "squires")
+    assert result.status == 2 and "the secret could not be read" in result.err
+    assert (table.path / "game.toml").read_bytes() == before

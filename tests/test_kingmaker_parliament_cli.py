@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
-import shlex
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +19,7 @@ from referee.errors import RefereeError
 from referee.games.kingmaker import GAME
 from referee.replay import replay_log
 from referee.simulate import default_players, play_out
-from tests.conftest import GOLDEN, ROOT
+from tests.conftest import GOLDEN
 
 TWO = GOLDEN / "kingmaker" / "three-player-two-parliaments.toml"
 LOG = logfile.read(TWO)
@@ -100,8 +98,10 @@ def test_a_refused_parliament_move_names_its_rule_and_leaves_the_log(cli):
                                                              "rule: §7.2")),
                              (["excuse", "Talbot", "sea"], "Cat", ("on the mainland",
                                                                   "rule: R-35")),
-                             (["revoke", "Mowbray"], "Ann", ("Cat must act",)),
-                             (["excuse", "Herbert"], "Ben", ("Cat must act",))):
+                             (["revoke", "Mowbray"], "Ann", ("it is not Ann's turn",
+                                                             "Cat may excuse", "rule: §7.2")),
+                             (["excuse", "Herbert"], "Ben", ("it is not Ben's turn",
+                                                             "rule: §7.2"))):
         result = cli("play", *move, "--as", who)
         assert result.status == 1, result
         for word in words:
@@ -112,29 +112,33 @@ def test_a_refused_parliament_move_names_its_rule_and_leaves_the_log(cli):
     assert bound.status == 1 and "rule: R-54" in bound.err and "Ann must vote nay" in bound.err
 
 
-def readme_example() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = next(b for b in re.findall(r"```sh\n(.*?)```", text, re.S)
-                 if "parliament call at London" in b)
-    return [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+def test_parliament_moves_out_of_their_moment_say_why(cli):
+    write(cli.path / "game.toml", upto("parliament") - 3)  # Ann's movement phase, turn 4
+    result = cli("play", "vote", "yea", "Ann")
+    assert result.status == 1 and "`vote` belongs to a Parliament in session, and none is" \
+        in result.err and "rule: §7" in result.err
+    write(cli.path / "game.toml", upto("select"))  # Ann proposes
+    result = cli("play", "propose", "Earl-of-Wiltshire", "to", "Herbert", "--as", "Ben")
+    assert result.status == 1 and "it is not Ben's turn in Parliament: Ann proposes" \
+        in result.err and "rule: §7.3" in result.err
+    write(cli.path / "game.toml", upto("dismiss"))
+    result = cli("play", "return", "Percy", "--as", "Ann")
+    assert result.status == 1 and "the nobles go home one player at a time from Ann's left" \
+        in result.err and "rule: §7.5" in result.err
 
 
-def man_example() -> list[str]:
-    page = (ROOT / "man" / "referee-kingmaker.6").read_text(encoding="utf-8")
-    block = page.split("Ann holding King Henry at\nLondon:")[1].split(".nf\n", 1)[1]
-    block = block.split(".fi", 1)[0]
-    return [line.replace("\\-", "-") for line in block.splitlines() if line.strip()]
-
-
-def test_the_readme_and_man_page_parliament_examples_run(cli):
-    for lines in (readme_example(), man_example()):
-        assert lines[0] == "referee play parliament call at London summon Stafford"
-        write(cli.path / "game.toml", upto("parliament") - 1)
-        for line in lines:
-            result = cli(*shlex.split(line)[1:])
-            assert result.status == 0, (line, result.err)
-        assert "Earl of Pembroke to Herbert: Commons" in cli("history").out
-        assert cli("check", "game.toml").status == 0
+def test_status_json_holds_the_parliament_and_the_peace(cli):
+    write(cli.path / "game.toml", upto("propose"))
+    board = json.loads(cli("status", "--json").out)["board"]
+    session = board["parliament"]
+    assert session["place"] == "London" and session["vote"]["on"] == \
+        "Earl of Pembroke to Herbert"
+    assert {t["player"] for t in session["tally"]} == {"Ann", "Ben", "Cat"}
+    assert session["chancery_cards"] >= 1 and "pool" not in session  # face down (§12)
+    write(cli.path / "game.toml", upto("dismiss") + 8)
+    board = json.loads(cli("status", "--json").out)["board"]
+    assert board["parliament"] is None and board["peace"]["place"] == "London"
+    assert board["parliaments"][0]["votes"][0]["passed"] is False
 
 
 def test_the_kings_peace_in_status_and_the_scoresheet(cli):

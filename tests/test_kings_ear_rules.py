@@ -312,6 +312,19 @@ def test_r8_ranking_best_net_then_sum_then_shared_place():
     assert places == {"Ben": (1, "1st"), "Ann": (2, "shared 2nd"), "Cat": (2, "shared 2nd")}
 
 
+def test_a_game_ended_without_a_house_at_10_has_no_winner_but_keeps_its_places():
+    """R-6 and R-8: nobody wins a game stopped by the table or ended by a round of passes;
+    R-8 only ranks the players."""
+    s = board(start(), {"Horse Army 4": "Horse", "Pig Army 4": "Pig", "Pig Trade 1": "Pig"})
+    stopped = GAME.score(play(s, "end stop"))
+    assert stopped.finished and stopped.winners == ()
+    assert [(r.name, r.place, r.result) for r in stopped.rows if r.name] == [
+        ("Ann", 2, "2nd"), ("Ben", 1, "1st"), ("Cat", 3, "3rd")]
+    passed = GAME.score(play(replace(s, drawn=64), "pass", "pass", "pass"))
+    assert passed.finished and passed.winners == () and "R-6" in passed.outcome
+    assert {r.name: r.place for r in passed.rows if r.name} == {"Ann": 2, "Ben": 1, "Cat": 3}
+
+
 def test_standing_places_while_in_progress():
     rows = GAME.score(start()).rows
     assert {r.result for r in rows if r.name} == {"shared 1st so far"}

@@ -273,7 +273,7 @@ def test_games_state_their_tie_breaks_with_values():
     dk = by_label["dwarf-king-five-player-tie"]
     assert dk.tie_notes[0].startswith("Alexandrina Louisa, Clementine Osborne and Dashiell "
                                       "Hammerson were tied for first with 6 after seven hands")
-    assert "hand 8: Alexandrina Louisa +0, Clementine Osborne +0, Dashiell Hammerson +3" \
+    assert "hand 8: Alexandrina Louisa +3, Clementine Osborne +3, Dashiell Hammerson +6" \
         in dk.tie_notes[0]
     assert "they share 2nd place" in dk.tie_notes[1]
     ke = by_label["kings-ear-four-player-win"]

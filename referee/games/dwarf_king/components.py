@@ -273,10 +273,12 @@ REPLACED_2022: tuple[QuestSide, ...] = (
           won=True, length=4, points=5),
     _side(14, "b", "Utter chaos", "+5 if you lose at least 4 tricks in a row", "streak-bonus",
           won=False, length=4, points=5),
-    _side(20, "a", "In line", "+3 for winning fewer tricks than the previous player and more "
-          "than the next player (R-13)", "neighbour-compare", more_than_previous=False, points=3),
-    _side(20, "b", "Sandwich", "+3 for winning more tricks than the previous player and more "
-          "than the next player (R-13)", "neighbour-compare", more_than_previous=True, points=3),
+    _side(20, "a", "In line", "+3 for winning fewer tricks than the previous player, and +3 "
+          "for winning more than the next player (R-13)", "neighbour-compare",
+          more_than_previous=False, points=3),
+    _side(20, "b", "Sandwich", "+3 for winning more tricks than the previous player, and +3 "
+          "for winning more than the next player (R-13)", "neighbour-compare",
+          more_than_previous=True, points=3),
 )
 
 

@@ -32,9 +32,10 @@ from referee.games.dwarf_king.components import (
 from referee.games.dwarf_king.notation import (
     card_list,
     named,
-    parse_card,
     parse_quest,
     player_named,
+    read_card,
+    read_cards,
     split_keywords,
 )
 from referee.games.dwarf_king.rules import (
@@ -70,7 +71,12 @@ class Special(EventType[State]):
 
     def parse(self, state: State, args: Args) -> Event:
         if args.words:
-            card = parse_card(" ".join(args.words), None, args.text)
+            cards = read_cards(args.words, None, args.text)
+            if len(cards) > 1:
+                raise NotationError(f"{args.text!r}: name one special card, the one the dealer "
+                                    f"reveals (this names {len(cards)}: {', '.join(cards)})",
+                                    code="one-special")
+            card = cards[0]
         elif state.seed is not None:
             card = seeded_special(state)
         else:
@@ -309,12 +315,12 @@ class Play(EventType[State]):
         if not rest:
             raise NotationError(f"{text!r}: which card?", code="no-card")
         in_play = state.deal.deck(state.players) or None
-        card = parse_card(rest[0], in_play, text)
-        if card == "Sorcerer" and len(rest) > 1:
-            taken = parse_card(rest[1], in_play, text)
-            expect_end(rest[2:], text)
+        card, after = read_card(rest, 0, in_play, text)
+        if card == "Sorcerer" and after < len(rest):
+            taken, after = read_card(rest, after, in_play, text)
+            expect_end(rest[after:], text)
             return Event.make("sorcerer", args.by, card=taken)
-        expect_end(rest[1:], text)
+        expect_end(rest[after:], text)
         return self.make(args.by, card=card)
 
     def format(self, state: State, event: Event) -> str:

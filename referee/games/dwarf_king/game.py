@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player, ToAct
-from referee.errors import NotationError
+from referee.errors import IllegalMove, NotationError
 from referee.games.dwarf_king import rules, scoring, texts
 from referee.games.dwarf_king.components import EDITIONS
 from referee.games.dwarf_king.events import EVENTS
@@ -67,6 +67,9 @@ class DwarfKing(Game[State]):
     def notices(self, state: State) -> tuple[Notice, ...]:
         return state.notices
 
+    def explain(self, state: State, event: Event) -> IllegalMove | None:
+        return rules.explain(state, event)
+
     # ---- moves ---------------------------------------------------------------------------
     def parse_other(self, state: State, parts: tuple[str, ...], text: str,
                     player: str | None) -> Event:
@@ -89,6 +92,9 @@ class DwarfKing(Game[State]):
         if rules.phase(state) == rules.QUEST and state.seed is None:
             return ("each player may first enter their hand for full checking: "
                     "`hand CARD CARD ...` (--as NAME)")
+        if rules.phase(state) == rules.PLAY:
+            playable = [e["card"] for e in self.legal(state) if e.type == "play"]
+            return texts.not_playable_note(state, playable)
         return ""
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
@@ -116,6 +122,9 @@ class DwarfKing(Game[State]):
 
     def render(self, state: State) -> str:
         return texts.render(state)
+
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)

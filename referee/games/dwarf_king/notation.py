@@ -1,5 +1,6 @@
-"""The Dwarf King's words: cards as typed (K7, 7K, k7, Druid, dru, D11), quests (4a, a side's
-name), players named in a move, and card lists."""
+"""The Dwarf King's words: cards as typed (K7, 7K, k7, k 7, Druid, dru, D11) and as the referee
+prints them (7 of Knights (K7), Champion (Ace) of Goblins, the Standard Bearer [StandardBearer]),
+quests (4a, a side's name), players named in a move, and card lists."""
 
 from __future__ import annotations
 
@@ -60,34 +61,144 @@ def _by_prefix(raw: str, in_play: frozenset[str] | None, where: str) -> str:
         raise AmbiguousMove(f"{raw!r}{where} could be {' or '.join(specials)}",
                             code="ambiguous-card")
     raise NotationError(f"{raw!r}{where} is not a card; write a suit letter (K Knights, D Dwarves, "
-                        "G Goblins) and a rank (2-10, J, Q, K, A), e.g. K7 or GQ, or a special "
-                        "card's name (Dragon, Druid...)", code="unknown-card")
+                        "G Goblins) and a rank (2-10, J, Q, K, A), e.g. K7 or GQ, the card's name "
+                        "(7 of Knights, Queen of Dwarves), or a special card's name (Dragon, "
+                        "Druid...)", code="unknown-card")
+
+
+# Cards as several words: `7 of Knights (K7)`, `Champion (Ace) of Goblins`, `k 7`, `the Druid`,
+# `Flag Bearer (Dwarves)`, `the Standard Bearer [StandardBearer]`: every way the referee prints a
+# card is read back.
+
+_SUIT_WORDS = {"knights": "Knights", "knight": "Knights", "k": "Knights",
+               "dwarves": "Dwarves", "dwarfs": "Dwarves", "dwarf": "Dwarves", "d": "Dwarves",
+               "goblins": "Goblins", "goblin": "Goblins", "g": "Goblins"}
+_RANK_WORDS = {"jack": "J", "queen": "Q", "king": "K", "ace": "A", "champion": "A",
+               **{r.casefold(): r for r in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                            "11", "J", "Q", "K", "A")}}
+
+
+def _bare(word: str) -> str:
+    """A word without the brackets around it, in any case: `(Ace)` -> `ace`."""
+    return word.strip("()[]").casefold()
+
+
+def _squeezed(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+_SPECIAL_NAMES = {key: s.code for s in SPECIALS for key in (_squeezed(s.name), _squeezed(s.code))}
+
+
+def read_cards(words: Sequence[str], in_play: frozenset[str] | None = None,
+               text: str | None = None) -> list[str]:
+    """Every card named by a run of words, each in any form `parse_card` or the referee's own
+    output uses (`hand 7 of Knights, GQ the Druid`)."""
+    cards: list[str] = []
+    index = 0
+    while index < len(words):
+        card, index = read_card(words, index, in_play, text)
+        cards.append(card)
+    return cards
+
+
+def read_card(words: Sequence[str], index: int, in_play: frozenset[str] | None = None,
+              text: str | None = None) -> tuple[str, int]:
+    """The card named from `words[index]` on, and the index of the word after it."""
+    where = f" in {text!r}" if text is not None else ""
+    if _bare(words[index]) == "the" and index + 1 < len(words):
+        index += 1
+    rank = _RANK_WORDS.get(_bare(words[index]))
+    after = index + 1
+    if rank == "A" and after < len(words) and _bare(words[after]) == "ace":
+        after += 1  # Champion (Ace)
+    if rank is not None and after + 1 < len(words) and _bare(words[after]) == "of" \
+            and _bare(words[after + 1]) in _SUIT_WORDS:
+        card = _suited(_SUIT_WORDS[_bare(words[after + 1])], rank, in_play, words[index], where)
+        return card, _code_after(words, after + 2, card, where)
+    if index + 1 < len(words):
+        first, second = _bare(words[index]), _bare(words[index + 1])
+        pairs = ((first, second), (second, first))
+        for letter, rank_word in pairs:  # `k 7`, `7 k`: a suit letter and a rank
+            if letter in ("k", "d", "g") and len(rank_word) <= 2 and rank_word in _RANK_WORDS:
+                card = _suited(_SUIT_WORDS[letter], _RANK_WORDS[rank_word], in_play,
+                               f"{words[index]} {words[index + 1]}", where)
+                return card, _code_after(words, index + 2, card, where)
+    for size in (4, 3, 2):
+        if index + size <= len(words):
+            special = _special_words(words[index:index + size], in_play, where)
+            if special is not None:
+                return special, _code_after(words, index + size, special, where)
+    card = parse_card(words[index], in_play, text)
+    return card, _code_after(words, index + 1, card, where)
+
+
+def _special_words(words: Sequence[str], in_play: frozenset[str] | None,
+                   where: str) -> str | None:
+    """A special card named in several words (`Flag Bearer (Dwarves)`, `Standard Bearer`)."""
+    key = _squeezed("".join(words))
+    if key in _SPECIAL_NAMES:
+        return _SPECIAL_NAMES[key]
+    hits = sorted({code for name, code in _SPECIAL_NAMES.items() if name.startswith(key)})
+    if len(hits) > 1 and in_play is not None:
+        hits = [c for c in hits if c in in_play] or hits
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise AmbiguousMove(f"{' '.join(words)!r}{where} could be {' or '.join(hits)}",
+                            code="ambiguous-card")
+    return None
+
+
+def _code_after(words: Sequence[str], index: int, card: str, where: str) -> int:
+    """Past the code the referee prints after a card's name, `(K7)` or `[StandardBearer]`."""
+    if index < len(words) and words[index][:1] in "([" and words[index][-1:] in ")]":
+        if _bare(words[index]) != card.casefold():
+            raise NotationError(f"{words[index]!r}{where} does not match the card before it "
+                                f"({card})", code="unknown-card")
+        return index + 1
+    return index
 
 
 # Quests: `4a`, `4 a`, `a` (the seeded pile's tile), or a side's name
 
-_QUEST = re.compile(r"^(\d+)\s*([ab])?$", re.IGNORECASE)
+_QUEST = re.compile(r"^(\d+)\s*([a-z])?$", re.IGNORECASE)
 
 
 def parse_quest(state: State, rest: Sequence[str], text: str) -> tuple[int | None, str]:
-    """`4a`, `4 a`, `a` (tile from the seeded pile) or a side's name."""
+    """`4a`, `4 a`, `a` (tile from the seeded pile), a side's name, or the referee's own form
+    `4a Knights victory over Dwarves (+1 per Knight, -1 per Dwarf)`."""
     joined = " ".join(rest).strip()
     if joined.casefold() in ("a", "b"):
         return None, joined.casefold()
-    m = _QUEST.match(joined)
-    if m:
-        tile = int(m.group(1))
-        if not m.group(2):
-            sides = tiles(state.edition)
-            hint = "; ".join(f"{tile}{s} {sides[(tile, s)].name}" for s in "ab"
-                             if (tile, s) in sides)
-            raise NotationError(f"{text!r}: choose a side, a or b ({hint})", code="no-side")
-        return tile, m.group(2).lower()
     if not joined:
         raise NotationError(f"{text!r}: which quest? e.g. `quest 4a`", code="no-tile")
     by_name = {q.name: q for q in tiles(state.edition).values()}
-    quest = by_name[match(joined, by_name, "quest side", text=text)]
-    return quest.tile, quest.side
+    exact = [q for q in by_name.values() if _squeezed(q.name) == _squeezed(joined)]
+    if exact:  # a side's name, `1, 2 and...` included
+        return exact[0].tile, exact[0].side
+    words = list(rest)
+    m = _QUEST.match(words[0])
+    if m and not m.group(2) and len(words) > 1 and len(words[1]) == 1 and words[1].isalpha():
+        m = _QUEST.match(words[0] + words[1])
+        words = [words[0] + words[1], *words[2:]]
+    if not m:
+        quest = by_name[match(joined, by_name, "quest side", text=text)]
+        return quest.tile, quest.side
+    tile, side = int(m.group(1)), (m.group(2) or "").lower()
+    sides = tiles(state.edition)
+    hint = "; ".join(f"{tile}{s} {sides[(tile, s)].name}" for s in "ab" if (tile, s) in sides)
+    if side not in ("a", "b"):
+        what = f"side {side!r}: " if side else ""
+        raise NotationError(f"{text!r}: {what}a quest tile has two sides, a and b"
+                            + (f" ({hint})" if hint else ""),
+                            code="bad-side" if side else "no-side")
+    if len(words) > 1 and (tile, side) in sides:  # the name the referee printed after it
+        quest, named = sides[(tile, side)], _squeezed(" ".join(words[1:]))
+        if named not in (_squeezed(quest.name), _squeezed(f"{quest.name} {quest.text}")):
+            raise NotationError(f"{text!r}: {tile}{side} is {quest.name}, not "
+                                f"{' '.join(words[1:])!r}", code="bad-side")
+    return tile, side
 
 
 # Players and lists of cards
@@ -95,7 +206,7 @@ def parse_quest(state: State, rest: Sequence[str], text: str) -> tuple[int | Non
 
 def card_list(state: State, parts: Sequence[str], text: str) -> list[str]:
     in_play = state.deal.deck(state.players) or None
-    return [parse_card(word, in_play, text) for item in split_list(parts) for word in item]
+    return [card for item in split_list(parts) for card in read_cards(item, in_play, text)]
 
 
 def split_keywords(parts: Sequence[str], keys: tuple[str, ...]) -> dict[str, list[str]]:

@@ -77,9 +77,12 @@ RULEBOOK = Rulebook(
              "face."),
         Rule("R-12", "Grand Army (6b): the run counts one card per rank (1, 2, ..., 10, 11, J, "
              "Q, K, A)."),
-        Rule("R-13", "In line / Sandwich (2022 tile 20): +3 to each player who won fewer (In "
-             "line) or more (Sandwich) tricks than the previous player and more than the next "
-             "player."),
+        Rule("R-13", "In line / Sandwich (2022 tile 20) are two separate conditions, each worth "
+             "+3 on its own, so a player scores 0, 3 or 6: +3 for winning fewer (In line) or "
+             "more (Sandwich) tricks than the previous player, and +3 for winning more tricks "
+             "than the next player. E.g. four players who win 1, 4, 2 and 3 tricks in seat order "
+             "all score +3 with In line (each meets exactly one of the two conditions); with "
+             "Sandwich the second and the fourth score +6, the others 0."),
         Rule("R-14", "Save the nobles / the brave (tile 11) and the gnomes / soldiers (13): "
              "values are the printed numbers 1-11; a player with no such card scores 0, except "
              "that a player who won faces and no other suited card scores +10 for Save the "

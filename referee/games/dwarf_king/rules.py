@@ -311,7 +311,8 @@ def finish_hand(state: State) -> State:
     assert deal.special is not None and deal.quest is not None
     result = HandResult(deal.number, state.names[deal.dealer], deal.special, deal.quest,
                         hand_points(deal, state.players, state.edition), next_dealer,
-                        tuple(won.tricks(s) for s in range(state.players)))
+                        tuple(won.tricks(s) for s in range(state.players)),
+                        deal.tricks[-1].plays)
     state = evolve(state, results=state.results + (result,))
     totals = state.totals
     over = len(state.results) >= HANDS and totals.count(max(totals)) == 1
@@ -335,6 +336,30 @@ def _holders(state: State, card: str) -> tuple[str, ...]:
     return (state.names[seat],) if seat is not None else state.names
 
 
+def _as(players: tuple[str, ...]) -> str:
+    """What a move typed when several players may act needs: who makes it."""
+    return " --as NAME" if len(players) > 1 else ""
+
+
+def explain(state: State, event: Event) -> IllegalMove | None:
+    """Why a Druid's `trade` or a Standard Bearer's `pass` cannot come now, in the card's words:
+    it was played in the last trick (no effect there), or it was not played at all."""
+    card = {"trade": "Druid", "pass": "StandardBearer"}.get(event.type)
+    if card is None or phase(state) == event.type:
+        return None
+    special = SPECIAL_CARD[card]
+    deal = state.deal
+    last = state.results[-1] if state.results and not deal.tricks else None
+    if last is not None and any(c == card for _, c in last.last_trick):
+        return IllegalMove(f"the {special.name} has no effect in the last trick: hand "
+                           f"{last.number} is over, so there is nothing to {event.type}",
+                           code="no-effect-last-trick", rule=special.name)
+    shown = SPECIAL_CARD[deal.special].name if deal.special else "not revealed yet"
+    return IllegalMove(f"`{event.type}` comes only right after the trick in which the "
+                       f"{special.name} is played (this hand's special card: {shown})",
+                       code="no-pending-choice", rule=special.name)
+
+
 def to_act(state: State) -> ToAct:
     deal = state.deal
     step = phase(state)
@@ -345,20 +370,23 @@ def to_act(state: State) -> ToAct:
         return ToAct((), f"{head}: {state.names[deal.dealer]} deals and reveals the special card "
                          "(`special CARD`)", table=True)
     if step == "quest":
-        return ToAct(_holders(state, QUEST_CARD), f"{head}: the holder of the 5 of Knights "
-                     "draws a quest tile and chooses a side (`quest 4a`)")
+        who = _holders(state, QUEST_CARD)
+        return ToAct(who, f"{head}: the holder of the 5 of Knights draws a quest tile and "
+                          f"chooses a side (`quest 4a{_as(who)}`)")
     if step == "swap":
-        return ToAct(_holders(state, "FlagBearerG"), f"{head}: the holder of the Flag Bearer "
-                     "(Goblins) takes 2 random cards from a player (`swap NAME`)")
+        who = _holders(state, "FlagBearerG")
+        return ToAct(who, f"{head}: the holder of the Flag Bearer (Goblins) takes 2 random cards "
+                          f"from a player (`swap NAME{_as(who)}`)")
     if step == "leader":
-        return ToAct(_holders(state, LEADER_CARD), f"{head}: the holder of the 5 of Goblins "
-                     "shows it (`leader`)")
+        who = _holders(state, LEADER_CARD)
+        return ToAct(who, f"{head}: the holder of the 5 of Goblins shows it "
+                          f"(`leader{_as(who)}`)")
     if step in ("trade", "pass"):
         assert deal.pending_seat is not None
-        who = state.names[deal.pending_seat]
+        chooser = state.names[deal.pending_seat]
         what = ("swaps hands with another player (`trade NAME`)" if step == "trade"
                 else "passes every hand left or right (`pass left`)")
-        return ToAct((who,), f"{head}: {who} {what}")
+        return ToAct((chooser,), f"{head}: {chooser} {what}")
     seat = (deal.turn_leader + len(deal.plays)) % state.players
     previous = deal.tricks[-1] if deal.tricks else None
     led = led_suit(deal.plays, previous)

@@ -189,14 +189,14 @@ def race_to_tricks(o: Outcome, target: int, first: int, step: int) -> tuple[int,
 
 
 def neighbour_compare(o: Outcome, more_than_previous: bool, points: int) -> tuple[int, ...]:
-    """R-13: `points` to each player who won fewer (In line) or more (Sandwich) tricks than the
-    previous player, and more than the next player."""
+    """R-13: two conditions, each worth `points` on its own (so 0, 1 or 2 times `points`):
+    fewer (In line) or more (Sandwich) tricks than the previous player; more than the next."""
     n = len(o.won)
     out = []
     for s in o.seats:
         mine, prev, nxt = o.tricks(s), o.tricks((s - 1) % n), o.tricks((s + 1) % n)
         versus_prev = mine > prev if more_than_previous else mine < prev
-        out.append(points if versus_prev and mine > nxt else 0)
+        out.append(points * versus_prev + points * (mine > nxt))
     return tuple(out)
 
 

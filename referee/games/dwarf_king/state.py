@@ -101,6 +101,7 @@ class HandResult(NamedTuple):
     points: tuple[int, ...]
     next_dealer: int  # the seat that won the 5 of Dwarves
     tricks: tuple[int, ...]  # tricks won per seat
+    last_trick: tuple[tuple[int, str], ...] = ()  # (seat, card) of the hand's last trick
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ No rule is decided here; they live in rules.py."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from referee.engine import Event
 from referee.games.dwarf_king.components import (
@@ -16,6 +16,7 @@ from referee.games.dwarf_king.components import (
 )
 from referee.games.dwarf_king.rules import (
     available_specials,
+    effective,
     led_suit,
     to_act,
     trick_winner,
@@ -70,46 +71,80 @@ def _by_text(moves: list[tuple[str, str | None]]) -> list[str]:
 
 
 def _play_lines(state: State, cards: list[str]) -> list[str]:
+    """The cards the player to act may play. A magic card (the hand's special card without a
+    suit) gets a line of its own with its condition, so that it is never read as one of many."""
     deal = state.deal
     seat = (deal.turn_leader + len(deal.plays)) % state.players
     slot = deal.slots[seat]
+    magic = [c for c in cards if c in MAGIC]
+    cards = [c for c in cards if c not in MAGIC]
     shown = " ".join(sort_cards(cards))
     if slot.complete:
-        return [shown]
+        lines = sort_cards(cards)
+    else:
+        previous = deal.tricks[-1] if deal.tricks else None
+        led = led_suit(deal.plays, previous)
+        if led is None:
+            lines = [f"any unplayed card: {shown}"] if cards else []
+        else:
+            follow = [c for c in cards if CARDS[c].suit == led]
+            others = [c for c in cards if c not in follow]
+            lines = [f"follow {led} if you can: {' '.join(follow) or '(none known to be left)'}"]
+            if others:
+                lines.append(f"or, if void in {led}: {' '.join(others)}")
+    return lines + [f"{card}   ({magic_condition(state, card)})" for card in magic]
+
+
+def magic_condition(state: State, card: str) -> str:
+    """What a magic card does if played now, and when it may be: whose copy it is, the suit to
+    be void in (R-8)."""
+    deal = state.deal
     previous = deal.tricks[-1] if deal.tricks else None
     led = led_suit(deal.plays, previous)
-    if led is None:
-        return [f"any unplayed card: {shown}"] + _special_conditions(state, cards)
-    follow = [c for c in cards if CARDS[c].suit == led]
-    others = [c for c in cards if c not in follow]
-    lines = [f"follow {led} if you can: {' '.join(follow) or '(none known to be left)'}"]
-    if others:
-        lines.append(f"or, if void in {led}: {' '.join(others)}")
-    if "Dragon" in cards:
-        lines.append("the Dragon may be played at any time")
-    return lines + _special_conditions(state, cards)
+    text = MAGIC[card]
+    if card == "Mummy" and previous is not None:
+        text = f"as {card_words(previous.winning_card)}, the card that won the previous trick"
+    elif card == "Puppeteer":
+        source = deal.plays[-1][1] if deal.plays else \
+            (previous.plays[-1][1] if previous else None)
+        if source is not None:
+            text = f"half a step above {card_words(source)}, the card played just before it"
+        if not deal.plays:
+            text += "; it leads only as a last card (R-3)"
+    elif card == "Excalibur" and led is not None:
+        text = f"only when void in {led}, and then it wins"
+    if card in ("Mummy", "Puppeteer") and led is not None \
+            and effective(card, deal.plays, previous)[0] != led:
+        text += f"; only if void in {led} (R-8)"
+    return text
 
 
-# What the hand's special card allows, said once when it may be in the player's hand (R-3, R-8).
-CONDITIONS = {
-    "Mummy": "Mummy: a copy of the card that won the previous trick; not in the first trick",
-    "Puppeteer": "Puppeteer: the suit of the card just before it, half a step higher; leads only "
-                 "as a last card (R-3)",
-    "Excalibur": "Excalibur: only when void in the led suit, and it wins; leads only as a last "
-                 "card (R-3)",
-    "Sorcerer": "Sorcerer: between two tricks (`Sorcerer CARD`), or as a last card (R-8)",
+# What each magic card allows, on its own line when it may be played now (R-3, R-8).
+MAGIC = {
+    "Dragon": "the Dragon may be played at any time",
+    "Mummy": "a copy of the card that won the previous trick",
+    "Puppeteer": "half a step above the card just before it; leads only as a last card (R-3)",
+    "Excalibur": "only when void in the led suit, and it wins; leads only as a last card (R-3)",
+    "Sorcerer": "as your last card (R-8); between two tricks it takes a card back: "
+                "`Sorcerer CARD`",
+}
+WHY_NOT = {  # why a magic card the player may hold cannot be played now
+    "Mummy": "it copies the card that won the previous trick: not in the first trick",
+    "Puppeteer": "it leads only as a last card (R-3), and never the first trick",
+    "Excalibur": "only when void in the led suit, and it leads only as a last card (R-3)",
+    "Sorcerer": "between two tricks (`Sorcerer CARD`), or into a trick as a last card (R-8)",
 }
 
 
-def _special_conditions(state: State, cards: list[str]) -> list[str]:
+def not_playable_note(state: State, playable: list[str]) -> str:
+    """The hand's magic card, when the player to act may hold it but cannot play it now."""
     special = state.deal.special
-    if special not in CONDITIONS or special in state.deal.gone:
-        return []
+    if special not in WHY_NOT or special in state.deal.gone or special in playable:
+        return ""
     seat = (state.deal.turn_leader + len(state.deal.plays)) % state.players
-    holder = state.deal.holder(special)
-    if holder not in (None, seat):
-        return []
-    return [CONDITIONS[special] + ("" if special in cards else " (not playable now)")]
+    if state.deal.holder(special) not in (None, seat):
+        return ""
+    return f"Not playable now: {special} ({WHY_NOT[special]})."
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,6 +227,10 @@ def _describe_play(before: State, event: Event, after: State) -> list[str]:
     if not hand_over:
         return lines
     result = after.results[-1]
+    special = SPECIAL_CARD[result.special]
+    if special.action in ("trade-hands", "pass-hands") and \
+            any(c == special.code for _, c in plays):
+        lines.append(f"The {special.name} has no effect in the last trick.")
     lines.append(f"Hand {result.number} is over: quest {quest_line(after, result.quest)}; "
                  f"special {SPECIAL_CARD[result.special].name}.")
     lines.append("Points: " + ", ".join(f"{n} {p:+d}" for n, p in zip(after.names,
@@ -233,8 +272,8 @@ def render(state: State) -> str:
                        f"{SPECIAL_CARD[r.special].name}")
     lines.append("  " + " ".join(f"{t:>8}" for t in state.totals) + "   total")
     lines += chart(state)
-    if not state.over:
-        lines += ["", f"To act: {to_act(state).prompt}"]
+    lines += ["", "Game over: `referee scoresheet` prints the sheet." if state.over else
+              to_act(state).line()]
     return "\n".join(lines)
 
 
@@ -281,3 +320,40 @@ def inventory(state: State) -> dict[str, int]:
         counts[f"hand {name}"] = deal.slots[seat].size if deal.slots else 0
         counts[f"won {name}"] = sum(len(t.cards) for t in deal.tricks if t.winner == seat)
     return counts
+
+
+def board(state: State) -> dict[str, Any]:
+    """The hand as data: the special card and the quest, the trick on the table and the last
+    one, the tricks won, what the referee knows of each hand, the scores by hand."""
+    deal, names = state.deal, state.names
+    special = SPECIAL_CARD[deal.special] if deal.special else None
+    quest = tiles(state.edition)[deal.quest] if deal.quest else None
+    last = deal.tricks[-1] if deal.tricks else None
+    hands = []
+    for seat, slot in enumerate(deal.slots):
+        hands.append({"player": names[seat], "cards": slot.size,
+                      "known": sort_cards(slot.known), "complete": slot.complete,
+                      "voids": [{"suit": v.what, "since_trick": v.since, "shown_by": v.player,
+                                 "card": v.card} for v in slot.voids]})
+    return {
+        "hand": deal.number, "hands": HANDS, "extra_hand": deal.number > HANDS,
+        "edition": state.edition, "dealer": names[deal.dealer],
+        "special": {"card": special.code, "name": special.name, "text": special.text}
+        if special else None,
+        "quest": {"tile": quest.tile, "side": quest.side, "name": quest.name,
+                  "text": quest.text} if quest else None,
+        "leader": names[deal.leader] if deal.leader is not None else None,
+        "trick": {"number": deal.trick_number,
+                  "plays": [{"player": names[s], "card": c} for s, c in deal.plays]}
+        if deal.leader is not None else None,
+        "last_trick": {"number": last.number, "cards": list(last.cards),
+                       "winner": names[last.winner]} if last else None,
+        "tricks_won": {n: sum(1 for t in deal.tricks if t.winner == s)
+                       for s, n in enumerate(names)},
+        "players": hands,
+        "scores": {"hands": [{"hand": r.number, "quest": tiles(state.edition)[r.quest].label,
+                              "special": r.special, "points": dict(zip(names, r.points))}
+                             for r in state.results],
+                   "totals": dict(zip(names, state.totals))},
+        "outcome": outcome_line(state) if state.over else None,
+    }

@@ -173,5 +173,8 @@ class KingOfTheCastle(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
+
     def inventory(self, state: State) -> dict[str, int]:
         return inventory(state)

@@ -4,6 +4,7 @@ player reads them. Nothing here names a card in a hand: only the table's cards a
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from referee.engine import Event
 from referee.games.king_of_the_castle.components import (
@@ -84,6 +85,39 @@ def _pile(cards: tuple[str, ...]) -> str:
                      for c in sort_cards(counts)) or "empty"
 
 
+def board(state: State) -> dict[str, Any]:
+    """The kingdom as data: the King and every post, the stacks and levels of each castle, the
+    piles' sizes and the face-up discard, each hand's size (never a card in it), who has sealed
+    (never what), the reply window and the cards in play."""
+    castles = []
+    for c in range(CASTLES):
+        castles.append({
+            "castle": c + 1, "level": state.level(c),
+            "men": {title: state.man_in(c, rank) for rank, title in enumerate(RANKS)},
+            "stacks": {title: list(state.stacks[stack(c, a)])
+                       for a, title in enumerate(ATTRIBUTES)}})
+    best = [state.best(1), state.best(2)]
+    window = state.window
+    return {
+        "dealt": bool(state.revealed), "king": state.men[KING] if state.revealed else None,
+        "letter_names": dict(zip(LETTERS, state.letter_names)) if state.letter_names else None,
+        "castles": castles if state.revealed else [],
+        "largest": state.largest + 1 if state.revealed else None,
+        "most_prestigious": best[0] + 1 if state.revealed and best[0] is not None else None,
+        "best_defended": best[1] + 1 if state.revealed and best[1] is not None else None,
+        "event_deck": state.deck_size, "dealt_by_the_tool": state.dealt,
+        "discard": list(state.discard),
+        "hands": {n: h.size for n, h in zip(state.names, state.hands)},
+        "personality_deck": state.persona_left, "dead": list(state.dead),
+        "squires": state.squires,
+        "sealed": [n for n, seal in zip(state.names, state.seals) if seal],
+        "reply_window": {"announced": window.announced,
+                         "to_ask": list(window.order[window.asked:])} if window else None,
+        "in_play": [f.card for f in state.frames],
+        "ending": state.ending,
+        "outcome": outcome(state) if state.over else None}
+
+
 def render(state: State) -> str:
     lines = kingdom(state) if state.revealed else ["The kingdom is not dealt yet."]
     lines += ["", f"Event deck: {state.deck_size} card(s)"
@@ -107,9 +141,7 @@ def render(state: State) -> str:
     if state.ending and not state.over:
         lines.append(f"The personality deck ran out: the game ends after {state.names[-1]}'s "
                      "turn (R-15)")
-    lines.append("Game over: " + outcome(state) if state.over else
-                 f"To act: {' or '.join(to_act(state).players) or 'the table'} - "
-                 f"{to_act(state).prompt}")
+    lines.append("Game over: " + outcome(state) if state.over else to_act(state).line())
     return "\n".join(lines)
 
 
@@ -231,7 +263,7 @@ def _play_lines(events: list[Event], formatted: list[str]) -> list[str]:
         pattern = PATTERNS[card.effect]
         if card.effect == "remove-top" and card.param("attribute") is None:
             pattern = "castle N ATTRIBUTE"
-        lines.append(f"{card.slug} {pattern}  ({shown})")
+        lines.append(f"{card.slug} {pattern}   ({shown})")
     return lines
 
 
@@ -258,7 +290,7 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
         lines.append(f"reply {CARD[title].slug} {' | '.join(targets)}")
     discards = [text[id(e)] for e in events if e.type == "discard"]
     lines += discards if len(discards) <= LISTED else \
-        [f"discard CARD  (one of {len(discards)} cards your hand may hold)"]
+        [f"discard CARD   (one of {len(discards)} cards your hand may hold)"]
     lines += _folded(state, now, events)
     lines += [text[id(e)] for e in events if e.type == "pass"]
     return lines
@@ -269,28 +301,28 @@ def _folded(state: State, now: str, events: list[Event]) -> list[str]:
     if now == SEAL:
         how = "the tool draws your letters and shows them once" if state.squires == RANDOM \
             else "you type your three letters unseen"
-        return [f"squires  ({how}; keep the receipt)"]
+        return [f"squires   ({how}; keep the receipt)"]
     if now in (SETUP, DEAL):
         count = len(LETTERS) - len(state.seen)
-        return [f"reveal LETTER...  (the card turned up: one of the {count} letters not seen "
+        return [f"reveal LETTER...   (the card turned up: one of the {count} letters not seen "
                 "yet)"]
     if now == OPEN:
         waiting = ", ".join(n for n, o in zip(state.names, state.opened) if o is None)
         form = "letters LETTER..." if state.squires == HAND else "open LETTERS RECEIPT"
-        return [f"{form} --as NAME  (waiting for {waiting})"]
+        return [f"{form} --as NAME   (waiting for {waiting})"]
     types = {e.type for e in events}
     if state.dealt and now in (PLAY, EXTRA) and "play" not in types:
-        return [f"CARD [TARGETS]  (a card of your hand: `referee options --for {state.player}` "
+        return [f"CARD [TARGETS]   (a card of your hand: `referee options --for {state.player}` "
                 f"shows them to {state.player})"]
     if state.dealt and now == REPLY and "reply" not in types:
         assert state.window is not None
-        return [f"reply CARD ...  (if you hold one: `referee options --for "
+        return [f"reply CARD ...   (if you hold one: `referee options --for "
                 f"{state.window.awaiting}`)"]
     if now == DISCARD and "discard" not in types:
         excess = state.hands[state.turn].size - state.hand_limit
-        return [f"discard {' '.join(['CARD'] * excess)}  ({excess} of your cards)"]
+        return [f"discard {' '.join(['CARD'] * excess)}   ({excess} of your cards)"]
     if now == SUDDEN and not events:
-        return ["CARD [TARGETS] or discard CARD  (the cards drawn)"]
+        return ["CARD [TARGETS] or discard CARD   (the cards drawn)"]
     return []
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from referee.engine import Args, Event, Events, EventType
-from referee.errors import AmbiguousMove, IllegalMove, NotationError
+from referee.errors import AmbiguousMove, IllegalMove, NotationError, refuse
 from referee.evolve import evolve
 from referee.games.king_of_the_valley import rules
 from referee.games.king_of_the_valley.components import (
@@ -218,24 +218,23 @@ class Recruit(EventType[State]):
 
     def apply(self, state: State, event: Event) -> State:
         text = self.format(state, event)
-        if state.round == 1:
-            raise IllegalMove(f"{text}: recruiting is allowed from round 2 on",
-                              code="recruit-round-1", rule="Recruit")
-        if state.phase != RECRUIT:
-            raise IllegalMove(f"{text}: only one recruit per turn, before the summon",
-                              code="wrong-phase", rule="Recruit")
         side, row = rules.side_field(event["side"]), event["row"]
         tile = state.hill_tile(side, row)
-        if tile is None:
-            raise IllegalMove(f"{text}: there is no tile on the hill at {SIDES[side]} {row}",
-                              code="no-tile-there", rule="Recruit")
-        if not is_subject(tile):
-            raise IllegalMove(f"{text}: {tile} is a specialist; only subjects can be recruited",
-                              code="not-a-subject", rule="Recruit")
-        price = state.prices[row - 1]
-        if state.castle.gold < price:
-            raise IllegalMove(f"{text}: row {row} costs {price} gold and you have "
-                              f"{state.castle.gold}", code="cannot-afford", rule="Recruit")
+        price = state.prices[row - 1] if 1 <= row <= len(state.prices) else 0
+        refuse([  # every rule the recruit breaks, the turn's order first
+            IllegalMove(f"{text}: recruiting is allowed from round 2 on",
+                        code="recruit-round-1", rule="Recruit") if state.round == 1 else
+            IllegalMove(f"{text}: only one recruit per turn, before the summon",
+                        code="wrong-phase", rule="Recruit") if state.phase != RECRUIT else None,
+            IllegalMove(f"{text}: there is no tile on the hill at {SIDES[side]} {row}",
+                        code="no-tile-there", rule="Recruit") if tile is None else
+            IllegalMove(f"{text}: {tile} is a specialist; only subjects can be recruited",
+                        code="not-a-subject", rule="Recruit") if not is_subject(tile) else None,
+            IllegalMove(f"{text}: row {row} costs {price} gold and you have "
+                        f"{state.castle.gold}", code="cannot-afford", rule="Recruit")
+            if state.castle.gold < price else None,
+        ])
+        assert tile is not None
         column_to = rules.arrival_column(tile, event.get("column"), text, "Recruit")
         castle = evolve(state.castle.add(tile, column_to), gold=state.castle.gold - price)
         hill = with_item(state.hill, side, state.hill[side][:row - 1] + state.hill[side][row:])
@@ -267,6 +266,9 @@ class Move(EventType[State]):
 
     def parse(self, state: State, args: Args) -> Event:
         rest, text = plain(args.words), args.text
+        note = next((i for i, w in enumerate(rest) if w.startswith("[")), None)
+        if note is not None:  # `options` notes what a summon obtains: [priest -> wizard]
+            rest = rest[:note]
         low = [w.lower() for w in rest]
         cut = low.index("take") if "take" in low else len(rest)
         path = [parse_square(w, text) for w in rest[:cut]]
@@ -536,23 +538,28 @@ class Kingdom(EventType[State]):
         return f"kingdom {event['column']}"
 
     def apply(self, state: State, event: Event) -> State:
-        text = self.format(state, event)
+        # `kingdom` alone fills in the column: the refusals speak of the bonus, not of a
+        # `kingdom farmer` nobody typed.
         low = event["column"]
         if low not in ("farmer", "wife"):
-            raise IllegalMove(f"{text}: the influence-1 subject is a farmer or a wife",
-                              code="bad-column", rule="Kingdom bonus")
+            raise IllegalMove(f"{self.format(state, event)}: the influence-1 subject is a farmer "
+                              "or a wife", code="bad-column", rule="Kingdom bonus")
         if state.kingdom_claimed:
-            raise IllegalMove(f"{text}: one kingdom bonus per turn", code="one-kingdom-per-turn",
+            raise IllegalMove("the kingdom bonus: one per turn", code="one-kingdom-per-turn",
                               rule="Kingdom bonus")
         if state.kingdoms_left <= 0:
-            raise IllegalMove(f"{text}: all 6 kingdom tokens are taken (R-7)",
+            raise IllegalMove("the kingdom bonus: all 6 kingdom tokens are taken (R-7)",
                               code="no-kingdom-tokens", rule="R-7")
         castle = state.castle
-        missing = [c for c in KINGDOM_COLUMNS + (low,) if not castle.face_up(c)]
+        missing = [c for c in KINGDOM_COLUMNS if not castle.face_up(c)]
+        if not castle.face_up(low):
+            other = "wife" if low == "farmer" else "farmer"
+            missing.append(low if castle.face_up(other) else "farmer or wife")
         if missing:
-            raise IllegalMove(f"{text}: no face-up {' or '.join(missing)} (a Jester in that "
-                              "column stands in) for the five influence values 5-4-3-2-1",
-                              code="kingdom-incomplete", rule="Kingdom bonus")
+            raise IllegalMove(f"the kingdom bonus needs a face-up subject of each influence "
+                              f"5-4-3-2-1 (a Jester stands in for its column): no face-up "
+                              f"{', '.join(missing)}", code="kingdom-incomplete",
+                              rule="Kingdom bonus")
         for turned in KINGDOM_COLUMNS + (low,):
             castle = castle.turn_down(turned, 1)
         castle = evolve(castle, gold=castle.gold + KINGDOM_GOLD, kingdoms=castle.kingdoms + 1)

@@ -6,7 +6,7 @@ Rules page: ../shared/rules/king-of-the-valley.md; every rule and ruling is in r
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.games.king_of_the_valley import rules, scoring, texts
@@ -17,6 +17,7 @@ from referee.games.king_of_the_valley.components import (
     SETUP_PLACES,
     check_orders,
     check_prices,
+    tile_names,
     virtual_piles,
 )
 from referee.games.king_of_the_valley.events import EVENTS
@@ -91,6 +92,14 @@ class KingOfTheValley(Game[State]):
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
         return texts.option_lines(state, events, [self.format(state, e) for e in events])
 
+    def completions(self, state: State, player: str | None, typed: Sequence[str]) -> list[str]:
+        """A reveal names one tile per waiting place: offer every tile the box may still hold
+        after each tile typed, while places wait."""
+        if typed and typed[0].casefold() == "reveal" and state.phase == rules.REVEAL \
+                and state.virtual is None:
+            return list(tile_names(state.orders)) if len(typed) <= len(state.awaiting) else []
+        return super().completions(state, player, typed)
+
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         """Random legal play; a physical game's reveals are drawn from what the box has left."""
         if state.phase == rules.OVER:
@@ -111,6 +120,9 @@ class KingOfTheValley(Game[State]):
 
     def render(self, state: State) -> str:
         return texts.render(state)
+
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         counts = {f"pile {n}": c for n, c in zip(PILE_NAMES, state.unrevealed())}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from referee.errors import IllegalMove, NotationError
+from referee.errors import AmbiguousMove, IllegalMove, NotationError
 from referee.games.king_of_the_valley.components import (
     _TAX,
     COLUMNS,
@@ -57,7 +57,15 @@ def parse_tile(word: str, orders: tuple[str, ...], text: str) -> str:
     if low == "tax":
         raise NotationError(f"'tax' in {text!r}: name the tile as printed, e.g. tax-3 or "
                             "tax-4-7 (R-3)", code="unknown-tile")
-    return match(word, names, "tile", text=text)
+    try:
+        return match(word, names, "tile", text=text)
+    except AmbiguousMove:
+        raise
+    except NotationError:
+        raise NotationError(f"{word!r} in {text!r} is not a tile; the tiles are "
+                            f"{', '.join(names)}, and the tax collectors as printed: tax-G (G "
+                            "gold: tax-3, tax-4) or tax-N-G (N identical subjects, G gold: "
+                            "tax-3-6) (R-3)", code="unknown-word") from None
 
 
 def join_knight_words(parts: Sequence[str], orders: tuple[str, ...]) -> list[str]:

@@ -281,9 +281,9 @@ def to_act(state: State) -> ToAct:
     if phase == KING:
         return ToAct(who, "set-up: place your king on a valley tile")
     if phase == RECRUIT:
-        return ToAct(who, f"round {state.round}: recruit from the hill, or summon")
+        return ToAct(who, f"{round_name(state)}: recruit from the hill, or summon")
     if phase == SUMMON:
-        return ToAct(who, f"round {state.round}: summon")
+        return ToAct(who, f"{round_name(state)}: summon")
     if phase == ACTIVATE:
         first = state.pending[0]
         what = {"jester": "place the Jester in a column",
@@ -292,6 +292,11 @@ def to_act(state: State) -> ToAct:
     if kingdom_choices(state):
         return ToAct(who, "claim the kingdom bonus, or replenish (refill left/right)")
     return ToAct(who, "replenish: refill the valley from the left or right hill column")
+
+
+def round_name(state: State) -> str:
+    """'round 4', or 'round 10 (the last)' once the end is triggered."""
+    return f"round {state.round}" + (" (the last)" if state.end_triggered else "")
 
 
 def next_turn(state: State) -> State:

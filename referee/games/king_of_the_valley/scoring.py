@@ -90,4 +90,5 @@ def outcome(state: State, winners: tuple[str, ...] | None = None) -> str:
                 f"full): {who} {crown}")
     if state.setting_up:
         return "Setting up"
-    return f"In progress: round {state.round}, {state.player} to act"
+    last = " (the last: the hill could not be refilled in full)" if state.end_triggered else ""
+    return f"In progress: round {state.round}{last}, {state.player} to act"

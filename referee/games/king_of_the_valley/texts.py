@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine import Event
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
     FILES,
     HILL_ROWS,
     PILE_NAMES,
+    SIDES,
     SIZE,
     place_name,
     square_name,
 )
-from referee.games.king_of_the_valley.rules import OVER, to_act
+from referee.games.king_of_the_valley.notation import parse_square
+from referee.games.king_of_the_valley.rules import OVER, round_name, to_act
 from referee.games.king_of_the_valley.scoring import outcome
 from referee.games.king_of_the_valley.state import State
 from referee.textsafe import clean_line
@@ -33,9 +37,9 @@ def _cell(state: State, square: int) -> str:
 
 def render(state: State) -> str:
     width = 16
-    turn = to_act(state)
-    lines = [f"King of the Valley - {turn.prompt}" + (f" ({state.player})" if turn.players else ""),
-             "",
+    stage = ("the game is over" if state.phase == OVER else "setting up" if state.setting_up
+             else round_name(state))
+    lines = [f"King of the Valley - {stage}", "",
              "Valley (<n> = king of player n, $n = priests' coins)",
              ("    " + "".join(f"{f:<{width}}" for f in FILES)).rstrip()]
     for row in reversed(range(SIZE)):
@@ -63,6 +67,8 @@ def render(state: State) -> str:
         lines.append(f"\nStill to place or activate: {' '.join(state.pending)}")
     if state.end_triggered and state.phase != "over":
         lines.append("\nThe end is triggered: this round is the last.")
+    lines += ["", f"Game over: {outcome(state)}" if state.phase == OVER else
+              to_act(state).line()]
     return "\n".join(lines)
 
 
@@ -115,4 +121,42 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     kings = [e["square"] for e in events if e.type == "king"]
     if len(kings) > 1:
         return [f"king SQUARE   (any tile without a king: {' '.join(kings)})"]
-    return formatted
+    width = max((len(t) for e, t in zip(events, formatted) if e.type == "move"), default=0)
+    return [f"{text:<{width}}   [{summoned(state, event)}]" if event.type == "move" else text
+            for event, text in zip(events, formatted)]
+
+
+def summoned(state: State, event: Event) -> str:
+    """What a summon obtains, as `options` notes it: 'priest -> wizard', 'farmer, farmer'."""
+    path = [parse_square(s, "") for s in event["path"]]
+    squares = [parse_square(s, "") for s in event.get("take", ())] or path[-1:]
+    tiles = [state.valley[s] or "-" for s in squares]
+    return " -> ".join(["priest"] * (len(path) - 2) + [", ".join(tiles)])
+
+
+def board(state: State) -> dict[str, Any]:
+    """The board as data: the valley square by square (a1..e5), the kings, the hill's columns
+    with their prices, the piles' sizes (never their order), the castles column by column."""
+    names = state.names
+    valley = [{"square": square_name(sq), "tile": state.valley[sq], "coins": state.coins[sq],
+               "kings": [names[i] for i, k in enumerate(state.kings) if k == sq]}
+              for sq in range(SIZE * SIZE)]
+    hill = {side: [{"row": row, "price": state.prices[row - 1],
+                    "tile": state.hill_tile(index, row)} for row in range(1, HILL_ROWS + 1)]
+            for index, side in enumerate(SIDES)}
+    castles = [{"player": name, "gold": castle.gold, "kingdom_tokens": castle.kingdoms,
+                "taxed": sorted(castle.taxed),
+                "columns": {column: [{"tile": tile, "face_up": up}
+                                     for tile, up in castle.column(column)]
+                            for column in COLUMNS}}
+               for name, castle in zip(names, state.castles)]
+    return {"round": None if state.setting_up else state.round,
+            "last_round": state.end_triggered, "valley": valley,
+            "kings": {name: square_name(k) if k is not None else None
+                      for name, k in zip(names, state.kings)},
+            "hill": hill, "piles": dict(zip(PILE_NAMES, state.unrevealed())),
+            "virtual_piles": state.virtual is not None,
+            "awaiting": [place_name(p) for p in state.awaiting],
+            "kingdom_tokens_left": state.kingdoms_left, "castles": castles,
+            "pending": list(state.pending), "discarded": list(state.discard),
+            "outcome": outcome(state) if state.phase == OVER else None}

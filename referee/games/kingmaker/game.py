@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Iterator, Mapping, Sequence
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
-from referee.errors import UsageError
+from referee.errors import IllegalMove, UsageError
 from referee.games.kingmaker import components, rules, scoring, texts
 from referee.games.kingmaker.components import (
     SHIPPED,
@@ -183,7 +183,12 @@ class Kingmaker(Game[State]):
         return texts.legal_note(state, player)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        # A move another player may make now (a gift, a card played, a transfer) carries their
+        # name, as `play` reads it back: `Ben: give Writ to Ann`.
+        acting = self.default_player(state)
+        return texts.option_lines(state, events, [
+            (f"{e.by}: " if e.by is not None and e.by != acting else "") + self.format(state, e)
+            for e in events])
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         return random_move(self, state, rng)
@@ -214,6 +219,10 @@ class Kingmaker(Game[State]):
     def describe(self, before: State, event: Event, after: State) -> list[str]:
         return texts.describe(before, event, self.format(before, event), after)
 
+    def explain(self, state: State, event: Event) -> IllegalMove | None:
+        """Parliament's own words for a move out of its turn or phase (§7)."""
+        return rules.explain(state, event.type, event.by)
+
     def remark(self, before: State, event: Event, after: State) -> str:
         """`history` beside each vote of Parliament: what was decided, by what count (R-38)."""
         return texts.remark(before, event, after)
@@ -226,6 +235,9 @@ class Kingmaker(Game[State]):
 
     def render(self, state: State) -> str:
         return texts.render(state)
+
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)

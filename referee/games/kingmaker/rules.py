@@ -1006,6 +1006,33 @@ def sitting_turn(state: State) -> ToAct:
                                     "`dismiss`")
 
 
+SESSION_EVENTS = frozenset({"excuse", "revoke", "port", "stay", "bishop", "select", "propose",
+                            "vote", "illegitimate", "dismiss", "return"})
+
+
+def explain(state: State, kind: str, by: str | None) -> IllegalMove | None:
+    """Parliament's own reason for a move the core refuses as out of turn or out of its phase
+    (Game.explain): no Parliament in session, or whose turn it is in the session and why."""
+    sitting = state.sitting
+    if sitting is None:
+        if kind in SESSION_EVENTS:
+            return refuse(f"`{kind}` belongs to a Parliament in session, and none is: "
+                          f"{to_act(state).prompt}", "no-parliament", "§7")
+        return None
+    if by is None or by not in state.names or kind not in SESSION_EVENTS | {"next"}:
+        return None
+    turn = sitting_turn(state)
+    if by in turn.players:
+        return None
+    if sitting.step in (EXCUSE, RETURN):
+        what, rule = ("excuses come", "§7.2") if sitting.step == EXCUSE else \
+            ("the nobles go home", "§7.5")
+        return refuse(f"it is not {by}'s turn: in Parliament {what} one player at a time from "
+                      f"{sitting.caller}'s left, and now {turn.prompt}", "not-your-turn", rule)
+    return refuse(f"it is not {by}'s turn in Parliament: {turn.prompt}", "not-your-turn",
+                  "§7.3" if sitting.step in (BISHOPS, SELECT, PROPOSE, ASSIGN) else "§7")
+
+
 def subject(sitting: Sitting) -> str:
     """What the vote in progress decides, in words."""
     question = sitting.question

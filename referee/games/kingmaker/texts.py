@@ -5,6 +5,8 @@ Nothing hidden is shown: hands by their size only, the Chancery by its size (rul
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine import Event
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
@@ -22,6 +24,7 @@ from referee.games.kingmaker.state import (
     REVOKE,
     SELECT,
     VOTE,
+    Ballot,
     Sitting,
     State,
 )
@@ -98,7 +101,7 @@ def render(state: State) -> str:
                                            sorted(state.ships.items())))
     lines.append(_piles(state))
     lines += session_lines(state) + peace_lines(state)
-    lines += ["", "Game over: " + outcome(state) if state.ended else "Next: " + _next(state)]
+    lines += ["", "Game over: " + outcome(state) if state.ended else rules.to_act(state).line()]
     return "\n".join(lines)
 
 
@@ -171,6 +174,89 @@ def peace_lines(state: State) -> list[str]:
             return [f"No Parliament may be called before turn {free} (R-32)"]
     return []
 
+def board(state: State) -> dict[str, Any]:
+    """The realm as data, as `status` shows it: the turn and the clock, each faction (hand by its
+    size only, nobles with their cards and places), the lines of succession, fortresses,
+    sieges, ships and the piles' sizes (the Chancery face down)."""
+    played = state.clock.minutes
+    votes = rules.tally(state) if state.stage not in (DEAL, LAYOUT) else {}
+    factions = []
+    for player in state.names:
+        commons, lords = votes.get(player, (0, 0))
+        factions.append({
+            "player": player, "joins_later": player in state.late,
+            "dealt": player in state.dealt, "commons": commons, "lords": lords,
+            "hand": state.hand_size(player), "held_events": list(state.held.get(player, ())),
+            "nobles": [{"noble": noble, "strength": rules.strength(state, noble),
+                        "at": state.nobles[noble].at, "printed_title": state.entry(noble).get(
+                            "title"), "cards": state.cards_of(noble),
+                        "heirs": state.heirs_of(noble)} for noble in state.faction(player)]})
+    heirs = {house: [{"heir": h, "rank": i + 1, "king": rules.is_crowned(state, h),
+                      "at": rules.heir_location(state, h),
+                      "controlled_by": rules.controller(state, h),
+                      "must_land_by_turn": state.heirs[h].due if h in state.heirs else None}
+                     for i, h in enumerate(rules.line(state, house))]
+             for house in ("lancaster", "york")} if state.stage not in (DEAL, LAYOUT) else {}
+    return {
+        "turn": state.turn, "active": state.active if state.turn else None,
+        "stage": state.stage,
+        "clock": {"minutes_played": None if played is None else round(played, 1),
+                  "limit": int(state.options.get("time_limit", 240)), "paused": state.paused},
+        "factions": factions, "heirs": heirs,
+        "dead_heirs": [h for h, s in state.heirs.items() if not s.alive],
+        "fortresses": {place: noble for place, noble in sorted(state.control.items())},
+        "sieges": [{"at": place, "owner": siege.owner, "nobles": list(siege.nobles),
+                    "ship": siege.ship, "turn": siege.turn}
+                   for place, siege in sorted(state.sieges.items())],
+        "ships": {ship: {"by": v.by, "at": v.at} for ship, v in sorted(state.ships.items())},
+        "crown_deck": rules.deck_size(state),
+        "crown_discard": sum(1 for w in state.cards.values() if w == DISCARD),
+        "chancery": sum(1 for w in state.cards.values() if w == CHANCERY),
+        "parliaments": [{"turn": p.turn, "caller": p.caller, "people": p.people,
+                         "place": p.place, "by": p.by, "chancellor": p.chancellor,
+                         "assigned": list(p.assigned), "refused": list(p.refused),
+                         "votes": [ballot_data(b) for b in p.ballots],
+                         "business": list(p.business)} for p in state.parliaments],
+        "parliament": session_data(state),
+        "peace": peace_data(state),
+        "outcome": outcome(state) if state.ended else None}
+
+
+def ballot_data(ballot: Ballot) -> dict[str, Any]:
+    return {"subject": ballot.subject, "yea": list(ballot.yea), "nay": list(ballot.nay),
+            "counts": ballot.counts, "passed": ballot.passed, "round": ballot.round}
+
+
+def session_data(state: State) -> dict[str, Any] | None:
+    """The Parliament in session as data (the Chancery by its size only, §12)."""
+    s = state.sitting
+    if s is None:
+        return {"people_due": True} if state.people_due else None
+    motion = s.motion
+    return {"caller": s.caller, "by": s.by, "place": s.place, "noble": s.noble,
+            "people": s.people, "chancellor": s.chancellor, "summoned": s.summoned or None,
+            "step": s.step, "excused": list(s.excused), "excused_at_sea": list(s.sea),
+            "revoked": list(s.revoked),
+            "attending": [n for n in s.attending if n in state.nobles],
+            "tally": [{"player": p, "commons": c, "lords": lo} for p, c, lo in s.tally],
+            "round": s.round or None, "leader": s.leader or None, "chancery_cards": len(s.pool),
+            "to_propose": list(s.selected),
+            "vote": None if motion is None else {
+                "on": rules.subject(s), "bound": dict(motion.forced)},
+            "votes": [ballot_data(b) for b in s.ballots], "assigned": list(s.assigned),
+            "refused": list(s.refused), "business": list(s.business)}
+
+
+def peace_data(state: State) -> dict[str, Any] | None:
+    """The King's Peace while it holds (7.6)."""
+    peace = state.peace
+    if peace is None:
+        return None
+    return {"until_before_the_chance_phase_of": peace.caller, "place": peace.place,
+            "returned": [n for n in peace.returned if n in state.nobles],
+            "ships": list(peace.ships)}
+
+
 
 def _headline(state: State) -> str:
     head = f"Turn {state.turn}: {state.active}, {state.stage} phase"
@@ -217,12 +303,6 @@ def _piles(state: State) -> str:
     return f"Crown deck {deck}, crown discard {discard}, Chancery {chancery} (face down)"
 
 
-def _next(state: State) -> str:
-    turn = rules.to_act(state)
-    who = " or ".join(turn.players) or "the table"
-    return f"{who} - {turn.prompt}"
-
-
 def _setup(state: State) -> str:
     lines = [f"Set-up ({state.stage}): {len(state.box.entries)} components declared"]
     for player in state.names:
@@ -231,7 +311,7 @@ def _setup(state: State) -> str:
         lines.append(f"  {player}: " + ("dealt" if player in state.dealt else "to be dealt")
                      + (f", {dealt} card(s) to lay out" if dealt else "")
                      + (f"; nobles: {', '.join(nobles)}" if nobles else ""))
-    lines += ["", "Next: " + _next(state)]
+    lines += ["", rules.to_act(state).line()]
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ import itertools
 from typing import Iterator
 
 from referee.engine import Args, Event, Events, EventType
-from referee.errors import IllegalMove, NotationError
+from referee.errors import IllegalMove, NotationError, refuse
 from referee.evolve import evolve
 from referee.games.kings_ear import rules
 from referee.games.kings_ear.components import (
@@ -184,48 +184,65 @@ class Trade(EventType[State]):
         card = state.pending
         assert card is not None
         name = card_name(state, card)
-        if give:
-            raise IllegalMove(f"after a draw only the drawn {name} is traded: leave out 'give'",
-                              code="give-after-draw", rule="Turn (1b)")
-        rules.check_partner(state, house)
-        rules.check_take(state, house, take)
         total = sum(card_value(c) for c in take)
-        if total != card_value(card):
-            raise IllegalMove(f"the cards taken add up to {total}, but the drawn {name} is worth "
-                              f"{card_value(card)}: a trade after a draw must be exact",
-                              code="inexact-trade", rule="Turn (1b)")
+        refuse([
+            IllegalMove(f"after a draw only the drawn {name} is traded: leave out 'give'",
+                        code="give-after-draw", rule="Turn (1b)") if give else None,
+            rules.partner_problem(state, house),
+            *rules.take_problems(state, house, take),
+            IllegalMove(f"the cards taken add up to {total}, but the drawn {name} is worth "
+                        f"{card_value(card)}: a trade after a draw must be exact",
+                        code="inexact-trade", rule="Turn (1b)")
+            if total != card_value(card) else None,
+        ])
         moves = {card: house, **{c: state.own for c in take}}
         return rules.after_action(rules.moved(state, moves))
 
     def _option_two(self, state: State, house: int, give: list[int], take: list[int],
                     agreed: bool) -> State:
-        houses = state.houses
-        if not give:
-            raise IllegalMove("a trade without a drawn card must give one or more cards "
-                              "('give CARDS')", code="nothing-given", rule="Turn (2)")
-        rules.check_partner(state, house)
+        refuse([
+            IllegalMove("a trade without a drawn card must give one or more cards ('give "
+                        "CARDS')", code="nothing-given", rule="Turn (2)") if not give else None,
+            rules.partner_problem(state, house),
+            *self._give_problems(state, give),
+            *rules.take_problems(state, house, take),
+            self._unequal_problem(state, house, give, take, agreed) if give else None,
+        ])
+        moves = {**{c: house for c in give}, **{c: state.own for c in take}}
+        return rules.after_action(rules.moved(state, moves))
+
+    @staticmethod
+    def _give_problems(state: State, give: list[int]) -> list[IllegalMove]:
+        houses, problems = state.houses, []
         for card in give:
             name = card_name(state, card)
             if state.where[card] != state.own:
-                raise IllegalMove(f"{name} is not under your House {houses[state.own]}: you can "
-                                  "only give cards that lie under it", code="not-yours",
-                                  rule="Turn (2)")
-            if card_house(card) == state.own:
-                raise IllegalMove(f"{name} lies under its own House: it is locked and can never "
-                                  "move again", code="locked-card", rule="Locked cards")
-        rules.check_take(state, house, take)
+                problems.append(IllegalMove(f"{name} is not under your House "
+                                            f"{houses[state.own]}: you can only give cards "
+                                            "that lie under it", code="not-yours",
+                                            rule="Turn (2)"))
+            elif card_house(card) == state.own:
+                problems.append(IllegalMove(f"{name} lies under its own House: it is locked "
+                                            "and can never move again", code="locked-card",
+                                            rule="Locked cards"))
+        return problems
+
+    @staticmethod
+    def _unequal_problem(state: State, house: int, give: list[int], take: list[int],
+                         agreed: bool) -> IllegalMove | None:
+        houses = state.houses
         given, taken = (sum(card_value(c) for c in cards) for cards in (give, take))
-        if given != taken:
-            if state.owner(house) is None:
-                raise IllegalMove(f"an unequal trade ({given} for {taken}) needs the agreement "
-                                  f"of {houses[house]}'s player, and nobody plays "
-                                  f"{houses[house]}", code="unequal-unseated", rule="R-3")
-            if not agreed:
-                raise IllegalMove(f"the trade is unequal ({given} given for {taken} taken): it "
-                                  f"needs {state.owner(house)}'s agreement; add 'agreed' once "
-                                  "they accept", code="unequal-not-agreed", rule="R-3")
-        moves = {**{c: house for c in give}, **{c: state.own for c in take}}
-        return rules.after_action(rules.moved(state, moves))
+        if given == taken:
+            return None
+        if state.owner(house) is None:
+            return IllegalMove(f"an unequal trade ({given} for {taken}) needs the agreement of "
+                               f"{houses[house]}'s player, and nobody plays {houses[house]}",
+                               code="unequal-unseated", rule="R-3")
+        if not agreed:
+            return IllegalMove(f"the trade is unequal ({given} given for {taken} taken): it "
+                               f"needs {state.owner(house)}'s agreement; add 'agreed' once they "
+                               "accept", code="unequal-not-agreed", rule="R-3")
+        return None
 
     def moves(self, state: State) -> Iterator[Event]:
         """The trades to list: after a draw all of them (at most four cards are taken); else the

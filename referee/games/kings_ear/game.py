@@ -133,5 +133,8 @@ class KingsEar(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def board(self, state: State) -> dict[str, Any]:
+        return texts.board(state)
+
     def inventory(self, state: State) -> dict[str, int]:
         return inventory(state)

@@ -15,7 +15,10 @@ def card_name(state: State, card: int) -> str:
 
 
 def parse_card(state: State, parts: Sequence[str], text: str) -> int:
-    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, unique prefixes)."""
+    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, unique prefixes), and 'PA3*'
+    as `status` prints a locked card."""
+    if parts and parts[-1].endswith("*"):
+        parts = [*parts[:-1], parts[-1].rstrip("*")]
     if len(parts) == 1 and len(parts[0]) == 3 and parts[0][2].isdigit():
         parts = [parts[0][0], parts[0][1], parts[0][2]]
     if len(parts) != 3:

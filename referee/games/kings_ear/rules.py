@@ -72,29 +72,34 @@ def value_of(state: State, names: Iterable[str]) -> int:
 # Checks shared by the trades
 
 
-def check_partner(state: State, house: int) -> None:
+def partner_problem(state: State, house: int) -> IllegalMove | None:
     if house == state.own:
-        raise IllegalMove(f"you cannot trade with your own House {state.houses[house]}",
-                          code="trade-own-house", rule="Trade")
+        return IllegalMove(f"you cannot trade with your own House {state.houses[house]}",
+                           code="trade-own-house", rule="Trade")
+    return None
 
 
-def check_take(state: State, house: int, take: list[int]) -> None:
+def take_problems(state: State, house: int, take: list[int]) -> list[IllegalMove]:
+    """Everything wrong with the cards a trade takes from `house`, card by card, then the rule
+    that one of them be of your own House."""
     houses = state.houses
+    problems = []
     for card in take:
         name = card_name(state, card)
         if state.where[card] != house:
             lies = ("in the pile" if state.where[card] == PILE else
                     f"under {houses[state.where[card]]}" if state.where[card] >= 0 else
                     "in play")
-            raise IllegalMove(f"{name} is not under {houses[house]} (it is {lies})",
-                              code="not-on-board", rule="Trade")
-        if locked(state, card):
-            raise IllegalMove(f"{name} lies under its own House {houses[house]}: it is locked "
-                              "and can never move again", code="locked-card",
-                              rule="Locked cards")
+            problems.append(IllegalMove(f"{name} is not under {houses[house]} (it is {lies})",
+                                        code="not-on-board", rule="Trade"))
+        elif locked(state, card):
+            problems.append(IllegalMove(f"{name} lies under its own House {houses[house]}: it "
+                                        "is locked and can never move again",
+                                        code="locked-card", rule="Locked cards"))
     if not any(card_house(c) == state.own for c in take):
-        raise IllegalMove(f"at least one card taken must be of your own House "
-                          f"{houses[state.own]}", code="no-own-card", rule="Trade")
+        problems.append(IllegalMove(f"at least one card taken must be of your own House "
+                                    f"{houses[state.own]}", code="no-own-card", rule="Trade"))
+    return problems
 
 
 # --------------------------------------------------------------------------------------------

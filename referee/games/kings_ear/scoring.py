@@ -29,9 +29,9 @@ def score(state: State) -> Scoresheet:
                                          for p, n in zip(PROFESSIONS, nets))),),
             result=_result(state, name, place, ranked),
         ))
-    winners = tuple(n for n, p in ranked.items() if p == 1) if state.finished else ()
-    if state.winner is not None:
-        winners = (state.names[state.winner],)
+    # Only a House at 10 wins (Winning); a game that ends otherwise has no winner,
+    # and R-8 only ranks the players: the places stay, `winners` is empty.
+    winners = (state.names[state.winner],) if state.winner is not None else ()
     return Scoresheet(game="kings-ear", title="The King's Ear", finished=state.finished,
                       outcome=outcome(state), winners=winners, rows=tuple(rows),
                       seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,

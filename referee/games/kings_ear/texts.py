@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine import Event
 from referee.games.kings_ear.components import (
     PROFESSIONS,
@@ -52,8 +54,7 @@ def render(state: State) -> str:
     if state.pending is not None:
         lines.append(f"Drawn, waiting: {card_name(state, state.pending)}")
     lines.append("* = locked (under its own House)")
-    lines.append("Game over: " + outcome(state) if state.finished else
-                 f"To act: {state.player} - {to_act(state).prompt}")
+    lines.append("Game over: " + outcome(state) if state.finished else to_act(state).line())
     return "\n".join(lines)
 
 
@@ -97,3 +98,23 @@ def legal_note(state: State) -> str:
         return ""
     return ("Unequal trades are legal too when the other House's player agrees: "
             "add 'agreed' (R-3).")
+
+
+def board(state: State) -> dict[str, Any]:
+    """The board as data: every House's sections with their nets and cards, the pile's size
+    (never its order), the card drawn and waiting."""
+    houses = []
+    for house in row_order(state):
+        sections = []
+        for prof in range(4):
+            cards = sorted(c for c in state.under(house) if card_profession(c) == prof)
+            net = state.net(house, prof)
+            sections.append({"profession": PROFESSIONS[prof], "net": net, "ladder": max(0, net),
+                             "cards": [{"card": card_name(state, c),
+                                        "short": short_name(state.houses, c),
+                                        "locked": locked(state, c)} for c in cards]})
+        houses.append({"house": state.houses[house], "player": state.owner(house),
+                       "sections": sections})
+    pending = card_name(state, state.pending) if state.pending is not None else None
+    return {"houses": houses, "pile": state.pile_size, "virtual_pile": state.deck is not None,
+            "drawn": pending, "outcome": outcome(state) if state.finished else None}
