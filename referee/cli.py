@@ -7,7 +7,6 @@ stderr; errors end with the documented exit status (see man/referee.1), never a 
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -18,7 +17,7 @@ import typer
 
 from referee import __version__
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
-from referee.textsafe import clean, clean_line
+from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
     from referee.engine import Player
@@ -42,16 +41,20 @@ OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `opt
 # Output helpers
 
 
-def out(text: str = "") -> None:
-    typer.echo(text)
+# Every byte `referee` prints goes through these three: text from a log or a command line is
+# neutralised here once (referee.textsafe), whatever the command forgot.
+
+
+def out(text: str = "", nl: bool = True) -> None:
+    typer.echo(clean(text), nl=nl)
 
 
 def err(text: str) -> None:
-    typer.echo(text, err=True)
+    typer.echo(clean(text), err=True)
 
 
 def out_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    typer.echo(json_text(data))
 
 
 def log_path(ctx: typer.Context) -> Path:

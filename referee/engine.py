@@ -29,6 +29,7 @@ from typing import (
 from referee.errors import IllegalMove, NotationError, UsageError
 from referee.notation import expect_end, match, words
 from referee.rulebook import Rulebook
+from referee.textsafe import name_key
 
 if TYPE_CHECKING:  # scoring is imported only by the commands that score
     from referee.scoresheet import Scoresheet
@@ -349,12 +350,12 @@ class Game(Generic[S]):
         if not self.min_players <= len(players) <= self.max_players:
             raise UsageError(f"{self.title} is for {self.min_players}-{self.max_players} players, "
                              f"not {len(players)}", code="player-count")
-        names = [p.name for p in players]
-        for name in names:
-            if not name.strip():
-                raise UsageError("a player name may not be empty", code="bad-player")
-        if len({n.casefold() for n in names}) != len(names):
-            raise UsageError("player names must differ (ignoring case)", code="bad-player")
+        keys = [name_key(p.name) for p in players]
+        if not all(keys):
+            raise UsageError("a player name may not be empty", code="bad-player")
+        if len(set(keys)) != len(keys):
+            raise UsageError("player names must differ (ignoring case, width and invisible "
+                             "characters)", code="bad-player")
         choices = self.seat_choices(options)
         if not choices:
             for p in players:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from referee.textsafe import clean_line
+from referee.textsafe import clean, clean_line, json_text
 
 Number = int | float
 
@@ -115,7 +115,7 @@ def _table(sheet: Scoresheet) -> tuple[list[str], list[list[str]]]:
 
 def _round_table(sheet: Scoresheet) -> tuple[list[str], list[list[str]]]:
     names = [row.name for row in sheet.rows if row.name is not None]
-    headers = ["Round", *names, "Note"]
+    headers = ["Round", *(clean_line(n) for n in names), "Note"]
     body = []
     for rnd in sheet.rounds:
         points = dict(rnd.points)
@@ -157,28 +157,53 @@ def render_text(sheet: Scoresheet, tablefmt: str = "simple") -> str:
 def render_markdown(sheet: Scoresheet) -> str:
     from tabulate import tabulate
 
-    headers, body = _table(sheet)
+    headers, body = _markdown_cells(*_table(sheet))
     title, *rest = _headline(sheet)
-    parts = [f"# {title}", ""]
+    parts = [f"# {_markdown_text(title)}", ""]
     if rest:
-        parts += [f"*{rest[0]}*", ""]
+        parts += [f"*{_markdown_text(rest[0])}*", ""]
     parts.append(tabulate(body, headers, tablefmt="github", disable_numparse=True))
     if sheet.rounds and not sheet.blank:
-        rh, rb = _round_table(sheet)
+        rh, rb = _markdown_cells(*_round_table(sheet))
         parts += ["", "## Rounds", "", tabulate(rb, rh, tablefmt="github", disable_numparse=True)]
     footer = _footer(sheet)
     if footer:
-        parts += ["", *footer]
+        parts += ["", *(_markdown_text(line) for line in footer)]
     return "\n".join(parts) + "\n"
+
+
+# Characters that Markdown reads as markup, and `|`, which ends a table cell.
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
+
+
+def _markdown_text(text: str) -> str:
+    """Text shown as itself in Markdown: a name like `_Ann_` or `a|b` stays a name."""
+    return text.translate(_MARKDOWN)
+
+
+def _markdown_cells(headers: list[str], body: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    return [_markdown_text(h) for h in headers], [[_markdown_text(c) for c in row] for row in body]
 
 
 def render_csv(sheet: Scoresheet) -> str:
     headers, body = _table(sheet)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(headers)
-    writer.writerows(body)
+    writer.writerow([_csv_cell(h) for h in headers])
+    writer.writerows([_csv_cell(c) for c in row] for row in body)
     return out.getvalue()
+
+
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def _csv_cell(text: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula: one that starts with = + - @
+    (or a tab or carriage return) and goes on gets a leading apostrophe, unless it is a number
+    (a lone `-` is the sheet's own placeholder)."""
+    if len(text) > 1 and text[0] in "=+-@\t\r" and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def as_dict(sheet: Scoresheet) -> dict[str, Any]:
@@ -203,7 +228,7 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
 
 
 def render_json(sheet: Scoresheet) -> str:
-    return json.dumps(as_dict(sheet), indent=2, ensure_ascii=False) + "\n"
+    return json_text(as_dict(sheet)) + "\n"
 
 
 _CSS = """
@@ -302,5 +327,8 @@ RENDERERS: dict[str, Callable[[Scoresheet], str]] = {
 
 
 def render(sheet: Scoresheet, fmt: str) -> str:
-    return RENDERERS[fmt](sheet)
+    """The sheet in `fmt`; whatever a renderer let through, no unsafe character leaves here
+    (JSON escapes its own)."""
+    text = RENDERERS[fmt](sheet)
+    return text if fmt == "json" else clean(text)
 

@@ -31,6 +31,7 @@ from referee.errors import (
     UsageError,
 )
 from referee.notation import match
+from referee.textsafe import name_key
 
 if TYPE_CHECKING:
     from referee.scoresheet import Scoresheet
@@ -83,6 +84,10 @@ class Table:
 
     def player(self, name: str) -> str:
         """The player a (possibly abbreviated) name means, or UsageError."""
+        key = name_key(name)
+        same = [p.name for p in self.players if name_key(p.name) == key]
+        if same:  # `ann`, `Ann` + a zero-width space: the same person
+            return same[0]
         try:
             return match(name, [p.name for p in self.players], "player")
         except MoveError as exc:
