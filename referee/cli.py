@@ -7,6 +7,7 @@ stderr; errors end with the documented exit status (see man/referee.1), never a 
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
@@ -62,6 +63,16 @@ def log_path(ctx: typer.Context) -> Path:
     return path
 
 
+def text_arg(value: str, what: str) -> str:
+    """Command-line text that goes into a log must be UTF-8 (a path need not be): bytes that are
+    not arrive as lone surrogates, and are refused here rather than half-written."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{what} '{clean_line(value)}' is not valid UTF-8 text") from None
+    return value
+
+
 def version_callback(value: bool) -> None:
     if value:
         out(f"referee {__version__}")
@@ -72,7 +83,7 @@ def version_callback(value: bool) -> None:
 def root(
     ctx: typer.Context,
     log: Optional[Path] = typer.Option(
-        None, "--log", "-l", envvar="REFEREE_LOG", metavar="PATH",
+        None, "--log", "-l", envvar="REFEREE_LOG", metavar="PATH", readable=False,
         help="The game log (default: $REFEREE_LOG, else ./game.toml)."),
     version: bool = typer.Option(False, "--version", callback=version_callback, is_eager=True,
                                  help="Print the version and exit."),
@@ -134,7 +145,7 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
 def _parse_player(text: str) -> Player:
     from referee.engine import Player
 
-    name, _, seat = text.partition(":")
+    name, _, seat = text_arg(text, "--player").partition(":")
     return Player(name.strip(), seat.strip() or None)
 
 
@@ -145,7 +156,7 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     specs = {o.name: o for o in game.options}
     options: dict[str, Any] = {}
     for pair in pairs:
-        key, sep, value = pair.partition("=")
+        key, sep, value = text_arg(pair, "--option").partition("=")
         if not sep:
             raise UsageError(f"--option {pair!r}: write it as KEY=VALUE")
         spec = specs.get(key.strip())
@@ -214,7 +225,9 @@ def play(
     """Check a move against the rules and record it in the log."""
     from referee import session
 
-    path, text = log_path(ctx), " ".join(move)
+    path, text = log_path(ctx), text_arg(" ".join(move), "the move")
+    as_name = text_arg(as_name, "--as") if as_name is not None else None
+    note = text_arg(note, "--note") if note is not None else None
     try:
         played = session.play(path, text, as_name, note)
     except session.SecretNeeded:
@@ -368,7 +381,7 @@ def scoresheet(
                             help="text, markdown, html, csv or json."),
     blank: Optional[str] = typer.Option(None, "--blank", metavar="GAME",
                                         help="A blank printable sheet for GAME (no log needed)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
+    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE", readable=False,
                                           help="Write to FILE instead of stdout."),
 ) -> None:
     """The end-of-game scoresheet (or a blank one to print)."""
@@ -386,17 +399,18 @@ def scoresheet(
         sheet = session.load(log_path(ctx)).score()
     text = sheets.render(sheet, fmt)
     if output is None:
-        typer.echo(text, nl=False)
+        out(text, nl=False)
         return
-    from referee.log import write_atomic
+    from referee import files
 
-    write_atomic(output, text)
+    files.replace(output, text.encode("utf-8"), "the scoresheet", streams=True)
     err(f"Wrote {output}")
 
 
 @app.command()
 def check(
-    logs: List[Path] = typer.Argument(..., metavar="LOG...", help="The logs to validate."),
+    logs: List[Path] = typer.Argument(..., metavar="LOG...", readable=False,
+                                      help="The logs to validate."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per log."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Check files in N processes."),
@@ -428,7 +442,7 @@ def simulate(
     count: int = typer.Option(100, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Seed for the whole run (reproducible)."),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game."),
-    save: Optional[Path] = typer.Option(None, "--save", metavar="DIR",
+    save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", readable=False,
                                         help="Write each game's log into DIR."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -532,14 +546,20 @@ def _exit_code(exc: BaseException) -> int:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets \x..
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         status = app(args=argv, prog_name="referee", standalone_mode=False)
         status = status if isinstance(status, int) else EXIT_OK
     except exits as exc:
         status = _exit_code(exc)
     except click_errors as exc:
-        shown: Any = exc  # a click exception: it knows how to show itself
-        shown.show()
+        shown: Any = exc  # a click exception: it knows how to show itself, raw; neutralise it
+        text = io.StringIO()
+        shown.show(file=text)
+        err(text.getvalue().rstrip("\n"))
         status = _exit_code(exc) or EXIT_USAGE
     except aborts + (KeyboardInterrupt,):
         err("referee: interrupted")

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # scoring is imported only by the commands that score
     from referee.scoresheet import Scoresheet
 
 S = TypeVar("S")
+MAX_MOVE = 1000  # characters of move text; the longest real move is under 200
 
 # --------------------------------------------------------------------------------------------
 # Small immutable values shared by all games
@@ -404,6 +405,9 @@ class Game(Generic[S]):
     # ---- moves, derived from the event declarations --------------------------------------
     def parse(self, state: S, text: str, player: str | None) -> Event:
         """Move text to an event: the first word names the event type, its parser does the rest."""
+        if len(text) > MAX_MOVE:  # no move is this long; and no parser meets a 4,300-digit number
+            raise NotationError(f"a move of {len(text)} characters is far too long "
+                                f"(at most {MAX_MOVE})", code="too-long")
         parts = words(text)
         if not parts:
             raise NotationError("no move given", code="empty")
@@ -444,6 +448,12 @@ class Game(Generic[S]):
         """`events` (from `legal`) as lines for `referee options`. Games override it to fold long
         families of moves into one readable line (e.g. 'draw CARD: any of the 40 unseen cards')."""
         return [self.format(state, event) for event in events]
+
+    def option_text(self, state: S, event: Event) -> str:
+        """A legal move as `options` offers it: like `format`, but without what the tool fills in
+        from hidden information when it is played (a virtual pile's next card: `draw`). It parses
+        back to the same event."""
+        return self.format(state, event)
 
     def random_event(self, state: S, rng: random.Random) -> Event | None:
         """A random legal event, for `simulate`. Games with huge move lists override it."""
