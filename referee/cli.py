@@ -235,8 +235,8 @@ def play(
     if as_json:
         turn = played.after.turn
         out_json({"seq": len(played.after.log.entries),
-                  "event": played.event.record(),
-                  "move": played.before.format(played.event),
+                  "event": played.before.game.table_record(played.before.state, played.event),
+                  "move": played.before.game.table_text(played.before.state, played.event),
                   "notices": [n.message for n in played.notices],
                   "finished": played.after.finished,
                   "receipt": played.receipt,
@@ -259,7 +259,8 @@ def options(
     prefix: Optional[List[str]] = typer.Argument(None, help="Only moves starting with this text "
                                                             "(e.g. `trade Stag`)."),
     for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
-                                           help="The moves of this player (default: to act)."),
+                                           help="The moves of this player, as they see them: "
+                                                "with their own hand (show it to them only)."),
     show_all: bool = typer.Option(False, "--all", help="List every move, never fold."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -268,7 +269,7 @@ def options(
 
     table = session.load(log_path(ctx))
     player = table.player(for_name) if for_name else None
-    choices = table.choices(player)
+    choices = table.choices(player, own=player is not None)
     lines, note = choices.lines, choices.note
     if prefix:
         wanted = " ".join(prefix).casefold()
@@ -276,8 +277,8 @@ def options(
     turn = table.turn
     if as_json:
         out_json({**_turn_json(table),
-                  "moves": [table.format(e) for e in choices.events] if show_all or not prefix
-                  else lines, "lines": lines, "note": note})
+                  "moves": choices.texts if show_all or not prefix else lines, "lines": lines,
+                  "note": note})
         return
     if table.finished:
         out("The game is over: no moves.")
@@ -311,18 +312,22 @@ def _fold(lines: list[str]) -> list[str]:
 
 @app.command()
 def status(ctx: typer.Context,
+           for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
+                                                  help="The board as this player sees it: with "
+                                                       "their own hand (show it to them only)."),
            as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The board as it stands and who acts next."""
     from referee import session
 
     table = session.load(log_path(ctx))
+    board = table.board(table.player(for_name) if for_name else None)
     if as_json:
         out_json({"game": table.game.id, "events": len(table.log.entries),
-                  "finished": table.finished, **_turn_json(table), "board": table.board(),
+                  "finished": table.finished, **_turn_json(table), "board": board,
                   "inventory": table.inventory()})
         return
     out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
-    out(clean(table.board()))
+    out(board)
 
 
 @app.command()

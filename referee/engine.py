@@ -447,7 +447,24 @@ class Game(Generic[S]):
     def option_lines(self, state: S, events: list[Event]) -> list[str]:
         """`events` (from `legal`) as lines for `referee options`. Games override it to fold long
         families of moves into one readable line (e.g. 'draw CARD: any of the 40 unseen cards')."""
-        return [self.format(state, event) for event in events]
+        return [self.option_text(state, event) for event in events]
+
+    def view(self, state: S, player: str | None = None) -> S:
+        """The game as the table has seen it, or as `player` has (the table's view and their own
+        hand): `status`, `options` and the moves a refusal suggests are computed from it, so
+        that no hidden card (a hand dealt by the tool, entered or deduced) is ever printed.
+        The default: nothing is hidden."""
+        return state
+
+    def table_text(self, state: S, event: Event) -> str:
+        """A recorded event as the whole table may read it (`history`, `undo`, `play`): like
+        `format`, less what the tool filled in for one player only (the cards it took at random
+        from a hand it dealt)."""
+        return self.format(state, event)
+
+    def table_record(self, state: S, event: Event) -> dict[str, Any]:
+        """A recorded event's fields as the whole table may read them (`play --json`)."""
+        return event.record()
 
     def option_text(self, state: S, event: Event) -> str:
         """A legal move as `options` offers it: like `format`, but without what the tool fills in

@@ -39,11 +39,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Choices:
-    """What `referee options` shows: the legal events, as lines, and a note on unlisted moves."""
+    """What `referee options` shows: the legal events, as lines, each as typed (`texts`, in the
+    order of `events`), and a note on unlisted moves."""
 
     events: list[Event]
     lines: list[str]
     note: str
+    texts: list[str]
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,13 @@ class Table:
     def phase(self) -> str:
         return self.game.phase(self.state)
 
-    def board(self) -> str:
-        return self.game.render(self.state)
+    def view(self, player: str | None = None) -> Any:
+        """The state as the table has seen it, or as `player` has (their own hand too)."""
+        return self.game.view(self.state, player)
+
+    def board(self, player: str | None = None) -> str:
+        """The board for the table, or for `player`'s eyes only."""
+        return self.game.render(self.view(player))
 
     def inventory(self) -> dict[str, int]:
         return self.game.inventory(self.state)
@@ -93,18 +100,22 @@ class Table:
         except MoveError as exc:
             raise UsageError(exc.message) from None
 
-    def choices(self, player: str | None = None) -> Choices:
-        game, state = self.game, self.state
-        events = game.legal(state, player)
-        return Choices(events, game.option_lines(state, events), game.legal_note(state, player))
+    def choices(self, player: str | None = None, own: bool = False) -> Choices:
+        """The legal moves (of `player`, if given) as the table may see them; with `own`, as
+        `player` sees them, their own hand included."""
+        game = self.game
+        view = self.view(player if own else None)
+        events = game.legal(view, player)
+        return Choices(events, game.option_lines(view, events), game.legal_note(view, player),
+                       [game.option_text(view, event) for event in events])
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
 
     def history(self) -> list[tuple[logfile.Entry, str]]:
-        """Every event with its canonical text, formatted in the state it was played in."""
+        """Every event as the table may read it, formatted in the state it was played in."""
         game = self.game
-        return [(step.entry, game.format(step.before, step.event))
+        return [(step.entry, game.table_text(step.before, step.event))
                 for step in replay.steps(self.setup, self.log.entries, self.log.source)]
 
 
@@ -209,6 +220,7 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
 
     try:
         # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
+        # The table reads the refusal: the moves are those of its view, never a hidden hand's.
         lines = [line.split("  ")[0] for line in table.choices(player).lines]
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
@@ -237,7 +249,7 @@ def undo(path: Path, force: bool = False) -> Undone:
         last = log.entries[-1]
         new_log = log.without_last()
         setup, state = replay.replay_log(new_log)
-        text = setup.game.format(state, last.event)
+        text = setup.game.table_text(state, last.event)
         if setup.game.events[last.event.type].reveal and not force:
             raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "
                              "everyone has now seen; use `referee undo --force` to retract it "

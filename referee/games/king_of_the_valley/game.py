@@ -83,8 +83,15 @@ class KingOfTheValley(Game[State]):
         return state.player
 
     # ---- moves ---------------------------------------------------------------------------
+    def option_text(self, state: State, event: Event) -> str:
+        """A reveal from the virtual piles is offered as `reveal`: the tiles are hidden until
+        they are turned up."""
+        if event.type == "reveal" and state.virtual is not None:
+            return "reveal"
+        return self.format(state, event)
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         """Random legal play; a physical game's reveals are drawn from what the box has left."""

@@ -71,8 +71,14 @@ class KingsEar(Game[State]):
             return ""
         return texts.legal_note(state)
 
+    def option_text(self, state: State, event: Event) -> str:
+        """A draw from the virtual pile is offered as `draw`: the card is hidden until drawn."""
+        if event.type == "draw" and state.deck is not None:
+            return "draw"
+        return self.format(state, event)
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         """Random play that stays fast: choose the kind of move first, then one instance.
