@@ -183,6 +183,7 @@ def new(
     """Start a new game log."""
     from referee import session
 
+    chosen = seed is not None  # a seed typed at the table is no secret; a drawn one is
     if shuffle and seed is None:
         import secrets
 
@@ -193,8 +194,10 @@ def new(
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
     out(f"New {table.game.title} in {path}: {who}.")
-    if seed is not None:
+    if chosen:
         out(f"Virtual pile shuffled with seed {seed}.")
+    elif seed is not None:  # whoever knows the seed knows every hidden card: it stays in the log
+        out("Virtual pile shuffled; its seed is kept in the log only.")
     _print_next(table)
 
 

@@ -143,7 +143,8 @@ def test_dwarf_king_never_shows_the_next_special_tile_or_a_dealt_hand(cli):
 
 
 def test_a_players_own_view_shows_their_hand(cli):
-    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed", "3").status == 0
+    new = cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed", "3")
+    assert new.status == 0
     assert cli("play", "special").status == 0
     table = session.load(cli.path / "game.toml")
     hands = {name: sorted(slot.known) for name, slot in zip(table.state.names,
@@ -221,3 +222,33 @@ def test_the_tables_view_of_a_tool_deal_does_not_depend_on_the_cards(seed):
             checked += 1
         state = apply_event(game, state, event, setup.players)
     assert checked > 10
+
+
+# ---- The seed is the key to every hidden card ------------------------------------------------
+
+
+def test_a_drawn_seed_is_never_printed(cli):
+    result = cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle")
+    seed = logfile.read(cli.path / "game.toml").seed
+    assert result.status == 0 and "kept in the log only" in result.out
+    printed = [result.out, cli("play", "special", "Dragon").err, cli("play", "special").out,
+               cli("play", "quest", "99a").err]
+    printed += [cli(*args).out for args in READS]
+    assert not any(word(str(seed)).search(text) for text in printed)
+    chosen = cli("--log", "other.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--seed", "7")
+    assert "seed 7" in chosen.out  # typed at the table: no secret
+
+
+# ---- What `options` offers is what `play` accepts --------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["kings-ear", "king-of-the-valley", "dwarf-king"])
+def test_every_offered_move_parses_back_to_the_same_event(game_id):
+    game, playout, _ = seeded_game(game_id, 11)
+    state = playout.setup.state
+    rng = random.Random(11)
+    for event in playout.events:
+        for candidate in rng.sample(game.legal(state), min(5, len(game.legal(state)))):
+            text = game.option_text(state, candidate)
+            assert game.parse(state, text, candidate.by) == candidate, text
+        state = apply_event(game, state, event, playout.setup.players)

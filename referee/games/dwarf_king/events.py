@@ -95,7 +95,7 @@ class Special(EventType[State]):
             raise IllegalMove(f"{card} was the special card of an earlier hand; special cards "
                               "are never used twice", code="special-used", rule="Dealing")
         if state.seed is not None and card != seeded_special(state):
-            raise IllegalMove(f"the shuffled specials (seed {state.seed}) give another card "
+            raise IllegalMove("the tool's shuffled specials give another card "
                               f"than {card}: type `special` alone and the tool turns it up",
                               code="seed-mismatch", rule="Dealing")
         size = hand_size(state.players)
@@ -194,7 +194,7 @@ class Quest(EventType[State]):
             raise IllegalMove(f"quest tile {tile} was used in an earlier hand; tiles are never "
                               "used twice", code="quest-used", rule="Quests")
         if state.seed is not None and tile != seeded_tile(state):
-            raise IllegalMove(f"the shuffled quest tiles (seed {state.seed}) give another tile "
+            raise IllegalMove("the tool's shuffled quest tiles give another tile "
                               f"than {tile}: type `quest a` or `quest b` and the tool draws it",
                               code="seed-mismatch", rule="Quests")
         deal = rules.shows(state, seat, QUEST_CARD, "draws the quest tile")

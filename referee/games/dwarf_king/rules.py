@@ -459,7 +459,7 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
                               code="swap-cards", rule=rule)
     if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
         name = state.names[target]
-        raise IllegalMove(f"the tool took 2 other cards from {name} (seed {state.seed}): leave "
+        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
                           f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
                           code="seed-mismatch", rule=rule)
     mine = deal.slots[seat]
