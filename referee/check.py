@@ -22,7 +22,6 @@ from referee.errors import (
     EXIT_RULE,
     LogError,
     LogMissing,
-    RefereeError,
 )
 
 
@@ -82,8 +81,6 @@ def _check(path: str | Path, strict: bool) -> Report:
         return _fail(report, Finding(exc.code, exc.message, kind="missing"))
     except LogError as exc:
         return _fail(report, Finding(exc.code, exc.message, exc.seq, exc.line, kind="log"))
-    except RefereeError as exc:  # e.g. a game that refuses the header in a way of its own
-        return _fail(report, Finding(exc.code, f"{path}: {exc.message}", kind="log"))
     report.game = setup.game.id
     report.events = len(log.entries)
     state = setup.state

@@ -280,7 +280,7 @@ def options(
     turn = table.turn
     if as_json:
         out_json({**_turn_json(table),
-                  "moves": choices.texts if show_all or not prefix else lines, "lines": lines,
+                  "moves": choices.texts() if show_all or not prefix else lines, "lines": lines,
                   "note": note})
         return
     if table.finished:

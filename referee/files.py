@@ -101,8 +101,7 @@ def replace(path: Path, data: bytes, noun: str, *, exclusive: bool = False,
 
     `exclusive`: the file must not exist yet (LogError 'log-exists' if it does). `streams`: a
     character device or a FIFO is written as a stream rather than refused."""
-    real = target(path)
-    st = _stat(real, path, noun)
+    st = _stat(path, path, noun)  # following symlinks, /proc/self/fd/1 to its pipe too
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
             raise CannotWrite(f"{path}: is a folder; name a file for {noun}")
@@ -114,10 +113,10 @@ def replace(path: Path, data: bytes, noun: str, *, exclusive: bool = False,
                               f"never writes {noun} there")
         if exclusive:
             raise LogError(f"{path}: already exists", code="log-exists", hint=exists_hint)
-        if not st.st_mode & 0o222 or not os.access(real, os.W_OK):
+        if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
             raise CannotWrite(f"{path}: is read-only; {noun} was not changed",
                               hint=f"make it writable (chmod u+w {path}) to go on")
-    _write_new_version(real, data, st, exclusive, path, noun, exists_hint)
+    _write_new_version(target(path), data, st, exclusive, path, noun, exists_hint)
 
 
 def _write_new_version(real: Path, data: bytes, st: os.stat_result | None, exclusive: bool,

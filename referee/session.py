@@ -39,13 +39,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Choices:
-    """What `referee options` shows: the legal events, as lines, each as typed (`texts`, in the
-    order of `events`), and a note on unlisted moves."""
+    """What `referee options` shows: the legal events, as lines, and a note on unlisted moves;
+    computed on `view`, the game as whoever asks has seen it."""
 
     events: list[Event]
     lines: list[str]
     note: str
-    texts: list[str]
+    game: Game[Any]
+    view: Any
+
+    def texts(self) -> list[str]:
+        """Each event as it is typed, in the order of `events` (for `options --json`)."""
+        return [self.game.option_text(self.view, event) for event in self.events]
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ class Table:
         view = self.view(player if own else None)
         events = game.legal(view, player)
         return Choices(events, game.option_lines(view, events), game.legal_note(view, player),
-                       [game.option_text(view, event) for event in events])
+                       game, view)
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
@@ -224,9 +229,26 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
         lines = [line.split("  ")[0] for line in table.choices(player).lines]
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
-    close = difflib.get_close_matches(text, lines, n=3, cutoff=0.0) if lines else []
+    candidates = _likeliest(text, lines)
+    close = difflib.get_close_matches(text[:200], candidates, n=3, cutoff=0.0) if lines else []
     exc.suggestions = tuple(close)
     return exc
+
+
+SUGGESTION_POOL = 200  # difflib compares this many moves at most: a late King's Ear position
+#                        has tens of thousands of legal trades, and comparing them all took minutes
+
+
+def _likeliest(text: str, lines: list[str]) -> list[str]:
+    """The lines that share the most words with `text` (in their order), at most
+    SUGGESTION_POOL of them: a cheap first cut before difflib's costly comparison."""
+    if len(lines) <= SUGGESTION_POOL:
+        return lines
+    typed = set(text.casefold().replace(",", " ").split())
+    shared = [len(typed.intersection(line.casefold().replace(",", " ").split()))
+              for line in lines]
+    best = sorted(range(len(lines)), key=lambda i: -shared[i])[:SUGGESTION_POOL]
+    return [lines[i] for i in sorted(best)]
 
 
 # --------------------------------------------------------------------------------------------

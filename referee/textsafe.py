@@ -38,7 +38,8 @@ def _escape(char: str) -> str:
 
 
 def _neutralise(text: str, kept: str) -> str:
-    if text.isprintable():  # the common case, in C: nothing to look at one by one
+    plain = text.replace("\n", "").replace("\t", "") if kept else text
+    if plain.isprintable():  # the common case, in C: nothing to look at one by one
         return text
     return "".join(_escape(c) if c not in kept and unsafe(c) else c for c in text)
 
@@ -57,7 +58,7 @@ def json_text(data: Any, indent: int | None = 2) -> str:
     """`data` as JSON whose unsafe characters are written as \\u escapes: the data a script reads
     is exactly the same, but nothing raw reaches a terminal that shows it."""
     text = json.dumps(data, indent=indent, ensure_ascii=False, default=str)
-    if text.isprintable():
+    if text.replace("\n", "").isprintable():
         return text
     # Outside strings JSON has only ASCII and the layout's newlines; inside, every unsafe
     # character may be written as a \u escape (a surrogate pair above U+FFFF).

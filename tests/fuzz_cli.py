@@ -60,6 +60,7 @@ class Findings:
     hangs: list[dict[str, Any]] = field(default_factory=list)
     touched: list[dict[str, Any]] = field(default_factory=list)  # rejected yet the log changed
     seconds: float = 0.0
+    slowest: tuple[float, list[str]] = (0.0, [])  # the longest single run and its arguments
 
     def add(self, other: Findings) -> None:
         self.runs += other.runs
@@ -68,6 +69,7 @@ class Findings:
         self.hangs += other.hangs
         self.touched += other.touched
         self.seconds = max(self.seconds, other.seconds)
+        self.slowest = max(self.slowest, other.slowest, key=lambda s: s[0])
 
     def summary(self) -> dict[str, Any]:
         kinds = Counter(b["error"].splitlines()[0][:90] for b in self.bugs)
@@ -76,21 +78,25 @@ class Findings:
                 "hangs": len(self.hangs),
                 "rejected_but_log_changed": len(self.touched),
                 "seconds": round(self.seconds, 1),
+                "slowest_run": {"seconds": round(self.slowest[0], 2),
+                                "args": self.slowest[1][:12]},
                 "examples": {"exit_70": self.bugs[:5], "hangs": self.hangs[:5],
                              "touched": self.touched[:5]}}
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """Raised by the alarm; a BaseException, so that `main` cannot report it as a bug."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
     raise Hang()
 
 
-def run(args: list[str]) -> tuple[int, str]:
-    """`referee ARGS` in-process: (exit status, stderr); the status is -1 for a hang."""
+def run(args: list[str]) -> tuple[int, str, float]:
+    """`referee ARGS` in-process: (exit status, stderr, seconds); the status is -1 for a hang."""
     err = io.StringIO()
+    start = time.perf_counter()
+    status = 0  # main always exits; 0 if it ever returns
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(TIME_LIMIT)
     try:
@@ -99,10 +105,10 @@ def run(args: list[str]) -> tuple[int, str]:
                 main(args)
             except SystemExit as done:
                 code = done.code
-                return (code if isinstance(code, int) else 0), err.getvalue()
-        return 0, err.getvalue()  # pragma: no cover - main always exits
+                status = code if isinstance(code, int) else 0
+        return status, err.getvalue(), time.perf_counter() - start
     except Hang:
-        return -1, err.getvalue()
+        return -1, err.getvalue(), time.perf_counter() - start
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -228,18 +234,22 @@ def play_campaign(count: int, seed: int, folder: Path) -> Findings:
         text = logfile.dumps(position.log).encode("utf-8")
         path.write_bytes(text)
         args = fuzzed_move(position, vocabs[position.game.id], rng)
-        status, err = run(["--log", str(path), *args])
-        _record(found, status, err, {"game": position.game.id, "events": len(position.log.entries),
-                                     "seed": position.log.seed, "args": args})
+        status, err, seconds = run(["--log", str(path), *args])
+        _record(found, status, err, seconds,
+                {"game": position.game.id, "events": len(position.log.entries),
+                 "seed": position.log.seed, "args": args})
         if status not in (0, -1) and path.read_bytes() != text:
             found.touched.append({"args": args, "status": status})
     found.seconds = time.perf_counter() - start
     return found
 
 
-def _record(found: Findings, status: int, err: str, what: dict[str, Any]) -> None:
+def _record(found: Findings, status: int, err: str, seconds: float,
+            what: dict[str, Any]) -> None:
     found.runs += 1
     found.statuses[status] += 1
+    if seconds > found.slowest[0]:
+        found.slowest = (seconds, what.get("args", [what.get("command", "")]))
     if status == EXIT_INTERNAL:
         found.bugs.append({**what, "error": err.strip()[-400:]})
     elif status == -1:
@@ -321,7 +331,7 @@ def _swap_values(text: str, rng: random.Random) -> str:
 
 
 def log_sources(rng: random.Random) -> list[str]:
-    from tests.conftest import GOLDEN  # noqa: PLC0415 - only the log campaign needs them
+    from tests.conftest import GOLDEN  # only the log campaign needs them
 
     texts = [p.read_text() for p in sorted(GOLDEN.glob("*/*.toml"))]
     for game_id in available_game_ids():
@@ -345,9 +355,10 @@ def log_campaign(count: int, seed: int, folder: Path) -> Findings:
         path.write_bytes(raw)
         for command in (["check", str(path)], ["--log", str(path), "status"],
                         ["--log", str(path), "score"]):
-            status, err = run(command)
-            _record(found, status, err, {"command": command[-1] if command[0] != "check"
-                                         else "check", "log": raw.decode("utf-8", "replace")})
+            status, err, seconds = run(command)
+            _record(found, status, err, seconds,
+                    {"command": command[-1] if command[0] != "check" else "check",
+                     "log": raw.decode("utf-8", "replace")})
     found.seconds = time.perf_counter() - start
     return found
 
@@ -370,7 +381,7 @@ def fuzz(plays: int, logs: int, seed: int = 0, jobs: int = 1) -> dict[str, Findi
             for kind, total in (("plays", plays), ("logs", logs)) for part in range(jobs)]
     work = [job for job in work if job[1] > 0]
     if jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+        from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(_worker, work))

@@ -17,7 +17,7 @@ import pytest
 
 from referee import files
 from referee import log as logfile
-from referee.errors import CannotWrite, LogMissing
+from referee.errors import CannotWrite, LogError, LogMissing
 from tests.conftest import GOLDEN, ROOT
 
 ROOT_USER = os.geteuid() == 0
@@ -133,14 +133,76 @@ def test_scoresheet_output_to_links_devices_fifos_and_folders(ke_game):
     assert leftovers(cli.path) == []
 
 
-def test_write_output_to_a_stream_reports_a_broken_pipe(tmp_path):
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    os.close(os.open(fifo, os.O_WRONLY))  # the reader's end is ready
-    os.close(reader)  # ... and gone again: the next open finds no reader
-    with pytest.raises(CannotWrite):
-        files.replace(fifo, b"x", "the scoresheet", streams=True)
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch):
+    path = tmp_path / "g.toml"
+    path.write_text("old")
+
+    def no_room(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", no_room)
+    with pytest.raises(CannotWrite) as info:
+        files.replace(path, b"new", "the log")
+    assert "No space left" in info.value.message and info.value.exit_status == 73
+    monkeypatch.undo()
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.replace(path, b"new", "the log")
+    assert path.read_text() == "old" and leftovers(tmp_path) == []
+
+
+def test_a_log_created_meanwhile_is_never_overwritten(tmp_path, monkeypatch):
+    def raced(src, dst):
+        raise FileExistsError(17, "File exists")
+
+    monkeypatch.setattr(os, "link", raced)
+    with pytest.raises(LogError) as info:
+        files.replace(tmp_path / "g.toml", b"new", "the log", exclusive=True)
+    assert info.value.code == "log-exists" and leftovers(tmp_path) == []
+
+
+def test_the_group_is_kept_when_the_owner_cannot_be(tmp_path, monkeypatch):
+    path = tmp_path / "g.toml"
+    path.write_text("old")
+    owner = os.geteuid() + 1 if ROOT_USER else os.geteuid()  # someone else, when we may
+    os.chown(path, owner, os.getegid())
+    calls = []
+
+    def fchown(fd, uid, gid):
+        calls.append((uid, gid))
+        if uid != -1:
+            raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchown", fchown)
+    files.replace(path, b"new", "the log")
+    assert path.read_text() == "new"
+    assert calls == ([(owner, os.getegid()), (-1, os.getegid())] if ROOT_USER else [])
+
+
+def test_sockets_paths_through_files_and_odd_lock_files_are_refused(tmp_path):
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(tmp_path / "s.toml"))
+        with pytest.raises(LogMissing) as info:
+            logfile.read(tmp_path / "s.toml")
+        assert "a socket" in info.value.message
+    finally:
+        sock.close()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(CannotWrite) as written:
+        files.replace(tmp_path / "file" / "g.toml", b"x", "the scoresheet")
+    assert "the scoresheet" in written.value.message
+    os.mkfifo(tmp_path / ".g.toml.lock")
+    with pytest.raises(CannotWrite) as locked:
+        with files.locked(tmp_path / "g.toml", timeout=0):
+            pass  # pragma: no cover - never reached
+    assert "FIFO" in locked.value.message
 
 
 # ---- modes, owners and read-only logs ---------------------------------------------------------
@@ -279,3 +341,24 @@ def test_an_unreadable_log_is_66_and_check_reports_every_log():
         assert result.stdout.count(": ok (") == 2 and "b.toml" in result.stdout
     finally:
         shutil.rmtree(folder)
+
+
+def test_scoresheet_to_dev_stdout_and_a_link_to_fd_1_writes_the_stream(tmp_path):
+    good = GOLDEN / "kings-ear" / "three-player-win.toml"
+    (tmp_path / "out").symlink_to("/proc/self/fd/1")
+    for target in ("/dev/stdout", "out"):
+        result = subprocess.run([sys.executable, "-m", "referee", "--log", str(good),
+                                 "scoresheet", "-O", target], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert "The King's Ear" in result.stdout and f"Wrote {target}" in result.stderr
+    assert (tmp_path / "out").is_symlink() and os.path.islink("/dev/stdout")
+    assert leftovers(tmp_path) == []
+
+
+def test_text_that_is_not_utf8_never_reaches_a_log(tmp_path):
+    from referee.errors import UsageError
+
+    with pytest.raises(UsageError):
+        logfile.write_atomic(tmp_path / "g.toml", 'note = "\udcff"\n')
+    assert list(tmp_path.iterdir()) == []

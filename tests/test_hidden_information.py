@@ -217,7 +217,7 @@ def test_the_tables_view_of_a_tool_deal_does_not_depend_on_the_cards(seed):
             two = session.Table(log, setup, other)
             assert one.board() == two.board()
             assert one.choices().lines == two.choices().lines
-            assert one.choices().texts == two.choices().texts
+            assert one.choices().texts() == two.choices().texts()
             assert one.turn == two.turn and one.score() == two.score()
             checked += 1
         state = apply_event(game, state, event, setup.players)

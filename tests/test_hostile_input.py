@@ -144,3 +144,32 @@ def test_check_reports_a_bug_in_one_log_and_goes_on(tmp_path, monkeypatch):
     assert reports[1].findings[0].code == "internal-error" and "KeyError" in \
         reports[1].findings[0].message
     assert checking.exit_status(reports) == 70
+
+
+# ---- a refusal in a position with tens of thousands of legal moves ------------------------------
+
+
+def test_suggestions_compare_a_bounded_number_of_moves():
+    from referee import session
+
+    lines = [f"trade Stag give Card {i} take Card {i + 1}" for i in range(20000)]
+    pool = session._likeliest("trade Stag give Card 123 take Card 124", lines)
+    assert len(pool) == session.SUGGESTION_POOL and lines[123] in pool
+    assert session._likeliest("x", lines[:5]) == lines[:5]
+
+
+def test_a_refusal_among_eighty_thousand_trades_still_names_close_ones(cli):
+    """A late two-player King's Ear game: 82,598 legal trades. Comparing the refused move with
+    every one of them took 16 s (a fuzzed move hit the 20 s limit); now a few hundred are."""
+    from dataclasses import replace
+
+    from referee import log as logfile
+    from referee.engine import load_game
+    from referee.simulate import default_players, play_out, to_log
+
+    game = load_game("kings-ear")
+    playout = play_out(game, 577090037, default_players(game, 2))
+    log = to_log(game, playout)
+    (cli.path / "game.toml").write_text(logfile.dumps(replace(log, entries=log.entries[:107])))
+    result = cli("play", "trade", "Boar", "give", "Stag", "2", "take", "Horse", "Religion", "3")
+    assert result.status == 1 and "closest legal moves: trade " in result.err
