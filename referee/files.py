@@ -20,7 +20,6 @@ import contextlib
 import errno
 import math
 import os
-import secrets
 import stat
 import time
 from pathlib import Path
@@ -56,14 +55,14 @@ def target(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def _stat(path: Path, shown: Path, noun: str) -> os.stat_result | None:
+def _stat(path: Path, noun: str) -> os.stat_result | None:
     """The file's status (following symlinks), None when it does not exist."""
     try:
         return os.stat(path)
     except FileNotFoundError:
         return None
     except OSError as exc:  # a symlink loop, a path through a file, no permission
-        raise CannotWrite(f"{shown}: cannot write {noun} ({exc.strerror})") from None
+        raise CannotWrite(f"{path}: cannot write {noun} ({exc.strerror})") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +100,7 @@ def replace(path: Path, data: bytes, noun: str, *, exclusive: bool = False,
 
     `exclusive`: the file must not exist yet (LogError 'log-exists' if it does). `streams`: a
     character device or a FIFO is written as a stream rather than refused."""
-    st = _stat(path, path, noun)  # following symlinks, /proc/self/fd/1 to its pipe too
+    st = _stat(path, noun)  # following symlinks, /proc/self/fd/1 to its pipe too
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
             raise CannotWrite(f"{path}: is a folder; name a file for {noun}")
@@ -122,7 +121,7 @@ def replace(path: Path, data: bytes, noun: str, *, exclusive: bool = False,
 def _write_new_version(real: Path, data: bytes, st: os.stat_result | None, exclusive: bool,
                        shown: Path, noun: str, exists_hint: str | None) -> None:
     folder = real.parent
-    tmp = folder / f".{real.name}.{secrets.token_hex(4)}.tmp"
+    tmp = folder / f".{real.name}.{os.urandom(4).hex()}.tmp"
     try:  # a new file gets 0666 less the umask; a rewritten one gets its old mode below
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,
                      0o600 if st is not None else 0o666)
