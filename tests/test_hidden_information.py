@@ -241,6 +241,18 @@ def test_a_drawn_seed_is_never_printed(cli):
     assert not any(word(str(seed)).search(text) for text in printed)
     chosen = cli("--log", "other.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--seed", "7")
     assert "seed 7" in chosen.out  # typed at the table: no secret
+    drawn = cli("--log", "third.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--shuffle",
+                "--json")
+    assert json.loads(drawn.out)["seed"] is None
+    assert logfile.read(cli.path / "third.toml").seed is not None  # kept in the log only
+
+
+def test_new_says_what_the_seed_does_in_each_game(cli):
+    result = cli("new", "kingmaker", "-p", "A", "-p", "B", "--option", "components=test-box",
+                 "--seed", "3")
+    assert "The tool rolls the percentile dice a move leaves out, with seed 3." in result.out
+    result = cli("--log", "b.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--seed", "3")
+    assert "Virtual pile shuffled, with seed 3." in result.out
 
 
 # ---- What `options` offers is what `play` accepts --------------------------------------------
