@@ -78,9 +78,10 @@ def _check(path: str | Path, strict: bool) -> Report:
         log = logfile.read(Path(path))
         setup = replay.from_log(log)
     except LogMissing as exc:
-        return _fail(report, Finding(exc.code, exc.message, kind="missing"))
+        return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
-        return _fail(report, Finding(exc.code, exc.message, exc.seq, exc.line, kind="log"))
+        return _fail(report, Finding(exc.code, _unplaced(exc.message, path), exc.seq, exc.line,
+                                     kind="log"))
     report.game = setup.game.id
     report.events = len(log.entries)
     state = setup.state
@@ -106,6 +107,27 @@ def _check(path: str | Path, strict: bool) -> Report:
     report.finished = setup.game.finished(state)
     report.ok = not report.findings
     return report
+
+
+def _unplaced(message: str, path: str | Path) -> str:
+    """A log error's message without the `FILE:LINE:` it starts with: the report gives both."""
+    head = f"{path}:"
+    if not message.startswith(head):
+        return message
+    rest = message[len(head):]
+    number, colon, after = rest.partition(":")
+    return (after if colon and number.isdigit() else rest).strip()
+
+
+def log_paths(paths: Iterable[str | Path]) -> list[str]:
+    """The logs named: a folder stands for every `*.toml` file below it, in name order."""
+    out: list[str] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            out += sorted(str(p) for p in path.rglob("*.toml") if p.is_file())
+        else:
+            out.append(str(path))
+    return out
 
 
 def _fail(report: Report, finding: Finding) -> Report:

@@ -694,15 +694,19 @@ def export(
 @app.command()
 def check(
     logs: List[Path] = typer.Argument(..., metavar="LOG...", readable=False,
-                                      help="The logs to validate."),
+                                      help="The logs to validate; a folder stands for every "
+                                           "*.toml file below it."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per log."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Check files in N processes."),
 ) -> None:
     """Replay logs and report every finding: file, event, TOML line, code, message."""
-    from referee.check import check_files, exit_status
+    from referee.check import check_files, exit_status, log_paths
 
-    reports = check_files(logs, strict=strict, jobs=jobs)
+    paths = log_paths(logs)
+    if not paths:
+        raise UsageError(f"no logs to check: {', '.join(map(str, logs))} holds no *.toml file")
+    reports = check_files(paths, strict=strict, jobs=jobs)
     if as_json:
         out_json([r.as_dict() for r in reports])
     else:
