@@ -16,6 +16,7 @@ from referee import log as logfile
 from referee import replay
 from referee.errors import (
     EXIT_BAD_LOG,
+    EXIT_INTERNAL,
     EXIT_NO_LOG,
     EXIT_OK,
     EXIT_RULE,
@@ -31,7 +32,7 @@ class Finding:
     event: int | None = None  # the event's seq
     line: int | None = None  # its TOML line
     rule: str | None = None
-    kind: str = "rule"  # "rule", "notice", "log" (malformed), "missing"
+    kind: str = "rule"  # "rule", "notice", "log" (malformed), "missing", "internal" (a bug)
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Report:
     @property
     def exit_status(self) -> int:
         kinds = {f.kind for f in self.findings}
+        if "internal" in kinds:
+            return EXIT_INTERNAL
         if "missing" in kinds:
             return EXIT_NO_LOG
         if "log" in kinds:
@@ -59,14 +62,26 @@ class Report:
 
 
 def check_file(path: str | Path, strict: bool = False) -> Report:
+    """The report of one log. Never raises: a bug met on one log is reported as that log's
+    finding (exit 70), and the other logs are still checked."""
+    try:
+        return _check(path, strict)
+    except Exception as exc:  # noqa: BLE001 - one log's bug must not hide the other reports
+        return _fail(Report(str(path)), Finding(
+            "internal-error", f"internal error: {type(exc).__name__}: {exc}; this is a bug in "
+            "referee, please report it with the log file", kind="internal"))
+
+
+def _check(path: str | Path, strict: bool) -> Report:
     report = Report(str(path))
     try:
         log = logfile.read(Path(path))
         setup = replay.from_log(log)
     except LogMissing as exc:
-        return _fail(report, Finding(exc.code, exc.message, kind="missing"))
+        return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
-        return _fail(report, Finding(exc.code, exc.message, exc.seq, exc.line, kind="log"))
+        return _fail(report, Finding(exc.code, _unplaced(exc.message, path), exc.seq, exc.line,
+                                     kind="log"))
     report.game = setup.game.id
     report.events = len(log.entries)
     state = setup.state
@@ -94,6 +109,27 @@ def check_file(path: str | Path, strict: bool = False) -> Report:
     return report
 
 
+def _unplaced(message: str, path: str | Path) -> str:
+    """A log error's message without the `FILE:LINE:` it starts with: the report gives both."""
+    head = f"{path}:"
+    if not message.startswith(head):
+        return message
+    rest = message[len(head):]
+    number, colon, after = rest.partition(":")
+    return (after if colon and number.isdigit() else rest).strip()
+
+
+def log_paths(paths: Iterable[str | Path]) -> list[str]:
+    """The logs named: a folder stands for every `*.toml` file below it, in name order."""
+    out: list[str] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            out += sorted(str(p) for p in path.rglob("*.toml") if p.is_file())
+        else:
+            out.append(str(path))
+    return out
+
+
 def _fail(report: Report, finding: Finding) -> Report:
     report.ok = False
     report.findings.append(finding)
@@ -117,5 +153,8 @@ def check_files(paths: Iterable[str | Path], strict: bool = False, jobs: int = 1
 
 
 def exit_status(reports: list[Report]) -> int:
-    return max((r.exit_status for r in reports), default=EXIT_OK,
-               key=lambda s: {EXIT_OK: 0, EXIT_RULE: 1, EXIT_BAD_LOG: 2, EXIT_NO_LOG: 3}[s])
+    """The worst status of all: a bug, then a missing log, a malformed one, a broken rule."""
+    return max((r.exit_status for r in reports), default=EXIT_OK, key=_SEVERITY.__getitem__)
+
+
+_SEVERITY = {EXIT_OK: 0, EXIT_RULE: 1, EXIT_BAD_LOG: 2, EXIT_NO_LOG: 3, EXIT_INTERNAL: 4}

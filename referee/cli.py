@@ -7,6 +7,7 @@ stderr; errors end with the documented exit status (see man/referee.1), never a 
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
@@ -17,7 +18,7 @@ import typer
 
 from referee import __version__
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
-from referee.textsafe import clean, clean_line
+from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
     from referee.engine import Player
@@ -58,23 +59,35 @@ def echo(text: str = "", nl: bool = True) -> None:
         raise OutputClosed() from None
 
 
-def out(text: str = "") -> None:
-    echo(text)
+# Every byte `referee` prints goes through `out`, `err` and `out_json`: text from a log or a
+# command line is neutralised here once (referee.textsafe), whatever the command forgot.
+
+
+def out(text: str = "", nl: bool = True) -> None:
+    echo(clean(text), nl=nl)
 
 
 def err(text: str) -> None:
-    typer.echo(text, err=True)
+    typer.echo(clean(text), err=True)
 
 
 def out_json(data: Any) -> None:
-    import json  # only a --json command pays for it
-
-    echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    echo(json_text(data))
 
 
 def log_path(ctx: typer.Context) -> Path:
     path: Path = ctx.obj["log"]
     return path
+
+
+def text_arg(value: str, what: str) -> str:
+    """Command-line text that goes into a log must be UTF-8 (a path need not be): bytes that are
+    not arrive as lone surrogates, and are refused here rather than half-written."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{what} '{clean_line(value)}' is not valid UTF-8 text") from None
+    return value
 
 
 def version_callback(value: bool) -> None:
@@ -87,7 +100,7 @@ def version_callback(value: bool) -> None:
 def root(
     ctx: typer.Context,
     log: Optional[Path] = typer.Option(
-        None, "--log", "-l", envvar="REFEREE_LOG", metavar="PATH",
+        None, "--log", "-l", envvar="REFEREE_LOG", metavar="PATH", readable=False,
         help="The game log (default: $REFEREE_LOG, else ./game.toml)."),
     version: bool = typer.Option(False, "--version", callback=version_callback, is_eager=True,
                                  help="Print the version and exit."),
@@ -195,7 +208,8 @@ def complete_move(ctx: typer.Context, incomplete: str) -> list[str]:
         except RefereeError:
             return []
     typed = [str(word) for word in ctx.params.get("move") or []]
-    words = table.game.completions(table.state, player, typed)
+    # Whoever sits at the keyboard reads the completions: the table's view, never a hand.
+    words = table.game.completions(table.view(), player, typed)
     return [w for w in words if w.casefold().startswith(incomplete.casefold())]
 
 
@@ -254,7 +268,7 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
 def _parse_player(text: str) -> Player:
     from referee.engine import Player
 
-    name, _, seat = text.partition(":")
+    name, _, seat = text_arg(text, "--player").partition(":")
     return Player(name.strip(), seat.strip() or None)
 
 
@@ -265,7 +279,7 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     specs = game.option_specs()
     options: dict[str, Any] = {}
     for pair in pairs:
-        key, sep, value = pair.partition("=")
+        key, sep, value = text_arg(pair, "--option").partition("=")
         if not sep:
             raise UsageError(f"--option {pair!r}: write it as KEY=VALUE")
         spec = specs.get(key.strip())
@@ -299,6 +313,7 @@ def new(
     """Start a new game log."""
     from referee import session
 
+    chosen = seed is not None  # a seed typed at the table is no secret; a drawn one is
     if shuffle and seed is None:
         import secrets
 
@@ -310,13 +325,17 @@ def new(
     if as_json:
         out_json({"log": str(path), "game": table.game.id, "title": table.game.title,
                   "players": [{"name": p.name, "seat": p.seat} for p in table.players],
-                  "options": table.setup.options, "seed": seed, "next": _next_json(table)})
+                  "options": table.setup.options, "seed": seed if chosen else None,
+                  "next": _next_json(table)})
         return
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
     out(f"New {table.game.title} in {path}: {who}.")
-    if seed is not None:
-        out(f"Virtual pile shuffled with seed {seed}.")
+    uses = table.game.seed_use[:1].upper() + table.game.seed_use[1:]
+    if chosen:
+        out(f"{uses}, with seed {seed}.")
+    elif seed is not None:  # whoever knows the seed knows every hidden card: it stays in the log
+        out(f"{uses}; the seed is kept in the log only.")
     _print_next(table)
 
 
@@ -344,7 +363,7 @@ def components(game: str = typer.Argument(..., help="The game id (see `referee g
     """Print the game's components file as shipped (or a template to fill in)."""
     from referee.engine import load_game
 
-    typer.echo(load_game(game).components_text(template), nl=False)
+    out(load_game(game).components_text(template), nl=False)
 
 
 def _print_next(table: Any) -> None:
@@ -383,15 +402,17 @@ def play(
     """Check a move against the rules and record it in the log."""
     from referee import session
 
-    path, text = log_path(ctx), " ".join(move)
+    path, text = log_path(ctx), text_arg(" ".join(move), "the move")
+    as_name = text_arg(as_name, "--as") if as_name is not None else None
+    note = text_arg(note, "--note") if note is not None else None
     try:
         played = session.play(path, text, as_name, note)
     except session.SecretNeeded:
         played = session.play(path, text, as_name, note, _ask_secret())
     if as_json:
         out_json({"seq": len(played.after.log.entries),
-                  "event": played.event.record(),
-                  "move": played.before.format(played.event),
+                  "event": played.before.game.table_record(played.before.state, played.event),
+                  "move": played.before.game.table_text(played.before.state, played.event),
                   "notices": [n.message for n in played.notices],
                   "finished": played.after.finished,
                   "receipt": played.receipt,
@@ -416,7 +437,8 @@ def options(
     prefix: Optional[List[str]] = typer.Argument(None, help="Only moves starting with this text "
                                                             "(e.g. `trade Stag`)."),
     for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
-                                           help="The moves of this player (default: to act).",
+                                           help="The moves of this player, as they see them: "
+                                                "with their own hand (show it to them only).",
                                            autocompletion=complete_player),
     show_all: bool = typer.Option(False, "--all", help="List every move, one per line, never "
                                                        "folded (streamed: there may be many)."),
@@ -431,15 +453,15 @@ def options(
     if show_all:
         _every_move(table, player, wanted, as_json)
         return
-    choices = table.choices(player, private=player is not None)
+    choices = table.choices(player, own=player is not None)
     lines, note = choices.lines, choices.note
     if wanted:
         lines = [line for line in lines if line.casefold().startswith(wanted)]
     turn = table.turn
     if as_json:
-        out_json({**_turn_json(table), "count": table.count_moves(player),
-                  "moves": [table.format(e) for e in choices.events] if not wanted else lines,
-                  "lines": lines, "note": note})
+        out_json({**_turn_json(table), "count": table.count_moves(player, own=player is not None),
+                  "moves": choices.texts() if not wanted else lines, "lines": lines,
+                  "note": note})
         return
     if table.finished:
         out("The game is over: no moves.")
@@ -460,16 +482,16 @@ def options(
 
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
     """`options --all`: every legal move, one per line, streamed as it is found."""
-    import json
-
-    moves = (text for text in map(table.format, table.every_move(player))
+    own = player is not None  # `--for NAME`: as NAME sees the game, their own hand too
+    view = table.view(player if own else None)
+    moves = (text for text in (table.game.option_text(view, event)
+                               for event in table.every_move(player, own))
              if text.casefold().startswith(wanted))
     if as_json:
-        head = json.dumps({**_turn_json(table), "count": table.count_moves(player)},
-                          ensure_ascii=False)
+        head = json_text({**_turn_json(table), "count": table.count_moves(player, own)}, None)
         echo(head[:-1] + ', "moves": [', nl=False)
         for index, text in enumerate(moves):
-            echo(("" if index == 0 else ", ") + json.dumps(text, ensure_ascii=False), nl=False)
+            echo(("" if index == 0 else ", ") + json_text(text, None), nl=False)
         echo("]}")
         return
     for text in moves:
@@ -493,19 +515,24 @@ def _fold(lines: list[str]) -> list[str]:
 
 @app.command()
 def status(ctx: typer.Context,
+           for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
+                                                  help="The board as this player sees it: with "
+                                                       "their own hand (show it to them only)."),
            as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The board as it stands and who acts next."""
     from referee import session
 
     table = session.load(log_path(ctx))
+    who = table.player(for_name) if for_name else None
+    board = table.board(who)
     if as_json:
         out_json({"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
                   "log": str(log_path(ctx)), "events": len(table.log.entries),
-                  "finished": table.finished, **_turn_json(table), "board": table.board_data(),
-                  "text": table.board(), "inventory": table.inventory()})
+                  "finished": table.finished, **_turn_json(table),
+                  "board": table.board_data(who), "text": board, "inventory": table.inventory()})
         return
     out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
-    out(clean(table.board()))
+    out(board)
 
 
 @app.command()
@@ -590,7 +617,7 @@ def scoresheet(
     paper: str = typer.Option("a4", "--paper", metavar="SIZE",
                               help="The page size of the HTML sheet: a4 or letter.",
                               autocompletion=complete_paper),
-    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
+    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE", readable=False,
                                           help="Write to FILE instead of stdout."),
 ) -> None:
     """The end-of-game scoresheet (or a blank one to print)."""
@@ -619,11 +646,11 @@ def scoresheet(
 
 def _write(text: str, output: Path | None) -> None:
     if output is None:
-        echo(text, nl=False)
+        out(text, nl=False)
         return
-    from referee.log import write_atomic
+    from referee import files
 
-    write_atomic(output, text)
+    files.replace(output, text.encode("utf-8"), "the scoresheet", streams=True)
     err(f"Wrote {output}")
 
 
@@ -640,7 +667,7 @@ def export(
     place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
                                         help="Where the game was played (default: the log's "
                                              "place option)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE",
+    output: Optional[Path] = typer.Option(None, "--output", "-O", metavar="FILE", readable=False,
                                           help="Write to FILE instead of stdout."),
 ) -> None:
     """The play for BG Stats or BoardGameGeek, from a finished or stopped log."""
@@ -661,24 +688,26 @@ def export(
         data = plays.bgg(sheet, bgg_id)
     else:
         data = plays.bgstats(sheet, table.variant(), bgg_id)
-    import json
-
-    text = plays.bgstats_link(data) + "\n" if link else \
-        json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = plays.bgstats_link(data) + "\n" if link else json_text(data) + "\n"
     _write(text, output)
 
 
 @app.command()
 def check(
-    logs: List[Path] = typer.Argument(..., metavar="LOG...", help="The logs to validate."),
+    logs: List[Path] = typer.Argument(..., metavar="LOG...", readable=False,
+                                      help="The logs to validate; a folder stands for every "
+                                           "*.toml file below it."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per log."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Check files in N processes."),
 ) -> None:
     """Replay logs and report every finding: file, event, TOML line, code, message."""
-    from referee.check import check_files, exit_status
+    from referee.check import check_files, exit_status, log_paths
 
-    reports = check_files(logs, strict=strict, jobs=jobs)
+    paths = log_paths(logs)
+    if not paths:
+        raise UsageError(f"no logs to check: {', '.join(map(str, logs))} holds no *.toml file")
+    reports = check_files(paths, strict=strict, jobs=jobs)
     if as_json:
         out_json([r.as_dict() for r in reports])
     else:
@@ -702,7 +731,7 @@ def simulate(
     count: int = typer.Option(100, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Seed for the whole run (reproducible)."),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game."),
-    save: Optional[Path] = typer.Option(None, "--save", metavar="DIR",
+    save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", readable=False,
                                         help="Write each game's log into DIR."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -871,9 +900,7 @@ def _error_dict(exc: RefereeError) -> dict[str, Any]:
 
 
 def _err_json(error: dict[str, Any]) -> None:
-    import json
-
-    typer.echo(json.dumps({"error": error}, ensure_ascii=False), err=True)
+    typer.echo(json_text({"error": error}, None), err=True)
 
 
 Kinds = tuple[type[BaseException], ...]
@@ -1036,6 +1063,13 @@ def _quiet_stdout() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets \x..
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):  # its reader is gone (it flushes), or it is closed
+                pass
     args = hoist_log(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     if os.environ.get(COMPLETE_VAR):
@@ -1050,12 +1084,14 @@ def main(argv: list[str] | None = None) -> None:
     except exits as exc:
         status = _exit_code(exc)
     except click_errors as exc:
-        shown: Any = exc  # a click exception: it knows how to show itself
+        shown: Any = exc  # a click exception: it knows how to show itself, raw; neutralise it
         status = _exit_code(exc) or EXIT_USAGE
         if as_json:
             _err_json({"code": "usage", "status": status, "message": shown.format_message()})
         else:
-            shown.show()
+            text = io.StringIO()
+            shown.show(file=text)
+            err(text.getvalue().rstrip("\n"))
     except aborts + (KeyboardInterrupt,):
         err("referee: interrupted")
         status = 130

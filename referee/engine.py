@@ -30,11 +30,13 @@ from typing import (
 from referee.errors import IllegalMove, NotationError, UsageError
 from referee.notation import expect_end, match, words
 from referee.rulebook import Rulebook
+from referee.textsafe import name_key
 
 if TYPE_CHECKING:  # scoring is imported only by the commands that score
     from referee.scoresheet import Scoresheet
 
 S = TypeVar("S")
+MAX_MOVE = 1000  # characters of move text; the longest real move is under 200
 
 # --------------------------------------------------------------------------------------------
 # Small immutable values shared by all games
@@ -365,6 +367,7 @@ class Game(Generic[S]):
     events: Events[S] = Events()
     rulebook: Rulebook = Rulebook()
     turn_rule: str = ""  # the rule cited when a move comes out of turn or out of its phase
+    seed_use: str = "virtual pile shuffled"  # what `new --shuffle/--seed` has the tool do
     verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
     fold_history: frozenset[str] = frozenset()  # event types whose runs `history` shows as one
 
@@ -396,12 +399,12 @@ class Game(Generic[S]):
         if not self.min_players <= len(players) <= self.max_players:
             raise UsageError(f"{self.title} is for {self.min_players}-{self.max_players} players, "
                              f"not {len(players)}", code="player-count")
-        names = [p.name for p in players]
-        for name in names:
-            if not name.strip():
-                raise UsageError("a player name may not be empty", code="bad-player")
-        if len({n.casefold() for n in names}) != len(names):
-            raise UsageError("player names must differ (ignoring case)", code="bad-player")
+        keys = [name_key(p.name) for p in players]
+        if not all(keys):
+            raise UsageError("a player name may not be empty", code="bad-player")
+        if len(set(keys)) != len(keys):
+            raise UsageError("player names must differ (ignoring case, width and invisible "
+                             "characters)", code="bad-player")
         choices = self.seat_choices(options)
         if not choices:
             for p in players:
@@ -474,6 +477,9 @@ class Game(Generic[S]):
     # ---- moves, derived from the event declarations --------------------------------------
     def parse(self, state: S, text: str, player: str | None) -> Event:
         """Move text to an event: the first word names the event type, its parser does the rest."""
+        if len(text) > MAX_MOVE:  # no move is this long; and no parser meets a 4,300-digit number
+            raise NotationError(f"a move of {len(text)} characters is far too long "
+                                f"(at most {MAX_MOVE})", code="too-long")
         parts = words(text)
         if not parts:
             raise NotationError("no move given", code="empty")
@@ -522,14 +528,14 @@ class Game(Generic[S]):
 
     def completions(self, state: S, player: str | None, typed: Sequence[str]) -> list[str]:
         """The words that may come next in a legal move after the words `typed` (shell
-        completion of `referee play`): read off the canonical text of `legal()` by default.
+        completion of `referee play`): read off `legal()` as `options` offers it by default.
         A game whose `legal` folds a family, or whose moves take several values, says more."""
         done = [w.casefold() for w in typed]
         out: dict[str, None] = {}
         for event in self.legal(state, player):
             if self.private(state, event):  # completion shows to whoever sits at the keyboard
                 continue
-            parts = words(self.format(state, event))
+            parts = words(self.option_text(state, event))
             if len(parts) > len(done) and [p.casefold() for p in parts[:len(done)]] == done:
                 out.setdefault(parts[len(done)], None)
         return list(out)
@@ -541,7 +547,30 @@ class Game(Generic[S]):
     def option_lines(self, state: S, events: list[Event]) -> list[str]:
         """`events` (from `legal`) as lines for `referee options`. Games override it to fold long
         families of moves into one readable line (e.g. 'draw CARD: any of the 40 unseen cards')."""
-        return [self.format(state, event) for event in events]
+        return [self.option_text(state, event) for event in events]
+
+    def view(self, state: S, player: str | None = None) -> S:
+        """The game as the table has seen it, or as `player` has (the table's view and their own
+        hand): `status`, `options` and the moves a refusal suggests are computed from it, so
+        that no hidden card (a hand dealt by the tool, entered or deduced) is ever printed.
+        The default: nothing is hidden."""
+        return state
+
+    def table_text(self, state: S, event: Event) -> str:
+        """A recorded event as the whole table may read it (`history`, `undo`, `play`): like
+        `format`, less what the tool filled in for one player only (the cards it took at random
+        from a hand it dealt)."""
+        return self.format(state, event)
+
+    def table_record(self, state: S, event: Event) -> dict[str, Any]:
+        """A recorded event's fields as the whole table may read them (`play --json`)."""
+        return event.record()
+
+    def option_text(self, state: S, event: Event) -> str:
+        """A legal move as `options` offers it: like `format`, but without what the tool fills in
+        from hidden information when it is played (a virtual pile's next card: `draw`). It parses
+        back to the same event."""
+        return self.format(state, event)
 
     def random_event(self, state: S, rng: random.Random) -> Event | None:
         """A random legal event, for `simulate`. Games with huge move lists override it."""

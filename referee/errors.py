@@ -15,6 +15,7 @@ EXIT_USAGE = 2  # the command line itself is wrong
 EXIT_INTERNAL = 70  # a bug in referee
 EXIT_BAD_LOG = 65  # malformed log (EX_DATAERR)
 EXIT_NO_LOG = 66  # log missing or unreadable (EX_NOINPUT)
+EXIT_CANT_WRITE = 73  # the log or an output file cannot be written (EX_CANTCREAT)
 EXIT_BUSY = 75  # log locked by another writer (EX_TEMPFAIL)
 
 
@@ -112,3 +113,12 @@ class LogBusy(RefereeError):
 
     exit_status = EXIT_BUSY
     code = "log-busy"
+
+
+class CannotWrite(LogMissing):
+    """The log or an output file cannot be written: read-only, a folder, a FIFO or a device, a
+    folder without room or permission. A kind of LogMissing (the file cannot be used), with its
+    own status."""
+
+    exit_status = EXIT_CANT_WRITE
+    code = "cannot-write"

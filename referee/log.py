@@ -15,24 +15,22 @@ players and events fit their game is checked once, by `referee.replay`.
 
 Writers hold a lock on a sidecar file `.NAME.lock` for the whole read-check-write; the new text goes
 to a temp file in the same folder, is fsynced, then renamed over the log, so a reader sees either
-the old log or the new one, never half of one.
+the old log or the new one, never half of one. How files are read, written and locked safely (a
+FIFO, a symlink, a read-only log) is `referee.files`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import errno
 import os
 import re
-import tempfile
-import time
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 _rtoml: ModuleType | None
 try:
@@ -40,12 +38,12 @@ try:
 except ImportError:  # pragma: no cover - no wheel for this platform: tomllib alone
     _rtoml = None
 
+from referee import files
 from referee.engine import Event, Player
-from referee.errors import LogBusy, LogError, LogMissing
+from referee.errors import LogError, UsageError
 
 FORMAT = "referee-log/1"
 MAX_BYTES = 4 * 1024 * 1024  # far beyond any real game; refuses accidental or hostile huge files
-LOCK_TIMEOUT = 3.0  # seconds a writer waits for another writer (REFEREE_LOCK_TIMEOUT overrides)
 
 TOP_KEYS = {"format", "game", "created", "referee", "seed", "options", "players", "events",
             "retracted"}
@@ -152,17 +150,11 @@ def read(path: str | os.PathLike[str]) -> GameLog:
 
 
 def read_data(path: Path) -> bytes:
-    """A log file's bytes, refused when missing, unreadable or too large to be a log."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise LogMissing(f"{path}: no such log", hint="start one with `referee new GAME ...` "
-                         "or choose another with --log PATH") from None
-    except IsADirectoryError:
-        raise LogMissing(f"{path}: is a folder, not a log file") from None
-    except OSError as exc:
-        raise LogMissing(f"{path}: cannot read the log ({exc.strerror})") from None
+    """A log file's bytes, refused when missing, not a regular file, unreadable or too large to
+    be a log."""
+    data = files.read_regular(path, MAX_BYTES + 1, "log",
+                              hint="start one with `referee new GAME ...` or choose another "
+                                   "with --log PATH")
     if len(data) > MAX_BYTES:
         raise LogError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a referee log",
                        code="log-too-large")
@@ -197,6 +189,12 @@ def _load_toml(text: str, source: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         line = _toml_error_line(str(exc))
         raise LogError(f"{source}: not valid TOML: {exc}", code="toml-syntax", line=line) from None
+    except ValueError:  # tomllib's int() of a number over Python's 4,300-digit limit
+        raise LogError(f"{source}: a number in the log is too long to be a referee log's",
+                       code="toml-syntax") from None
+    except RecursionError:  # arrays or inline tables nested hundreds deep
+        raise LogError(f"{source}: values nested too deeply to be a referee log's",
+                       code="toml-syntax") from None
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -227,11 +225,11 @@ def _is_int(value: Any) -> bool:
 def _structure(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
     for key in doc:
         if key not in TOP_KEYS:
-            raise _fail(source, f"unknown top-level key {key!r}", code="unknown-key",
+            raise _fail(source, f"unknown top-level key {show(key)}", code="unknown-key",
                         line=loc.key(key))
     fmt = doc.get("format")
     if fmt != FORMAT:
-        raise _fail(source, f"format is {fmt!r}, expected {FORMAT!r}", code="unknown-format",
+        raise _fail(source, f"format is {show(fmt)}, expected {FORMAT!r}", code="unknown-format",
                     line=loc.key("format"))
     for key, kind in (("game", str), ("referee", str), ("created", dt.datetime)):
         if not isinstance(doc.get(key), kind):
@@ -245,9 +243,7 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
         raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
     seat_field, players = _read_players(doc.get("players"), loc, source)
     entries = _read_events(doc.get("events", []), loc, source)
-    retracted = doc.get("retracted", [])
-    if not isinstance(retracted, list) or not all(isinstance(r, dict) for r in retracted):
-        raise _fail(source, "retracted must be an array of tables", code="bad-retracted")
+    retracted = _read_retracted(doc.get("retracted", []), loc, source)
     return GameLog(game=doc["game"], players=players, options=options,
                    created=_standard_time(doc["created"]),
                    referee=doc["referee"], seed=seed, entries=entries,
@@ -271,9 +267,9 @@ def _read_players(players: Any, loc: _Locator,
             seat_field = extra[0]
         for key in extra:
             if key != seat_field:
-                raise _fail(source, f"player field {key!r} is not a seat (the players' seats "
+                raise _fail(source, f"player field {show(key)} is not a seat (the players' seats "
                             f"are under {seat_field!r})" if seat_field else
-                            f"player field {key!r}: the first player has no seat",
+                            f"player field {show(key)}: the first player has no seat",
                             code="unknown-field", line=loc.key(key, line))
         name = record.get("name")
         seat = record.get(seat_field) if seat_field else None
@@ -295,6 +291,26 @@ def _read_events(events: Any, loc: _Locator, source: str) -> tuple[Entry, ...]:
     return tuple(out)
 
 
+def _read_retracted(records: Any, loc: _Locator, source: str) -> list[dict[str, Any]]:
+    """Events taken back by `undo`: tables of the same flat values as events (they are written
+    back on every change, so nothing nested may hide in them)."""
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise _fail(source, "retracted must be an array of tables", code="bad-retracted")
+    for index, record in enumerate(records):
+        for key, value in record.items():
+            if not (_flat(value) or isinstance(value, dt.datetime)):
+                raise _fail(source, f"retracted event {index + 1}: {key} must be text, a number, "
+                            "true/false, a date-time or a list of them", code="bad-retracted",
+                            line=loc.key(key, loc.table("retracted", index)))
+    return [{key: _standard_time(value) for key, value in record.items()} for record in records]
+
+
+def show(value: Any) -> str:
+    """A value from a log, for a message: short, whatever its size."""
+    text = repr(value) if isinstance(value, (str, int, bool)) else type(value).__name__
+    return text if len(text) <= 40 else text[:30] + "..." + text[-6:]
+
+
 def _flat(value: Any) -> bool:
     """A TOML value an event field may hold: a scalar, or an array of scalars."""
     scalar = (str, int, bool)
@@ -313,10 +329,10 @@ def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
         raise fail("not a table", "bad-event")
     seq = record.get("seq")
     if seq != expected_seq or isinstance(seq, bool):
-        raise fail(f"seq is {seq!r}, expected {expected_seq}", "bad-seq", "seq")
+        raise fail(f"seq is {show(seq)}, expected {expected_seq}", "bad-seq", "seq")
     etype = record.get("type")
     if not isinstance(etype, str):
-        raise fail(f"unknown event type {etype!r}", "unknown-event", "type")
+        raise fail(f"unknown event type {show(etype)}", "unknown-event", "type")
     at = record.get("at")
     if at is not None and not isinstance(at, dt.datetime):
         raise fail("at must be a date-time", "bad-field", "at")
@@ -332,7 +348,8 @@ def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
         if key in META_KEYS:
             continue
         if not _flat(value):
-            raise fail(f"{etype}.{key} must be text, a number, true/false or a list of them",
+            raise fail(f"{show(etype)}.{show(key)} must be text, a number, true/false or a list "
+                       "of them",
                        "bad-field", key)
         fields[key] = value
     return Entry(seq, Event.make(etype, by, **fields), at, note, line)
@@ -407,75 +424,17 @@ def located(log: GameLog, text: str) -> GameLog:
 
 
 def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
-    """Write `text` to `path` so that a crash leaves the old file or the new one, never half."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if exclusive and path.exists():
-        raise LogError(f"{path}: already exists; choose another file with --log, or remove it "
-                       "first", code="log-exists")
+    """Write the log `text` to `path` so that a crash leaves the old file or the new one, never
+    half; through symlinks, keeping the file's mode (see `referee.files.replace`)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise LogMissing(f"{path}: cannot write in {folder} ({exc.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if exclusive:
-            os.link(tmp, path)  # fails if someone created the log meanwhile
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, path)
-        _fsync_dir(folder)
-    except FileExistsError:
-        os.unlink(tmp)
-        raise LogError(f"{path}: already exists", code="log-exists") from None
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise LogMissing(f"{path}: cannot write the log ({exc.strerror})") from None
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: bytes from a command line that were not UTF-8
+        raise UsageError("the text to record is not valid UTF-8") from None
+    files.replace(path, data, "the log", exclusive=exclusive,
+                  exists_hint="choose another file with --log, or remove it first")
 
 
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def lock_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.lock")
-
-
-@contextlib.contextmanager
-def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold the exclusive writer's lock of `path`; wait up to `timeout` s, then raise LogBusy."""
-    import fcntl
-
-    if timeout is None:
-        try:
-            timeout = float(os.environ.get("REFEREE_LOCK_TIMEOUT", LOCK_TIMEOUT))
-        except ValueError:
-            timeout = LOCK_TIMEOUT
-    try:
-        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise LogMissing(f"{path}: cannot create its lock file ({exc.strerror})") from None
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise LogMissing(f"{path}: cannot lock the log ({exc.strerror})") from None
-                if time.monotonic() >= deadline:
-                    raise LogBusy(f"{path}: busy: another referee command is writing this log",
-                                  hint="wait for it to finish and run your command again") from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+def locked(path: Path,
+           timeout: float | None = None) -> contextlib.AbstractContextManager[None]:
+    """Hold the exclusive writer's lock of the log `path` (see `referee.files.locked`)."""
+    return files.locked(path, timeout)

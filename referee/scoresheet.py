@@ -9,9 +9,10 @@ supplies data and never layout. The text page and the HTML page live in `referee
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
-from referee.textsafe import clean_line
+from referee.textsafe import clean, clean_line, json_text
 
 Number = int | float
 
@@ -368,31 +369,34 @@ def render_markdown(sheet: Scoresheet) -> str:
 
     def table(columns: list[Column], body: list[list[str]]) -> str:
         align = ["right" if c.kind == "num" else "left" for c in columns]
-        return tabulate(body, [c.header for c in columns], tablefmt="pipe", colalign=align,
-                        disable_numparse=True)
+        return tabulate([[_markdown_text(c) for c in row] for row in body],
+                        [_markdown_text(c.header) for c in columns], tablefmt="pipe",
+                        colalign=align, disable_numparse=True)
 
-    parts = [f"# {clean_line(sheet.title)}", ""]
+    parts = [f"# {_markdown_text(clean_line(sheet.title))}", ""]
     if not sheet.blank:
-        parts += [f"*{clean_line(sheet.outcome)}*", ""]
+        parts += [f"*{_markdown_text(clean_line(sheet.outcome))}*", ""]
     shown = [(k, "________") for k in BLANK_FACTS] if sheet.blank else facts(sheet)
     if shown:
-        parts += [f"- **{k}:** {v}" for k, v in shown] + [""]
+        parts += [f"- **{k}:** {v if sheet.blank else _markdown_text(v)}" for k, v in shown]
+        parts += [""]
     parts.append(table(*display_table(sheet)))
     if sheet.rounds and sheet.round_table:
         parts += ["", f"## {rounds_title(sheet)}", "", table(*round_table(sheet))]
     for section in sheet.sections:
-        parts += ["", f"## {clean_line(section.title)}", "", table(*section_table(section))]
+        parts += ["", f"## {_markdown_text(clean_line(section.title))}", "",
+                  table(*section_table(section))]
     if has_chart(sheet):
         chart = "\n".join(text.chart(sheet, 80, True)[1:])  # its title is the heading
         fence = "`" * max(3, _longest_run(chart, "`") + 1)
         parts += ["", f"## {chart_title(sheet)}", "", fence + "text", chart, fence]
     rule = tie_rule(sheet)
     if rule:
-        parts += ["", rule]
+        parts += ["", _markdown_text(rule)]
     if sheet.tie_notes:
-        parts += [""] + [f"- {clean_line(n)}" for n in sheet.tie_notes]
+        parts += [""] + [f"- {_markdown_text(clean_line(n))}" for n in sheet.tie_notes]
     for note in sheet.notes:
-        parts += ["", clean_line(note)]
+        parts += ["", _markdown_text(clean_line(note))]
     return "\n".join(parts) + "\n"
 
 
@@ -404,15 +408,36 @@ def _longest_run(text: str, char: str) -> int:
     return best
 
 
+# Characters that Markdown reads as markup, and `|`, which ends a table cell.
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
+
+
+def _markdown_text(text: str) -> str:
+    """Text shown as itself in Markdown: a name like `_Ann_` or `a|b` stays a name."""
+    return text.translate(_MARKDOWN)
+
+
 def render_csv(sheet: Scoresheet) -> str:
     import csv
     import io
     headers, body = _table(sheet)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(headers)
-    writer.writerows(body)
+    writer.writerow([_csv_cell(h) for h in headers])
+    writer.writerows([_csv_cell(c) for c in row] for row in body)
     return out.getvalue()
+
+
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def _csv_cell(text: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula: one that starts with = + - @
+    (or a tab or carriage return) and goes on gets a leading apostrophe, unless it is a number
+    (a lone `-` is the sheet's own placeholder)."""
+    if len(text) > 1 and text[0] in "=+-@\t\r" and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def _iso(moment: dt.datetime | None) -> str | None:
@@ -453,9 +478,7 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
 
 
 def render_json(sheet: Scoresheet) -> str:
-    import json
-
-    return json.dumps(as_dict(sheet), indent=2, ensure_ascii=False) + "\n"
+    return json_text(as_dict(sheet)) + "\n"
 
 
 def render_html(sheet: Scoresheet, paper: str = "a4") -> str:
@@ -474,4 +497,7 @@ RENDERERS: dict[str, Callable[[Scoresheet], str]] = {
 
 
 def render(sheet: Scoresheet, fmt: str) -> str:
-    return RENDERERS[fmt](sheet)
+    """The sheet in `fmt`; whatever a renderer let through, no unsafe character leaves here
+    (JSON escapes its own)."""
+    text = RENDERERS[fmt](sheet)
+    return text if fmt == "json" else clean(text)

@@ -31,17 +31,25 @@ from referee.errors import (
     UsageError,
 )
 from referee.notation import match
+from referee.textsafe import name_key
 
 if TYPE_CHECKING:
     from referee.scoresheet import Occasion, Scoresheet
 
 
 class Choices(NamedTuple):
-    """What `referee options` shows: the legal events, as lines, and a note on unlisted moves."""
+    """What `referee options` shows: the legal events, as lines, and a note on unlisted moves;
+    computed on `view`, the game as whoever asks has seen it."""
 
     events: list[Event]
     lines: list[str]
     note: str
+    game: Game[Any]
+    view: Any
+
+    def texts(self) -> list[str]:
+        """Each event as it is typed, in the order of `events` (for `options --json`)."""
+        return [self.game.option_text(self.view, event) for event in self.events]
 
 
 class Row(NamedTuple):
@@ -79,12 +87,18 @@ class Table(NamedTuple):
     def phase(self) -> str:
         return self.game.phase(self.state)
 
-    def board(self) -> str:
-        """The board as text: its last line says who acts and what they may do."""
-        return self.game.render(self.state)
+    def view(self, player: str | None = None) -> Any:
+        """The state as the table has seen it, or as `player` has (their own hand too)."""
+        return self.game.view(self.state, player)
 
-    def board_data(self) -> dict[str, Any]:
-        return self.game.board(self.state)
+    def board(self, player: str | None = None) -> str:
+        """The board as text, for the table or for `player`'s eyes only: its last line says
+        who acts and what they may do."""
+        return self.game.render(self.view(player))
+
+    def board_data(self, player: str | None = None) -> dict[str, Any]:
+        """The board as data (`status --json`), for the table or for `player`'s eyes only."""
+        return self.game.board(self.view(player))
 
     def inventory(self) -> dict[str, int]:
         return self.game.inventory(self.state)
@@ -123,36 +137,43 @@ class Table(NamedTuple):
 
     def player(self, name: str) -> str:
         """The player a (possibly abbreviated) name means, or UsageError."""
+        key = name_key(name)
+        same = [p.name for p in self.players if name_key(p.name) == key]
+        if same:  # `ann`, `Ann` + a zero-width space: the same person
+            return same[0]
         try:
             return match(name, [p.name for p in self.players], "player")
         except MoveError as exc:
             raise UsageError(exc.message) from None
 
-    def choices(self, player: str | None = None, private: bool = False) -> Choices:
-        """The legal moves (of `player` if given). A move only its player may see is listed only
-        with `private`, when that player was asked for by name."""
-        game, state = self.game, self.state
-        events = [event for event in game.legal(state, player)
-                  if not game.private(state, event) or (private and event.by == player)]
-        return Choices(events, game.option_lines(state, events), game.legal_note(state, player))
+    def choices(self, player: str | None = None, own: bool = False) -> Choices:
+        """The legal moves (of `player`, if given) as the table may see them; with `own`, as
+        `player` sees them, their own hand included. A move only its player may see
+        (`Game.private`) is listed only with `own`."""
+        game = self.game
+        view = self.view(player if own else None)
+        events = [event for event in game.legal(view, player)
+                  if not game.private(view, event) or (own and event.by == player)]
+        return Choices(events, game.option_lines(view, events), game.legal_note(view, player),
+                       game, view)
 
-    def every_move(self, player: str | None = None) -> Iterator[Event]:
-        """Every legal move, lazily; a move only its player may see only when `player` is named
-        (as in `choices`)."""
-        game, state = self.game, self.state
-        return (event for event in game.every_move(state, player)
-                if not game.private(state, event) or (player is not None and event.by == player))
+    def every_move(self, player: str | None = None, own: bool = False) -> Iterator[Event]:
+        """Every legal move, lazily, as `choices` lists them."""
+        game = self.game
+        view = self.view(player if own else None)
+        return (event for event in game.every_move(view, player)
+                if not game.private(view, event) or (own and event.by == player))
 
-    def count_moves(self, player: str | None = None) -> int:
-        return self.game.count_moves(self.state, player)
+    def count_moves(self, player: str | None = None, own: bool = False) -> int:
+        return self.game.count_moves(self.view(player if own else None), player)
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
 
     def history(self) -> list[Row]:
-        """Every event with its canonical text, formatted in the state it was played in, and the
-        game's remark on it; a run of events of a type the game folds (Kingmaker's
-        declarations) is one line, under its first event."""
+        """Every event as the table may read it, formatted in the state it was played in, and
+        the game's remark on what it decided; a run of events of a type the game folds
+        (Kingmaker's declarations) is one line, under its first event."""
         game = self.game
         rows: list[Row] = []
         run: list[logfile.Entry] = []
@@ -164,7 +185,7 @@ class Table(NamedTuple):
                                        f"{step.entry.seq})")
                 continue
             run = [step.entry]
-            rows.append(Row(step.entry, game.format(step.before, step.event),
+            rows.append(Row(step.entry, game.table_text(step.before, step.event),
                             game.remark(step.before, step.event, step.after)))
         return rows
 
@@ -355,17 +376,35 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
     import difflib  # only on a rejected move: keep it off start-up
 
     try:
-        # Never a move only its player may see (`Game.private`): suggestions show to anyone.
-        events = [e for e in table.game.legal(table.state, player)
-                  if (kind is None or e.type == kind) and not table.game.private(table.state, e)]
-        # Folded lines ('draw CARD') read better than forty single draws; drop their comments.
+        # The table reads the refusal: the moves of its view, never a hidden hand's, never a
+        # move only its player may see. Folded lines ('draw CARD') read better than forty
+        # single draws; their comments are dropped.
+        choices = table.choices(player)
+        events = [e for e in choices.events if kind is None or e.type == kind]
         lines = [line.split("  ")[0] for line in
-                 table.game.option_lines(table.state, events)] if events else []
+                 table.game.option_lines(choices.view, events)] if events else []
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
     cutoff = 0.0 if kind is not None else 0.6
-    exc.suggestions = tuple(difflib.get_close_matches(text, lines, n=3, cutoff=cutoff))
+    exc.suggestions = tuple(difflib.get_close_matches(text[:200], _likeliest(text, lines), n=3,
+                                                      cutoff=cutoff))
     return exc
+
+
+SUGGESTION_POOL = 200  # difflib compares this many moves at most: a late King's Ear position
+#                        has tens of thousands of legal trades, and comparing them all took minutes
+
+
+def _likeliest(text: str, lines: list[str]) -> list[str]:
+    """The lines that share the most words with `text` (in their order), at most
+    SUGGESTION_POOL of them: a cheap first cut before difflib's costly comparison."""
+    if len(lines) <= SUGGESTION_POOL:
+        return lines
+    typed = set(text.casefold().replace(",", " ").split())
+    shared = [len(typed.intersection(line.casefold().replace(",", " ").split()))
+              for line in lines]
+    best = sorted(range(len(lines)), key=lambda i: -shared[i])[:SUGGESTION_POOL]
+    return [lines[i] for i in sorted(best)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,7 +426,7 @@ def undo(path: Path, force: bool = False) -> Undone:
         last = log.entries[-1]
         new_log = log.without_last()
         setup, state = replay.replay_log(new_log)
-        text = setup.game.format(state, last.event)
+        text = setup.game.table_text(state, last.event)
         if setup.game.events[last.event.type].reveal and not force:
             raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "
                              "everyone has now seen; use `referee undo --force` to retract it "

@@ -6,6 +6,7 @@ through the game protocol, so every simulated game is also a valid log.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any
 from referee import __version__, replay
 from referee import log as logfile
 from referee.engine import Event, Game, Player, apply_event, load_game
+from referee.errors import CannotWrite
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 MAX_EVENTS = 20_000  # a guard against a game that never ends; no real game comes near it
@@ -91,8 +93,7 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None,
     master = random.Random(seed)
     winners: dict[str, int] = {}
     finished = events = 0
-    if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
+    targets = _save_targets(save, game.id, games) if save is not None else []
     start = time.perf_counter()
     for index in range(games):
         playout = play_out(game, master.randrange(2**31), seated)
@@ -100,8 +101,26 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None,
         events += len(playout.events)
         for name in game.score(playout.state).winners if playout.finished else ():
             winners[name] = winners.get(name, 0) + 1
-        if save is not None:
-            logfile.write_atomic(save / f"{game.id}-{index + 1:05d}.toml",
-                                 logfile.dumps(to_log(game, playout)))
+        if targets:
+            logfile.write_atomic(targets[index], logfile.dumps(to_log(game, playout)),
+                                 exclusive=True)
     elapsed = time.perf_counter() - start
     return Summary(game.id, games, finished, events, elapsed, winners)
+
+
+def _save_targets(folder: Path, game_id: str, games: int) -> list[Path]:
+    """The files `--save FOLDER` will write, the folder made if need be. Refused before any game
+    is played when FOLDER is not a folder or one of the files exists: logs are never overwritten."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        what = "is not a folder" if folder.exists() else f"cannot be made ({exc.strerror})"
+        raise CannotWrite(f"--save {folder}: {what}", hint="name a folder for the logs") from None
+    targets = [folder / f"{game_id}-{index:05d}.toml" for index in range(1, games + 1)]
+    taken = [path for path in targets if os.path.lexists(path)]
+    if taken:
+        raise CannotWrite(f"--save {folder}: {taken[0].name} already exists"
+                          + (f" (and {len(taken) - 1} more)" if len(taken) > 1 else "")
+                          + "; simulate never overwrites a log",
+                          hint="choose an empty folder, or remove the old logs")
+    return targets

@@ -107,3 +107,27 @@ def test_report_dict_shape():
     report = Report("x.toml", ok=False, findings=[Finding("c", "m", 1, 2, "R-1")])
     assert report.as_dict()["findings"][0] == {"code": "c", "message": "m", "event": 1,
                                                "line": 2, "rule": "R-1", "kind": "rule"}
+
+
+def test_a_folder_stands_for_every_log_below_it(cli, tmp_path):
+    (tmp_path / "round-1" / "table-2").mkdir(parents=True)
+    shutil.copy(GOOD, tmp_path / "round-1" / "b.toml")
+    broken_copy(tmp_path / "round-1" / "table-2")
+    (tmp_path / "round-1" / "notes.txt").write_text("not a log")
+    result = cli("check", "round-1")
+    assert result.status == 1 and "2 log(s) checked, 1 with findings" in result.err
+    lines = result.out.splitlines()
+    assert lines[0].startswith("round-1/b.toml: ok") and lines[1].startswith("round-1/table-2/")
+    (tmp_path / "empty").mkdir()
+    empty = cli("check", "empty")
+    assert empty.status == 2 and "holds no *.toml file" in empty.err
+
+
+def test_a_malformed_log_is_named_once_in_its_finding(cli, tmp_path):
+    (tmp_path / "bad.toml").write_text('format = "x"\n')
+    result = cli("check", "bad.toml")
+    assert result.status == 65
+    assert result.out.strip() == "bad.toml:-:1: unknown-format: format is 'x', expected " \
+                                 "'referee-log/1'"
+    missing = cli("check", "gone.toml")
+    assert missing.out.strip() == "gone.toml:-:-: log-missing: no such log"

@@ -101,9 +101,9 @@ class Special(EventType[State]):
             raise IllegalMove(f"{card} was the special card of an earlier hand; special cards "
                               "are never used twice", code="special-used", rule="Dealing")
         if state.seed is not None and card != seeded_special(state):
-            raise IllegalMove(f"the shuffled specials (seed {state.seed}) give "
-                              f"{seeded_special(state)}, not {card}", code="seed-mismatch",
-                              rule="Dealing")
+            raise IllegalMove("the tool's shuffled specials give another card "
+                              f"than {card}: type `special` alone and the tool turns it up",
+                              code="seed-mismatch", rule="Dealing")
         size = hand_size(state.players)
         slots = tuple(Slot(size) for _ in state.names)
         if state.seed is not None:
@@ -145,9 +145,8 @@ class Hand(EventType[State]):
         if slot.complete:  # entered before, or deduced: the same cards again are welcome
             if set(cards) == slot.known:
                 return state
-            raise IllegalMove(f"{event.by}'s hand is already known and differs: "
-                              f"{' '.join(sort_cards(slot.known))}", code="hand-known",
-                              rule="Dealing")
+            raise IllegalMove(f"{event.by}'s hand is already known (entered or deduced), and "
+                              "these cards differ", code="hand-known", rule="Dealing")
         size = hand_size(state.players)
         if len(cards) != size or len(set(cards)) != size:
             raise IllegalMove(f"a hand has {size} different cards with {state.players} players, "
@@ -159,9 +158,9 @@ class Hand(EventType[State]):
                                   rule="Dealing")
             holder = deal.holder(card)
             if holder is not None and holder != seat:
-                raise IllegalMove(f"{card} is in {state.names[holder]}'s hand",
+                raise IllegalMove(f"{card} is in {rules.where_is(state, card, holder)}",
                                   code="card-held-elsewhere", rule="Cards")
-        deal = deal.with_slot(seat, Slot.of(cards))
+        deal = deal.with_slot(seat, Slot.of(cards, seen=True))  # typed at the table
         return evolve(state, deal=rules.deduce_last_hand(deal, state.players))
 
 
@@ -201,9 +200,9 @@ class Quest(EventType[State]):
             raise IllegalMove(f"quest tile {tile} was used in an earlier hand; tiles are never "
                               "used twice", code="quest-used", rule="Quests")
         if state.seed is not None and tile != seeded_tile(state):
-            raise IllegalMove(f"the shuffled quest tiles (seed {state.seed}) give tile "
-                              f"{seeded_tile(state)}, not {tile}", code="seed-mismatch",
-                              rule="Quests")
+            raise IllegalMove("the tool's shuffled quest tiles give another tile "
+                              f"than {tile}: type `quest a` or `quest b` and the tool draws it",
+                              code="seed-mismatch", rule="Quests")
         deal = rules.shows(state, seat, QUEST_CARD, "draws the quest tile")
         return evolve(state, deal=evolve(deal, quest=(tile, side)))
 
@@ -267,8 +266,8 @@ class Swap(EventType[State]):
             for target, other in enumerate(state.names):
                 if target == seat:
                     continue
-                if state.seed is None:
-                    yield self.make(name, target=other)
+                if state.seed is None or not state.deal.slots[target].complete:
+                    yield self.make(name, target=other)  # (the table's view of a tool deal)
                     continue
                 taken = seeded_taken(state, target)
                 pool = sort_cards((state.deal.slots[seat].known | {"FlagBearerG"}) | set(taken))

@@ -25,6 +25,7 @@ class DwarfKing(Game[State]):
     title = "The Dwarf King"
     min_players = 3
     max_players = 5
+    seed_use = "the tool deals the hands and draws the special cards and quest tiles"
     options = (
         OptionSpec("edition", 2011, "int", "quest tiles of the 2011 edition or the 2022 reprint",
                    ruling="R-4", choices=EDITIONS),
@@ -95,10 +96,41 @@ class DwarfKing(Game[State]):
         if rules.phase(state) == rules.PLAY:
             playable = [e["card"] for e in self.legal(state) if e.type == "play"]
             return texts.not_playable_note(state, playable)
+        if rules.phase(state) == rules.SWAP and state.seed is not None:
+            return ("the tool takes the 2 random cards; name the 2 given back: "
+                    "`swap NAME give CARD CARD`")
         return ""
 
+    def view(self, state: State, player: str | None = None) -> State:
+        return rules.table_view(state, player)
+
+    def option_text(self, state: State, event: Event) -> str:
+        """What the tool draws or deals (the special card, the quest tile, the cards the Flag
+        Bearer takes) is left out of the move `options` offers: `play` fills it in."""
+        if state.seed is not None:
+            if event.type == "special":
+                return "special"
+            if event.type == "quest":
+                return f"quest {event['side']}"
+            if event.type == "swap" and event.get("taken") is not None:
+                return f"swap {event['target']} give {' '.join(event['given'])}"
+        return self.format(state, event)
+
+    def table_text(self, state: State, event: Event) -> str:
+        """In a --seed game the tool takes the Flag Bearer's 2 random cards: the table never
+        reads which (the cards given back were typed at the table)."""
+        if state.seed is not None and event.type == "swap" and event.get("taken") is not None:
+            return f"swap {event['target']} give {' '.join(event['given'])}"
+        return self.format(state, event)
+
+    def table_record(self, state: State, event: Event) -> dict[str, Any]:
+        record = event.record()
+        if state.seed is not None and event.type == "swap":
+            record.pop("taken", None)
+        return record
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         moves = self.legal(state)

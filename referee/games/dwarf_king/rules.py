@@ -130,18 +130,46 @@ def check_card_available(state: State, seat: int, card: str) -> None:
     if card in deal.gone:
         raise IllegalMove(f"{card} has already been played in this hand", code="card-played",
                           rule="Cards")
-    holder = deal.holder(card)
-    if holder is not None and holder != seat:
-        raise IllegalMove(f"{name} cannot play {card}: it is in the hand {state.names[holder]} "
-                          f"holds{_known_how(deal, holder)}", code="card-held-elsewhere",
-                          rule="Cards")
     if deal.slots[seat].complete and card not in deal.slots[seat].known:
         raise IllegalMove(f"{name} does not hold {card} (the hand was entered at the deal or "
                           "dealt by the tool)", code="card-not-in-hand", rule="Cards")
+    holder = deal.holder(card)
+    if holder is not None and holder != seat:
+        raise IllegalMove(f"{name} cannot play {card}: it is in {where_is(state, card, holder)}",
+                          code="card-held-elsewhere", rule="Cards")
 
 
-def _known_how(deal: Deal, seat: int) -> str:
-    return " (fully known)" if deal.slots[seat].complete else ""
+def where_is(state: State, card: str, holder: int) -> str:
+    """The hand `card` is in, as a refusal may say it: named only when the table could tell
+    (a card shown, or the one hand left unknown); else the referee's knowledge stays its own."""
+    if public_deal(state.deal).holder(card) == holder:
+        return f"the hand {state.names[holder]} holds"
+    return "another player's hand"
+
+
+AWAITED = {QUEST: QUEST_CARD, SWAP: "FlagBearerG", LEADER: LEADER_CARD}
+
+
+def public_deal(deal: Deal, awaited: str | None = None, own: int | None = None) -> Deal:
+    """The deal as the table knows it: of each hand only the cards shown and its voids (and all
+    the referee knows of seat `own`'s hand, for its own player). `awaited` is the card the
+    moment makes its holder show at once: its holder is named as the one to act anyway."""
+    slots = []
+    for seat, slot in enumerate(deal.slots):
+        if seat != own:
+            seen = slot.public()
+            slot = seen.showing(awaited) if awaited and awaited in slot.known else seen
+        slots.append(slot)
+    return evolve(deal, slots=tuple(slots))
+
+
+def table_view(state: State, player: str | None = None) -> State:
+    """The game as the table sees it (or `player`, who also sees their own hand)."""
+    if not state.deal.slots:
+        return state
+    own = state.seat(player) if player in state.names else None
+    deal = public_deal(state.deal, AWAITED.get(phase(state)), own)
+    return evolve(state, deal=deal)
 
 
 def check_play(state: State, seat: int, card: str) -> str | None:
@@ -177,10 +205,11 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
     must = [c for c in slot.known if CARDS[c].suit == led and c != card]
     if must:
-        must = sort_cards(must)
+        shown = sort_cards(c for c in must if c in slot.shown)  # never name a card not shown
         what = (f"cannot play Excalibur: it is playable only when void in {led}"
                 if power == "excalibur" else f"must follow {led}")
-        raise IllegalMove(f"{name} {what}: the hand holds {', '.join(must)}",
+        holds = ", ".join(shown) if shown else f"a card of {led}"
+        raise IllegalMove(f"{name} {what}: the hand holds {holds}",
                           code="excalibur-not-void" if power == "excalibur" else "must-follow",
                           rule="Excalibur" if power == "excalibur" else FOLLOW)
     return None if slot.complete else led
@@ -276,14 +305,16 @@ def goblin_swap(state: State, seat: int, target: int, taken: tuple[str, ...] | N
     if taken is None or given is None:
         mine, theirs = Slot(mine.size), Slot(theirs.size)
     else:
-        mine = _known(mine, (mine.known | set(taken)) - set(given))
-        theirs = _known(theirs, (theirs.known - set(taken)) | set(given))
+        # What the table saw: the cards given were typed at the table, and so were those taken,
+        # unless the tool took them at random from a hand it dealt (--seed).
+        seen_taken = frozenset() if state.seed is not None else frozenset(taken)
+        mine = evolve(mine.with_known((mine.known | set(taken)) - set(given)),
+                      shown=(mine.shown | seen_taken) - set(given))
+        theirs = evolve(theirs.with_known((theirs.known - set(taken)) | set(given)),
+                        shown=(theirs.shown - set(taken) if seen_taken else frozenset())
+                        | set(given))
     deal = deal.with_slot(seat, mine).with_slot(target, theirs)
     return evolve(state, deal=evolve(deal, swapped=True))
-
-
-def _known(slot: Slot, known: frozenset[str]) -> Slot:
-    return evolve(slot, known=known, complete=len(known) == slot.size)
 
 
 def take_back(state: State, seat: int, card: str) -> State:
@@ -294,6 +325,7 @@ def take_back(state: State, seat: int, card: str) -> State:
     slot = deal.slots[seat]
     known = (slot.known - {"Sorcerer"}) | {card}
     slot = evolve(slot, known=known, complete=slot.complete or len(known) == slot.size,
+                  shown=(slot.shown - {"Sorcerer"}) | {card},  # everyone saw it taken
                    joined=slot.joined + ((card, last.number),))
     deal = deal.with_slot(seat, slot, tricks=deal.tricks[:-1] + (trick,))
     return evolve(state, deal=deal)
@@ -432,7 +464,7 @@ def shows(state: State, seat: int, card: str, what: str) -> Deal:
     if holder not in (None, seat) or (slot.complete and card not in slot.known):
         raise IllegalMove(f"{state.names[seat]} cannot be the one who {what}: they do not hold "
                           f"{card}", code="not-the-holder", rule="Dealing")
-    return deal.with_slot(seat, deal.slots[seat].knowing(card))
+    return deal.with_slot(seat, deal.slots[seat].showing(card))
 
 
 def deduce_last_hand(deal: Deal, players: int) -> Deal:
@@ -442,7 +474,7 @@ def deduce_last_hand(deal: Deal, players: int) -> Deal:
         return deal
     rest = deal.deck(players) - {c for slot in deal.slots for c in slot.known}
     seat = open_slots[0]
-    return deal.with_slot(seat, Slot(deal.slots[seat].size, frozenset(rest), True))
+    return deal.with_slot(seat, evolve(deal.slots[seat], known=frozenset(rest), complete=True))
 
 
 def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...],
@@ -462,9 +494,10 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
             raise IllegalMove(f"{card} cannot be taken from {state.names[target]}'s hand",
                               code="swap-cards", rule=rule)
     if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
-        raise IllegalMove(f"the random cards taken (seed {state.seed}) are "
-                          f"{' '.join(seeded_taken(state, target))}", code="seed-mismatch",
-                          rule=rule)
+        name = state.names[target]
+        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
+                          f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
+                          code="seed-mismatch", rule=rule)
     mine = deal.slots[seat]
     for card in given:
         holder = deal.holder(card)

@@ -50,9 +50,11 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     if quests:
         tiles_left = sorted({e["tile"] for e in quests})
         who = sorted({e.by or "" for e in quests})
-        lines.append(f"quest TILE SIDE: tile {' '.join(map(str, tiles_left))}, side a or b "
-                     f"(e.g. quest {tiles_left[0]}a)" + ("" if len(who) == 1 else
-                                                         "; --as the holder of the 5 of Knights"))
+        head = ("quest a or quest b: the tool draws the tile, you choose its side"
+                if state.seed is not None else
+                f"quest TILE SIDE: tile {' '.join(map(str, tiles_left))}, side a or b "
+                f"(e.g. quest {tiles_left[0]}a)")
+        lines.append(head + ("" if len(who) == 1 else "; --as the holder of the 5 of Knights"))
     if plays:
         lines += _play_lines(state, [e["card"] for e in plays])
     if sorcery:

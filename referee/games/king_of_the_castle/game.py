@@ -39,6 +39,7 @@ class KingOfTheCastle(Game[State]):
     title = "King of the Castle"
     min_players = 2
     max_players = 6
+    seed_use = "the tool shuffles and deals the cards"
     options = (
         OptionSpec("squires", SECRET, "str", "how the squires are chosen: secret, random or "
                    "hand", "R-2", choices=(SECRET, RANDOM, HAND)),

@@ -135,9 +135,10 @@ class Reveal(EventType[State]):
                                f"{', '.join(state.orders)})", code="unknown-tile", rule="R-2")
         pile = state.next_pile(offset)
         if state.virtual is not None and state.virtual[pile][len(seen[pile])] != tile:
-            return IllegalMove(f"reveal: the virtual pile {PILE_NAMES[pile]} has "
-                               f"{state.virtual[pile][len(seen[pile])]} next, not {tile}",
-                               code="not-the-virtual-tile", rule="R-2")
+            # Never name the tile it holds: nobody has seen it yet.
+            return IllegalMove(f"reveal: {tile} is not the next tile of the virtual pile "
+                               f"{PILE_NAMES[pile]}: type `reveal` alone and the tool turns "
+                               "the tiles up", code="not-the-virtual-tile", rule="R-2")
         return None
 
     @staticmethod

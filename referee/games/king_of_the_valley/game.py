@@ -33,6 +33,7 @@ class KingOfTheValley(Game[State]):
     title = "King of the Valley"
     min_players = 2
     max_players = 4
+    seed_use = "virtual piles shuffled"
     options = (
         OptionSpec("hill_prices", list(DEFAULT_PRICES), "int[]",
                    "the recruiting price of each hill row, bottom row first", "R-4",
@@ -89,8 +90,15 @@ class KingOfTheValley(Game[State]):
         return state.player
 
     # ---- moves ---------------------------------------------------------------------------
+    def option_text(self, state: State, event: Event) -> str:
+        """A reveal from the virtual piles is offered as `reveal`: the tiles are hidden until
+        they are turned up."""
+        if event.type == "reveal" and state.virtual is not None:
+            return "reveal"
+        return self.format(state, event)
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
 
     def completions(self, state: State, player: str | None, typed: Sequence[str]) -> list[str]:
         """A reveal names one tile per waiting place: offer every tile the box may still hold

@@ -70,6 +70,7 @@ class Kingmaker(Game[State]):
     title = "Kingmaker"
     min_players = 2
     max_players = 7
+    seed_use = "the tool rolls the percentile dice a move leaves out"
     options = (
         OptionSpec("components", TEST_BOX_OPTION, "str",
                    "the components file copied into the log (name and SHA-256), or test-box",

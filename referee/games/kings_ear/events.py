@@ -67,9 +67,9 @@ class Draw(EventType[State]):
                               f"{state.houses[state.where[card]]} (card conservation)",
                               code="card-seen", rule="Components")
         if state.deck is not None and state.deck[state.drawn] != card:
-            expected = card_name(state, state.deck[state.drawn])
-            raise IllegalMove(f"the shuffled pile's next card is {expected}, not {name}",
-                              code="not-next-card", rule="Virtual pile")
+            raise IllegalMove(f"{name} is not the next card of the shuffled pile: type `draw` "
+                              "alone and the tool draws it", code="not-next-card",
+                              rule="Virtual pile")
         where = list(state.where)
         state = evolve(state, drawn=state.drawn + 1, passes=0)
         if card_house(card) == state.own:  # (1a) own House: placed at once, nothing to choose

@@ -76,11 +76,17 @@ class KingsEar(Game[State]):
             return ""
         return texts.legal_note(state)
 
+    def option_text(self, state: State, event: Event) -> str:
+        """A draw from the virtual pile is offered as `draw`: the card is hidden until drawn."""
+        if event.type == "draw" and state.deck is not None:
+            return "draw"
+        return self.format(state, event)
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
         families = [] if state.pending is not None else rules.equal_trade_families(state)
         if sum(f.count for f in families) <= LISTED:
             families = []  # few enough: every trade is listed on its own
-        return texts.option_lines(state, events, [self.format(state, e) for e in events],
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events],
                                   families)
 
     def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:

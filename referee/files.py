@@ -1,0 +1,248 @@
+"""The file system, trusted as little as the logs: read, write and lock files without hanging on a
+FIFO, splitting a game in two through a symlink, replacing a device or leaving temporary files.
+
+- `read_regular` reads only a regular file, at most `limit` bytes; a FIFO, a device or a folder
+  is refused at once (the open never blocks).
+- `replace` writes a file through any symlinks to their target: the new text goes to a temporary
+  file beside the target, is fsynced and renamed over it, with the target's mode and (as far as
+  the system allows) owner and group; a new file gets the umask. A read-only file, a folder, a
+  FIFO or a device is never replaced; with `streams`, a character device or a FIFO (/dev/stdout,
+  a named pipe with a reader) is written as a stream instead.
+- `locked` holds an exclusive flock on `.NAME.lock` beside the target (so every path to one file
+  shares one lock), never through a symlink, waiting a bounded time.
+
+Messages name the path as the user gave it, and what it is (`noun`: "the log", "the scoresheet").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import math
+import os
+import stat
+import time
+from pathlib import Path
+from typing import Iterator
+
+from referee.errors import CannotWrite, LogBusy, LogError, LogMissing
+
+LOCK_TIMEOUT = 3.0  # seconds a writer waits for another writer (REFEREE_LOCK_TIMEOUT overrides)
+MAX_LOCK_TIMEOUT = 600.0  # a longer (or infinite, or NaN) wait is a mistake: the default applies
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOCTTY = getattr(os, "O_NOCTTY", 0)
+
+
+def kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def target(path: Path) -> Path:
+    """The file `path` names once every symlink is followed (the file to write and to lock)."""
+    return Path(os.path.realpath(path))
+
+
+def _stat(path: Path, noun: str) -> os.stat_result | None:
+    """The file's status (following symlinks), None when it does not exist."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # a symlink loop, a path through a file, no permission
+        raise CannotWrite(f"{path}: cannot write {noun} ({exc.strerror})") from None
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_regular(path: Path, limit: int, noun: str = "log", hint: str | None = None) -> bytes:
+    """At most `limit` bytes of the regular file `path`; LogMissing (66) for anything else."""
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):  # never open a device or a FIFO: it may block, or act
+            raise LogMissing(f"{path}: is {kind(mode)}, not a {noun} file")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC | _NOCTTY)
+    except FileNotFoundError:
+        raise LogMissing(f"{path}: no such {noun}", hint=hint) from None
+    except OSError as exc:
+        raise LogMissing(f"{path}: cannot read the {noun} ({exc.strerror})") from None
+    with open(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):  # swapped for something else since the stat
+            raise LogMissing(f"{path}: is {kind(mode)}, not a {noun} file")
+        try:
+            return handle.read(limit)
+        except OSError as exc:
+            raise LogMissing(f"{path}: cannot read the {noun} ({exc.strerror})") from None
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def replace(path: Path, data: bytes, noun: str, *, exclusive: bool = False,
+            streams: bool = False, exists_hint: str | None = None) -> None:
+    """Write `data` to the file `path` names, so that a crash leaves the old file or the new one.
+
+    `exclusive`: the file must not exist yet (LogError 'log-exists' if it does). `streams`: a
+    character device or a FIFO is written as a stream rather than refused."""
+    st = _stat(path, noun)  # following symlinks, /proc/self/fd/1 to its pipe too
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise CannotWrite(f"{path}: is a folder; name a file for {noun}")
+        if not stat.S_ISREG(st.st_mode):
+            if streams and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+                _write_stream(path, data, noun)
+                return
+            raise CannotWrite(f"{path}: is {kind(st.st_mode)}, not a regular file; referee "
+                              f"never writes {noun} there")
+        if exclusive:
+            raise LogError(f"{path}: already exists", code="log-exists", hint=exists_hint)
+        if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+            raise CannotWrite(f"{path}: is read-only; {noun} was not changed",
+                              hint=f"make it writable (chmod u+w {path}) to go on")
+    _write_new_version(target(path), data, st, exclusive, path, noun, exists_hint)
+
+
+def _write_new_version(real: Path, data: bytes, st: os.stat_result | None, exclusive: bool,
+                       shown: Path, noun: str, exists_hint: str | None) -> None:
+    folder = real.parent
+    tmp = folder / f".{real.name}.{os.urandom(4).hex()}.tmp"
+    try:  # a new file gets 0666 less the umask; a rewritten one gets its old mode below
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,
+                     0o600 if st is not None else 0o666)
+    except OSError as exc:
+        raise CannotWrite(f"{shown}: cannot write in {folder} ({exc.strerror})") from None
+    try:
+        with open(fd, "wb") as handle:
+            if st is not None:
+                _keep_owner_and_mode(handle.fileno(), st)
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if exclusive:
+            os.link(tmp, real)  # fails if someone created the file meanwhile
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, real)
+    except BaseException as exc:  # an interrupt too: never leave the temporary file behind
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, FileExistsError):
+            raise LogError(f"{shown}: already exists", code="log-exists",
+                           hint=exists_hint) from None
+        if isinstance(exc, OSError):
+            raise CannotWrite(f"{shown}: cannot write {noun} ({exc.strerror})") from None
+        raise
+    _fsync_dir(folder)
+
+
+def _keep_owner_and_mode(fd: int, st: os.stat_result) -> None:
+    """Give the new version the old file's owner and group where the system allows it (root, or
+    a group the user is in), then its mode (after chown, which may clear set-id bits)."""
+    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, st.st_uid, st.st_gid)
+        except PermissionError:
+            with contextlib.suppress(PermissionError):
+                os.fchown(fd, -1, st.st_gid)
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+
+
+def _write_stream(path: Path, data: bytes, noun: str) -> None:
+    """Write to a character device or a FIFO as it is, without waiting for a reader."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | _NOCTTY | _CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise CannotWrite(f"{path}: no program is reading this FIFO; {noun} was not "
+                              "written") from None
+        raise CannotWrite(f"{path}: cannot write {noun} ({exc.strerror})") from None
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise CannotWrite(f"{path}: cannot write {noun} ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# --------------------------------------------------------------------------------------------
+# Locking
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the file `path` names: beside its target, whatever the symlinks."""
+    real = target(path)
+    return real.with_name(f".{real.name}.lock")
+
+
+def lock_timeout() -> float:
+    """REFEREE_LOCK_TIMEOUT: seconds from 0 to 600; anything else (text, NaN, infinite,
+    negative, longer) means the default, so that a writer never waits forever."""
+    try:
+        value = float(os.environ.get("REFEREE_LOCK_TIMEOUT", LOCK_TIMEOUT))
+    except ValueError:
+        return LOCK_TIMEOUT
+    return value if math.isfinite(value) and 0 <= value <= MAX_LOCK_TIMEOUT else LOCK_TIMEOUT
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the exclusive writer's lock of `path`; wait up to `timeout` s, then raise LogBusy."""
+    import fcntl
+
+    wait = lock_timeout() if timeout is None else timeout
+    lock = lock_path(path)
+    try:
+        fd = os.open(lock, os.O_RDONLY | os.O_CREAT | _NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CannotWrite(f"{path}: its lock file {lock} is a symbolic link; referee does "
+                              "not follow it", hint=f"remove {lock}") from None
+        raise CannotWrite(f"{path}: cannot create its lock file ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise CannotWrite(f"{path}: its lock file {lock} is {kind(mode)}",
+                              hint=f"remove {lock}")
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise CannotWrite(f"{path}: cannot lock the log ({exc.strerror})") from None
+                if time.monotonic() >= deadline:
+                    raise LogBusy(f"{path}: busy: another referee command is writing this log",
+                                  hint="wait for it to finish and run your command again") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -1,0 +1,270 @@
+"""Hidden information: no output shows what the table has not seen.
+
+Whole seeded games (`--shuffle --seed`) of every game are replayed and, before each reveal, every
+read command and a refused move are run through the CLI: none may name the card, tile or special
+about to be revealed, nor a card of a hand the tool dealt. Then the move `options` offers is
+played, and the reveal does name it (so the search itself is sound). The policy is in
+docs/design.md ("Hidden information").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import replace
+
+import pytest
+
+from referee.evolve import evolve
+
+from referee import log as logfile
+from referee import session
+from referee.engine import apply_event, load_game
+from referee.games.dwarf_king.components import LEADER_CARD, QUEST_CARD, SPECIAL_CARD, tiles
+from referee.games.kings_ear.components import card_ids, short_name
+from referee.simulate import default_players, play_out, to_log
+
+READS = (("status",), ("status", "--json"), ("options",), ("options", "--json"), ("history",),
+         ("history", "--json"), ("score",), ("score", "--json"), ("scoresheet",))
+
+
+def seeded_game(game_id: str, seed: int, players: int | None = None):
+    game = load_game(game_id)
+    playout = play_out(game, seed, default_players(game, players))
+    assert playout.finished
+    return game, playout, to_log(game, playout)
+
+
+def write_prefix(cli, log: logfile.GameLog, cut: int) -> str:
+    """./game.toml with the first `cut` events of `log`; its text."""
+    text = logfile.dumps(replace(log, entries=log.entries[:cut]))
+    (cli.path / "game.toml").write_text(text, encoding="utf-8")
+    return text
+
+
+def outputs_at(cli, log: logfile.GameLog, cut: int, refused: list[list[str]]) -> str:
+    """Everything the read commands and some refused moves print with the first `cut` events."""
+    path = cli.path / "game.toml"
+    text = write_prefix(cli, log, cut)
+    printed = []
+    for args in READS:
+        result = cli(*args)
+        assert result.status == 0, (args, result.err)
+        printed.append(result.out + result.err)
+    for move in refused:
+        result = cli("play", *move)
+        assert result.status in (1, 2), (move, result.out)
+        printed.append(result.out + result.err)
+    assert path.read_text(encoding="utf-8") == text  # refused: untouched
+    return "\n".join(printed)
+
+
+def offered(cli) -> list[str]:
+    return json.loads(cli("options", "--json").out)["moves"]
+
+
+def word(text: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
+
+
+# ---- The King's Ear: the virtual pile --------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [7])
+def test_kings_ear_never_shows_the_next_card_of_the_pile(cli, seed):
+    game, playout, log = seeded_game("kings-ear", seed)
+    houses = tuple(playout.setup.options["houses"])
+    draws = [i for i, e in enumerate(playout.events) if e.type == "draw"]
+    for cut in draws:
+        card = playout.events[cut]["card"]
+        short = short_name(houses, card_ids(houses)[card])
+        unseen = next(n for n in card_ids(houses) if n != card and all(
+            e.get("card") != n for e in playout.events[:cut + 1]))
+        # The refused moves name another unseen card: a refusal may repeat what was typed.
+        other = short_name(houses, card_ids(houses)[unseen])
+        printed = outputs_at(cli, log, cut, [["draw", *unseen.split()], ["place", "Horse"],
+                                             ["trade", "Pig", "take", other]])
+        assert not word(card).search(printed) and not word(short).search(printed), (cut, card)
+        assert offered(cli) == ["draw"] or "draw" in offered(cli)
+        result = cli("play", "draw")
+        assert result.status == 0 and card in result.out  # the reveal itself names it
+
+
+# ---- King of the Valley: the virtual piles -----------------------------------------------------
+
+
+def test_king_of_the_valley_never_shows_the_next_tiles(cli):
+    game, playout, log = seeded_game("king-of-the-valley", 5)
+    reveals = [i for i, e in enumerate(playout.events) if e.type == "reveal"]
+    for cut in reveals[:6] + reveals[6::5]:  # the set-up, then a sample of the refills
+        next_tiles = list(playout.events[cut]["tiles"])
+        wrong = next(t for t in ("farmer", "wife", "queen", "duke", "priest") if
+                     t != next_tiles[0])
+        outputs_at(cli, log, cut, [])
+        assert offered(cli) == ["reveal"]
+        assert json.loads(cli("options", "--json").out)["lines"] == ["reveal"]
+        assert cli("options").out.splitlines()[1:] == ["  reveal"]
+        result = cli("play", "reveal", wrong)
+        assert result.status == 1 and not word(next_tiles[0]).search(result.err), result.err
+        result = cli("play", "reveal")
+        assert result.status == 0 and " ".join(next_tiles) in result.out
+
+
+# ---- The Dwarf King: the specials, the quest tiles and the hands the tool deals ----------------
+
+
+def test_dwarf_king_never_shows_the_next_special_tile_or_a_dealt_hand(cli):
+    game, playout, log = seeded_game("dwarf-king", 3, players=3)
+    events = playout.events
+    shown: set[str] = set()
+    for cut, event in enumerate(events):
+        if event.type == "special":
+            shown = set()
+            names = {event["card"], SPECIAL_CARD[event["card"]].name}
+            printed = outputs_at(cli, log, cut, [["special", "K2"], ["leader"]])
+            assert not any(word(name).search(printed) for name in names), (cut, event)
+            assert offered(cli) == ["special"]
+            result = cli("play", "special")
+            assert result.status == 0 and SPECIAL_CARD[event["card"]].name in result.out
+        elif event.type == "quest":
+            tile = event["tile"]
+            printed = outputs_at(cli, log, cut, [["quest", f"{tile % 20 + 1}a"]])
+            assert not re.search(rf"(?<![\w+-]){tile}[ab]\b|tile {tile}\b", printed), (cut, tile)
+            assert set(offered(cli)) == {"quest a", "quest b"}
+            label = tiles(playout.setup.options["edition"])[(tile, event["side"])].label
+            result = cli("play", "quest", event["side"])
+            assert result.status == 0 and label in result.out
+        elif cut % 7 == 0:  # in the tricks: a hand shows only what the table has seen
+            write_prefix(cli, log, cut)
+            status = cli("status").out
+            listed = {card for line in re.findall(r"^  \w+: \d+ card\(s\); (.*)$", status, re.M)
+                      for card in re.findall(r"(?:holds|known:) ([^;]*)", line)
+                      for card in card.split()}
+            assert listed <= shown | {QUEST_CARD, LEADER_CARD, "FlagBearerG"}, (cut, listed)
+        if event.type == "sorcerer":
+            shown.add(event["card"])
+
+
+def test_a_players_own_view_shows_their_hand(cli):
+    new = cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed", "3")
+    assert new.status == 0
+    assert cli("play", "special").status == 0
+    table = session.load(cli.path / "game.toml")
+    hands = {name: sorted(slot.known) for name, slot in zip(table.state.names,
+                                                           table.state.deal.slots)}
+    public = cli("status").out
+    seen = {QUEST_CARD, table.state.deal.special}  # its holder acts next; the special is known
+    for name, cards in hands.items():
+        mine = cli("status", "--for", name).out
+        assert all(word(c).search(mine) for c in cards), name
+        others = [c for n, cs in hands.items() if n != name for c in cs if c not in seen]
+        assert not any(word(c).search(mine) for c in others), name
+        assert not any(word(c).search(public) for c in cards if c not in seen)
+    holder = table.turn.players[0]
+    assert cli("play", "quest", "a").status == 0 and cli("play", "leader").status == 0
+    leader = session.load(cli.path / "game.toml").turn.players[0]
+    own = json.loads(cli("options", "--for", leader, "--json").out)["moves"]
+    assert set(own) <= set(hands[leader]) and len(own) == len(hands[leader])
+    assert holder in hands and "any unplayed card" in cli("options").out
+
+
+def test_a_seeded_swap_hides_the_cards_the_tool_took(cli):
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Pierre", "-p", "Bruno", "-p", "Catie", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    assert cli("play", "special").status == 0 and cli("play", "quest", "a").status == 0
+    table = session.load(cli.path / "game.toml")
+    holder = table.turn.players[0]
+    target = next(n for n in table.state.names if n != holder)
+    mine = sorted(table.state.deal.slots[table.state.seat(holder)].known - {"FlagBearerG"})
+    assert "swap NAME give CARD CARD" in cli("options").out
+    result = cli("play", "swap", target, "give", mine[0], mine[1], "--json", "--as", holder)
+    assert result.status == 0, result.err
+    data = json.loads(result.out)
+    assert "taken" not in data["event"] and data["move"].startswith(f"swap {target} give ")
+    assert set(data["move"].split()[3:]) == {mine[0], mine[1]}
+    log = logfile.read(cli.path / "game.toml")
+    taken = log.entries[-1].event["taken"]
+    history = cli("history").out + cli("history", "--json").out + cli("status").out
+    assert not any(word(card).search(history) for card in taken)
+
+
+# ---- Indistinguishable deals: what the table sees does not depend on the hidden cards -----
+
+
+def _shuffled_hands(state, rng):
+    """The same game, its unseen cards dealt otherwise among the hands (sizes kept)."""
+    deal = state.deal
+    hidden = [sorted(slot.known - slot.shown) for slot in deal.slots]
+    pool = [card for cards in hidden for card in cards]
+    rng.shuffle(pool)
+    slots = []
+    for slot, cards in zip(deal.slots, hidden):
+        mine, pool = pool[:len(cards)], pool[len(cards):]
+        slots.append(evolve(slot, known=slot.shown | frozenset(mine)))
+    return evolve(state, deal=evolve(deal, slots=tuple(slots)))
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_the_tables_view_of_a_tool_deal_does_not_depend_on_the_cards(seed):
+    game, playout, log = seeded_game("dwarf-king", seed, players=4)
+    rng = random.Random(seed)
+    setup = playout.setup
+    state = setup.state
+    checked = 0
+    for event in playout.events:
+        if game.phase(state) == "play" and rng.random() < 0.3:
+            other = _shuffled_hands(state, rng)
+            one = session.Table(log, setup, state)
+            two = session.Table(log, setup, other)
+            assert one.board() == two.board()
+            assert one.choices().lines == two.choices().lines
+            assert one.choices().texts() == two.choices().texts()
+            assert one.turn == two.turn and one.score() == two.score()
+            checked += 1
+        state = apply_event(game, state, event, setup.players)
+    assert checked > 10
+
+
+# ---- The seed is the key to every hidden card ------------------------------------------------
+
+
+def test_a_drawn_seed_is_never_printed(cli):
+    result = cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle")
+    seed = logfile.read(cli.path / "game.toml").seed
+    assert result.status == 0 and "kept in the log only" in result.out
+    printed = [result.out, cli("play", "special", "Dragon").err, cli("play", "special").out,
+               cli("play", "quest", "99a").err]
+    printed += [cli(*args).out for args in READS]
+    assert not any(word(str(seed)).search(text) for text in printed)
+    chosen = cli("--log", "other.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--seed", "7")
+    assert "seed 7" in chosen.out  # typed at the table: no secret
+    drawn = cli("--log", "third.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--shuffle",
+                "--json")
+    assert json.loads(drawn.out)["seed"] is None
+    assert logfile.read(cli.path / "third.toml").seed is not None  # kept in the log only
+
+
+def test_new_says_what_the_seed_does_in_each_game(cli):
+    result = cli("new", "kingmaker", "-p", "A", "-p", "B", "--option", "components=test-box",
+                 "--seed", "3")
+    assert "The tool rolls the percentile dice a move leaves out, with seed 3." in result.out
+    result = cli("--log", "b.toml", "new", "kings-ear", "-p", "A", "-p", "B", "--seed", "3")
+    assert "Virtual pile shuffled, with seed 3." in result.out
+
+
+# ---- What `options` offers is what `play` accepts --------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["kings-ear", "king-of-the-valley", "dwarf-king"])
+def test_every_offered_move_parses_back_to_the_same_event(game_id):
+    game, playout, _ = seeded_game(game_id, 11)
+    state = playout.setup.state
+    rng = random.Random(11)
+    for event in playout.events:
+        for candidate in rng.sample(game.legal(state), min(5, len(game.legal(state)))):
+            text = game.option_text(state, candidate)
+            assert game.parse(state, text, candidate.by) == candidate, text
+        state = apply_event(game, state, event, playout.setup.players)
