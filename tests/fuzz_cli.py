@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from referee import log as logfile
+from referee import replay
 from referee.cli import main
 from referee.engine import Game, apply_event, available_game_ids, load_game
-from referee.errors import EXIT_INTERNAL
+from referee.errors import EXIT_INTERNAL, LogError
 from referee.simulate import default_players, play_out, to_log
 
 TIME_LIMIT = 20  # seconds one command may take before it counts as a hang
@@ -146,9 +147,20 @@ def positions(rng: random.Random, games: int = 3) -> list[Position]:
             for cut in cuts:
                 for seed in (full.seed, None):
                     log = replace(full, entries=full.entries[:cut], seed=seed)
+                    if seed is None and full.seed is not None and not _replays(log):
+                        continue  # the tool dealt what this log does not record (King of the
+                        #           Castle's deal): without the seed it is no log at all
                     moves = _moves(game, states[cut], rng) if seed is not None else ()
                     out.append(Position(game, log, moves, tuple(p.name for p in players)))
     return out
+
+
+def _replays(log: logfile.GameLog) -> bool:
+    try:
+        replay.replay_log(log)
+    except (LogError, replay.ReplayError):
+        return False
+    return True
 
 
 def _moves(game: Game[Any], state: Any, rng: random.Random) -> tuple[str, ...]:

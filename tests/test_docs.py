@@ -41,7 +41,7 @@ def test_groff_reports_nothing(page):
 
 README_COMMANDS = [
     "python3 -m venv .venv && . .venv/bin/activate && pip install . && referee demo",
-    ". .venv/bin/activate && pip install -e '.[test]' && pytest",
+    "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && pytest",
 ]
 
 
