@@ -12,6 +12,7 @@ import argparse
 import datetime as dt
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -21,8 +22,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import timed_runs  # noqa: E402
-
 from referee import log as logfile  # noqa: E402
 from referee.check import check_file  # noqa: E402
 from referee.engine import Event, apply_event  # noqa: E402
@@ -30,6 +29,20 @@ from referee.games.kingmaker import GAME  # noqa: E402
 from referee.games.kingmaker.components import TEST_BOX, file_text  # noqa: E402
 from referee.replay import from_table, replay_log  # noqa: E402
 from referee.simulate import default_players, simulate  # noqa: E402
+
+def timed_runs(command: list[str], runs: int, before=None) -> float:
+    """The best wall time of a command over `runs` runs (after one warm-up), `before` run
+    before each."""
+    times = []
+    for index in range(runs + 1):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        if index:
+            times.append(time.perf_counter() - start)
+    return min(times)
+
 
 CALM = ("Fair Weather", "Bad Weather Delays Attack", "Writ", "Free Move", "Embassy")
 
@@ -123,6 +136,60 @@ def bench_options(length: int) -> None:
           f"({where})")
 
 
+def full_chancery_parliament(players: int = 6, length: int = 400):
+    """A People's Parliament in session in a 6-player game, every noble attending, with every
+    title, office and bishop of the box in the Chancery (taken from the nobles): the largest
+    Parliament the test box can make."""
+    from dataclasses import replace
+
+    from referee.games.kingmaker import rules
+    from referee.games.kingmaker.events import assembly
+    from referee.games.kingmaker.state import CHANCERY, Sitting, evolve
+
+    setup, _, state = long_game(players, length, seed=8, declared=False)
+    state = replace(state, sitting=None, people_due=False, duties=(), combat=None,
+                    stage="parliament")
+    cards = {c: (CHANCERY if state.kind(c) in ("title", "office", "bishop") and
+                 w not in ("aside", "out") else w) for c, w in state.cards.items()}
+    state = evolve(state, cards=cards)
+    attending = tuple(state.nobles)
+    votes = rules.tally(state, attending)
+    sitting = Sitting(caller=state.active, by="", place="Hull", noble=attending[0],
+                      people=True, attending=attending,
+                      tally=tuple((p, *votes[p]) for p in state.playing))
+    return setup, assembly.start_rounds(evolve(state, sitting=sitting))
+
+
+def bench_parliament() -> None:
+    """The slowest `options` of a Parliament with a full Chancery, step by step: the bishops,
+    the selection, each proposal and vote (all voted down, so that every card goes round), and
+    round 3's unvoted assignments."""
+    setup, state = full_chancery_parliament()
+    pool = len(state.sitting.pool)
+    worst, where, positions = 0.0, "", 0
+    while state.sitting is not None and state.sitting.step != "business":
+        start = time.perf_counter()
+        legal = GAME.legal(state)
+        GAME.option_lines(state, legal)
+        took = time.perf_counter() - start
+        positions += 1
+        step = state.sitting.step
+        if took > worst:
+            worst, where = took, f"{step}, {len(legal)} moves"
+        if step == "select":
+            cards = [c for c in state.sitting.pool if state.kind(c) in ("title", "office")]
+            from referee.games.kingmaker.events.assembly import titles_first
+            event = Event.make("select", state.sitting.leader, cards=titles_first(state, cards))
+        elif step == "vote":
+            event = Event.make("vote", None, yea=[], nay=list(state.playing))
+        else:
+            event = next(e for e in legal if e.type in ("bishop", "propose", "assign"))
+        state = apply_event(GAME, state, event, setup.players)
+    print(f"(e) worst options in a Parliament with a full Chancery ({pool} cards, "
+          f"{len(state.nobles)} nobles, {len(state.playing)} players) over {positions} positions: "
+          f"{worst * 1000:.1f} ms ({where})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
@@ -135,6 +202,7 @@ def main() -> None:
         bench_check(logs, work)
     bench_simulate(sims)
     bench_options(length)
+    bench_parliament()
 
 
 if __name__ == "__main__":

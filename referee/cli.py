@@ -568,13 +568,14 @@ def history(ctx: typer.Context,
 
     rows = session.load(log_path(ctx)).history()
     if as_json:
-        out_json([{"seq": e.seq, "by": e.event.by, "move": text, "at": e.at, "note": e.note}
-                  for e, text in rows])
+        out_json([{"seq": e.seq, "by": e.event.by, "move": text, "at": e.at, "note": e.note,
+                   **({"remark": remark} if remark else {})} for e, text, remark in rows])
         return
-    for entry, text in rows:
+    for entry, text, remark in rows:
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
+        said = f"   = {clean_line(remark)}" if remark else ""
         note = f"   # {clean_line(entry.note)}" if entry.note else ""
-        out(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{note}")
+        out(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{said}{note}")
 
 
 @app.command()

@@ -582,6 +582,11 @@ class Game(Generic[S]):
         """What `event` changed, in a few plain lines, for `play` to print."""
         return [self.format(before, event)]
 
+    def remark(self, before: S, event: Event, after: S) -> str:
+        """What an event decided that its notation does not say (a vote's count and result),
+        shown by `history` beside the move; '' for most events."""
+        return ""
+
     def notices(self, state: S) -> tuple[Notice, ...]:
         """Everything the referee has noticed so far that is not a rejected move (oldest first)."""
         return ()

@@ -52,6 +52,15 @@ class Choices(NamedTuple):
         return [self.game.option_text(self.view, event) for event in self.events]
 
 
+class Row(NamedTuple):
+    """A line of `history`: the log entry, its move in canonical notation, and the game's remark
+    on what it decided (often '')."""
+
+    entry: logfile.Entry
+    text: str
+    remark: str = ""
+
+
 class Table(NamedTuple):
     log: logfile.GameLog
     setup: replay.Setup[Any]
@@ -161,22 +170,23 @@ class Table(NamedTuple):
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
 
-    def history(self) -> list[tuple[logfile.Entry, str]]:
-        """Every event as the table may read it, formatted in the state it was played in; a run
-        of events of a type the game folds (Kingmaker's declarations) is one line, under its
-        first event."""
+    def history(self) -> list[Row]:
+        """Every event as the table may read it, formatted in the state it was played in, and
+        the game's remark on what it decided; a run of events of a type the game folds
+        (Kingmaker's declarations) is one line, under its first event."""
         game = self.game
-        rows: list[tuple[logfile.Entry, str]] = []
+        rows: list[Row] = []
         run: list[logfile.Entry] = []
         for step in replay.steps(self.setup, self.log.entries, self.log.source, checked=True):
             if step.event.type in game.fold_history and run and \
                     run[-1].event.type == step.event.type:
                 run.append(step.entry)
-                rows[-1] = (run[0], f"{len(run)} x {step.event.type} (events {run[0].seq}-"
-                                    f"{step.entry.seq})")
+                rows[-1] = Row(run[0], f"{len(run)} x {step.event.type} (events {run[0].seq}-"
+                                       f"{step.entry.seq})")
                 continue
             run = [step.entry]
-            rows.append((step.entry, game.table_text(step.before, step.event)))
+            rows.append(Row(step.entry, game.table_text(step.before, step.event),
+                            game.remark(step.before, step.event, step.after)))
         return rows
 
 

@@ -3,7 +3,8 @@
 A `Motion` is what is put to the vote, with each player's votes per house (a Parliament's Commons
 and Lords; a single house of one vote each for a show of hands) and the rule, named by the game,
 under which it passes. Ballots are cast one player at a time or all at once; the result is a tally
-per house.
+per house. A game may bind some players' votes (`forced`: a player who must vote yea, or nay):
+any other ballot of theirs, an abstention included, is refused.
 """
 
 from __future__ import annotations
@@ -59,16 +60,33 @@ class Motion:
     weights: tuple[tuple[str, tuple[int, ...]], ...]  # player -> votes in each house
     rule: str = "majority-of-cast"  # a key of PASS_RULES
     ballots: tuple[tuple[str, str], ...] = ()  # player -> yea / nay / abstain, in order cast
+    forced: tuple[tuple[str, str], ...] = ()  # player -> the one ballot allowed (yea or nay)
 
     @classmethod
     def put(cls, subject: str, weights: Mapping[str, Sequence[int]],
-            houses: Sequence[str] = ("votes",), rule: str = "majority-of-cast") -> Motion:
+            houses: Sequence[str] = ("votes",), rule: str = "majority-of-cast",
+            forced: Mapping[str, str] | None = None) -> Motion:
         if rule not in PASS_RULES:
             raise VoteError(f"no pass rule {rule!r}")
         for player, votes in weights.items():
             if len(votes) != len(houses):
                 raise VoteError(f"{player} has {len(votes)} weight(s) for {len(houses)} house(s)")
-        return cls(subject, tuple(houses), tuple((p, tuple(v)) for p, v in weights.items()), rule)
+        bound = dict(forced or {})
+        for player, choice in bound.items():
+            if player not in weights:
+                raise VoteError(f"{player} has no vote on {subject} to be bound")
+            if choice not in ("yea", "nay"):
+                raise VoteError(f"a bound vote is yea or nay, not {choice!r}")
+        return cls(subject, tuple(houses), tuple((p, tuple(v)) for p, v in weights.items()), rule,
+                   forced=tuple((p, c) for p, c in bound.items()))
+
+    def must(self, player: str) -> str | None:
+        """The ballot a player is bound to cast (None: a free vote)."""
+        return dict(self.forced).get(player)
+
+    def weight(self, player: str) -> tuple[int, ...]:
+        """A player's votes in each house."""
+        return dict(self.weights).get(player, (0,) * len(self.houses))
 
     @property
     def voters(self) -> tuple[str, ...]:
@@ -87,6 +105,10 @@ class Motion:
             raise VoteError(f"{player} has no vote on {self.subject}")
         if player not in self.waiting:
             raise VoteError(f"{player} has voted on {self.subject} already")
+        bound = self.must(player)
+        if bound is not None and choice != bound:
+            raise VoteError(f"{player} must vote {bound} on {self.subject}, not "
+                            f"{'abstain' if choice == 'abstain' else choice}")
         return replace(self, ballots=self.ballots + ((player, choice),))
 
     def cast_all(self, yea: Sequence[str], nay: Sequence[str]) -> Motion:
@@ -94,13 +116,13 @@ class Motion:
         both = set(yea) & set(nay)
         if both:
             raise VoteError(f"{', '.join(sorted(both))} cannot vote both yea and nay")
+        unknown = (set(yea) | set(nay)) - set(self.voters)
+        if unknown:
+            raise VoteError(f"{', '.join(sorted(unknown))} has no vote on {self.subject}")
         motion = self
         for player in self.waiting:
             choice = "yea" if player in yea else "nay" if player in nay else "abstain"
             motion = motion.cast(player, choice)
-        unknown = (set(yea) | set(nay)) - set(self.voters)
-        if unknown:
-            raise VoteError(f"{', '.join(sorted(unknown))} has no vote on {self.subject}")
         return motion
 
     def tally(self) -> tuple[Count, ...]:

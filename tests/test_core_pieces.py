@@ -83,6 +83,32 @@ def test_votes_weigh_each_house_and_a_tie_fails():
             bad()
 
 
+def test_a_bound_vote_is_cast_only_one_way():
+    weights = {"Ann": (30, 9), "Ben": (35, 4), "Cat": (5, 3)}
+    motion = Motion.put("King Edward is illegitimate", weights, ("Commons", "Lords"),
+                        forced={"Ann": "yea", "Ben": "nay"})
+    assert motion.must("Ann") == "yea" and motion.must("Cat") is None
+    assert motion.weight("Ben") == (35, 4) and motion.weight("Zed") == (0, 0)
+    done = motion.cast_all(yea=["Ann", "Cat"], nay=["Ben"])
+    assert [(c.yea, c.nay) for c in done.tally()] == [(35, 35), (12, 4)] and not done.passed
+    assert motion.cast("Cat", "abstain").cast("Ann", "yea").waiting == ("Ben",)
+    for bad in (lambda: motion.cast("Ann", "nay"), lambda: motion.cast("Ben", "abstain"),
+                lambda: motion.cast_all(yea=["Cat"], nay=["Ben"]),  # Ann would abstain
+                lambda: motion.cast_all(yea=["Ann", "Ben"], nay=[]),
+                lambda: Motion.put("x", {"A": (1,)}, forced={"B": "yea"}),
+                lambda: Motion.put("x", {"A": (1,)}, forced={"A": "abstain"})):
+        with pytest.raises(VoteError) as info:
+            bad()
+        assert "must vote" in str(info.value) or "bound" in str(info.value)
+    assert "Ann must vote yea" in _message(lambda: motion.cast_all([], ["Ann", "Ben"]))
+
+
+def _message(call) -> str:
+    with pytest.raises(VoteError) as info:
+        call()
+    return str(info.value)
+
+
 def test_a_hidden_hand_keeps_what_is_known_and_its_voids():
     hand = HiddenHand(3)
     assert not hand.complete and hand.knowing("K7").known == {"K7"}

@@ -12,6 +12,7 @@ Each block starts in an empty folder unless the line before it says otherwise:
   <!-- doc-test: continue -->               the folder of the block before it
   <!-- doc-test: example GAME -->           the bundled example game of GAME as ./game.toml
   <!-- doc-test: example GAME N -->         the same, with its first N events only
+  <!-- doc-test: golden GAME/NAME N -->     tests/golden/GAME/NAME.toml, its first N events
   <!-- doc-test: skip REASON -->            not run, for the reason given
   <!-- doc-test: stdin A B C / D E F -->    the lines a secret is read from, one a prompt
                                             (a player types them unseen at a terminal)
@@ -33,7 +34,7 @@ from typing import NamedTuple
 import pytest
 
 from referee import log as logfile
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, GOLDEN, ROOT
 
 README = ROOT / "README.md"
 MAN = ROOT / "man"
@@ -190,9 +191,10 @@ def run_block(cli, block: Block, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")  # the width the docs are written for
     if block.stdin:
         monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in block.stdin)))
-    if block.setup.startswith("example "):
-        _, game_id, *events = block.setup.split()
-        shutil.copy(EXAMPLES / f"{game_id}.toml", cli.path / "game.toml")
+    if block.setup.startswith(("example ", "golden ")):
+        kind, game_id, *events = block.setup.split()
+        shutil.copy((EXAMPLES if kind == "example" else GOLDEN) / f"{game_id}.toml",
+                    cli.path / "game.toml")
         if events:
             log = logfile.read(cli.path / "game.toml")
             cut = replace(log, entries=log.entries[:int(events[0])])
@@ -249,7 +251,7 @@ def test_every_man_page_has_examples_and_every_doc_block_is_run_or_says_why():
     assert len(skipped) <= 2  # the install commands, and the browser check
     known = ("", "continue", "skip")
     for block in readme + [b for page in MAN.iterdir() for b in man_blocks(page)]:
-        assert block.setup.split(" ")[0] in known + ("example",), block
+        assert block.setup.split(" ")[0] in known + ("example", "golden"), block
 
 
 # --------------------------------------------------------------------------------------------

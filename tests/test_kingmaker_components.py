@@ -250,7 +250,7 @@ def test_stanley_needs_le_lucas_known_to_come_into_play():
     _, state = declared_game()
     state = play(state, "amend noble Stanley troops=30 lords=2 home=Lathom",
                  "declare place Lathom kind=castle")
-    from referee.games.kingmaker.events import missing_data
+    from referee.games.kingmaker.events.deal import missing_data
 
     assert missing_data(state, "Stanley") == ["Le Lucas.capacity"]
     state = play(state, "amend ship Le-Lucas capacity=100")

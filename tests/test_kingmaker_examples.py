@@ -1,16 +1,17 @@
-"""The rules page's worked examples (../shared/rules/kingmaker.md §15): 1, 2, 4 and 5.
-(Example 3, a tied vote in Parliament, belongs to Parliament, the next version.)"""
+"""The rules page's worked examples (../shared/rules/kingmaker.md §15): all five, example 3 (a tied
+vote in Parliament) on the Parliament helpers of tests/test_kingmaker_parliament.py."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.games.kingmaker import rules
+from referee.games.kingmaker import GAME, rules
 from tests.kingmaker_realm import (
     at_phase,
     calm,
     dead,
     dealt_game,
+    give,
     heir,
     illegal,
     own,
@@ -19,6 +20,7 @@ from tests.kingmaker_realm import (
     ship,
     turns,
 )
+from tests.test_kingmaker_parliament import called, court, seated, sitting_of
 
 
 def test_example_1_siege_laid_at_half_and_concluded_in_its_third_turn():
@@ -78,6 +80,33 @@ def test_example_2_beaufort_becomes_heir_and_is_never_executed():
     illegal(alive, "execute Beaufort", "beaufort", by="Ben")
     after = play(alive, "execute Edward-of-March", by="Ben")
     assert not after.heirs["Edward of March"].alive and "Ben" not in after.both
+
+
+def test_example_3_a_tied_vote_fails_and_the_rounds_pass_on():
+    """Rules page §15, example 3: Ann 30/9, Ben 35/4, Cat 5/3; Essex to Bourchier ties the
+    Commons 35-35 and fails; Ben (most Commons) leads round 2; Cat's Durham (4) over Ann's
+    Lincoln (2) gives Cat round 3, where she assigns the rest unvoted."""
+    state = called(court(cards=("Earl of Essex", "Earl of Kent")))
+    state = give(state, "Bishop of Durham", "Talbot")  # Cat's attending noble
+    state = sitting_of(state, tally=(("Ann", 30, 9), ("Ben", 35, 4), ("Cat", 5, 3)))
+    assert seated(state).step == "select"
+    state = play(state, "select Earl-of-Essex", "propose Earl-of-Essex to Bourchier")
+    assert GAME.to_act(state).table
+    before = state
+    state = play(state, "vote yea Ann,Cat nay Ben")
+    ballot = seated(state).ballots[-1]
+    assert (ballot.counts, ballot.passed) == ("Commons 35-35, Lords 12-4", False)
+    assert GAME.remark(before, GAME.parse(before, "vote yea Ann,Cat nay Ben", None), state) == \
+        "Earl of Essex to Bourchier: Commons 35-35, Lords 12-4, failed"
+    assert rules.holder(state, "Earl of Essex") is None
+    assert seated(state).round == 2 and seated(state).leader == "Ben"
+    state = play(state, "select none")
+    s = seated(state)
+    assert (s.round, s.leader, s.step) == (3, "Cat", "assign")
+    assert GAME.to_act(state).players == ("Cat",)
+    state = play(state, "assign Earl-of-Essex to Bourchier", "assign Earl-of-Kent to Clifford")
+    assert rules.holder(state, "Earl of Essex") == "Bourchier"
+    assert seated(state).step == "business"
 
 
 def test_example_4_the_assassin():

@@ -8,7 +8,7 @@ import pytest
 
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import GAME, rules
-from referee.games.kingmaker.events import odds_text
+from referee.games.kingmaker.events.combat import odds_text
 from referee.games.kingmaker.state import DISCARD
 from tests.kingmaker_realm import (
     at_phase,

@@ -323,8 +323,8 @@ def test_the_peoples_parliament_card_cancels_movement_and_combat_without_a_sole_
     assert calm.stage == "movement" and calm.chronicle == state.chronicle  # a sole King
     kingless = heir(state, "Henry", alive=False, crowned=False)
     after = play(chance(kingless), "event Parliament-Must-Be-Summoned")
-    assert after.stage == "draw" and after.cancelled
-    assert "People's Parliament" in after.chronicle[-1][1]
+    assert after.stage == "parliament" and after.cancelled and after.people_due
+    assert "People's Parliament" in after.chronicle[-1][1]  # held at once (7.7)
 
 
 def test_bad_weather_alone_does_nothing_in_the_chance_phase():

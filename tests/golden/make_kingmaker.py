@@ -257,6 +257,97 @@ def ship_and_beaufort() -> Table:
     return t
 
 
+# --------------------------------------------------------------------------------------------
+# (d) Three players, two Parliaments: the King's, with excuses revoked, and the People's, with a
+#     failed illegitimacy motion
+
+
+def two_parliaments() -> Table:
+    t = Table(["Ann", "Ben", "Cat"], step=30, options={"time_limit": 75})
+    t.deal({"Ann": ["Neville", "Marshal of England>Neville", "Burgundian Mercenaries>Neville",
+                    "Welsh Mercenaries #1>Neville", "Percy", "Chancellor of England>Percy",
+                    "Grey", "Earl of Kent"],
+            "Ben": ["Stafford", "Warden of the Northern Marches>Stafford",
+                    "Archbishop of York>Stafford", "Mowbray", "Admiral of England>Mowbray",
+                    "Welsh Mercenaries #2>Mowbray", "Herbert"],
+            "Cat": ["Talbot", "Courtenay", "Bourchier", "Earl of Essex"]})
+    assert t.active == "Ann"  # the Chancellor's faction
+    # Turn 1: Neville (300) takes London, and King Henry with it; Ann keeps a Writ.
+    t.play("event Writ", "move Neville to near:London", "next",
+           "siege conclude London with Neville")
+    t.play(t.fair(), "save Neville 50", "save Henry 50")
+    assert rules.controller(t.state, "Henry") == "Neville"
+    t.finish_turn()
+    t.play("event Writ")  # Ben
+    t.finish_turn()
+    t.play("event Writ")  # Cat
+    t.finish_turn()
+    # Turn 4: Ann calls Parliament at London; Ben and Cat excuse, Ann revokes Talbot's excuse.
+    t.play("event Writ", "next", "next")
+    assert t.state.stage == "parliament"
+    t.play("parliament call at London summon Stafford")
+    t.play("excuse Mowbray", by="Ben")
+    t.play("excuse Talbot", by="Cat")
+    t.play("revoke Talbot")
+    assert t.state.sitting.step == "select", t.state.sitting.step
+    t.play("select Earl-of-Pembroke,Earl-of-Wiltshire")
+    t.play("propose Earl-of-Pembroke to Herbert", "vote yea Ben nay Ann,Cat")
+    t.play("propose Earl-of-Wiltshire to Herbert", "vote yea Ann,Ben nay Cat")
+    t.play("select none")  # round 2: Ann again, the most Commons
+    t.play("assign Chamberlain-of-England to Talbot")  # round 3: Neville's Archbishop leads
+    assert t.state.sitting.step == "business"
+    t.play("dismiss")
+    while t.state.sitting is not None:
+        turn = rules.to_act(t.state)
+        player = turn.players[0]
+        attending = [n for n in t.state.sitting.attending if n in t.state.nobles and
+                     t.state.owner(n) == player and n not in t.state.sitting.placed]
+        noble = attending[0]
+        t.play("stay Neville" if noble == "Neville" else f"return {noble}", by=player)
+    assert t.state.peace is not None and t.state.nobles["Neville"].at == "near:London"
+    t.finish_turn()
+    # The King's Peace: Ben draws the plague at York; Richard of York dies.
+    t.play("event Plague-(York)")
+    t.finish_turn()
+    t.quiet_turn()  # Cat
+    t.quiet_turn()  # Ann: the Peace is over
+    assert t.state.peace is None
+    # Turn 8: Ben takes Harlech and Edward of March.
+    t.play(t.calm(), "move Stafford to near:Harlech", "move Mowbray to near:Harlech", "next",
+           "siege conclude Harlech with Stafford,Mowbray")
+    t.play(t.fair(), "save Stafford 50", "save Mowbray 50", "save Edward-of-March 50")
+    t.play("heir Edward-of-March to Stafford", "control Harlech to Stafford")
+    t.finish_turn()
+    t.quiet_turn()  # Cat
+    t.quiet_turn()  # Ann
+    # Turn 11: Ben crowns Edward of March at Salisbury: two Kings.
+    t.play(t.calm(), "move Stafford to near:Salisbury", "next", "next",
+           "crown Edward-of-March at Salisbury")
+    assert rules.kings(t.state) == ["Henry", "Edward of March"]
+    t.finish_turn()
+    # Turn 12: Cat draws the People's Parliament; it sits at Exeter.
+    t.play("event Parliament-Must-Be-Summoned", "parliament people at Exeter moving Courtenay")
+    while t.state.sitting.step != "business":
+        t.play("select none")
+    t.play("illegitimate Henry", by="Ben")  # Stafford, King Edward's controller, moves it
+    t.play("vote yea Ben nay Ann,Cat")  # Ben and Ann hold one house each: bound
+    assert not t.state.sitting.ballots[-1].passed
+    t.play("heir Edward-of-March to Mowbray", by="Ben")
+    assert "Stafford" not in t.state.nobles  # King Henry was at Parliament
+    t.play("dismiss")
+    while t.state.sitting is not None:
+        player = rules.to_act(t.state).players[0]
+        attending = [n for n in t.state.sitting.attending if n in t.state.nobles and
+                     t.state.owner(n) == player and n not in t.state.sitting.placed]
+        noble = attending[0]
+        t.play("stay Courtenay" if noble == "Courtenay" else f"return {noble}", by=player)
+    t.finish_turn()
+    while not t.state.time_up:
+        t.quiet_turn()
+    t.play("end time")
+    return t
+
+
 def main() -> None:
     out = ROOT / "tests" / "golden" / "kingmaker"
     t = complete_victory()
@@ -268,6 +359,10 @@ def main() -> None:
     t = ship_and_beaufort()
     print("ship siege and Beaufort:", len(t.events), "events;", t.state.ended)
     write_golden(GAME, out / "ship-siege-and-beaufort.toml", t.players, t.options,
+                 t.events, t.state, t.step)
+    t = two_parliaments()
+    print("two Parliaments:", len(t.events), "events;", t.state.ended)
+    write_golden(GAME, out / "three-player-two-parliaments.toml", t.players, t.options,
                  t.events, t.state, t.step)
     for seed in range(50):
         t = time_limit(seed)

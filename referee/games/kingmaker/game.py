@@ -1,8 +1,8 @@
 """Kingmaker with Covault's House Rules on the referee core: the declarations and the protocol.
 
-Rules page: ../shared/rules/kingmaker.md; every rule and ruling is in rulebook.py. Parliament and
-the King's Peace (7.1-7.7) come next; their hooks are the Parliament phase (skipped for now), the
-tally of rules.tally, the held Writs and the Chancery.
+Rules page: ../shared/rules/kingmaker.md; every rule and ruling is in rulebook.py, every event in
+the events package (Parliament and the King's Peace: events/parliament.py, assembly.py,
+homecoming.py and peace.py).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import datetime as dt
 import random
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
-from referee.errors import UsageError
+from referee.errors import IllegalMove, UsageError
 from referee.games.kingmaker import components, rules, scoring, texts
 from referee.games.kingmaker.components import (
     SHIPPED,
@@ -23,9 +23,11 @@ from referee.games.kingmaker.components import (
     Box,
     DataError,
 )
-from referee.games.kingmaker.events import EVENTS, random_move, with_box
+from referee.games.kingmaker.events import EVENTS, assembly, with_box
+from referee.games.kingmaker.events.randomplay import random_move
 from referee.games.kingmaker.rulebook import RULEBOOK
 from referee.games.kingmaker.state import (
+    ASSIGN,
     CHANCE,
     COMBAT,
     CORONATION,
@@ -36,6 +38,7 @@ from referee.games.kingmaker.state import (
     OVER,
     PARLIAMENT,
     TIME_UP,
+    VOTE,
     State,
     evolve,
 )
@@ -78,6 +81,8 @@ class Kingmaker(Game[State]):
                    "R-19", choices=("no", "yes")),
         OptionSpec("assassin_saves", "yes", "str", "does the assassin roll against death too?",
                    "R-24", choices=("yes", "no")),
+        OptionSpec("lockout", "turns", "str", "after a King's Peace no Parliament is called for "
+                   "three player turns, or three rounds", "R-32", choices=("turns", "rounds")),
         OptionSpec("coronation_bishops", "own", "str", "the bishops at a coronation: own or "
                    "present", "R-43", choices=("own", "present")),
         OptionSpec("royal_guard", "both", "str", "a sole King's controller holds both Royal "
@@ -96,7 +101,8 @@ class Kingmaker(Game[State]):
         Phase(CHANCE, "the active player draws an event card; all obey it", rule="§5.1"),
         Phase(MOVEMENT, "declared moves by land and sea", rule="§5.2"),
         Phase(COMBAT, "battles and sieges", rule="§6"),
-        Phase(PARLIAMENT, "Parliament (not refereed by this version: skipped)", rule="§7"),
+        Phase(PARLIAMENT, "Parliament may be called, or is held (a People's Parliament); "
+                          "skipped when neither", rule="§7"),
         Phase(CORONATION, "an heir may be crowned", rule="§8.1"),
         Phase(DRAW, "the crown card draw; then `next` ends the turn", rule="§5.3"),
         Phase(TIME_UP, "the time limit is reached: the table records `end time`", rule="R-49"),
@@ -175,7 +181,7 @@ class Kingmaker(Game[State]):
 
     # ---- moves ---------------------------------------------------------------------------
     def legal_note(self, state: State, player: str | None = None) -> str:
-        return texts.legal_note(state)
+        return texts.legal_note(state, player)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
         # A move another player may make now (a gift, a card played, a transfer) carries their
@@ -188,9 +194,39 @@ class Kingmaker(Game[State]):
     def random_event(self, state: State, rng: random.Random) -> Event | None:
         return random_move(self, state, rng)
 
+    def private(self, state: State, event: Event) -> bool:
+        """The Chancery is face down (§12, R-81): the moves that name its cards are listed to
+        the Parliament's leader only, asked for by name."""
+        sitting = state.sitting
+        if sitting is None or event.type not in ("bishop", "select", "propose", "assign"):
+            return False
+        return event.type != "assign" or sitting.step == ASSIGN
+
+    def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:
+        """Every legal move: in a vote, every ballot the table may cast (`legal` lists a few)."""
+        if state.sitting is None or state.sitting.step != VOTE or player is not None:
+            yield from self.legal(state, player)
+            return
+        yield from (e for e in self.legal(state) if e.type != "vote")
+        yield from assembly.ballots(state)
+
+    def count_moves(self, state: State, player: str | None = None) -> int:
+        if state.sitting is None or state.sitting.step != VOTE or player is not None:
+            return len(self.legal(state, player))
+        return sum(1 for e in self.legal(state) if e.type != "vote") + \
+            assembly.ballot_count(state)
+
     # ---- answers -------------------------------------------------------------------------
     def describe(self, before: State, event: Event, after: State) -> list[str]:
         return texts.describe(before, event, self.format(before, event), after)
+
+    def explain(self, state: State, event: Event) -> IllegalMove | None:
+        """Parliament's own words for a move out of its turn or phase (§7)."""
+        return rules.explain(state, event.type, event.by)
+
+    def remark(self, before: State, event: Event, after: State) -> str:
+        """`history` beside each vote of Parliament: what was decided, by what count (R-38)."""
+        return texts.remark(before, event, after)
 
     def score(self, state: State) -> Scoresheet:
         return scoring.score(state)

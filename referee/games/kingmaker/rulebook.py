@@ -1,6 +1,6 @@
 """Kingmaker with Covault's House Rules v2.12 as the referee enforces it
 (../shared/rules/kingmaker.md): the rules by section and the table rulings. Every refusal cites
-one of these ids. Parliament and the King's Peace (§7.1-7.7) come with the next version."""
+one of these ids."""
 
 from referee.rulebook import Rule, Rulebook
 
@@ -85,10 +85,64 @@ RULEBOOK = Rulebook(
              "die (R-27)."),
         Rule("§6.3", "Captives (R-29) are ransomed (freed, home at once) or killed before any "
              "further combat; retreats go home (R-30)."),
-        Rule("§7", "Parliament and the King's Peace (7.1-7.7) are not refereed by this version: "
-             "the Parliament phase is skipped, and a People's Parliament card only cancels the "
-             "turn's movement and combat (the table holds it by hand). The vote tally of 7.2 "
-             "(R-36) is kept: it decides the time limit (R-51)."),
+        Rule("§7", "Parliament (phase 4): called by the sole King's controller or, with no "
+             "sole King, the Chancellor (7.1); attended by all but the excused and the besieged "
+             "(7.2); three rounds of assignment from the Chancery (7.3); other business (7.4); "
+             "the return home (7.5); then the King's Peace (7.6). A People's Parliament follows "
+             "its event card (7.7). `status` shows the Parliament in session, its frozen tally "
+             "and the King's Peace; `history` each vote with its count."),
+        Rule("§7.1", "Calling: `parliament call at P summon NOBLE` by the active player in his "
+             "Parliament phase, if his faction controls the sole King (the only crowned King; an "
+             "uncontrolled sole King lets no one call), or, with no sole King, holds the "
+             "Chancellor of England and a Chancellor-may-call card (spent); either holds at "
+             "least one Writ. The King with his controlling noble, or the Chancellor, is at P "
+             "(R-31). Never during the King's Peace nor in the three turns after it (R-32); at "
+             "most two calls per King and per Chancellor (R-33). The summons: one noble of "
+             "another player, not under siege, a Writ spent; he cannot be excused (R-34)."),
+        Rule("§7.2", "Attendance: excuses one player at a time clockwise from the caller's left "
+             "(`excuse NOBLES`, a Writ each; R-35 free at sea), never the caller's faction nor "
+             "the summoned noble, then `next`; the caller's revocations (`revoke NOBLES`, a Writ "
+             "each), then `next`. Ships at sea or off the mainland come to a mainland port "
+             "(`port SHIP PLACE`, or `stay SHIP`, R-74); everyone else goes to P with his heirs "
+             "(R-72); sieges left below half are broken and their besieged nobles attend. The "
+             "tally is then frozen for the session (R-36)."),
+        Rule("§7.3", "Three rounds. Round 1, the caller: first each Chancery bishop to an "
+             "attending noble holding none, no vote (`bishop CARD to NOBLE`; all that can be "
+             "placed are); then `select CARDS` (titles first) and each in turn `propose CARD to "
+             "NOBLE` (R-37) and the table's `vote yea PLAYERS nay PLAYERS` (R-38). Round 2: the "
+             "player with the most Commons, skipped on a tie. Round 3: the single player whose "
+             "attending noble holds the most senior bishop not assigned in this Parliament "
+             "(R-39), skipped if none or tied: `assign CARD to NOBLE` without a vote while a card "
+             "has an eligible noble. Leftovers stay in the Chancery (R-82)."),
+        Rule("§7.4", "Other business, after the rounds and before `dismiss` (R-75): with two "
+             "crowned Kings, neither Beaufort, the attending controller of one moves "
+             "`illegitimate KING` against the other (R-40; bound votes, R-54). Passed: that King "
+             "is uncrowned and last in his line (above Beaufort). Failed: the mover hands his King "
+             "to another attending noble, loses his titles and offices to the Chancery, and dies "
+             "if the other King is at Parliament (R-76). Titles pass between consenting attending "
+             "nobles with a passing vote (`transfer TITLE from A to B agreed`, R-41); offices with "
+             "the caller's approval (`approved`, R-79). Printed titles never move."),
+        Rule("§7.5", "Return (`dismiss`): one player at a time from the caller's left, the caller "
+             "last, each attending noble `return NOBLE to HOME` (R-30) or stays at P by a Free "
+             "Move (`stay NOBLE freemove`), the calling noble free (`stay NOBLE`); a player keeps "
+             "a ship of his from going home by a Free Move (`stay SHIP freemove`). Then every "
+             "other ship goes home, forces aboard landing near its port, save R-55's (R-77)."),
+        Rule("§7.6", "The King's Peace, from dismissal to just before the caller's next chance "
+             "phase (R-42, R-78): (1) no combat in Parliament's square; (2) returned nobles in a "
+             "home castle neither move nor attack; (3) returned nobles near an enemy-held home "
+             "castle (a neutral one counts) stay, and may only lay or conclude a siege of that "
+             "castle, never join one in progress; (4) returned ships do not move, embark or land; "
+             "(5) nobles of (2) and (3) cannot be attacked; (6) a returned noble moved by an event "
+             "card becomes excused; (7) excused nobles act freely but never start combat with "
+             "returned nobles; unbroken sieges go on, and no returned noble joins either side."),
+        Rule("§7.7", "People's Parliament: the parliament-must card with no sole King, no King's "
+             "Peace and no Parliament called in the three turns before (R-59, R-71) cancels the "
+             "turn's movement and combat; the drawer leads, naming P, a mainland town or city "
+             "unfortified or friendly to him, first moving there the nearest of his nobles if "
+             "none is there (`parliament people at P [moving NOBLE | host NOBLE]`, R-80). No "
+             "Writs, summons or excuses; every siege breaks (ship besiegers survive and attend); "
+             "every noble attends. Then 7.2's tally to 7.6, the drawer counting as caller (R-56); "
+             "then his coronation and crown draw."),
         Rule("§8", "Heirs in each house's line of succession (seed §4): Lancaster: Henry "
              "(crowned, the sole King at the start, in London), Margaret of Anjou, Edward of "
              "Lancaster, then Beaufort under 8.2; York: Richard of York, Edward of March, "
@@ -218,6 +272,36 @@ RULEBOOK = Rulebook(
         Rule("R-30", "Home: inside one of his home castles that his faction controls and that "
              "is not under siege, his choice; if there is none, near one of his other home "
              "castles. It serves retreat, ransom and entering play (R-60)."),
+        Rule("R-31", "P is a mainland town (fortified, open or unfortified) or city, never a "
+             "castle, island or Calais, not under siege; a fortified P is controlled by the "
+             "caller's faction; an unfortified or open P is not occupied by another faction."),
+        Rule("R-32", "A call is refused during the King's Peace and in the three turns after it "
+             "(`turns`: player turns; `rounds`: three rounds).", option="lockout"),
+        Rule("R-33", "At most two calls per King (the heir) and per Chancellor (the noble); "
+             "People's Parliament counts here as neither, but as \"Parliament called\" for all "
+             "windows."),
+        Rule("R-34", "If no noble qualifies for the summons, Parliament sits with no summons "
+             "and no Writ spent."),
+        Rule("R-35", "`excuse NOBLE sea` is free for a noble off the mainland or at sea."),
+        Rule("R-36", "The tally, printed and frozen for this Parliament. Commons, wherever the "
+             "nobles are: noble, title and office Commons, each fortress the faction controls "
+             "(place value), the King's 20 (the sole King's controller; with no sole King the "
+             "Chancellor's faction), 10 per house whose first living heir it holds (a King who "
+             "is first heir counts both). Lords, attending nobles only: noble Lords, their "
+             "bishops' Lords, 10 per senior heir held by an attending noble."),
+        Rule("R-37", "Eligibility, judged at each proposal: title to an untitled noble; office "
+             "to a titled noble without an office; any noble in play, attending or not, the "
+             "leader's own included; none under siege. A selected card with no eligible noble "
+             "moves on."),
+        Rule("R-38", "Votes: each player casts all its votes one way in both houses; a "
+             "proposal passes when yea exceeds nay in the Commons and in the Lords; a tie or no "
+             "vote fails. Failed or unselected cards move on."),
+        Rule("R-39", "In round 3, one player holding both tied senior bishops leads."),
+        Rule("R-40", "An illegitimacy motion is moved once per King per Parliament."),
+        Rule("R-41", "A title is transferred in Parliament only by a noble who holds no office."),
+        Rule("R-42", "Returned: a noble or ship sent home at dismissal. Excused: every other "
+             "noble (excused, stayed, besieged, entered play later, or moved by an event "
+             "since)."),
         Rule("R-43", "The bishops at a coronation are held there by the crowning faction's "
              "nobles (`present`: by any noble there).", option="coronation_bishops"),
         Rule("R-44", "A controlled sole King's controlling noble holds both Royal Guards (rule "
@@ -259,11 +343,23 @@ RULEBOOK = Rulebook(
         Rule("R-53", "A town card's hand-over only records control, so it reaches a besieged "
              "controller too; a town card no own noble may take stays in hand, counting to the "
              "limit, until one may."),
+        Rule("R-54", "In an illegitimacy motion, a player whose nobles hold heirs of one house "
+             "only (Beaufort as heir counts) must vote for that house: yea when the motion "
+             "strikes the other house's King, nay when it strikes his own; another vote or an "
+             "abstention is rejected. Others vote freely."),
+        Rule("R-55", "At dismissal, a ship whose controller is excused and that carries at least "
+             "one noble, all excused, must stay, at sea or in port; an empty ship goes home."),
+        Rule("R-56", "In a People's Parliament, the drawer's noble that hosts P (the one moved, "
+             "else one of his there he names) has the caller's free stay."),
         Rule("R-57", "The Chancellor's 20 Commons are the votes rule, never added again as "
              "office Commons; an uncontrolled sole King gives the King's 20 to nobody; a King "
              "who is first heir counts both; printed titles add no troops; a town card for a "
              "fortress an own noble controls goes to that noble."),
         Rule("R-58", "No ally joins an assassin's side; allies of the defence still count."),
+        Rule("R-59", "The two windows count differently: a call (7.1) is refused in the three "
+             "turns after the King's Peace ends (R-32's option applies); the parliament-must card "
+             "(7.7) needs no Parliament called in the three turns before it is drawn, counted in "
+             "player turns from the call."),
         Rule("R-60", "A noble entering play (set-up, draw, No Elimination) is placed as R-30 "
              "places a noble sent home, in the order his home castles are listed."),
         Rule("R-61", "With a death chart, an assassin's target rolls on the loser's column of "
@@ -288,6 +384,55 @@ RULEBOOK = Rulebook(
              "noble aboard; with nobody aboard it leaves play with his cards."),
         Rule("R-70", "In a log without event times (a simulated game), the table's `end time` "
              "is taken at its word at the start of a turn."),
+        Rule("R-71", "The counts of R-32 and R-59: the turn in which the King's Peace ends (the "
+             "caller's next) is the first of the three after it, so a call is possible again "
+             "from the fourth (with `rounds`, from the first turn of the fourth round); a "
+             "Parliament called in the turn three before the card's, or later, blocks a People's "
+             "Parliament."),
+        Rule("R-72", "A noble is at P when inside it or in its open square (the King or "
+             "Chancellor for 7.1, Parliament's square for 7.6 rule 1). Nobles going to Parliament "
+             "stand inside P when it is a fortress of their faction, else in its open square (an "
+             "unfortified P's one square); one at P already stays where he is."),
+        Rule("R-73", "A player excuses only his own nobles who would attend: a noble under siege "
+             "(a ship besieger too) needs no excuse, and if his siege breaks at the call he "
+             "attends with none. A player with nothing he may excuse is passed over, and the "
+             "excuses of one who can give no more end by themselves; the caller's revocations "
+             "likewise. Any excuse may be revoked, a sea excuse too, a Writ each."),
+        Rule("R-74", "At the call, a ship at sea or in an off-mainland port comes to a declared "
+             "mainland port, open or friendly to its force (`port SHIP PLACE`); whoever aboard "
+             "attends goes on to P, the rest land there (R-52). A ship stays (`stay SHIP`) only "
+             "when its controlling noble and every noble aboard stay away. In a People's "
+             "Parliament nobody stays away: every such ship comes to port."),
+        Rule("R-75", "Other business comes after the third round (or the rounds skipped) and "
+             "before the caller's `dismiss`; a vote is taken on one question at a time."),
+        Rule("R-76", "A failed illegitimacy motion: the mover's King passes to another attending "
+             "noble his player names, of any faction (`heir KING to NOBLE`); with none, the King "
+             "stays uncontrolled where the mover stands. The mover's titles and offices go to "
+             "the Chancery, for a later Parliament. The other King is at Parliament when he is "
+             "at P (in or near)."),
+        Rule("R-77", "In the return, a player's turn ends by itself once each of his attending "
+             "nobles is sent home or staying and he can keep no ship (no Free Move, or no ship "
+             "going home); else `next`. Players with nothing to decide are passed over. A "
+             "noble or ship that stays is excused (R-42)."),
+        Rule("R-78", "The King's Peace protects every returned noble (R-30 puts each in or near a "
+             "home castle). Rule 1 bars battles in P's square and any siege of P. A returned "
+             "noble takes part in no battle on either side; under rule 3 he lays a siege of the "
+             "home castle he stands near and concludes his own siege of it, never joining one "
+             "laid before."),
+        Rule("R-79", "An office passes in Parliament with the caller's approval, recorded as "
+             "`approved`; the caller's own transfer needs no more. Between two players a "
+             "transfer records their deal (`agreed`), as in §5.4."),
+        Rule("R-80", "People's Parliament: P is a mainland town or city unfortified or friendly to "
+             "the drawer; `moving NOBLE` (one of his not under siege) only when none of his "
+             "nobles is at P; with several there, `host NOBLE` names the host (R-56). The "
+             "nobles gather as R-72 says."),
+        Rule("R-81", "The table types each vote as one event for everyone (`vote yea ... nay "
+             "...`; the others abstain): the two minutes of debate and who calls the vote are "
+             "not refereed. The Chancery is face down: `options` lists its cards to the "
+             "leader only (`--for LEADER`)."),
+        Rule("R-82", "A Parliament's rounds deal with the cards in the Chancery when its first "
+             "round begins; a card reaching the Chancery later (a failed motion, a death) waits "
+             "for the next Parliament. Bishops that fit no attending noble stay there."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
              "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "

@@ -2,18 +2,19 @@
 heirs and Kings, friendliness and sieges, death, entering play, the turn and its phases, and
 what the referee settles by itself after every event.
 
-Each event's own checks are in events.py; every refusal cites an entry of rulebook.py (`§6.2`,
-`R-27`...).
+Each event's own checks are in the events package (events/); every refusal cites an entry of
+rulebook.py (`§6.2`, `R-27`...).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from referee.engine import ToAct
 from referee.errors import IllegalMove
+from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.components import (
     PLACE_KINDS,
     WITHIN,
@@ -22,6 +23,14 @@ from referee.games.kingmaker.components import (
 )
 from referee.games.kingmaker.state import (
     ASIDE,
+    ASSIGN,
+    BISHOPS,
+    EXCUSE,
+    PROPOSE,
+    RETURN,
+    REVOKE,
+    SELECT,
+    VOTE,
     CHANCE,
     CHANCERY,
     COMBAT,
@@ -40,6 +49,7 @@ from referee.games.kingmaker.state import (
     Ending,
     HeirState,
     ShipState,
+    Sitting,
     State,
     card_entry,
     crown_instances,
@@ -478,6 +488,144 @@ def king_holder(state: State) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
+# Held event cards (R-11) and Parliament's call (§7.1, R-31..R-33, R-59)
+
+CALL_KINDS = ("city", "town", "open-town", "unfortified")  # R-31: towns and cities
+WRIT, FREE_MOVE, MAY_CALL = "writ", "free-move", "chancellor-may-call"
+
+
+def event_kind(state: State, name: str) -> str | None:
+    entry = state.box.get("event", name)
+    return None if entry is None else entry.get("kind")
+
+
+def held_count(state: State, player: str, kind: str) -> int:
+    """How many held event cards of a kind (Writ, Free Move...) a player has (R-11)."""
+    return sum(1 for c in state.held.get(player, ()) if event_kind(state, c) == kind)
+
+
+def holds_event(state: State, player: str, kind: str) -> bool:
+    return held_count(state, player, kind) > 0
+
+
+class Caller(NamedTuple):
+    """Who calls Parliament (7.1): the sole King (the heir) with his controlling noble, or the
+    Chancellor (the noble, twice)."""
+
+    by: str
+    noble: str
+    chancellor: bool
+
+
+def calling(state: State, player: str) -> Caller | None:
+    """Who `player` would call Parliament as (7.1): the sole King when his faction controls
+    him; with no sole King, the Chancellor when his faction holds the office. None when
+    neither."""
+    sole = sole_king(state)
+    if sole is not None:
+        noble = controller(state, sole)
+        return Caller(sole, noble, False) if noble is not None and \
+            state.owner(noble) == player else None
+    chancellor = holder(state, CHANCELLOR)
+    if chancellor is not None and state.owner(chancellor) == player:
+        return Caller(chancellor, chancellor, True)
+    return None
+
+
+def lockout_turns(state: State) -> int:
+    """R-32: the turns after a King's Peace in which no call is made: three player turns, or
+    three rounds with `lockout = rounds`."""
+    return 3 * (len(state.playing) if state.options.get("lockout") == "rounds" else 1)
+
+
+def calls_made(state: State, who: Caller) -> int:
+    """R-33: the calls a King (the heir) or a Chancellor (the noble) has made."""
+    return sum(1 for p in state.parliaments if not p.people and p.by == who.by and
+               p.chancellor == who.chancellor)
+
+
+def call_problem(state: State, player: str, place: str | None = None) -> IllegalMove | None:
+    """Why `player` may not call Parliament now (7.1, R-32, R-33), at `place` when given (R-31),
+    else where his King or Chancellor stands."""
+    if state.peace is not None:
+        return refuse(f"the King's Peace holds until just before {state.peace.caller}'s next "
+                      "chance phase: no Parliament is called during it (R-32)", "kings-peace",
+                      "R-32")
+    if state.peace_over is not None and state.turn < state.peace_over + lockout_turns(state):
+        left = state.peace_over + lockout_turns(state) - state.turn
+        return refuse(f"no Parliament is called in the {lockout_turns(state)} turns after a "
+                      f"King's Peace: {left} more to go (R-32, R-71)", "lockout", "R-32")
+    who = calling(state, player)
+    sole = sole_king(state)
+    if who is None:
+        if sole is not None and controller(state, sole) is None:
+            return refuse(f"King {sole} is uncontrolled: nobody may call Parliament (7.1)",
+                          "no-caller", "§7.1")
+        if sole is not None:
+            return refuse(f"{player} does not control the sole King, {sole} (7.1)",
+                          "not-the-king", "§7.1")
+        return refuse(f"with no sole King only the faction of the Chancellor of England calls "
+                      f"Parliament, and {player} does not hold him (7.1)", "not-the-chancellor",
+                      "§7.1")
+    by, noble, chancellor = who
+    if chancellor and not holds_event(state, player, MAY_CALL):
+        return refuse(f"{player} holds no Chancellor May Call Parliament card (7.1)",
+                      "no-chancellor-card", "§7.1")
+    if not holds_event(state, player, WRIT):
+        return refuse(f"{player} holds no Writ: a call needs one (7.1)", "no-writ", "§7.1")
+    if calls_made(state, who) >= 2:
+        return refuse(f"{'the Chancellor ' if chancellor else 'King '}{by} has called Parliament "
+                      "twice already (R-33)", "two-calls", "R-33")
+    here = split(noble_position(state, noble))
+    where = here[1] if here[0] in ("in", "near") else None
+    calls = f"the Chancellor, {noble}," if chancellor else f"King {by} and {noble}"
+    if where is None:
+        return refuse(f"{noble} is at {noble_position(state, noble)}: Parliament is called where "
+                      f"{calls} stand, a town or city (R-31)", "not-at-place", "R-31")
+    if place is not None and place != where:
+        return refuse(f"{noble} is at {where}, not {place}: Parliament is called where {calls} "
+                      "stand (7.1)", "not-at-place", "§7.1")
+    return call_place_problem(state, player, where)
+
+
+def call_place_problem(state: State, player: str, place: str) -> IllegalMove | None:
+    """R-31: a mainland town (fortified, open or unfortified) or city, never a castle, island or
+    Calais, not under siege; fortified, the caller's faction controls it; open or unfortified,
+    no other faction occupies it."""
+    kind = str(place_entry(state, place).get("kind"))
+    if kind not in CALL_KINDS:
+        return refuse(f"{place} is a {kind}: Parliament sits in a town or city (R-31)",
+                      "not-a-town", "R-31")
+    if area(state, place) != "mainland":
+        return refuse(f"{place} is not on the mainland ({area(state, place)}) (R-31)",
+                      "off-mainland", "R-31")
+    if place in state.sieges:
+        return refuse(f"{place} is under siege (R-31)", "under-siege", "R-31")
+    if kind in ("city", "town") and controller_player(state, place) != player:
+        return refuse(f"{place} is fortified and {player}'s faction does not control it (R-31)",
+                      "not-controlled", "R-31")
+    here = f"in:{place}" if kind == "open-town" else f"near:{place}"
+    if kind in ("open-town", "unfortified") and \
+            any(state.owner(n) != player for n in at_location(state, here)):
+        return refuse(f"another faction occupies {place} (R-31)", "occupied", "R-31")
+    return None
+
+
+def may_call(state: State) -> bool:
+    """Whether the active player may call Parliament now: the Parliament phase has something to
+    do (else it is skipped, §5)."""
+    return call_problem(state, state.active) is None
+
+
+def people_window(state: State) -> bool:
+    """7.7, R-59: no sole King, no King's Peace, and no Parliament called in the three turns
+    before this one (counted in player turns from the call)."""
+    if sole_king(state) is not None or state.peace is not None:
+        return False
+    return not any(state.turn - p.turn <= 3 for p in state.parliaments)
+
+
+# --------------------------------------------------------------------------------------------
 # Placing cards (§5.3, rule 12, R-19)
 
 
@@ -757,13 +905,16 @@ DUTY_PROMPTS = {
     "place": "{player} places the town card {subject}: `play {subject} to NOBLE`",
     "discard": "{player} holds more than two crown cards: `play CARD to NOBLE` or "
                "`discard CARD`",
+    "port": "{player}'s ship {subject} comes to a mainland port for Parliament: `port {subject} "
+            "PLACE`{stay} (R-74)",
 }
 
 
 def duty_prompt(item: Duty) -> str:
     choices = " or ".join(item.choices[:4]) or "home"
+    stay = f", or `stay {item.subject}`" if "stay" in item.choices else ""
     return DUTY_PROMPTS[item.kind].format(player=item.player or "the table",
-                                          subject=item.subject, choices=choices)
+                                          subject=item.subject, choices=choices, stay=stay)
 
 
 # --------------------------------------------------------------------------------------------
@@ -791,6 +942,16 @@ def to_act(state: State) -> ToAct:
         return ToAct((current.player,), duty_prompt(current))
     if state.combat is not None:
         return combat_turn(state)
+    if state.sitting is not None:
+        return sitting_turn(state)
+    if state.people_due and state.stage == PARLIAMENT:
+        return ToAct((state.active,), f"{state.active} holds a People's Parliament (7.7): "
+                                      "`parliament people at PLACE [moving NOBLE]`")
+    if state.stage == PARLIAMENT:
+        who = calling(state, state.active)
+        where = place_of(noble_position(state, who.noble)) if who else None
+        return ToAct((state.active,), f"{state.active} may call Parliament: `parliament call "
+                                      f"at {where or 'PLACE'} summon NOBLE`, or `next`")
     if state.stage == DEAL:
         player = next(p for p in state.playing if p not in state.dealt)
         return ToAct((player,), f"{player} enters the {deal_size(state)} crown cards dealt: "
@@ -803,10 +964,85 @@ PROMPTS = {
     MOVEMENT: "{player} moves: `move NOBLES to LOCATION`, `sail SHIP to LOCATION`, or `next`",
     COMBAT: "{player} fights: `attack ...`, `siege lay|join|conclude|break PLACE ...`, "
             "or `next`",
-    PARLIAMENT: "{player} may call Parliament, or `next`",
     CORONATION: "{player} may crown an heir: `crown HEIR at PLACE`, or `next`",
     DRAW: "{player} draws a crown card: `draw CARD` or `draw hidden`; then `next`",
 }
+
+
+def sitting_turn(state: State) -> ToAct:
+    """Who acts in a Parliament in session, and what is awaited (§7.2-7.5)."""
+    sitting = state.sitting
+    assert sitting is not None
+    step, leader = sitting.step, sitting.leader
+    if step in (EXCUSE, RETURN):
+        player = sitting.order[sitting.asked]
+        if step == EXCUSE:
+            return ToAct((player,), f"{player} may excuse nobles from Parliament: `excuse "
+                                    "NOBLES` (a Writ each) or `excuse NOBLE sea` (R-35); then "
+                                    "`next`")
+        return ToAct((player,), f"{player} sends his nobles home from Parliament: `return "
+                                "NOBLE to HOME`, or `stay NOBLE freemove`; then `next`")
+    if step == REVOKE:
+        return ToAct((sitting.caller,), f"{sitting.caller} may revoke excuses: `revoke NOBLES` "
+                                        "(a Writ each); then `next`")
+    if step == BISHOPS:
+        return ToAct((leader,), f"{leader} assigns the Chancery's bishops, no vote: `bishop "
+                                "CARD to NOBLE` (7.3)")
+    if step == SELECT:
+        return ToAct((leader,), f"{leader} leads round {sitting.round}: `select CARDS` (titles "
+                                "first) or `select none`")
+    if step == PROPOSE:
+        card = sitting.selected[0]
+        return ToAct((leader,), f"{leader} proposes {card}: `propose {shown(card)} to NOBLE` "
+                                "(R-37)")
+    if step == VOTE:
+        return ToAct((), f"the table votes on {subject(sitting)}: `vote yea PLAYERS nay "
+                         "PLAYERS` (the others abstain)", table=True)
+    if step == ASSIGN:
+        return ToAct((leader,), f"{leader} assigns the rest without a vote (round 3): `assign "
+                                "CARD to NOBLE`")
+    return ToAct((sitting.caller,), f"{sitting.caller} may put other business (`illegitimate "
+                                    "KING`, `transfer CARD from NOBLE to NOBLE agreed`), then "
+                                    "`dismiss`")
+
+
+SESSION_EVENTS = frozenset({"excuse", "revoke", "port", "stay", "bishop", "select", "propose",
+                            "vote", "illegitimate", "dismiss", "return"})
+
+
+def explain(state: State, kind: str, by: str | None) -> IllegalMove | None:
+    """Parliament's own reason for a move the core refuses as out of turn or out of its phase
+    (Game.explain): no Parliament in session, or whose turn it is in the session and why."""
+    sitting = state.sitting
+    if sitting is None:
+        if kind in SESSION_EVENTS:
+            return refuse(f"`{kind}` belongs to a Parliament in session, and none is: "
+                          f"{to_act(state).prompt}", "no-parliament", "§7")
+        return None
+    if by is None or by not in state.names or kind not in SESSION_EVENTS | {"next"}:
+        return None
+    turn = sitting_turn(state)
+    if by in turn.players:
+        return None
+    if sitting.step in (EXCUSE, RETURN):
+        what, rule = ("excuses come", "§7.2") if sitting.step == EXCUSE else \
+            ("the nobles go home", "§7.5")
+        return refuse(f"it is not {by}'s turn: in Parliament {what} one player at a time from "
+                      f"{sitting.caller}'s left, and now {turn.prompt}", "not-your-turn", rule)
+    return refuse(f"it is not {by}'s turn in Parliament: {turn.prompt}", "not-your-turn",
+                  "§7.3" if sitting.step in (BISHOPS, SELECT, PROPOSE, ASSIGN) else "§7")
+
+
+def subject(sitting: Sitting) -> str:
+    """What the vote in progress decides, in words."""
+    question = sitting.question
+    if question is None:
+        return "nothing"
+    if question.kind == "illegitimate":
+        return f"King {question.card}'s illegitimacy, moved by {question.noble}"
+    if question.kind == "transfer":
+        return f"{question.card} from {question.giver} to {question.noble}"
+    return f"{question.card} to {question.noble}"
 
 
 def combat_turn(state: State) -> ToAct:
@@ -857,14 +1093,20 @@ def next_turn_of(state: State, player: str) -> int:
 
 
 def begin_turn(state: State, seat: int) -> State:
+    """A player's turn begins; the King's Peace ends just before the caller's chance phase."""
     player = state.names[seat]
     own = dict(state.own)
     own[player] = own.get(player, 0) + 1
     last = dict(state.last_turn)
     last[player] = state.turn + 1
-    return evolve(state, seat=seat, turn=state.turn + 1, own=own, last_turn=last,
+    ends = state.peace is not None and state.peace.caller == player
+    state = evolve(state, seat=seat, turn=state.turn + 1, own=own, last_turn=last,
                    stage=CHANCE, event_drawn=False, drew=False, cancelled=False, moved={},
-                   acted=frozenset(), grants=frozenset())
+                   acted=frozenset(), grants=frozenset(), people_due=False)
+    if ends:
+        state = chronicle(evolve(state, peace=None, peace_over=state.turn),
+                          "the King's Peace ends")
+    return state
 
 
 def begin_phase(state: State, stage: str) -> State:
@@ -893,7 +1135,7 @@ def skipped(state: State, stage: str) -> bool:
     if stage in (MOVEMENT, COMBAT):
         return state.cancelled  # 7.7: a People's Parliament cancels them
     if stage == PARLIAMENT:
-        return True  # calling Parliament (7.1) is not refereed by this version
+        return not state.people_due and not may_call(state)
     if stage == CORONATION:
         return not coronations(state)
     return False

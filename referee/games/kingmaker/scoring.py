@@ -5,7 +5,7 @@ coronations and heir deaths by turn."""
 from __future__ import annotations
 
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.state import State
+from referee.games.kingmaker.state import Parliament, State
 from referee.scoresheet import Row, Scoresheet, ordinal, places
 
 CATEGORIES = ("Commons share %", "Lords", "Nobles", "Troops", "Heirs", "Kings", "Fortresses")
@@ -64,13 +64,26 @@ def _outcome(state: State) -> str:
 def record(state: State) -> tuple[str, ...]:
     """Parliaments, coronations and heir deaths by turn (§11)."""
     heirs = set(state.heirs) | {rules.BEAUFORT}
-    out = [f"Turn {p.turn}: {'People' if p.people else p.caller}'s Parliament"
-           + (f", assigned {', '.join(p.assigned)}" if p.assigned else "")
-           for p in state.parliaments]
+    out = [(p.turn, parliament_line(state, p)) for p in state.parliaments]
     for turn, text in state.chronicle:
         if " is crowned at " in text or any(text.startswith(h + " dies") for h in heirs):
-            out.append(f"Turn {turn}: {text}")
-    return tuple(out)
+            out.append((turn, f"Turn {turn}: {text}"))
+    return tuple(text for _, text in sorted(out, key=lambda item: item[0]))
+
+
+def parliament_line(state: State, p: Parliament) -> str:
+    """A Parliament held (§11): turn, caller, the cards assigned and refused, other business."""
+    if p.people:
+        who = f"the People's Parliament, led by {p.caller}"
+    elif p.chancellor:
+        who = f"{p.caller}'s Parliament (the Chancellor, {p.by})"
+    else:
+        who = f"{p.caller}'s Parliament (King {p.by})"
+    parts = [f"Turn {p.turn}: {who} at {p.place}",
+             "assigned " + (", ".join(p.assigned) or "nothing")]
+    if p.refused:
+        parts.append("refused " + ", ".join(p.refused))
+    return "; ".join(parts + list(p.business))
 
 
 def blank(players: int) -> Scoresheet:

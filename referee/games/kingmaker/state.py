@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
+from referee.votes import Motion
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
 # `hand:PLAYER`).
@@ -130,15 +131,99 @@ class Clock:
         return max(0.0, ((until - self.started).total_seconds() - self.paused) / 60)
 
 
+# The steps of a Parliament in session (§7.2-7.5).
+EXCUSE, REVOKE, PORTS, BISHOPS, SELECT, PROPOSE, VOTE, ASSIGN, BUSINESS, RETURN = (
+    "excuse", "revoke", "ports", "bishops", "select", "propose", "vote", "assign", "business",
+    "return")
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a vote in Parliament decides: a card proposed to a noble (7.3), a King declared
+    illegitimate (7.4, `card` the King, `noble` the mover), a title transferred (7.4)."""
+
+    kind: str  # "proposal", "illegitimate" or "transfer"
+    card: str
+    noble: str
+    giver: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """A vote taken in Parliament, as `history` and the scoresheet tell it."""
+
+    subject: str  # "Earl of Essex to Bourchier"
+    yea: tuple[str, ...]
+    nay: tuple[str, ...]
+    counts: str  # "Commons 35-35, Lords 12-4"
+    passed: bool
+    round: int  # 1 or 2; 0 for other business
+
+
+@dataclass(frozen=True, slots=True)
+class Sitting:
+    """A Parliament in session, from its call to the last noble sent home (§7.1-7.5, 7.7)."""
+
+    caller: str  # the player who called it (7.7: who drew the card)
+    by: str  # the calling King (heir) or Chancellor (noble); "" for a People's Parliament
+    place: str  # P
+    noble: str  # the calling noble, who may stay free (7.5; R-56: the host of 7.7)
+    people: bool = False
+    chancellor: bool = False  # called by the Chancellor (not the King's controller)
+    summoned: str = ""
+    step: str = EXCUSE
+    order: tuple[str, ...] = ()  # the players asked in turn (excuses, return)
+    asked: int = 0  # the index in `order` of the player asked now
+    excused: tuple[str, ...] = ()
+    sea: tuple[str, ...] = ()  # excused free, off the mainland or at sea (R-35)
+    revoked: tuple[str, ...] = ()
+    attending: tuple[str, ...] = ()
+    tally: tuple[tuple[str, int, int], ...] = ()  # player, Commons, Lords: frozen (R-36)
+    round: int = 0
+    leader: str = ""
+    pool: tuple[str, ...] = ()  # the Chancery's cards of this Parliament still to go
+    bishops: tuple[str, ...] = ()  # bishops assigned in this Parliament (R-39)
+    selected: tuple[str, ...] = ()  # the leader's selection still to propose, in order
+    question: Question | None = None
+    motion: Motion | None = None
+    ballots: tuple[Ballot, ...] = ()
+    assigned: tuple[str, ...] = ()  # "CARD to NOBLE"
+    refused: tuple[str, ...] = ()  # "CARD to NOBLE": proposals voted down
+    motions: tuple[str, ...] = ()  # Kings an illegitimacy motion was moved against (R-40)
+    business: tuple[str, ...] = ()  # what other business decided, in words
+    placed: tuple[str, ...] = ()  # attending nobles sent home or staying (7.5)
+    returned: tuple[str, ...] = ()  # of them, sent home (R-42)
+    kept: tuple[str, ...] = ()  # ships kept from going home by a Free Move (7.5)
+
+    def votes_of(self, player: str) -> tuple[int, int]:
+        return next(((c, lo) for p, c, lo in self.tally if p == player), (0, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Peace:
+    """The King's Peace (7.6), from dismissal to just before the caller's next chance phase."""
+
+    caller: str
+    place: str  # Parliament's square: no combat there
+    returned: tuple[str, ...]  # nobles sent home at dismissal, not since moved by an event
+    ships: tuple[str, ...]  # ships sent home
+
+
 @dataclass(frozen=True, slots=True)
 class Parliament:
-    """A Parliament held (issue 12 fills it); the windows of R-32, R-33 and R-59 count these."""
+    """A Parliament held; the windows of R-32, R-33 and R-59 count these, the scoresheet lists
+    them."""
 
-    turn: int
+    turn: int  # the turn it was called in
     caller: str  # the player
     by: str  # the calling King (heir) or Chancellor (noble); "" for a People's Parliament
     people: bool = False
-    assigned: tuple[str, ...] = ()
+    assigned: tuple[str, ...] = ()  # "CARD to NOBLE"
+    place: str = ""
+    refused: tuple[str, ...] = ()  # "CARD to NOBLE": proposals voted down
+    ballots: tuple[Ballot, ...] = ()
+    business: tuple[str, ...] = ()
+    chancellor: bool = False  # called by the Chancellor (R-33 counts King and Chancellor apart)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +276,10 @@ class State:
     clock: Clock = Clock()
     paused: bool = False
     parliaments: tuple[Parliament, ...] = ()
+    sitting: Sitting | None = None  # a Parliament in session (§7)
+    people_due: bool = False  # 7.7: the drawer must hold a People's Parliament this turn
+    peace: Peace | None = None  # the King's Peace while it holds (7.6)
+    peace_over: int | None = None  # the turn in which the last King's Peace ended (R-32)
     chronicle: tuple[tuple[int, str], ...] = ()  # (turn, what happened): for the scoresheet
     ended: Ending | None = None
     time_up: bool = False

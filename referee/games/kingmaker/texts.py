@@ -10,10 +10,22 @@ from typing import Any
 from referee.engine import Event
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
+    ASSIGN,
+    BISHOPS,
+    BUSINESS,
     CHANCERY,
     DEAL,
     DISCARD,
+    EXCUSE,
     LAYOUT,
+    PORTS,
+    PROPOSE,
+    RETURN,
+    REVOKE,
+    SELECT,
+    VOTE,
+    Ballot,
+    Sitting,
     State,
 )
 
@@ -37,6 +49,19 @@ def describe(before: State, event: Event, text: str, after: State) -> list[str]:
     if after.ended is not None and before.ended is None:
         lines.append(outcome(after))
     return lines
+
+
+def remark(before: State, event: Event, after: State) -> str:
+    """A vote's subject, count and result, for `history` (R-38)."""
+    if event.type != "vote" or before.sitting is None:
+        return ""
+    done = len(before.sitting.ballots)
+    ballots = after.sitting.ballots if after.sitting is not None else \
+        (after.parliaments[-1].ballots if after.parliaments else ())
+    if len(ballots) <= done:
+        return ""
+    ballot = ballots[done]
+    return f"{ballot.subject}: {ballot.counts}, {'passed' if ballot.passed else 'failed'}"
 
 
 def outcome(state: State) -> str:
@@ -75,9 +100,79 @@ def render(state: State) -> str:
         lines.append("Ships: " + ", ".join(f"{s} ({v.by}) {v.at}" for s, v in
                                            sorted(state.ships.items())))
     lines.append(_piles(state))
+    lines += session_lines(state) + peace_lines(state)
     lines += ["", "Game over: " + outcome(state) if state.ended else rules.to_act(state).line()]
     return "\n".join(lines)
 
+
+STEPS = {EXCUSE: "excuses", REVOKE: "revocations", PORTS: "ships to port", BISHOPS: "round 1, "
+         "bishops", SELECT: "selection", PROPOSE: "proposals", VOTE: "a vote", ASSIGN: "round 3",
+         BUSINESS: "other business", RETURN: "the return home"}
+
+
+def caller_words(sitting: Sitting) -> str:
+    if sitting.people:
+        return f"the People's Parliament, led by {sitting.caller}"
+    if sitting.chancellor:
+        return f"called by {sitting.caller} (the Chancellor, {sitting.by})"
+    return f"called by {sitting.caller} (King {sitting.by}, with {sitting.noble})"
+
+
+def tally_words(sitting: Sitting) -> str:
+    return ", ".join(f"{p} {c}/{lo}" for p, c, lo in sitting.tally)
+
+
+def session_lines(state: State) -> list[str]:
+    """The Parliament in session (§7): who called it, who stays away, the frozen tally (R-36),
+    the round and the question before it; the Chancery by its size only (§12)."""
+    s = state.sitting
+    if s is None:
+        if state.people_due:
+            return ["", f"Parliament: {state.active} must hold a People's Parliament now (7.7)"]
+        return []
+    out = ["", f"Parliament at {s.place}, {caller_words(s)}: {STEPS[s.step]}"]
+    if s.summoned:
+        out.append(f"  summoned: {s.summoned}")
+    if s.excused or s.revoked:
+        sea = [n for n in s.excused if n in s.sea]
+        out.append(f"  excused: {', '.join(s.excused) or 'nobody'}"
+                   + (f" ({', '.join(sea)} at sea, R-35)" if sea else "")
+                   + (f"; revoked: {', '.join(s.revoked)}" if s.revoked else ""))
+    if s.tally:
+        out.append(f"  attending: {', '.join(n for n in s.attending if n in state.nobles)}")
+        out.append(f"  tally, frozen (Commons/Lords, R-36): {tally_words(s)}")
+    if s.round and s.step in (BISHOPS, SELECT, PROPOSE, VOTE, ASSIGN):
+        out.append(f"  round {s.round}, led by {s.leader}; {len(s.pool)} Chancery card(s) in "
+                   "play (face down)" + (f"; to propose: {', '.join(s.selected)}"
+                                         if s.selected else ""))
+    if s.question is not None and s.motion is not None:
+        bound = ", ".join(f"{p} {c}" for p, c in s.motion.forced)
+        out.append(f"  the vote: {rules.subject(s)}" + (f"; bound (R-54): {bound}"
+                                                      if bound else ""))
+    for ballot in s.ballots:
+        out.append(f"  voted: {ballot.subject}: {ballot.counts}, "
+                   f"{'passed' if ballot.passed else 'failed'}")
+    if s.assigned:
+        out.append(f"  assigned: {', '.join(s.assigned)}")
+    for note in s.business:
+        out.append(f"  business: {note}")
+    return out
+
+
+def peace_lines(state: State) -> list[str]:
+    """The King's Peace while it holds (7.6), or the turns left before another call (R-32)."""
+    peace = state.peace
+    if peace is not None:
+        back = [n for n in peace.returned if n in state.nobles]
+        return ["", f"King's Peace (7.6) until just before {peace.caller}'s next chance phase: "
+                    f"no combat at {peace.place}; returned, keeping still and not attacked: "
+                    f"{', '.join(back) or 'nobody'}"
+                + (f"; ships sent home: {', '.join(peace.ships)}" if peace.ships else "")]
+    if state.peace_over is not None:
+        free = state.peace_over + rules.lockout_turns(state)
+        if state.turn < free:
+            return [f"No Parliament may be called before turn {free} (R-32)"]
+    return []
 
 def board(state: State) -> dict[str, Any]:
     """The realm as data, as `status` shows it: the turn and the clock, each faction (hand by its
@@ -118,8 +213,49 @@ def board(state: State) -> dict[str, Any]:
         "crown_discard": sum(1 for w in state.cards.values() if w == DISCARD),
         "chancery": sum(1 for w in state.cards.values() if w == CHANCERY),
         "parliaments": [{"turn": p.turn, "caller": p.caller, "people": p.people,
-                         "assigned": list(p.assigned)} for p in state.parliaments],
+                         "place": p.place, "by": p.by, "chancellor": p.chancellor,
+                         "assigned": list(p.assigned), "refused": list(p.refused),
+                         "votes": [ballot_data(b) for b in p.ballots],
+                         "business": list(p.business)} for p in state.parliaments],
+        "parliament": session_data(state),
+        "peace": peace_data(state),
         "outcome": outcome(state) if state.ended else None}
+
+
+def ballot_data(ballot: Ballot) -> dict[str, Any]:
+    return {"subject": ballot.subject, "yea": list(ballot.yea), "nay": list(ballot.nay),
+            "counts": ballot.counts, "passed": ballot.passed, "round": ballot.round}
+
+
+def session_data(state: State) -> dict[str, Any] | None:
+    """The Parliament in session as data (the Chancery by its size only, §12)."""
+    s = state.sitting
+    if s is None:
+        return {"people_due": True} if state.people_due else None
+    motion = s.motion
+    return {"caller": s.caller, "by": s.by, "place": s.place, "noble": s.noble,
+            "people": s.people, "chancellor": s.chancellor, "summoned": s.summoned or None,
+            "step": s.step, "excused": list(s.excused), "excused_at_sea": list(s.sea),
+            "revoked": list(s.revoked),
+            "attending": [n for n in s.attending if n in state.nobles],
+            "tally": [{"player": p, "commons": c, "lords": lo} for p, c, lo in s.tally],
+            "round": s.round or None, "leader": s.leader or None, "chancery_cards": len(s.pool),
+            "to_propose": list(s.selected),
+            "vote": None if motion is None else {
+                "on": rules.subject(s), "bound": dict(motion.forced)},
+            "votes": [ballot_data(b) for b in s.ballots], "assigned": list(s.assigned),
+            "refused": list(s.refused), "business": list(s.business)}
+
+
+def peace_data(state: State) -> dict[str, Any] | None:
+    """The King's Peace while it holds (7.6)."""
+    peace = state.peace
+    if peace is None:
+        return None
+    return {"until_before_the_chance_phase_of": peace.caller, "place": peace.place,
+            "returned": [n for n in peace.returned if n in state.nobles],
+            "ships": list(peace.ships)}
+
 
 
 def _headline(state: State) -> str:
@@ -189,15 +325,55 @@ FOLDED = {"move", "sail", "dealt", "draw", "event", "weather", "give", "transfer
 
 def option_lines(state: State, events: list[Event], formatted: list[str]) -> list[str]:
     groups: dict[str, list[str]] = {}
+    kinds: dict[str, list[Event]] = {}
     for event, text in zip(events, formatted):
         groups.setdefault(event.type, []).append(text)
+        kinds.setdefault(event.type, []).append(event)
     lines = []
     for kind, texts in groups.items():
-        if kind not in FOLDED or len(texts) <= 4:
+        if kind == "vote":
+            lines.append(vote_line(state))
+        elif kind in SESSION_FOLDED and len(texts) > 4:
+            lines.append(session_folded(state, kind, kinds[kind], texts))
+        elif kind not in FOLDED or len(texts) <= 4:
             lines += texts
-            continue
-        lines.append(_folded(state, kind, texts))
+        else:
+            lines.append(_folded(state, kind, texts))
     return lines
+
+
+SESSION_FOLDED = {"parliament", "bishop", "select", "propose", "assign", "return", "stay",
+                  "excuse", "revoke", "port"}
+
+
+def vote_line(state: State) -> str:
+    """What the table votes on, everyone's frozen votes, and who is bound (R-38, R-54)."""
+    s = state.sitting
+    assert s is not None and s.motion is not None
+    bound = [f"{p} must vote {c}" for p, c in s.motion.forced]
+    return (f"vote yea PLAYERS nay PLAYERS   (on {rules.subject(s)}; Commons/Lords: "
+            f"{tally_words(s)}; it passes with more yea than nay in both houses, a tie fails, "
+            "R-38" + (f"; {', '.join(bound)} (R-54)" if bound else "") + ")")
+
+
+def session_folded(state: State, kind: str, events: list[Event], texts: list[str]) -> str:
+    """Parliament's long families in one line each: what may go to whom."""
+    def names(field: str) -> str:
+        found = list(dict.fromkeys(str(e[field]) for e in events if e.get(field)))
+        return ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10
+                                        else "")
+    if kind == "parliament":
+        return f"{texts[0].split(' summon ')[0]} summon NOBLE   (one of: {names('summon')})"
+    if kind == "propose":
+        return f"propose {events[0]['card']} to NOBLE   (eligible, R-37: {names('to')})"
+    if kind in ("bishop", "assign"):
+        return f"{kind} CARD to NOBLE   (cards: {names('card')}; nobles: {names('to')})"
+    if kind == "select":
+        cards = [c for c in events[0]["cards"]]
+        return f"select CARDS | select none   (titles first, from: {', '.join(cards)})"
+    if kind == "return":
+        return f"return NOBLE to HOME   (nobles: {names('noble')}; R-30 homes)"
+    return f"{kind} ...   ({len(texts)} moves, e.g. {texts[0]})"
 
 
 def _folded(state: State, kind: str, texts: list[str]) -> str:
@@ -235,11 +411,25 @@ def _move_hint(state: State) -> str:
             "near:P and sq:TEXT anywhere; road moves pass friendly fortresses only)")
 
 
-def legal_note(state: State) -> str:
+def legal_note(state: State, player: str | None = None) -> str:
     if not state.in_play or state.ended is not None:
         return ""
-    return ("At any time outside active combat any player may also `play CARD to NOBLE`, "
+    note = ("At any time outside active combat any player may also `play CARD to NOBLE`, "
             "`give`, `transfer` and `execute HEIR` (--as NAME).")
+    s = state.sitting
+    if s is None:
+        return note
+    if s.step == VOTE and s.motion is not None:
+        who = [player] if player is not None else list(state.playing)
+        votes = "; ".join(f"{p} has {s.votes_of(p)[0]} Commons and {s.votes_of(p)[1]} Lords"
+                          + (f" and must vote {s.motion.must(p)} (R-54)" if s.motion.must(p)
+                             else "") for p in who if p in state.playing)
+        return f"The table votes on {rules.subject(s)}: {votes}. " + note
+    if s.step in (BISHOPS, SELECT, PROPOSE, ASSIGN) and player != s.leader:
+        return (f"The Chancery is face down: its {len(s.pool)} card(s) are listed to "
+                f"{s.leader}, who leads round {s.round} (`referee options --for {s.leader}`, "
+                "R-81). " + note)
+    return note
 
 
 def inventory(state: State) -> dict[str, int]:

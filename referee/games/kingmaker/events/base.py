@@ -1,0 +1,453 @@
+"""What Kingmaker's events share: the base class `Base` (values declared on first use, R-2;
+the duty a move answers; nothing but that answer while a duty is pending; the referee's own
+settling after the effect), names in moves and in logged events, dice, and held event cards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, Callable, ClassVar, Iterable, Sequence
+
+from referee.engine import Args, Event, EventType
+from referee.errors import MoveError, NotationError
+from referee.games.kingmaker import rules
+from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
+from referee.games.kingmaker.notation import (
+    declaration_words,
+    find,
+    find_all,
+    inline_item,
+    items,
+    location_words,
+    one,
+    shown,
+    split_trailing_declarations,
+    tokens,
+    unquote,
+    value_of,
+    value_text,
+)
+from referee.games.kingmaker.rules import refuse, split
+from referee.games.kingmaker.state import (
+    HeirState,
+    State,
+    card_entry,
+    crown_instances,
+    evolve,
+    instances,
+)
+
+
+DECLARES = {"declares": "str[]"}
+DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=value`"}
+
+
+class Base(EventType[State]):
+    """The shared shape of Kingmaker's events (see the module doc)."""
+
+    keywords: ClassVar[tuple[str, ...]] = ()
+    answers: ClassVar[frozenset[str]] = frozenset()  # duty kinds this event resolves
+    always: ClassVar[bool] = False  # may come while any duty is pending (table, trades)
+
+    # ---- notation ---------------------------------------------------------------------------
+    def parse(self, state: State, args: Args) -> Event:
+        words = tokens(args.text)[1:]
+        main, declared = split_trailing_declarations(words)
+        extra: tuple[str, ...] = ()
+        if declared:
+            if "declares" not in self.fields:
+                raise NotationError(f"`{self.name}` takes no key=value declarations (R-2)",
+                                    code="no-declarations")
+            extra = inline_declarations(state, main, declared, args.text)
+            state = with_inline(state, extra)
+        by = None if self.actor == "table" else args.by  # the table's, whoever types it
+        fields = self.read(state, Args(tuple(main), args.text, by))
+        if extra:
+            fields["declares"] = list(extra)
+        return self.make(by, **fields)
+
+    def read(self, state: State, args: Args) -> dict[str, Any]:
+        if args.words:
+            raise NotationError(f"unexpected {' '.join(args.words)!r} in {args.text!r}",
+                                code="trailing-words")
+        return {}
+
+    def format(self, state: State, event: Event) -> str:
+        text = self.text(state, event)
+        extra = event.get("declares") or ()
+        return text + "".join(" " + inline_text(item) for item in extra)
+
+    def text(self, state: State, event: Event) -> str:
+        return self.name
+
+    # ---- effect -----------------------------------------------------------------------------
+    def apply(self, state: State, event: Event) -> State:
+        before = state
+        self.gate(state, event)
+        if event.get("declares"):
+            state = with_inline(state, event["declares"], refusal=True)
+        state = self.effect(state, event)
+        return rules.settle(before, state)
+
+    def gate(self, state: State, event: Event) -> None:
+        """Nothing but the answer to a pending duty, and no trade in active combat (rule 14)."""
+        current = rules.duty(state)
+        if current is not None and not self.always and current.kind not in self.answers:
+            raise refuse(f"first: {rules.duty_prompt(current)}", "duty-pending", "§5")
+        if state.combat is not None and not self.always and not self.in_combat:
+            raise refuse("a combat is being resolved: "
+                         f"{rules.to_act(state).prompt}", "combat-pending", "§6")
+
+    in_combat: ClassVar[bool] = False  # part of resolving a combat
+
+    def effect(self, state: State, event: Event) -> State:
+        raise NotImplementedError
+
+    def valid(self, state: State, event: Event) -> bool:
+        try:
+            self.apply(state, event)
+        except MoveError:
+            return False
+        return True
+
+
+def active_combat(state: State) -> bool:
+    return state.combat is not None and state.combat.stage != "weather" or \
+        any(d.combat for d in state.duties)
+
+
+def refuse_in_active_combat(state: State, what: str) -> None:
+    if active_combat(state):
+        raise refuse(f"{what} is not possible during active combat (rule 14)", "active-combat",
+                     "§5.4")
+
+
+# --------------------------------------------------------------------------------------------
+# Names in moves and in logged events
+
+
+def card_names(state: State) -> list[str]:
+    """Every crown card's name: its entries, and each copy of those with several."""
+    names = set(state.cards) | set(crown_instances(state.box))
+    names.update(e.name for kind in CROWN for e in state.box.of(kind))
+    return sorted(names)
+
+
+def card_aliases(state: State) -> dict[str, str]:
+    return {norm(a): e.name for kind in CROWN for e in state.box.of(kind)
+            for a in e.names("aliases")}
+
+
+def parse_card(state: State, word: str, text: str,
+               where: Callable[[str], bool] | None = None) -> str:
+    """A crown card as typed; an entry with copies names its first copy that `where` accepts."""
+    try:
+        name = find(word, card_names(state), "crown card", text, card_aliases(state))
+    except NotationError as exc:
+        if exc.code != "unknown-word":
+            raise
+        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first "
+                            "(e.g. `declare noble Talbot troops=30 lords=2 home=Wingfield`)",
+                            code="unknown-card", rule="R-2") from None
+    entry = state.box.card(name)
+    if entry is not None and (entry.copies or 1) > 1 and where is not None:
+        free = [c for c in instances(entry) if where(c)]
+        return free[0] if free else instances(entry)[0]
+    return name
+
+
+def parse_nobles(state: State, words: Sequence[str], text: str) -> tuple[str, ...]:
+    return find_all(words, list(state.nobles), "noble in play", text)
+
+
+def parse_noble(state: State, words: Sequence[str], text: str) -> str:
+    return find(one(words, "noble", text), list(state.nobles), "noble in play", text)
+
+
+def nobles_with_heirs(state: State, words: Sequence[str], text: str) -> list[str]:
+    """A list of nobles that may name the heirs they take along (`with HEIRS`): heirs always
+    go with their controlling noble (R-63), so a named heir is checked and dropped."""
+    nobles: list[str] = []
+    heirs: list[str] = []
+    for name in items(words):
+        try:
+            nobles.append(find(name, list(state.nobles), "noble in play", text))
+        except NotationError:
+            heirs.append(find(name, heir_names(state), "noble or heir", text))
+    for heir in heirs:
+        if rules.controller(state, heir) not in nobles:
+            raise NotationError(f"{heir} goes only with the noble who controls him (R-63)",
+                                code="heir-alone")
+    return [w for n in nobles for w in (shown(n), ",")][:-1]
+
+
+def heir_names(state: State) -> list[str]:
+    return list(state.heirs) + ([rules.BEAUFORT] if rules.beaufort_is_heir(state) else [])
+
+
+def parse_heir(state: State, words: Sequence[str], text: str) -> str:
+    return find(one(words, "heir", text), heir_names(state), "heir", text)
+
+
+def place_names(state: State) -> list[str]:
+    return [e.name for e in state.box.of("place")]
+
+
+def port_names(state: State) -> list[str]:
+    """The declared ports whose kind is known."""
+    return [e.name for e in state.box.of("place") if e.flag("port") and e.get("kind")]
+
+
+def place_aliases(state: State) -> dict[str, str]:
+    return {norm(a): e.name for e in state.box.of("place") for a in e.names("aliases")}
+
+
+def parse_place(state: State, words: Sequence[str], text: str) -> str:
+    return find(one(words, "place", text), place_names(state), "place", text,
+                place_aliases(state))
+
+
+def parse_player(state: State, words: Sequence[str], text: str) -> str:
+    return find(one(words, "player", text), list(state.names), "player", text)
+
+
+def parse_location(state: State, words: Sequence[str], text: str) -> str:
+    """`in:P`, `near:P`, `sq:TEXT`, `aboard:SHIP`, `port:P`, `sea:TEXT` (a bare P is in:P)."""
+    prefix, name = location_words(words, text)
+    if prefix in ("in", "near", "port"):
+        name = find(name, place_names(state), "place", text, place_aliases(state))
+    elif prefix == "aboard":
+        name = find(name, list(state.ships), "ship in play", text)
+    else:
+        name = unquote(name).replace("-", " ")
+    return f"{prefix}:{name}"
+
+
+def known_noble(state: State, name: str) -> str:
+    if name not in state.nobles:
+        raise refuse(f"{name} is not a noble in play", "unknown-noble", "§5")
+    return name
+
+
+def known_heir(state: State, name: str) -> str:
+    if name not in state.heirs and not (name == rules.BEAUFORT and
+                                        rules.beaufort_is_heir(state)):
+        raise refuse(f"{name} is not an heir", "unknown-heir", "§8")
+    if name in state.heirs and not state.heirs[name].alive:
+        raise refuse(f"{name} is dead", "dead-heir", "§8")
+    return name
+
+
+def known_place(state: State, name: str) -> str:
+    rules.place_entry(state, name)
+    return name
+
+
+def known_card(state: State, name: str) -> str:
+    if state.box.card(card_entry(name)) is None or name not in state.cards:
+        raise refuse(f"{name} is not a crown card of this box (declare it first, R-2)",
+                     "unknown-card", "R-2")
+    return name
+
+
+def known_player(state: State, name: str) -> str:
+    if name not in state.names:
+        raise refuse(f"{name} is not playing this game", "unknown-player", "§5")
+    return name
+
+
+def check_location(state: State, location: str) -> str:
+    """A logged location: its form and its place (R-2), as stored (unfortified: near)."""
+    prefix, name = split(location)
+    if prefix in ("in", "near", "port"):
+        known_place(state, name)
+    elif prefix == "aboard":
+        if name not in state.ships:
+            raise refuse(f"{name} is not a ship in play", "unknown-ship", "§5.2")
+    elif prefix not in ("sq", "sea") or not name.strip():
+        raise refuse(f"{location!r} is not a location (in:, near:, sq:, aboard:, port:, sea:)",
+                     "bad-location", "§3")
+    return rules.normal(state, location) if prefix == "in" else location
+
+
+# --------------------------------------------------------------------------------------------
+# Declarations: `declare`, `amend`, and values declared on first use (R-2)
+
+
+def declared_values(kind: str, pairs: Sequence[tuple[str, str]], text: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    allowed = FIELDS[kind]
+    for key, raw in pairs:
+        if "." in key:
+            raise NotationError(f"{key}: one entry per declaration; declare "
+                                f"{key.rpartition('.')[0]} in a `declare` of its own",
+                                code="one-entry", rule="R-2")
+        if key not in allowed and key not in ("source", "aliases", "advanced", "assoc"):
+            raise NotationError(f"a {kind} has no field {key!r} ({', '.join(allowed)})",
+                                code="unknown-field")
+        if key in values:
+            raise NotationError(f"{key} is declared twice in {text!r}", code="repeated-word")
+        values[key] = value_of(key, raw, text)
+    return values
+
+
+def inline_text(item: str) -> str:
+    name, key, value = split_item(item)
+    return f"{shown(name)}.{key}={value}"
+
+
+def split_item(item: str) -> tuple[str, str, str]:
+    left, _, value = item.partition("=")
+    name, _, key = left.rpartition(".")
+    return name, key, value
+
+
+def _entries_named(state: State, name: str) -> list[Entry]:
+    key = norm(name)
+    return [e for _, e in state.box.entries if norm(e.name) == key or
+            key in map(norm, e.names("aliases"))]
+
+
+def inline_declarations(state: State, main: Sequence[str], declared: Sequence[str],
+                        text: str) -> tuple[str, ...]:
+    """Trailing `key=value` words as canonical `NAME.key=value` items. A bare key belongs to the
+    first name the move mentions whose entry has that field (R-2)."""
+    out: list[str] = []
+    mentioned = [e for word in items(main) for e in _entries_named(state, word.split(":")[-1])]
+    for word, raw in declaration_words(declared, text):
+        name, key, _ = inline_item(f"{word}={raw}", text)
+        value = value_of(key, raw, text)
+        if not name:
+            owner = next((e for e in mentioned if key in FIELDS[e.kind]), None)
+            if owner is None:
+                raise NotationError(f"{key}={raw} in {text!r}: say whose value it is "
+                                    f"(NAME.{key}={raw})", code="whose-value")
+            name = owner.name
+        else:
+            found = [e for e in _entries_named(state, name) if key in FIELDS[e.kind]]
+            name = found[0].name if found else name
+        out.append(f"{name}.{key}={value_text(key, value)}")
+    return tuple(out)
+
+
+def with_inline(state: State, declared: Iterable[str], refusal: bool = False) -> State:
+    """The box with values declared on first use: they complete an entry, or make a place."""
+    for item in declared:
+        name, key, raw = split_item(item)
+        try:
+            value = value_of(key, raw, item)
+        except NotationError as exc:
+            raise refuse(exc.message, "bad-declaration", "R-2") from None
+        matches = [e for e in _entries_named(state, name) if key in FIELDS[e.kind]]
+        if not matches and key not in FIELDS["place"]:
+            raise refuse(f"{name} has no entry with a field {key!r}: declare it first (R-2)",
+                         "unknown-entry", "R-2")
+        entry = matches[0] if matches else Entry("place", name)
+        if entry.get(key) is not None and entry.get(key) != value:
+            raise refuse(f"{entry.name}'s {key} is already {entry.get(key)!r}: values are "
+                         "fixed once declared; `amend` mends a slip (R-2)", "declared-already",
+                         "R-2")
+        state = _declare(state, entry.kind, entry.name, {**dict(entry.values), key: value},
+                         not matches)
+    return state
+
+
+def _declare(state: State, kind: str, name: str, values: dict[str, Any], new: bool) -> State:
+    try:
+        checked = check_values(kind, name, values)
+    except DataError as exc:
+        raise refuse(str(exc), "bad-declaration", "R-2") from None
+    entry = Entry(kind, name, tuple(sorted(checked.items())))
+    state = evolve(state, box=state.box.with_entry(entry))
+    if new and kind in ("noble", "title", "office", "bishop", "mercenary", "ship", "town") and \
+            state.cards:
+        cards = dict(state.cards)
+        for card in instances(entry):
+            cards.setdefault(card, rules.initial_place(state, card))
+        state = evolve(state, cards=cards)
+    if new and kind == "heir":
+        heirs = dict(state.heirs)
+        heirs[name] = HeirState(at=f"in:{values.get('start')}")
+        state = evolve(state, heirs=heirs, lines=rules.lines_of(state))
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Event cards drawn and held (§5.1, R-11, R-15), and the dice
+
+
+def event_names(state: State) -> list[str]:
+    return [e.name for e in state.box.of("event")]
+
+
+def draw_event(state: State, name: str) -> State:
+    """An event card leaves the deck (R-15: an exhausted deck is rebuilt from its discard)."""
+    entry = state.box.get("event", name)
+    if entry is None:
+        raise refuse(f"{name} is not an event card of this box (declare it first)",
+                     "unknown-card", "R-2")
+    if entry.missing():
+        raise refuse(f"{name}: {', '.join(entry.missing())} not known yet (R-2)",
+                     "missing-value", "R-2")
+    if rules.event_deck_empty(state):
+        state = rules.rebuild_events(state)
+    if not rules.event_available(state, name):
+        raise refuse(f"every copy of {name} is out of the event deck (R-15)", "no-copy", "R-15")
+    out = dict(state.events_out)
+    out[name] = out.get(name, 0) + 1
+    return evolve(state, events_out=out)
+
+
+def keep_event(state: State, player: str, name: str) -> State:
+    held = dict(state.held)
+    held[player] = held.get(player, ()) + (name,)
+    return evolve(state, held=held)
+
+
+def spend_event(state: State, player: str, kind: str) -> State:
+    """A held Writ, Free Move or Chancellor-may-call card is played (to the event discard)."""
+    cards = list(state.held.get(player, ()))
+    card = next((c for c in cards if rules.event_kind(state, c) == kind), None)
+    if card is None:
+        raise refuse(f"{player} holds no {kind} card", "no-card", "R-11")
+    cards.remove(card)
+    held = dict(state.held)
+    held[player] = tuple(cards)
+    return evolve(state, held=held)
+
+
+def available_events(state: State) -> list[str]:
+    probe = rules.rebuild_events(state) if rules.event_deck_empty(state) else state
+    return [e.name for e in state.box.of("event") if not e.missing()
+            and rules.event_available(probe, e.name)]
+
+
+def tool_roll(state: State, salt: str) -> int:
+    """In a --seed game the tool rolls an omitted percentile die (rules page §14)."""
+    return random.Random(f"{state.seed}:{state.turn}:{len(state.chronicle)}:{salt}"
+                         ).randint(1, 100)
+
+
+def parse_roll(word: str, text: str) -> int:
+    if not word.isdigit() or len(word) > 3 or not (0 <= int(word) <= 100):
+        raise NotationError(f"{word!r} in {text!r} is not a percentile roll (1-100, 00 = 100)",
+                            code="bad-roll")
+    return int(word) or 100
+
+
+def check_roll(roll: int) -> int:
+    if not 1 <= roll <= 100:
+        raise refuse(f"{roll} is not a percentile roll (1-100)", "bad-roll", "R-23")
+    return roll
+
+
+def give_heir(state: State, heir: str, noble: str) -> State:
+    heirs = dict(state.heirs)
+    heirs[heir] = replace(heirs[heir], by=noble)
+    return evolve(state, heirs=heirs)
+
+
+def require_in_play(state: State) -> None:
+    if not state.in_play:
+        raise refuse("the set-up is not finished", "setting-up", "§4")

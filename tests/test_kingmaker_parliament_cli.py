@@ -1,0 +1,251 @@
+"""Kingmaker's Parliament at the command line, from the golden game with two Parliaments: what
+`status`, `options` and `history` show at each step, refusals that leave the log untouched,
+random games that call Parliament, and fuzzed votes, proposals and hand-edited events that end
+in clean errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import log as logfile
+from referee.check import check_file
+from referee.engine import apply_event
+from referee.errors import RefereeError
+from referee.games.kingmaker import GAME
+from referee.replay import replay_log
+from referee.simulate import default_players, play_out
+from tests.conftest import GOLDEN
+
+TWO = GOLDEN / "kingmaker" / "three-player-two-parliaments.toml"
+LOG = logfile.read(TWO)
+
+
+def upto(kind: str, nth: int = 1, after: int = 0) -> int:
+    """The number of entries up to and including the nth event of a type (after `after`)."""
+    seen = 0
+    for index, entry in enumerate(LOG.entries):
+        if index >= after and entry.event.type == kind:
+            seen += 1
+            if seen == nth:
+                return index + 1
+    raise AssertionError(f"no {kind} #{nth}")
+
+
+def write(path: Path, count: int) -> Path:
+    path.write_text(logfile.dumps(logfile.replace(LOG, entries=LOG.entries[:count])),
+                    encoding="utf-8")
+    return path
+
+
+def test_the_golden_game_holds_two_parliaments_and_a_failed_motion():
+    state = replay_log(LOG)[1]
+    first, people = state.parliaments
+    assert not first.people and first.by == "Henry" and first.caller == "Ann"
+    assert people.people and people.caller == "Cat"
+    assert any("motion against King Henry fails" in note for note in people.business)
+    types = [e.event.type for e in LOG.entries]
+    assert "revoke" in types and "excuse" in types and "illegitimate" in types
+
+
+def test_status_options_and_history_during_a_vote(cli):
+    write(cli.path / "game.toml", upto("propose"))
+    status = cli("status")
+    assert status.status == 0
+    assert "Parliament at London, called by Ann (King Henry, with Neville): a vote" in status.out
+    assert "tally, frozen (Commons/Lords, R-36): Ann " in status.out
+    assert "excused: Mowbray; revoked: Talbot" in status.out
+    assert "the vote: Earl of Pembroke to Herbert" in status.out
+    options = cli("options")
+    assert "The table - the table votes on Earl of Pembroke to Herbert" in options.out
+    assert "vote yea PLAYERS nay PLAYERS   (on Earl of Pembroke to Herbert; Commons/Lords:" \
+        in options.out
+    mine = cli("options", "--for", "Ben")
+    assert "Ben has " in mine.out and " Lords." in mine.out
+    every = json.loads(cli("options", "--json", "--all").out)
+    assert every["count"] == sum(1 for m in every["moves"] if m.startswith("vote")) + \
+        sum(1 for m in every["moves"] if not m.startswith("vote"))
+    assert sum(1 for m in every["moves"] if m.startswith("vote")) == 27  # 3 choices, 3 players
+    voted = cli("play", "vote", "yea", "Ben", "nay", "Ann,Cat")
+    assert voted.status == 0 and "Earl of Pembroke to Herbert: Commons" in voted.out
+    assert "it fails" in voted.out
+    history = cli("history")
+    line = [row for row in history.out.splitlines() if "vote yea Ben nay Ann,Cat" in row][0]
+    assert "= Earl of Pembroke to Herbert: Commons " in line and line.endswith("failed")
+    data = json.loads(cli("history", "--json").out)
+    assert data[-1]["remark"].startswith("Earl of Pembroke to Herbert")
+    assert cli("check", "game.toml").status == 0
+
+
+def test_the_chancery_is_shown_to_the_leader_only(cli):
+    write(cli.path / "game.toml", upto("select") - 1)
+    assert "led by Ann" in cli("status").out
+    shown = cli("options", "--for", "Ann")
+    assert "select CARDS | select none   (titles first, from:" in shown.out
+    hidden = cli("options")
+    assert "select" not in hidden.out.split("\n", 1)[1].split("At any time")[0]
+    assert "listed to Ann" in hidden.out
+
+
+def test_a_refused_parliament_move_names_its_rule_and_leaves_the_log(cli):
+    path = write(cli.path / "game.toml", upto("excuse"))  # Ben has excused Mowbray: Cat's turn
+    before = path.read_bytes()
+    for move, who, words in ((["excuse", "Stafford"], "Cat", ("Stafford is not Cat's noble",
+                                                             "rule: §7.2")),
+                             (["excuse", "Talbot", "sea"], "Cat", ("on the mainland",
+                                                                  "rule: R-35")),
+                             (["revoke", "Mowbray"], "Ann", ("it is not Ann's turn",
+                                                             "Cat may excuse", "rule: §7.2")),
+                             (["excuse", "Herbert"], "Ben", ("it is not Ben's turn",
+                                                             "rule: §7.2"))):
+        result = cli("play", *move, "--as", who)
+        assert result.status == 1, result
+        for word in words:
+            assert word in result.err, result.err
+        assert "Traceback" not in result.err and path.read_bytes() == before
+    bound = cli("--log", str(write(cli.path / "vote.toml", upto("illegitimate"))),
+                "play", "vote", "yea", "Ann,Ben")
+    assert bound.status == 1 and "rule: R-54" in bound.err and "Ann must vote nay" in bound.err
+
+
+def test_parliament_moves_out_of_their_moment_say_why(cli):
+    write(cli.path / "game.toml", upto("parliament") - 3)  # Ann's movement phase, turn 4
+    result = cli("play", "vote", "yea", "Ann")
+    assert result.status == 1 and "`vote` belongs to a Parliament in session, and none is" \
+        in result.err and "rule: §7" in result.err
+    write(cli.path / "game.toml", upto("select"))  # Ann proposes
+    result = cli("play", "propose", "Earl-of-Wiltshire", "to", "Herbert", "--as", "Ben")
+    assert result.status == 1 and "it is not Ben's turn in Parliament: Ann proposes" \
+        in result.err and "rule: §7.3" in result.err
+    write(cli.path / "game.toml", upto("dismiss"))
+    result = cli("play", "return", "Percy", "--as", "Ann")
+    assert result.status == 1 and "the nobles go home one player at a time from Ann's left" \
+        in result.err and "rule: §7.5" in result.err
+
+
+def test_status_json_holds_the_parliament_and_the_peace(cli):
+    write(cli.path / "game.toml", upto("propose"))
+    board = json.loads(cli("status", "--json").out)["board"]
+    session = board["parliament"]
+    assert session["place"] == "London" and session["vote"]["on"] == \
+        "Earl of Pembroke to Herbert"
+    assert {t["player"] for t in session["tally"]} == {"Ann", "Ben", "Cat"}
+    assert session["chancery_cards"] >= 1 and "pool" not in session  # face down (§12)
+    write(cli.path / "game.toml", upto("dismiss") + 8)
+    board = json.loads(cli("status", "--json").out)["board"]
+    assert board["parliament"] is None and board["peace"]["place"] == "London"
+    assert board["parliaments"][0]["votes"][0]["passed"] is False
+
+
+def test_the_kings_peace_in_status_and_the_scoresheet(cli):
+    write(cli.path / "game.toml", upto("dismiss") + 8)
+    status = cli("status")
+    assert "King's Peace (7.6) until just before Ann's next chance phase: no combat at London" \
+        in status.out
+    write(cli.path / "game.toml", len(LOG.entries))
+    sheet = cli("scoresheet")
+    assert "Turn 4: Ann's Parliament (King Henry) at London; assigned Earl of Wiltshire to" \
+        in sheet.out
+    assert "refused Earl of Pembroke to Herbert" in sheet.out
+    assert "the People's Parliament, led by Cat at Exeter" in sheet.out
+
+
+def test_random_games_call_parliament_and_play_it_through():
+    """The playout tests' seeds (tests/test_playouts.py) include called and People's
+    Parliaments, played through to the King's Peace."""
+    kinds = set()
+    for seed in range(12):
+        playout = play_out(GAME, seed, default_players(GAME, None))
+        for parliament in playout.state.parliaments:
+            kinds.add("people" if parliament.people else "call")
+            assert parliament.place
+    assert kinds == {"call", "people"}
+
+
+# ---- fuzzing ---------------------------------------------------------------------------------
+
+WORDS = ["parliament", "call", "people", "at", "summon", "moving", "host", "excuse", "sea",
+         "revoke", "port", "stay", "freemove", "bishop", "select", "none", "propose", "to",
+         "vote", "yea", "nay", "abstain", "assign", "illegitimate", "transfer", "from", "agreed",
+         "approved", "dismiss", "return", "next", "Ann", "Ben", "Cat", "Zed", "Neville",
+         "Stafford", "Herbert", "Talbot", "Mowbray", "Henry", "Edward-of-March", "London",
+         "Exeter", "Hull", "in:London", "near:Exeter", "Earl-of-Pembroke", "Earl-of-Kent",
+         "Chamberlain-of-England", "Bishop-of-Durham", "Grace-Dieu", ",", "Ann,Ann", "x=1"]
+
+
+def parliament_states():
+    from referee.replay import from_log, steps
+
+    setup = from_log(LOG)
+    return [step.before for step in steps(setup, LOG.entries)
+            if step.before.sitting is not None or step.before.people_due]
+
+
+STATES = parliament_states()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(min_value=0, max_value=len(STATES) - 1),
+       text=st.one_of(st.text(max_size=30),
+                      st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join)),
+       who=st.integers(min_value=0, max_value=3))
+def test_fuzzed_votes_and_proposals_end_in_clean_errors(index, text, who):
+    state = STATES[index]
+    players = LOG.players
+    by = (None,) + tuple(p.name for p in players)
+    try:
+        event = GAME.parse(state, text, by[who])
+        after = apply_event(GAME, state, event, players)
+    except RefereeError as exc:
+        assert exc.message
+        return
+    assert GAME.to_act(after).prompt  # a legal move leaves a game that says who acts
+    shown(after)
+
+
+def shown(state) -> None:
+    """Everything the commands print about a state, without a crash."""
+    assert GAME.render(state)
+    GAME.option_lines(state, GAME.legal(state))
+    for name in (None, "Ann", "Ben", "Cat"):
+        GAME.legal_note(state, name)
+    GAME.score(state)
+
+
+def test_every_state_of_the_parliaments_is_shown():
+    for state in STATES:
+        shown(state)
+
+
+JUNK = ["", "x", "Zed", "Ann", "Neville", "Henry", "Earl of Kent", "Bishop of Durham", 0, -1, 3,
+        True, [], ["Ann", "Ann"], ["Zed"], ["Ann", 1], "London", "near:Exeter", "call",
+        "people", "chancery", "none"]
+KINDS = {"parliament", "excuse", "revoke", "port", "stay", "bishop", "select", "propose", "vote",
+         "assign", "illegitimate", "dismiss", "return", "heir", "transfer"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_hand_edited_parliament_events_end_in_clean_findings(tmp_path_factory, seed):
+    rng = random.Random(seed)
+    spots = [i for i, e in enumerate(LOG.entries) if e.event.type in KINDS]
+    index = rng.choice(spots)
+    entry = LOG.entries[index]
+    fields = dict(entry.event.fields)
+    if fields and rng.random() < 0.8:
+        fields[rng.choice(sorted(fields))] = rng.choice(JUNK)
+    else:
+        fields[rng.choice(["yea", "nay", "cards", "card", "to", "nobles", "king"])] = \
+            rng.choice(JUNK)
+    by = entry.event.by if rng.random() < 0.8 else rng.choice(["Ann", "Ben", "Cat", None])
+    event = entry.event.__class__.make(entry.event.type, by, **fields)
+    entries = LOG.entries[:index] + (logfile.Entry(entry.seq, event, entry.at),) + \
+        LOG.entries[index + 1:]
+    path = tmp_path_factory.mktemp("km") / "edited.toml"
+    path.write_text(logfile.dumps(logfile.replace(LOG, entries=entries)), encoding="utf-8")
+    report = check_file(path)  # never raises
+    assert report.ok or report.findings
