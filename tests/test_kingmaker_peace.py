@@ -1,6 +1,6 @@
 """Kingmaker's Parliament, continued (§7.4-7.7): other business (the illegitimacy motion and its
 bound votes, transfers of titles and offices), the return home, the King's Peace rule by rule,
-and the People's Parliament (rulings R-40..R-42, R-54..R-56, R-59, R-71, R-75..R-80)."""
+and the People's Parliament (rulings R-40..R-42, R-54..R-56, R-59, R-71, R-75..R-80, R-87)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from tests.kingmaker_realm import (
     own,
     play,
     put,
+    remove,
     ship,
     siege,
 )
@@ -358,6 +359,58 @@ def test_every_siege_breaks_and_the_host_stays_free():
     assert state.nobles["Herbert"].at == "near:Hull" and state.stage in ("coronation", "draw")
     assert state.parliaments[-1].people and state.peace.caller == "Ben"
     assert "the People's Parliament, led by Ben at Hull" in GAME.score(state).notes[-1]
+
+
+def besieged_drawer():
+    """Ben, who will draw the card, has Clifford and Herbert only, each besieged by Cat in his
+    own castle, so that no noble of his is free to go to Parliament."""
+    state = dead(court(cards=("Earl of Kent",), Ben=["Clifford", "Herbert"]), "Henry")
+    state = replace(at_phase(state, "chance", seat=1), event_drawn=False)
+    for (noble, home), cats, hired in ((("Clifford", "Skipton"), "Talbot",
+                                        "Burgundian Mercenaries"),
+                                       (("Herbert", "Raglan"), "Courtenay",
+                                        "Welsh Mercenaries #1")):
+        state = own(put(state, noble, f"in:{home}"), home, noble)
+        state = give(put(state, cats, f"near:{home}"), hired, cats)
+        state = siege(state, home, "Cat", [cats])
+    return state
+
+
+def test_r87_a_drawer_whose_nobles_are_all_besieged_still_holds_it():
+    due = play(besieged_drawer(), "event Parliament-Must-Be-Summoned")
+    assert due.people_due and set(due.sieges) == {"Skipton", "Raglan"}
+    moves = [GAME.format(due, e) for e in GAME.legal(due) if e.type == "parliament"]
+    assert "parliament people at Hull moving Clifford" in moves
+    state = play(due, "parliament people at Hull moving Herbert")
+    assert not state.sieges and seated(state).noble == "Herbert"
+    assert state.nobles["Herbert"].at == "near:Hull" and "Clifford" in seated(state).attending
+    # one free noble: he is the one who moves (R-80)
+    free = put(besieged_drawer(), "Herbert", "near:Raglan")
+    free = play(free, "event Parliament-Must-Be-Summoned")
+    assert illegal(free, "parliament people at Hull moving Clifford", "under-siege").rule == \
+        "R-80"
+    # a ship besieger counts as besieged (7.7: he survives the siege and attends)
+    aboard = give(remove(besieged_drawer(), "Clifford"), "Burgundian Mercenaries", "Herbert")
+    aboard = ship(aboard, "Swan", "Herbert", "port:Newcastle")
+    aboard = siege(put(aboard, "Herbert", "aboard:Swan"), "Newcastle", "Ben", ["Herbert"],
+                   via="Swan")
+    aboard = play(aboard, "event Parliament-Must-Be-Summoned",
+                  "parliament people at Hull moving Herbert")
+    assert not aboard.sieges and "Swan" in aboard.ships and seated(aboard).noble == "Herbert"
+
+
+def test_r87_a_drawer_with_no_noble_in_play_holds_it_with_no_host():
+    state = remove(besieged_drawer(), "Clifford", "Herbert")
+    # no crown card left to deal him a noble (No Elimination waits for one)
+    state = replace(state, cards={c: (CHANCERY if w in ("deck", "discard") else w)
+                                  for c, w in state.cards.items()})
+    due = play(state, "event Parliament-Must-Be-Summoned")
+    assert not due.duties and not due.faction("Ben")
+    assert "parliament people at Hull" in [GAME.format(due, e) for e in GAME.legal(due)]
+    held = play(due, "parliament people at Hull")
+    assert seated(held).noble == "" and seated(held).people
+    assert any("with no noble of his in play to host it (R-87)" in text
+               for _, text in held.chronicle)
 
 
 def test_every_other_refusal_of_the_peace_and_the_call():
