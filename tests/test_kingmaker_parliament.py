@@ -180,6 +180,24 @@ def test_r32_r33_r71_the_kings_peace_lockout_and_two_calls():
     assert play(people, "parliament call at Coventry summon Clifford").sitting is not None
 
 
+def test_r32_a_call_out_of_its_phase_hears_r32_and_the_skip_is_said():
+    for held, code in ((dict(peace_over=1), "lockout"), (dict(peace=rules_peace("Ben")),
+                                                         "kings-peace")):
+        combat = replace(at_phase(court(), "combat", seat=0), **held)
+        after = play(combat, "next")
+        assert after.stage in ("coronation", "draw")  # the Parliament phase is skipped...
+        assert after.chronicle[-1][1].startswith("Ann's Parliament phase is skipped: ")
+        assert "(R-32" in after.chronicle[-1][1]  # ...and the table hears why
+        err = illegal(after, "parliament call at Coventry summon Clifford", code)
+        assert err.rule == "R-32"
+    peace = replace(court(), peace=rules_peace("Ben"))
+    assert "no Parliament is called during it nor in the 3 turns after (R-32)" in \
+        GAME.render(peace)
+    # nobody who could call but for R-32: the phase goes by without a word
+    idle = replace(at_phase(court(writs=0), "combat", seat=0), peace_over=1)
+    assert not any("skipped" in text for _, text in play(idle, "next").chronicle)
+
+
 def rules_peace(caller):
     from referee.games.kingmaker.state import Peace
     return Peace(caller, "York", (), ())

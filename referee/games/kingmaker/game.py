@@ -221,7 +221,11 @@ class Kingmaker(Game[State]):
         return texts.describe(before, event, self.format(before, event), after)
 
     def explain(self, state: State, event: Event) -> IllegalMove | None:
-        """Parliament's own words for a move out of its turn or phase (§7)."""
+        """Parliament's own words for a move out of its turn or phase (§7); a call while the
+        King's Peace or its lockout holds hears R-32, which keeps it out of the whole turn."""
+        if event.type == "parliament" and event.get("action") == "call" and \
+                state.sitting is None and rules.peace_problem(state) is not None:
+            return rules.peace_problem(state)
         return rules.explain(state, event.type, event.by)
 
     def remark(self, before: State, event: Event, after: State) -> str:

@@ -167,7 +167,9 @@ def peace_lines(state: State) -> list[str]:
         return ["", f"King's Peace (7.6) until just before {peace.caller}'s next chance phase: "
                     f"no combat at {peace.place}; returned, keeping still and not attacked: "
                     f"{', '.join(back) or 'nobody'}"
-                + (f"; ships sent home: {', '.join(peace.ships)}" if peace.ships else "")]
+                + (f"; ships sent home: {', '.join(peace.ships)}" if peace.ships else "")
+                + f"; no Parliament is called during it nor in the {rules.lockout_turns(state)} "
+                  "turns after (R-32)"]
     if state.peace_over is not None:
         free = state.peace_over + rules.lockout_turns(state)
         if state.turn < free:
