@@ -91,6 +91,17 @@ def test_the_chancery_is_shown_to_the_leader_only(cli):
     assert "listed to Ann" in hidden.out
 
 
+def test_options_at_the_peoples_parliament_name_the_golden_games_own_move(cli):
+    write(cli.path / "game.toml", upto("parliament", 2) - 1)  # Cat drew the card
+    shown = cli("options")
+    assert "parliament people at PLACE moving NOBLE   (PLACE: " in shown.out
+    line = next(x for x in shown.out.splitlines() if "parliament people at PLACE moving" in x)
+    assert "Exeter" in line and "Courtenay" in line and "summon" not in line
+    refused = cli("play", "parliament", "people", "at", "Exeter", "moving", "Courtenay",
+                  "summon", "Herbert", "--as", "Cat")
+    assert refused.status == 1 and "summon" not in refused.err.split("closest legal moves")[1]
+
+
 def test_a_refused_parliament_move_names_its_rule_and_leaves_the_log(cli):
     path = write(cli.path / "game.toml", upto("excuse"))  # Ben has excused Mowbray: Cat's turn
     before = path.read_bytes()

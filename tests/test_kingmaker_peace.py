@@ -361,6 +361,25 @@ def test_every_siege_breaks_and_the_host_stays_free():
     assert "the People's Parliament, led by Ben at Hull" in GAME.score(state).notes[-1]
 
 
+def test_options_list_every_peoples_parliament_move_that_play_accepts():
+    due = play(kingless(), "event Parliament-Must-Be-Summoned")
+    legal = [GAME.format(due, e) for e in GAME.legal(due) if e.type == "parliament"]
+    for noble in ("Clifford", "Herbert", "Stafford"):  # any of his may be the nearest (7.7)
+        assert f"parliament people at Hull moving {noble}" in legal
+        assert play(due, f"parliament people at Hull moving {noble}").sitting is not None
+    lines = GAME.option_lines(due, GAME.legal(due))
+    assert not [line for line in lines if "summon" in line]  # 7.7: no summons
+    [folded] = [line for line in lines if line.startswith("parliament people")]
+    assert folded.startswith("parliament people at PLACE moving NOBLE   (PLACE: ")
+    assert "Hull" in folded and "Clifford, Herbert, Stafford" in folded
+    hosted = put(due, "Herbert", "near:Hull")
+    legal = [GAME.format(hosted, e) for e in GAME.legal(hosted) if e.type == "parliament"]
+    assert "parliament people at Hull host Herbert" in legal
+    assert not [move for move in legal if move.startswith("parliament people at Hull moving")]
+    assert "parliament people at Hull host Herbert" in GAME.option_lines(hosted,
+                                                                         GAME.legal(hosted))
+
+
 def besieged_drawer():
     """Ben, who will draw the card, has Clifford and Herbert only, each besieged by Cat in his
     own castle, so that no noble of his is free to go to Parliament."""

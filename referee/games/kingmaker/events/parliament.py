@@ -290,17 +290,21 @@ class ParliamentCall(Base):
             yield self.make(player, action="call", place=place, summon=noble)
 
     def people_moves(self, state: State, player: str) -> Iterator[Event]:
-        mine = people_movers(state, player)
+        """Each place P may be (R-80): hosted by each noble of the drawer there, else reached by
+        each noble who may move; with no noble in play, P alone (R-87)."""
+        movers = people_movers(state, player)
         for place in place_names(state):
             entry = state.box.place(place)
             if entry is None or entry.get("kind") is None or \
                     people_place_problem(state, player, place) is not None:
                 continue
             here = [n for n in state.faction(player) if at_place(state, n, place)]
-            hosts: list[str | None] = [*(here or mine[:1])] or [None]  # R-87: none, no host
-            for noble in hosts:
-                yield self.make(player, action="people", place=place, noble=noble,
-                                moving=None if here or noble is None else True)
+            for noble in here:
+                yield self.make(player, action="people", place=place, noble=noble)
+            for noble in [] if here else movers:
+                yield self.make(player, action="people", place=place, noble=noble, moving=True)
+            if not here and not movers:
+                yield self.make(player, action="people", place=place)
 
 
 # --------------------------------------------------------------------------------------------
