@@ -457,6 +457,21 @@ def test_round_3_assigns_every_card_that_can_go_without_a_vote():
     assert seated(state).step == "business" and seated(state).pool == ()
 
 
+def test_round_3_with_nothing_to_assign_says_why_it_ends():
+    state = give(called(court(cards=("Earl of Kent",))), "Bishop of Durham", "Talbot")
+    for title, noble in (("Earl of Essex", "Clifford"), ("Earl of Pembroke", "Herbert"),
+                         ("Earl of Wiltshire", "Bourchier")):
+        state = give(state, title, noble)  # every noble in play is titled now
+    state = sitting_of(state, tally=(("Ann", 10, 1), ("Ben", 10, 1), ("Cat", 5, 1)))
+    state = play(state, "select none")
+    assert seated(state).step == "business" and seated(state).round == 0
+    said = [text for _, text in state.chronicle[-2:]]
+    assert said[0].startswith("round 3 of Parliament is led by Cat")
+    assert said[1] == ("round 3 ends: no noble may take the 1 title(s) and office(s) left "
+                       "(R-37); they stay in the Chancery (R-82)")  # face down: no names
+    assert "round 3" not in GAME.render(state)
+
+
 def test_the_chancery_is_listed_to_the_leader_only_r81():
     state = called(court())
     assert not [e for e in GAME.legal(state) if e.type == "bishop" and

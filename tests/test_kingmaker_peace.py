@@ -62,6 +62,14 @@ def test_an_illegitimacy_motion_with_bound_votes_r54():
     illegal(state, "illegitimate Edward-of-March", "two-kings", by="Ann")
 
 
+def test_no_round_is_shown_running_during_other_business():
+    state = play(business(), "illegitimate Edward-of-March", by="Ann")
+    shown = GAME.render(state)
+    assert "the vote: King Edward of March's illegitimacy" in shown
+    assert "round" not in shown.split("Parliament at")[1] and \
+        GAME.board(state)["parliament"]["round"] is None
+
+
 def test_r40_once_per_king_per_parliament():
     state = sitting_of(business(), tally=(("Ann", 10, 2), ("Ben", 20, 9), ("Cat", 1, 1)))
     failed = play(state, "illegitimate Edward-of-March", by="Ann", )

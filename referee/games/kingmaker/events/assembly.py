@@ -223,15 +223,27 @@ def unvoted_moves(state: State) -> list[tuple[str, str]]:
 
 
 def unvoted_or_on(state: State) -> State:
-    """Round 3 lasts while a card has an eligible noble (7.3)."""
-    return state if unvoted_moves(state) else to_business(state)
+    """Round 3 lasts while a card has an eligible noble (7.3); when cards are left that none
+    may take, the table is told why the round ends (their names stay face down, R-81)."""
+    if unvoted_moves(state):
+        return state
+    s = state.sitting
+    assert s is not None
+    left = len(cards_of_kind(state, s.pool, "title", "office"))
+    if left:
+        state = rules.chronicle(state, f"round 3 ends: no noble may take the {left} title(s) "
+                                       "and office(s) left (R-37); they stay in the Chancery "
+                                       "(R-82)")
+    return to_business(state)
 
 
 def to_business(state: State) -> State:
-    """The rounds are over: leftovers stay in the Chancery; other business, then `dismiss`."""
+    """The rounds are over (no round runs now): leftovers stay in the Chancery; other business,
+    then `dismiss`."""
     s = state.sitting
     assert s is not None
-    return seat(state, replace(s, step=BUSINESS, pool=(), selected=(), leader=s.caller))
+    return seat(state, replace(s, step=BUSINESS, round=0, pool=(), selected=(),
+                               leader=s.caller))
 
 
 def give(state: State, card: str, noble: str, how: str) -> State:
