@@ -214,6 +214,8 @@ def test_excuses_in_turn_from_the_callers_left_a_writ_each():
     state = called(state)
     assert GAME.to_act(state).players == ("Ben",)
     illegal(state, "excuse Talbot", "not-your-turn", by="Cat")
+    err = illegal(state, "excuse Percy", "callers-faction", by="Ann")
+    assert err.rule == "§7.2" and "the caller's faction is never excused" in err.message
     illegal(state, "excuse Clifford", "summoned")
     illegal(state, "excuse Talbot", "not-your-noble")
     with pytest.raises(NotationError):
@@ -313,6 +315,7 @@ def test_a_ship_whose_force_stays_away_may_stay():
     state = ship(put(state, "Stafford", "aboard:Swan"), "Swan", "Stafford", "sea:Irish Sea")
     state = play(called(state), "excuse Stafford sea", "next", "next")  # no revocation
     assert rules.duty(state).choices == ("stay",)
+    assert illegal(state, "stay Swan freemove", "no-freemove-needed").rule == "R-74"
     assert play(state, "stay Swan").ships["Swan"].at == "sea:Irish Sea"
     landed = play(state, "port Swan Hull")
     assert landed.nobles["Stafford"].at == "near:Hull"  # excused: he lands

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from referee.errors import NotationError
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import CHANCERY, Parliament, Peace
 from tests.kingmaker_realm import (
@@ -153,6 +156,30 @@ def test_titles_and_offices_pass_only_as_business_of_a_parliament_in_session():
     assert seated(rounds).step == "bishops"
     illegal(rounds, "transfer Earl-of-Essex from Herbert to Clifford", "parliament-only",
             by="Ben")
+
+
+def test_refusals_in_parliament_name_their_rule():
+    state = business()
+    uncontrolled = heir(state, "Henry", by=None)  # nobody controls Henry: nobody moves (7.4)
+    err = illegal(uncontrolled, "illegitimate Edward-of-March", "no-mover", by="Ann")
+    assert err.rule == "§7.4" and "uncontrolled" in err.message
+    with pytest.raises(NotationError) as printed:  # Neville's Earl of Warwick is printed
+        play(state, "transfer Earl-of-Warwick from Neville to Percy", by="Ann")
+    assert printed.value.code == "printed-title" and printed.value.rule == "§7.4"
+    assert "printed titles never move" in printed.value.message
+    due = play(kingless(), "event Parliament-Must-Be-Summoned")
+    for move, rule in (("parliament people at Hull moving Clifford summon Talbot", "§7.7"),
+                       ("parliament people at Hull moving Clifford host Clifford", "R-80"),
+                       ("parliament call at Hull moving Clifford", "§7.7"),
+                       ("vote Ann", "R-38")):
+        with pytest.raises(NotationError) as refused:
+            play(due, move, by="Ben")
+        assert refused.value.rule == rule, move
+    voted = play(state, "illegitimate Edward-of-March", by="Ann")
+    voted = play(voted, "vote yea Ann nay Ben,Cat")
+    err = illegal(voted, "vote yea Ann", "voted-already")
+    assert err.rule == "R-75" and "Edward of March's illegitimacy, moved by Neville is " \
+        "recorded already" in err.message and "passed" in err.message
 
 
 # ---- 7.5 the return -----------------------------------------------------------------------------

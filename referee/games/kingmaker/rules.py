@@ -1035,6 +1035,9 @@ def explain(state: State, kind: str, by: str | None) -> IllegalMove | None:
     turn = sitting_turn(state)
     if by in turn.players:
         return None
+    if sitting.step == EXCUSE and kind == "excuse" and by == sitting.caller:
+        return refuse(f"{by} called this Parliament: the caller's faction is never excused "
+                      "(7.2)", "callers-faction", "§7.2")
     if sitting.step in (EXCUSE, RETURN):
         what, rule = ("excuses come", "§7.2") if sitting.step == EXCUSE else \
             ("the nobles go home", "§7.5")

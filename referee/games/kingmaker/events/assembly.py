@@ -321,7 +321,7 @@ class Select(Base):
         names = items(args.words)
         if not names:
             raise NotationError(f"{args.text!r}: `select CARDS` or `select none`",
-                                code="no-card")
+                                code="no-card", rule="§7.3")
         cards = [parse_card(state, name, args.text) for name in names]
         return {"cards": titles_first(state, cards)}
 
@@ -449,7 +449,7 @@ class Vote(Base):
         parts = sections(args.words, ("yea", "nay"), args.text)
         if parts[""] or ("yea" not in parts and "nay" not in parts):
             raise NotationError(f"{args.text!r}: `vote yea PLAYERS nay PLAYERS` (or `vote "
-                                "none`)", code="bad-vote")
+                                "none`)", code="bad-vote", rule="R-38")
         return {side: [parse_player(state, [name], args.text)
                        for name in items(parts.get(side, []))] for side in ("yea", "nay")}
 
@@ -458,6 +458,7 @@ class Vote(Base):
         return "vote " + (" ".join(parts) or "none")
 
     def effect(self, state: State, event: Event) -> State:
+        voted_already(state)
         s = sitting(state, VOTE)
         assert s.motion is not None and s.question is not None
         yea, nay = tuple(event["yea"]), tuple(event["nay"])
@@ -503,6 +504,18 @@ class Vote(Base):
         free = [p for p in state.playing if s.motion.must(p) is None]
         if len(free) == len(state.playing):
             yield self.make(None, yea=[], nay=[])
+
+
+def voted_already(state: State) -> None:
+    """A vote typed when no question is put, after one was decided: say it is recorded (R-75:
+    one question at a time), not merely that something else comes now."""
+    s = state.sitting
+    if s is None or s.step == VOTE or not s.ballots:
+        return
+    last = s.ballots[-1]
+    raise refuse(f"no question is put now: the vote on {last.subject} is recorded already "
+                 f"({last.counts}, {'passed' if last.passed else 'failed'}); now "
+                 f"{rules.to_act(state).prompt}", "voted-already", "R-75")
 
 
 def ballots(state: State) -> Iterator[Event]:

@@ -170,20 +170,23 @@ class ParliamentCall(Base):
             out["place"] = rules.place_of(rules.noble_position(state, who.noble))
         if not out.get("place"):
             raise NotationError(f"{args.text!r}: name the place (`parliament {action} at "
-                                "PLACE`)", code="no-place")
+                                "PLACE`)", code="no-place",
+                                rule="§7.1" if action == "call" else "§7.7")
         if action == "call":
             for word in ("moving", "host"):
                 if word in parts:
                     raise NotationError(f"`{word}` is for a People's Parliament (7.7)",
-                                        code="bad-word")
+                                        code="bad-word", rule="§7.7")
             if parts.get("summon"):
                 out["summon"] = find(one(parts["summon"], "noble", args.text),
                                      list(state.nobles), "noble in play", args.text)
             return out
         if "summon" in parts:
-            raise NotationError("a People's Parliament has no summons (7.7)", code="bad-word")
+            raise NotationError("a People's Parliament has no summons (7.7)", code="bad-word",
+                                rule="§7.7")
         if "moving" in parts and "host" in parts:
-            raise NotationError("a noble moves there, or hosts it: not both", code="bad-word")
+            raise NotationError("a noble moves there, or hosts it: not both (R-80)",
+                                code="bad-word", rule="R-80")
         for word in ("moving", "host"):
             if parts.get(word):
                 out["noble"] = find(one(parts[word], "noble", args.text), list(state.nobles),
@@ -559,7 +562,8 @@ class Port(Base):
         if len(names) != 2:
             names = [w for w in args.words if w != ","]
         if len(names) != 2:
-            raise NotationError(f"{args.text!r}: `port SHIP PLACE`", code="bad-port")
+            raise NotationError(f"{args.text!r}: `port SHIP PLACE`", code="bad-port",
+                                rule="R-74")
         return {"ship": find(names[0], list(state.ships), "ship in play", args.text),
                 "place": parse_place(state, [names[1]], args.text)}
 
