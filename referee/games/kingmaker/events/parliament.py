@@ -302,11 +302,14 @@ class ParliamentCall(Base):
                     people_place_problem(state, player, place) is not None:
                 continue
             here = [n for n in state.faction(player) if at_place(state, n, place)]
-            for noble in here:
-                yield self.make(player, action="people", place=place, noble=noble)
-            for noble in [] if here else movers:
-                yield self.make(player, action="people", place=place, noble=noble, moving=True)
-            if not here and not movers:
+            if here:
+                for noble in here:
+                    yield self.make(player, action="people", place=place, noble=noble)
+            elif movers:
+                for noble in movers:
+                    yield self.make(player, action="people", place=place, noble=noble,
+                                    moving=True)
+            else:
                 yield self.make(player, action="people", place=place)
 
 
