@@ -180,6 +180,24 @@ def test_r32_r33_r71_the_kings_peace_lockout_and_two_calls():
     assert play(people, "parliament call at Coventry summon Clifford").sitting is not None
 
 
+def test_r32_a_call_out_of_its_phase_hears_r32_and_the_skip_is_said():
+    for held, code in ((dict(peace_over=1), "lockout"), (dict(peace=rules_peace("Ben")),
+                                                         "kings-peace")):
+        combat = replace(at_phase(court(), "combat", seat=0), **held)
+        after = play(combat, "next")
+        assert after.stage in ("coronation", "draw")  # the Parliament phase is skipped...
+        assert after.chronicle[-1][1].startswith("Ann's Parliament phase is skipped: ")
+        assert "(R-32" in after.chronicle[-1][1]  # ...and the table hears why
+        err = illegal(after, "parliament call at Coventry summon Clifford", code)
+        assert err.rule == "R-32"
+    peace = replace(court(), peace=rules_peace("Ben"))
+    assert "no Parliament is called during it nor in the 3 turns after (R-32)" in \
+        GAME.render(peace)
+    # nobody who could call but for R-32: the phase goes by without a word
+    idle = replace(at_phase(court(writs=0), "combat", seat=0), peace_over=1)
+    assert not any("skipped" in text for _, text in play(idle, "next").chronicle)
+
+
 def rules_peace(caller):
     from referee.games.kingmaker.state import Peace
     return Peace(caller, "York", (), ())
@@ -196,6 +214,8 @@ def test_excuses_in_turn_from_the_callers_left_a_writ_each():
     state = called(state)
     assert GAME.to_act(state).players == ("Ben",)
     illegal(state, "excuse Talbot", "not-your-turn", by="Cat")
+    err = illegal(state, "excuse Percy", "callers-faction", by="Ann")
+    assert err.rule == "§7.2" and "the caller's faction is never excused" in err.message
     illegal(state, "excuse Clifford", "summoned")
     illegal(state, "excuse Talbot", "not-your-noble")
     with pytest.raises(NotationError):
@@ -295,6 +315,7 @@ def test_a_ship_whose_force_stays_away_may_stay():
     state = ship(put(state, "Stafford", "aboard:Swan"), "Swan", "Stafford", "sea:Irish Sea")
     state = play(called(state), "excuse Stafford sea", "next", "next")  # no revocation
     assert rules.duty(state).choices == ("stay",)
+    assert illegal(state, "stay Swan freemove", "no-freemove-needed").rule == "R-74"
     assert play(state, "stay Swan").ships["Swan"].at == "sea:Irish Sea"
     landed = play(state, "port Swan Hull")
     assert landed.nobles["Stafford"].at == "near:Hull"  # excused: he lands
@@ -437,6 +458,21 @@ def test_round_3_assigns_every_card_that_can_go_without_a_vote():
     assert seated(state).step == "assign"
     state = play(state, "assign Earl-of-Kent to Bourchier")
     assert seated(state).step == "business" and seated(state).pool == ()
+
+
+def test_round_3_with_nothing_to_assign_says_why_it_ends():
+    state = give(called(court(cards=("Earl of Kent",))), "Bishop of Durham", "Talbot")
+    for title, noble in (("Earl of Essex", "Clifford"), ("Earl of Pembroke", "Herbert"),
+                         ("Earl of Wiltshire", "Bourchier")):
+        state = give(state, title, noble)  # every noble in play is titled now
+    state = sitting_of(state, tally=(("Ann", 10, 1), ("Ben", 10, 1), ("Cat", 5, 1)))
+    state = play(state, "select none")
+    assert seated(state).step == "business" and seated(state).round == 0
+    said = [text for _, text in state.chronicle[-2:]]
+    assert said[0].startswith("round 3 of Parliament is led by Cat")
+    assert said[1] == ("round 3 ends: no noble may take the 1 title(s) and office(s) left "
+                       "(R-37); they stay in the Chancery (R-82)")  # face down: no names
+    assert "round 3" not in GAME.render(state)
 
 
 def test_the_chancery_is_listed_to_the_leader_only_r81():

@@ -17,7 +17,7 @@ from referee.check import check_file
 from referee.engine import apply_event
 from referee.errors import RefereeError
 from referee.games.kingmaker import GAME
-from referee.replay import replay_log
+from referee.replay import final, from_log, replay_log
 from referee.simulate import default_players, play_out
 from tests.conftest import GOLDEN
 
@@ -91,6 +91,17 @@ def test_the_chancery_is_shown_to_the_leader_only(cli):
     assert "listed to Ann" in hidden.out
 
 
+def test_options_at_the_peoples_parliament_name_the_golden_games_own_move(cli):
+    write(cli.path / "game.toml", upto("parliament", 2) - 1)  # Cat drew the card
+    shown = cli("options")
+    assert "parliament people at PLACE moving NOBLE   (PLACE: " in shown.out
+    line = next(x for x in shown.out.splitlines() if "parliament people at PLACE moving" in x)
+    assert "Exeter" in line and "Courtenay" in line and "summon" not in line
+    refused = cli("play", "parliament", "people", "at", "Exeter", "moving", "Courtenay",
+                  "summon", "Herbert", "--as", "Cat")
+    assert refused.status == 1 and "summon" not in refused.err.split("closest legal moves")[1]
+
+
 def test_a_refused_parliament_move_names_its_rule_and_leaves_the_log(cli):
     path = write(cli.path / "game.toml", upto("excuse"))  # Ben has excused Mowbray: Cat's turn
     before = path.read_bytes()
@@ -156,14 +167,44 @@ def test_the_kings_peace_in_status_and_the_scoresheet(cli):
 
 def test_random_games_call_parliament_and_play_it_through():
     """The playout tests' seeds (tests/test_playouts.py) include called and People's
-    Parliaments, played through to the King's Peace."""
+    Parliaments, played through to the King's Peace, with excuses and a revocation."""
     kinds = set()
     for seed in range(12):
         playout = play_out(GAME, seed, default_players(GAME, None))
         for parliament in playout.state.parliaments:
             kinds.add("people" if parliament.people else "call")
             assert parliament.place
-    assert kinds == {"call", "people"}
+        kinds |= {e.type for e in playout.events if e.type in ("excuse", "revoke")}
+    assert kinds == {"call", "people", "excuse", "revoke"}
+
+
+def random_parliament(setup, start, seed):
+    """The golden game up to `start`, then random legal moves (the simulator's player) until
+    the Parliament in session or due is over; each move checked as the playout tests do."""
+    rng = random.Random(seed)
+    state = final(setup, LOG.entries[:start])
+    played = []
+    while state.sitting is not None or state.people_due:
+        event = GAME.random_event(state, rng)
+        assert event is not None, GAME.to_act(state).prompt
+        assert GAME.parse(state, GAME.format(state, event), event.by) == event
+        state = apply_event(GAME, state, event, setup.players)
+        played.append(event)
+    entries = LOG.entries[:start] + tuple(logfile.Entry(len(LOG.entries) + i, e)
+                                          for i, e in enumerate(played, 1))
+    assert final(setup, entries) == state  # the log replays to the state played
+    return played
+
+
+def test_random_play_moves_illegitimacy_where_two_kings_sit():
+    """From scratch, random games seldom crown a second King; from the golden game's People's
+    Parliament (Henry and Edward of March both crowned) the random player moves illegitimacy
+    when it may, so the motion and its bound votes are played at random too."""
+    setup = from_log(LOG)
+    start = upto("parliament", 2) - 1  # Cat has drawn the card
+    motions = [sum(e.type == "illegitimate" for e in random_parliament(setup, start, seed))
+               for seed in range(6)]
+    assert sum(1 for m in motions if m) >= 3, motions
 
 
 # ---- fuzzing ---------------------------------------------------------------------------------

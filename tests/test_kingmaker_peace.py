@@ -1,11 +1,14 @@
 """Kingmaker's Parliament, continued (§7.4-7.7): other business (the illegitimacy motion and its
 bound votes, transfers of titles and offices), the return home, the King's Peace rule by rule,
-and the People's Parliament (rulings R-40..R-42, R-54..R-56, R-59, R-71, R-75..R-80)."""
+and the People's Parliament (rulings R-40..R-42, R-54..R-56, R-59, R-71, R-75..R-80, R-87)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from referee.errors import NotationError
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import CHANCERY, Parliament, Peace
 from tests.kingmaker_realm import (
@@ -17,6 +20,7 @@ from tests.kingmaker_realm import (
     own,
     play,
     put,
+    remove,
     ship,
     siege,
 )
@@ -59,6 +63,14 @@ def test_an_illegitimacy_motion_with_bound_votes_r54():
     assert rules.sole_king(state) == "Henry"
     assert rules.guards(state) == {"Duke of Lancaster": "Neville", "Duke of York": "Neville"}
     illegal(state, "illegitimate Edward-of-March", "two-kings", by="Ann")
+
+
+def test_no_round_is_shown_running_during_other_business():
+    state = play(business(), "illegitimate Edward-of-March", by="Ann")
+    shown = GAME.render(state)
+    assert "the vote: King Edward of March's illegitimacy" in shown
+    assert "round" not in shown.split("Parliament at")[1] and \
+        GAME.board(state)["parliament"]["round"] is None
 
 
 def test_r40_once_per_king_per_parliament():
@@ -144,6 +156,30 @@ def test_titles_and_offices_pass_only_as_business_of_a_parliament_in_session():
     assert seated(rounds).step == "bishops"
     illegal(rounds, "transfer Earl-of-Essex from Herbert to Clifford", "parliament-only",
             by="Ben")
+
+
+def test_refusals_in_parliament_name_their_rule():
+    state = business()
+    uncontrolled = heir(state, "Henry", by=None)  # nobody controls Henry: nobody moves (7.4)
+    err = illegal(uncontrolled, "illegitimate Edward-of-March", "no-mover", by="Ann")
+    assert err.rule == "§7.4" and "uncontrolled" in err.message
+    with pytest.raises(NotationError) as printed:  # Neville's Earl of Warwick is printed
+        play(state, "transfer Earl-of-Warwick from Neville to Percy", by="Ann")
+    assert printed.value.code == "printed-title" and printed.value.rule == "§7.4"
+    assert "printed titles never move" in printed.value.message
+    due = play(kingless(), "event Parliament-Must-Be-Summoned")
+    for move, rule in (("parliament people at Hull moving Clifford summon Talbot", "§7.7"),
+                       ("parliament people at Hull moving Clifford host Clifford", "R-80"),
+                       ("parliament call at Hull moving Clifford", "§7.7"),
+                       ("vote Ann", "R-38")):
+        with pytest.raises(NotationError) as refused:
+            play(due, move, by="Ben")
+        assert refused.value.rule == rule, move
+    voted = play(state, "illegitimate Edward-of-March", by="Ann")
+    voted = play(voted, "vote yea Ann nay Ben,Cat")
+    err = illegal(voted, "vote yea Ann", "voted-already")
+    assert err.rule == "R-75" and "Edward of March's illegitimacy, moved by Neville is " \
+        "recorded already" in err.message and "passed" in err.message
 
 
 # ---- 7.5 the return -----------------------------------------------------------------------------
@@ -358,6 +394,77 @@ def test_every_siege_breaks_and_the_host_stays_free():
     assert state.nobles["Herbert"].at == "near:Hull" and state.stage in ("coronation", "draw")
     assert state.parliaments[-1].people and state.peace.caller == "Ben"
     assert "the People's Parliament, led by Ben at Hull" in GAME.score(state).notes[-1]
+
+
+def test_options_list_every_peoples_parliament_move_that_play_accepts():
+    due = play(kingless(), "event Parliament-Must-Be-Summoned")
+    legal = [GAME.format(due, e) for e in GAME.legal(due) if e.type == "parliament"]
+    for noble in ("Clifford", "Herbert", "Stafford"):  # any of his may be the nearest (7.7)
+        assert f"parliament people at Hull moving {noble}" in legal
+        assert play(due, f"parliament people at Hull moving {noble}").sitting is not None
+    lines = GAME.option_lines(due, GAME.legal(due))
+    assert not [line for line in lines if "summon" in line]  # 7.7: no summons
+    [folded] = [line for line in lines if line.startswith("parliament people")]
+    assert folded.startswith("parliament people at PLACE moving NOBLE   (PLACE: ")
+    assert "Hull" in folded and "Clifford, Herbert, Stafford" in folded
+    hosted = put(due, "Herbert", "near:Hull")
+    legal = [GAME.format(hosted, e) for e in GAME.legal(hosted) if e.type == "parliament"]
+    assert "parliament people at Hull host Herbert" in legal
+    assert not [move for move in legal if move.startswith("parliament people at Hull moving")]
+    assert "parliament people at Hull host Herbert" in GAME.option_lines(hosted,
+                                                                         GAME.legal(hosted))
+
+
+def besieged_drawer():
+    """Ben, who will draw the card, has Clifford and Herbert only, each besieged by Cat in his
+    own castle, so that no noble of his is free to go to Parliament."""
+    state = dead(court(cards=("Earl of Kent",), Ben=["Clifford", "Herbert"]), "Henry")
+    state = replace(at_phase(state, "chance", seat=1), event_drawn=False)
+    for (noble, home), cats, hired in ((("Clifford", "Skipton"), "Talbot",
+                                        "Burgundian Mercenaries"),
+                                       (("Herbert", "Raglan"), "Courtenay",
+                                        "Welsh Mercenaries #1")):
+        state = own(put(state, noble, f"in:{home}"), home, noble)
+        state = give(put(state, cats, f"near:{home}"), hired, cats)
+        state = siege(state, home, "Cat", [cats])
+    return state
+
+
+def test_r87_a_drawer_whose_nobles_are_all_besieged_still_holds_it():
+    due = play(besieged_drawer(), "event Parliament-Must-Be-Summoned")
+    assert due.people_due and set(due.sieges) == {"Skipton", "Raglan"}
+    moves = [GAME.format(due, e) for e in GAME.legal(due) if e.type == "parliament"]
+    assert "parliament people at Hull moving Clifford" in moves
+    state = play(due, "parliament people at Hull moving Herbert")
+    assert not state.sieges and seated(state).noble == "Herbert"
+    assert state.nobles["Herbert"].at == "near:Hull" and "Clifford" in seated(state).attending
+    # one free noble: he is the one who moves (R-80)
+    free = put(besieged_drawer(), "Herbert", "near:Raglan")
+    free = play(free, "event Parliament-Must-Be-Summoned")
+    assert illegal(free, "parliament people at Hull moving Clifford", "under-siege").rule == \
+        "R-80"
+    # a ship besieger counts as besieged (7.7: he survives the siege and attends)
+    aboard = give(remove(besieged_drawer(), "Clifford"), "Burgundian Mercenaries", "Herbert")
+    aboard = ship(aboard, "Swan", "Herbert", "port:Newcastle")
+    aboard = siege(put(aboard, "Herbert", "aboard:Swan"), "Newcastle", "Ben", ["Herbert"],
+                   via="Swan")
+    aboard = play(aboard, "event Parliament-Must-Be-Summoned",
+                  "parliament people at Hull moving Herbert")
+    assert not aboard.sieges and "Swan" in aboard.ships and seated(aboard).noble == "Herbert"
+
+
+def test_r87_a_drawer_with_no_noble_in_play_holds_it_with_no_host():
+    state = remove(besieged_drawer(), "Clifford", "Herbert")
+    # no crown card left to deal him a noble (No Elimination waits for one)
+    state = replace(state, cards={c: (CHANCERY if w in ("deck", "discard") else w)
+                                  for c, w in state.cards.items()})
+    due = play(state, "event Parliament-Must-Be-Summoned")
+    assert not due.duties and not due.faction("Ben")
+    assert "parliament people at Hull" in [GAME.format(due, e) for e in GAME.legal(due)]
+    held = play(due, "parliament people at Hull")
+    assert seated(held).noble == "" and seated(held).people
+    assert any("with no noble of his in play to host it (R-87)" in text
+               for _, text in held.chronicle)
 
 
 def test_every_other_refusal_of_the_peace_and_the_call():

@@ -221,8 +221,11 @@ class Kingmaker(Game[State]):
         return texts.describe(before, event, self.format(before, event), after)
 
     def explain(self, state: State, event: Event) -> IllegalMove | None:
-        """Parliament's own words for a move out of its turn or phase (§7)."""
-        return rules.explain(state, event.type, event.by)
+        """Parliament's own words for a move out of its turn or phase (§7); a call while the
+        King's Peace or its lockout holds hears R-32, which keeps it out of the whole turn."""
+        calling = event.type == "parliament" and event.get("action") == "call"
+        held = rules.peace_problem(state) if calling and state.sitting is None else None
+        return held or rules.explain(state, event.type, event.by)
 
     def remark(self, before: State, event: Event, after: State) -> str:
         """`history` beside each vote of Parliament: what was decided, by what count (R-38)."""

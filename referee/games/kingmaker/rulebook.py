@@ -139,10 +139,10 @@ RULEBOOK = Rulebook(
              "Peace and no Parliament called in the three turns before (R-59, R-71) cancels the "
              "turn's movement and combat; the drawer leads, naming P, a mainland town or city "
              "unfortified or friendly to him, first moving there the nearest of his nobles if "
-             "none is there (`parliament people at P [moving NOBLE | host NOBLE]`, R-80). No "
-             "Writs, summons or excuses; every siege breaks (ship besiegers survive and attend); "
-             "every noble attends. Then 7.2's tally to 7.6, the drawer counting as caller (R-56); "
-             "then his coronation and crown draw."),
+             "none is there (`parliament people at P [moving NOBLE | host NOBLE]`, R-80, R-87). "
+             "No Writs, summons or excuses; every siege breaks (ship besiegers survive and "
+             "attend); every noble attends. Then 7.2's tally to 7.6, the drawer counting as "
+             "caller (R-56); then his coronation and crown draw."),
         Rule("§8", "Heirs in each house's line of succession (seed §4): Lancaster: Henry "
              "(crowned, the sole King at the start, in London), Margaret of Anjou, Edward of "
              "Lancaster, then Beaufort under 8.2; York: Richard of York, Edward of March, "
@@ -423,7 +423,7 @@ RULEBOOK = Rulebook(
              "`approved`; the caller's own transfer needs no more. Between two players a "
              "transfer records their deal (`agreed`), as in §5.4."),
         Rule("R-80", "People's Parliament: P is a mainland town or city unfortified or friendly to "
-             "the drawer; `moving NOBLE` (one of his not under siege) only when none of his "
+             "the drawer; `moving NOBLE` (one of his not under siege, R-87) only when none of his "
              "nobles is at P; with several there, `host NOBLE` names the host (R-56). The "
              "nobles gather as R-72 says."),
         Rule("R-81", "The table types each vote as one event for everyone (`vote yea ... nay "
@@ -433,6 +433,10 @@ RULEBOOK = Rulebook(
         Rule("R-82", "A Parliament's rounds deal with the cards in the Chancery when its first "
              "round begins; a card reaching the Chancery later (a failed motion, a death) waits "
              "for the next Parliament. Bishops that fit no attending noble stay there."),
+        Rule("R-87", "People's Parliament: when every noble of the drawer is under siege (a ship "
+             "besieger too), R-80's mover is one of them all the same, since every siege breaks "
+             "(7.7); a drawer with no noble in play names P alone (`parliament people at P`), "
+             "and it sits with no host. So the card can always be obeyed."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
              "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "

@@ -547,6 +547,12 @@ def calls_made(state: State, who: Caller) -> int:
 def call_problem(state: State, player: str, place: str | None = None) -> IllegalMove | None:
     """Why `player` may not call Parliament now (7.1, R-32, R-33), at `place` when given (R-31),
     else where his King or Chancellor stands."""
+    return peace_problem(state) or caller_problem(state, player, place)
+
+
+def peace_problem(state: State) -> IllegalMove | None:
+    """R-32: nobody calls Parliament during the King's Peace nor in the lockout after it; both
+    hold for a whole turn (the Peace ends as its caller's turn begins)."""
     if state.peace is not None:
         return refuse(f"the King's Peace holds until just before {state.peace.caller}'s next "
                       "chance phase: no Parliament is called during it (R-32)", "kings-peace",
@@ -555,6 +561,11 @@ def call_problem(state: State, player: str, place: str | None = None) -> Illegal
         left = state.peace_over + lockout_turns(state) - state.turn
         return refuse(f"no Parliament is called in the {lockout_turns(state)} turns after a "
                       f"King's Peace: {left} more to go (R-32, R-71)", "lockout", "R-32")
+    return None
+
+
+def caller_problem(state: State, player: str, place: str | None = None) -> IllegalMove | None:
+    """Why `player` may not call Parliament, the King's Peace aside (7.1, R-31, R-33)."""
     who = calling(state, player)
     sole = sole_king(state)
     if who is None:
@@ -1024,6 +1035,9 @@ def explain(state: State, kind: str, by: str | None) -> IllegalMove | None:
     turn = sitting_turn(state)
     if by in turn.players:
         return None
+    if sitting.step == EXCUSE and kind == "excuse" and by == sitting.caller:
+        return refuse(f"{by} called this Parliament: the caller's faction is never excused "
+                      "(7.2)", "callers-faction", "§7.2")
     if sitting.step in (EXCUSE, RETURN):
         what, rule = ("excuses come", "§7.2") if sitting.step == EXCUSE else \
             ("the nobles go home", "§7.5")
@@ -1127,8 +1141,18 @@ def advance(state: State) -> State:
         stage = TURN_PHASES[index]
         if not skipped(state, stage):
             return begin_phase(state, stage)
+        state = skip_note(state, stage)
         index += 1
     return state
+
+
+def skip_note(state: State, stage: str) -> State:
+    """Say why a Parliament phase is skipped when R-32 alone keeps its player from calling, so
+    that the table hears the ruling and nobody waits for the phase."""
+    problem = peace_problem(state) if stage == PARLIAMENT else None
+    if problem is None or state.people_due or caller_problem(state, state.active) is not None:
+        return state
+    return chronicle(state, f"{state.active}'s Parliament phase is skipped: {problem.message}")
 
 
 def skipped(state: State, stage: str) -> bool:

@@ -167,7 +167,9 @@ def peace_lines(state: State) -> list[str]:
         return ["", f"King's Peace (7.6) until just before {peace.caller}'s next chance phase: "
                     f"no combat at {peace.place}; returned, keeping still and not attacked: "
                     f"{', '.join(back) or 'nobody'}"
-                + (f"; ships sent home: {', '.join(peace.ships)}" if peace.ships else "")]
+                + (f"; ships sent home: {', '.join(peace.ships)}" if peace.ships else "")
+                + f"; no Parliament is called during it nor in the {rules.lockout_turns(state)} "
+                  "turns after (R-32)"]
     if state.peace_over is not None:
         free = state.peace_over + rules.lockout_turns(state)
         if state.turn < free:
@@ -333,6 +335,8 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     for kind, texts in groups.items():
         if kind == "vote":
             lines.append(vote_line(state))
+        elif kind == "parliament" and kinds[kind][0]["action"] == "people":
+            lines += people_lines(kinds[kind], texts)
         elif kind in SESSION_FOLDED and len(texts) > 4:
             lines.append(session_folded(state, kind, kinds[kind], texts))
         elif kind not in FOLDED or len(texts) <= 4:
@@ -356,12 +360,28 @@ def vote_line(state: State) -> str:
             "R-38" + (f"; {', '.join(bound)} (R-54)" if bound else "") + ")")
 
 
+def listed(events: list[Event], field: str) -> str:
+    """The values of a field across a family of moves, each once, at most ten named."""
+    found = list(dict.fromkeys(str(e[field]) for e in events if e.get(field)))
+    return ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+
+
+def people_lines(events: list[Event], texts: list[str]) -> list[str]:
+    """The People's Parliament (7.7): each place one of the drawer's nobles hosts as he stands
+    there, then every other place with every noble who may move there first, folded when long
+    (every such place goes with every such noble, R-80, R-87)."""
+    hosted = [t for e, t in zip(events, texts) if not e.get("moving")]
+    moving = [e for e in events if e.get("moving")]
+    if len(moving) <= 4:
+        return hosted + [t for e, t in zip(events, texts) if e.get("moving")]
+    return hosted + [f"parliament people at PLACE moving NOBLE   (PLACE: {listed(moving, 'place')};"
+                     f" NOBLE, the nearest by land: {listed(moving, 'noble')}; 7.7, R-80)"]
+
+
 def session_folded(state: State, kind: str, events: list[Event], texts: list[str]) -> str:
     """Parliament's long families in one line each: what may go to whom."""
     def names(field: str) -> str:
-        found = list(dict.fromkeys(str(e[field]) for e in events if e.get(field)))
-        return ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10
-                                        else "")
+        return listed(events, field)
     if kind == "parliament":
         return f"{texts[0].split(' summon ')[0]} summon NOBLE   (one of: {names('summon')})"
     if kind == "propose":

@@ -223,15 +223,27 @@ def unvoted_moves(state: State) -> list[tuple[str, str]]:
 
 
 def unvoted_or_on(state: State) -> State:
-    """Round 3 lasts while a card has an eligible noble (7.3)."""
-    return state if unvoted_moves(state) else to_business(state)
+    """Round 3 lasts while a card has an eligible noble (7.3); when cards are left that none
+    may take, the table is told why the round ends (their names stay face down, R-81)."""
+    if unvoted_moves(state):
+        return state
+    s = state.sitting
+    assert s is not None
+    left = len(cards_of_kind(state, s.pool, "title", "office"))
+    if left:
+        state = rules.chronicle(state, f"round 3 ends: no noble may take the {left} title(s) "
+                                       "and office(s) left (R-37); they stay in the Chancery "
+                                       "(R-82)")
+    return to_business(state)
 
 
 def to_business(state: State) -> State:
-    """The rounds are over: leftovers stay in the Chancery; other business, then `dismiss`."""
+    """The rounds are over (no round runs now): leftovers stay in the Chancery; other business,
+    then `dismiss`."""
     s = state.sitting
     assert s is not None
-    return seat(state, replace(s, step=BUSINESS, pool=(), selected=(), leader=s.caller))
+    return seat(state, replace(s, step=BUSINESS, round=0, pool=(), selected=(),
+                               leader=s.caller))
 
 
 def give(state: State, card: str, noble: str, how: str) -> State:
@@ -309,7 +321,7 @@ class Select(Base):
         names = items(args.words)
         if not names:
             raise NotationError(f"{args.text!r}: `select CARDS` or `select none`",
-                                code="no-card")
+                                code="no-card", rule="§7.3")
         cards = [parse_card(state, name, args.text) for name in names]
         return {"cards": titles_first(state, cards)}
 
@@ -437,7 +449,7 @@ class Vote(Base):
         parts = sections(args.words, ("yea", "nay"), args.text)
         if parts[""] or ("yea" not in parts and "nay" not in parts):
             raise NotationError(f"{args.text!r}: `vote yea PLAYERS nay PLAYERS` (or `vote "
-                                "none`)", code="bad-vote")
+                                "none`)", code="bad-vote", rule="R-38")
         return {side: [parse_player(state, [name], args.text)
                        for name in items(parts.get(side, []))] for side in ("yea", "nay")}
 
@@ -446,6 +458,7 @@ class Vote(Base):
         return "vote " + (" ".join(parts) or "none")
 
     def effect(self, state: State, event: Event) -> State:
+        voted_already(state)
         s = sitting(state, VOTE)
         assert s.motion is not None and s.question is not None
         yea, nay = tuple(event["yea"]), tuple(event["nay"])
@@ -491,6 +504,18 @@ class Vote(Base):
         free = [p for p in state.playing if s.motion.must(p) is None]
         if len(free) == len(state.playing):
             yield self.make(None, yea=[], nay=[])
+
+
+def voted_already(state: State) -> None:
+    """A vote typed when no question is put, after one was decided: say it is recorded (R-75:
+    one question at a time), not merely that something else comes now."""
+    s = state.sitting
+    if s is None or s.step == VOTE or not s.ballots:
+        return
+    last = s.ballots[-1]
+    raise refuse(f"no question is put now: the vote on {last.subject} is recorded already "
+                 f"({last.counts}, {'passed' if last.passed else 'failed'}); now "
+                 f"{rules.to_act(state).prompt}", "voted-already", "R-75")
 
 
 def ballots(state: State) -> Iterator[Event]:

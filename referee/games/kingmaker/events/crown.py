@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any, Iterator
 
 from referee.engine import Args, Event
-from referee.errors import IllegalMove
+from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import norm
 from referee.games.kingmaker.events.assembly import parliament_transfer, transfer_moves
@@ -485,6 +485,22 @@ def transfer_problem(state: State, item: str, giver: str, taker: str,
     return None
 
 
+def held_item(state: State, giver: str, word: str, text: str) -> str:
+    """What `word` names among the things a noble may hand over (§5.4); his printed title is
+    no card, and never moves (7.4)."""
+    choices = heir_names(state) + state.cards_of(giver) + \
+        [p for p, n in state.control.items() if n == giver] + \
+        [s for s, v in state.ships.items() if v.by == giver]
+    try:
+        return find(word, sorted(set(choices)) or [""], f"thing {giver} holds", text)
+    except NotationError as exc:
+        printed = state.entry(giver).get("title")
+        if exc.code != "unknown-word" or not printed or not norm(printed).startswith(norm(word)):
+            raise
+        raise NotationError(f"{printed} is printed on {giver}'s card: printed titles never move "
+                            "(7.4)", code="printed-title", rule="§7.4") from None
+
+
 class Transfer(Base):
     name = "transfer"
     doc = "a town card or fortress, ship, bishop, mercenary or heir between two nobles (§5.4)"
@@ -507,11 +523,7 @@ class Transfer(Base):
         agreed = "agreed" in flags
         parts = sections(words, ("from", "to"), args.text)
         giver = parse_noble(state, parts.get("from", []), args.text)
-        choices = heir_names(state) + state.cards_of(giver) + \
-            [p for p, n in state.control.items() if n == giver] + \
-            [s for s, v in state.ships.items() if v.by == giver]
-        item = find(one(parts[""], "item", args.text), sorted(set(choices)) or [""],
-                    f"thing {giver} holds", args.text)
+        item = held_item(state, giver, one(parts[""], "item", args.text), args.text)
         out: dict[str, Any] = {"item": item, "from": giver,
                                "to": parse_noble(state, parts.get("to", []), args.text)}
         if agreed:

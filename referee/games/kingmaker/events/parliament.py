@@ -1,7 +1,7 @@
 """Parliament called and attended (§7.1, §7.2, 7.7): the call by the sole King's controller or
 the Chancellor, the People's Parliament of the event card, the excuses and their revocations in
 turn, the ships brought to mainland ports, everyone else's travel with their heirs, the sieges
-it breaks, and the tally frozen for the session (R-31..R-36, R-56, R-59, R-71..R-74, R-80).
+it breaks, and the tally frozen for the session (R-31..R-36, R-56, R-59, R-71..R-74, R-80, R-87).
 
 The checks of each move are functions that its `moves` call too (`excuse_problem`,
 `summonable`, `port_choice_problem`...), so that what `options` lists is what `play` accepts.
@@ -102,6 +102,44 @@ def people_place_problem(state: State, player: str, place: str) -> IllegalMove |
     return None
 
 
+def people_movers(state: State, player: str) -> list[str]:
+    """Who of the drawer's nobles may be moved to P (7.7): one not under siege (R-80); when
+    every one of them is (ship besiegers too), any of them, since every siege breaks at a
+    People's Parliament (R-87) and a game must never wait for a move nobody may make."""
+    mine = state.faction(player)
+    return [n for n in mine if not stays_away(state, n)] or list(mine)
+
+
+def people_host(state: State, player: str, place: str, event: Event) -> tuple[State, str]:
+    """7.7, R-56, R-80, R-87: the drawer's noble who hosts P, moved there first when none of his
+    is there; none when he has no noble in play (R-87)."""
+    here = [n for n in state.faction(player) if at_place(state, n, place)]
+    noble = event.get("noble")
+    if event.get("moving"):
+        noble = known_noble(state, str(noble))
+        if here:
+            raise refuse(f"{', '.join(here)} is at {place} already: no noble needs to move "
+                         "(7.7)", "no-move-needed", "§7.7")
+        if state.owner(noble) != player:
+            raise refuse(f"{noble} is not {player}'s", "not-your-noble", "§7.7")
+        if noble not in people_movers(state, player):
+            raise refuse(f"{noble} is under siege: one of {player}'s nobles who is not moves "
+                         "(R-80)", "under-siege", "R-80")
+        return rules.move_nobles(state, [noble], destination(state, noble, place)), noble
+    if noble is None and not state.faction(player):
+        return state, ""
+    if not here:
+        raise refuse(f"none of {player}'s nobles is at {place}: the nearest by land goes "
+                     "there first (`moving NOBLE`, 7.7)", "moving-needed", "§7.7")
+    if noble is None:
+        raise refuse(f"{', '.join(here)} are at {place}: name the host (`host NOBLE`, "
+                     "R-56)", "no-host", "R-56")
+    if noble not in here:
+        raise refuse(f"{noble} is not at {place}: the host is one of {', '.join(here)} "
+                     "(R-56)", "not-there", "R-56")
+    return state, str(noble)
+
+
 class ParliamentCall(Base):
     name = "parliament"
     doc = "Parliament is called (7.1), or the event card's People's Parliament is held (7.7)"
@@ -132,20 +170,23 @@ class ParliamentCall(Base):
             out["place"] = rules.place_of(rules.noble_position(state, who.noble))
         if not out.get("place"):
             raise NotationError(f"{args.text!r}: name the place (`parliament {action} at "
-                                "PLACE`)", code="no-place")
+                                "PLACE`)", code="no-place",
+                                rule="§7.1" if action == "call" else "§7.7")
         if action == "call":
             for word in ("moving", "host"):
                 if word in parts:
                     raise NotationError(f"`{word}` is for a People's Parliament (7.7)",
-                                        code="bad-word")
+                                        code="bad-word", rule="§7.7")
             if parts.get("summon"):
                 out["summon"] = find(one(parts["summon"], "noble", args.text),
                                      list(state.nobles), "noble in play", args.text)
             return out
         if "summon" in parts:
-            raise NotationError("a People's Parliament has no summons (7.7)", code="bad-word")
+            raise NotationError("a People's Parliament has no summons (7.7)", code="bad-word",
+                                rule="§7.7")
         if "moving" in parts and "host" in parts:
-            raise NotationError("a noble moves there, or hosts it: not both", code="bad-word")
+            raise NotationError("a noble moves there, or hosts it: not both (R-80)",
+                                code="bad-word", rule="R-80")
         for word in ("moving", "host"):
             if parts.get(word):
                 out["noble"] = find(one(parts[word], "noble", args.text), list(state.nobles),
@@ -223,32 +264,12 @@ class ParliamentCall(Base):
         problem = people_place_problem(state, player, place)
         if problem is not None:
             raise problem
-        here = [n for n in state.faction(player) if at_place(state, n, place)]
-        noble = event.get("noble")
-        if event.get("moving"):
-            noble = known_noble(state, str(noble))
-            if here:
-                raise refuse(f"{', '.join(here)} is at {place} already: no noble needs to move "
-                             "(7.7)", "no-move-needed", "§7.7")
-            if state.owner(noble) != player:
-                raise refuse(f"{noble} is not {player}'s", "not-your-noble", "§7.7")
-            if stays_away(state, noble):
-                raise refuse(f"{noble} is under siege: he does not move (7.7)", "under-siege",
-                             "§7.7")
-            state = rules.move_nobles(state, [noble], destination(state, noble, place))
-        elif not here:
-            raise refuse(f"none of {player}'s nobles is at {place}: the nearest by land goes "
-                         "there first (`moving NOBLE`, 7.7)", "moving-needed", "§7.7")
-        elif noble is None:
-            raise refuse(f"{', '.join(here)} are at {place}: name the host (`host NOBLE`, "
-                         "R-56)", "no-host", "R-56")
-        elif noble not in here:
-            raise refuse(f"{noble} is not at {place}: the host is one of {', '.join(here)} "
-                         "(R-56)", "not-there", "R-56")
-        sitting = Sitting(caller=player, by="", place=place, noble=str(noble), people=True)
+        state, host = people_host(state, player, place, event)
+        sitting = Sitting(caller=player, by="", place=place, noble=host, people=True)
         state = evolve(state, sitting=sitting, people_due=False)
-        state = rules.chronicle(state, f"{player} holds the People's Parliament at {place}, "
-                                       f"{noble} its host (7.7)")
+        state = rules.chronicle(state, f"{player} holds the People's Parliament at {place}, " +
+                                (f"{host} its host (7.7)" if host else
+                                 "with no noble of his in play to host it (R-87)"))
         for besieged in sorted(state.sieges):  # every siege breaks; nobody dies with a ship
             sieges = {p: s for p, s in state.sieges.items() if p != besieged}
             state = rules.chronicle(evolve(state, sieges=sieges),
@@ -272,16 +293,24 @@ class ParliamentCall(Base):
             yield self.make(player, action="call", place=place, summon=noble)
 
     def people_moves(self, state: State, player: str) -> Iterator[Event]:
-        mine = [n for n in state.faction(player) if not stays_away(state, n)]
+        """Each place P may be (R-80): hosted by each noble of the drawer there, else reached by
+        each noble who may move; with no noble in play, P alone (R-87)."""
+        movers = people_movers(state, player)
         for place in place_names(state):
             entry = state.box.place(place)
             if entry is None or entry.get("kind") is None or \
                     people_place_problem(state, player, place) is not None:
                 continue
             here = [n for n in state.faction(player) if at_place(state, n, place)]
-            for noble in here or mine[:1]:
-                yield self.make(player, action="people", place=place, noble=noble,
-                                moving=None if here else True)
+            if here:
+                for noble in here:
+                    yield self.make(player, action="people", place=place, noble=noble)
+            elif movers:
+                for noble in movers:
+                    yield self.make(player, action="people", place=place, noble=noble,
+                                    moving=True)
+            else:
+                yield self.make(player, action="people", place=place)
 
 
 # --------------------------------------------------------------------------------------------
@@ -536,7 +565,8 @@ class Port(Base):
         if len(names) != 2:
             names = [w for w in args.words if w != ","]
         if len(names) != 2:
-            raise NotationError(f"{args.text!r}: `port SHIP PLACE`", code="bad-port")
+            raise NotationError(f"{args.text!r}: `port SHIP PLACE`", code="bad-port",
+                                rule="R-74")
         return {"ship": find(names[0], list(state.ships), "ship in play", args.text),
                 "place": parse_place(state, [names[1]], args.text)}
 

@@ -35,6 +35,7 @@ RESOLVING = frozenset({"dealt", "assign", "respond", "leave", "storm", "weather"
                        "discard", "play", "port", "stay"})
 SESSION = frozenset({"excuse", "revoke", "next", "bishop", "select", "propose", "assign",
                      "illegitimate", "transfer", "dismiss", "return", "stay"})
+SELDOM = frozenset({"excuse", "revoke", "illegitimate"})  # moves a session plays when it may
 
 
 def random_move(game: Any, state: State, rng: random.Random) -> Event | None:
@@ -75,6 +76,8 @@ def _random_card(state: State, rng: random.Random) -> Event:
             if kinds.get(kind) and not (kind == rules.WRIT and rules.held_count(
                     state, state.active, kind) >= 2):
                 return rng.choice(kinds[kind])
+    if who is None and kinds.get(rules.WRIT) and roll < 0.4 and _may_excuse_later(state):
+        return rng.choice(kinds[rules.WRIT])
     chancellor = rules.holder(state, rules.CHANCELLOR) is not None  # he may call instead
     if rules.people_window(state) and kinds.get("parliament-must") and \
             roll < (0.1 if chancellor else 0.3):
@@ -88,6 +91,13 @@ def _random_card(state: State, rng: random.Random) -> Event:
         if plagues:
             return rng.choice(plagues)
     return rng.choice(cards)
+
+
+def _may_excuse_later(state: State) -> bool:
+    """Whether the active player, holding no Writ, would need one to excuse a noble from a
+    Parliament another player may call (7.2)."""
+    return not rules.holds_event(state, state.active, rules.WRIT) and any(
+        rules.calling(state, p) is not None for p in state.playing if p != state.active)
 
 
 def _random_session(game: Any, state: State, rng: random.Random) -> Event | None:
@@ -113,6 +123,9 @@ def _random_session(game: Any, state: State, rng: random.Random) -> Event | None
         return None
     later = [e for e in moves if e.type in ("next", "dismiss")]
     now = [e for e in moves if e.type not in ("next", "dismiss")]
+    seldom = [e for e in now if e.type in SELDOM]  # else lost among transfers, or never tried
+    if seldom and rng.random() < 0.6:
+        return rng.choice(seldom)
     if sitting.step == RETURN:
         returns = [e for e in now if e.type == "return"]
         if returns and rng.random() < 0.8:
@@ -155,7 +168,8 @@ def _random_turn(state: State, rng: random.Random) -> Event | None:
         return rng.choice(crowns) if crowns and roll < 0.9 else None
     if state.stage == PARLIAMENT:
         calls = pick("parliament")
-        return rng.choice(calls) if calls and (state.people_due or roll < 0.8) else None
+        return rng.choice(calls) if calls and (state.people_due or roll < _call_odds(state)) \
+            else None
     if state.stage == DRAW:
         if not state.drew:
             draws = pick("draw")
@@ -166,6 +180,12 @@ def _random_turn(state: State, rng: random.Random) -> Event | None:
         extras = pick("play") + (pick("execute") + pick("give") if roll < 0.1 else [])
         return rng.choice(extras) if extras and roll < 0.6 else None
     return None
+
+
+def _call_odds(state: State) -> float:
+    """How readily a caller calls: with a Writ to spare after the summons he may revoke excuses
+    (7.2), so with one only he waits more often for a second."""
+    return 0.8 if rules.held_count(state, state.active, rules.WRIT) >= 2 else 0.5
 
 
 def _aimed_moves(state: State) -> list[Event]:
