@@ -700,7 +700,10 @@ def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
         return
     if event.by is None:
         raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-    if not any(p.name == event.by for p in players):
+    for player in players:
+        if player.name == event.by:
+            break
+    else:
         raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
     if etype.actor == "player" and event.by not in game.acting(state):
         turn = game.to_act(state)
