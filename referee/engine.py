@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import importlib.util
-import random
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -33,6 +32,8 @@ from referee.rulebook import Rulebook
 from referee.textsafe import name_key
 
 if TYPE_CHECKING:  # scoring is imported only by the commands that score
+    import random
+
     from referee.scoresheet import Scoresheet
 
 S = TypeVar("S")

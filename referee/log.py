@@ -25,7 +25,6 @@ import contextlib
 import datetime as dt
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -184,6 +183,8 @@ def _load_toml(text: str, source: str) -> dict[str, Any]:
             return doc
         except Exception:  # noqa: BLE001 - tomllib decides, and names the problem
             pass
+    import tomllib  # the reference parser, imported only when it has to decide
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
