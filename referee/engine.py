@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import importlib.util
-import random
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -33,6 +32,8 @@ from referee.rulebook import Rulebook
 from referee.textsafe import name_key
 
 if TYPE_CHECKING:  # scoring is imported only by the commands that score
+    import random
+
     from referee.scoresheet import Scoresheet
 
 S = TypeVar("S")
@@ -700,7 +701,10 @@ def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
         return
     if event.by is None:
         raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-    if not any(p.name == event.by for p in players):
+    for player in players:
+        if player.name == event.by:
+            break
+    else:
         raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
     if etype.actor == "player" and event.by not in game.acting(state):
         turn = game.to_act(state)

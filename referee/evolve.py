@@ -33,9 +33,10 @@ def evolve(value: T, **changes: Any) -> T:
     old = getattr(value, "__dict__", None)
     if old is None:  # a class with __slots__: the ordinary way
         return dataclasses.replace(value, **changes)  # type: ignore[type-var]
+    values = old.copy()
+    if len(values) != len(names):  # values cached on the old object are computed again
+        values = {name: old[name] for name in names}
+    values.update(changes)
     new = object.__new__(cls)
-    fields = new.__dict__
-    for name in names:
-        fields[name] = old[name]
-    fields.update(changes)
+    object.__setattr__(new, "__dict__", values)
     return new

@@ -25,7 +25,6 @@ import contextlib
 import datetime as dt
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -184,6 +183,8 @@ def _load_toml(text: str, source: str) -> dict[str, Any]:
             return doc
         except Exception:  # noqa: BLE001 - tomllib decides, and names the problem
             pass
+    import tomllib  # the reference parser, imported only when it has to decide
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -320,6 +321,44 @@ def _flat(value: Any) -> bool:
 
 def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
                 source: str) -> Entry:
+    """One [[events]] table as an Entry (LogError naming its line when a field is wrong).
+
+    The hot path of `check`: the usual event is tried in one pass, and only an event that fails
+    it is examined again, field by field, for the message."""
+    if type(record) is dict:
+        seq, etype, at, by, note = (record.get("seq"), record.get("type"), record.get("at"),
+                                    record.get("by"), record.get("note"))
+        if type(seq) is int and seq == expected_seq and type(etype) is str \
+                and (at is None or type(at) is dt.datetime) \
+                and (by is None or type(by) is str) and (note is None or type(note) is str):
+            fields = []
+            for key, value in record.items():
+                kind = type(value)
+                if kind is list:
+                    if not all(type(v) in _SCALARS for v in value):
+                        break
+                    value = tuple(value)
+                elif kind not in _SCALARS:
+                    if key in META_KEYS:
+                        continue
+                    break
+                elif key in META_KEYS:
+                    continue
+                fields.append((key, value))
+            else:
+                fields.sort()
+                event = Event(etype, by, tuple(fields))
+                return Entry(seq, event, _standard_time(at), note, line)
+    return _examine_event(record, expected_seq, line, loc, source)
+
+
+_SCALARS = frozenset({str, int, bool})
+
+
+def _examine_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
+                   source: str) -> Entry:
+    """An event, checked one field at a time so that the first wrong one is named."""
+
     def fail(message: str, code: str, key: str | None = None) -> LogError:
         at = loc.key(key, line) if key and line else line
         return _fail(source, f"event {expected_seq}: {message}", code=code, line=at,

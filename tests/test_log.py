@@ -212,3 +212,25 @@ def test_what_rtoml_refuses_tomllib_decides():
     with pytest.raises(LogError) as info:  # rtoml stops at about 85 levels; tomllib reads it
         logfile.parse(deep)
     assert info.value.code == "bad-field"  # ... and the log's structure refuses the array
+
+
+def test_the_quick_reading_of_an_event_agrees_with_the_careful_one(monkeypatch):
+    """`_read_event` tries the usual event in one pass; `_examine_event` checks field by field
+    (for the messages). Every real event must come out of both the same."""
+    from tests.conftest import EXAMPLES, GOLDEN
+
+    # a table written by hand, its keys in any order, is the same event
+    edited = GOOD + ('\n[[events]]\nx = [1, 2]\nwhere = "Stag"\nseq = 3\ntype = "place"\n'
+                     'by = "Ben"\n')
+    expected = Event.make("place", "Ben", where="Stag", x=[1, 2])
+    assert logfile.parse(edited).entries[-1].event == expected
+    monkeypatch.setattr(logfile, "_rtoml", None)  # tomllib keeps the keys' order
+    assert logfile.parse(edited).entries[-1].event == expected
+    monkeypatch.undo()
+
+    paths = sorted(GOLDEN.glob("*/*.toml")) + sorted(EXAMPLES.glob("*.toml"))
+    quick = [logfile.read(p) for p in paths]
+    monkeypatch.setattr(logfile, "_read_event", logfile._examine_event)
+    careful = [logfile.read(p) for p in paths]
+    assert quick == careful
+    assert sum(len(log.entries) for log in quick) > 1000
