@@ -117,6 +117,25 @@ def test_besieged_nobles_stay():
     illegal(state, "move Neville to near:York", "under-siege")
 
 
+def test_r83_islands_calais_ireland_scotland_and_the_continent_are_not_reached_by_land():
+    state = moving(realm())
+    for place in ("Carisbrooke", "Calais", "Dublin", "Edinburgh", "Bruges"):
+        err = illegal(state, f"move Neville to near:{place}", "by-sea-only")
+        assert err.rule == "R-83"
+    listed = {GAME.format(state, e) for e in GAME.legal(state) if e.type == "move"}
+    assert "move Neville to near:York" in listed and "move Neville to near:Calais" not in listed
+    # On Wight a force moves on the island, and leaves it only by sea.
+    wight = own(put(put(realm(), "Neville", "near:Carisbrooke"), "Percy", "near:Carisbrooke"),
+                "Carisbrooke", "Percy")
+    wight = moving(wight)
+    illegal(wight, "move Neville to near:York", "by-sea-only")
+    illegal(wight, "move Neville to sq:Downs", "by-sea-only")  # sq: squares are mainland
+    listed = {GAME.format(wight, e) for e in GAME.legal(wight) if e.type == "move"}
+    assert "move Neville,Percy to in:Carisbrooke" in listed
+    after = play(wight, "move Neville,Percy to in:Carisbrooke")
+    assert after.nobles["Neville"].at == "in:Carisbrooke"
+
+
 # ---- the sea ---------------------------------------------------------------------------------
 
 def sea_realm():

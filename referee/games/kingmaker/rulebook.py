@@ -433,6 +433,11 @@ RULEBOOK = Rulebook(
         Rule("R-82", "A Parliament's rounds deal with the cards in the Chancery when its first "
              "round begins; a card reaching the Chancery later (a failed motion, a death) waits "
              "for the next Parliament. Bishops that fit no attending noble stay there."),
+        Rule("R-83", "A land move never leaves the land it starts on: the mainland (its sq: "
+             "squares included, R-65), one island, Calais, Ireland, Scotland or the Continent. "
+             "Islands and Calais are reached and left by sea; ships never put in at Ireland, "
+             "Scotland or the Continent, so a noble goes there only when an event card sends "
+             "him (§8.3)."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
              "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "

@@ -81,11 +81,44 @@ def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
         port = split(ship_at)[1]
         if to not in (rules.normal(state, f"in:{port}"), f"near:{port}"):
             return refuse(f"landing from {ship} is at {port} (R-64)", "landing", "R-64")
+    problem = land_problem(state, nobles, start, to)
+    if problem is not None:
+        return problem
     if prefix == "in":
         problem = entry_problem(state, player, name, nobles)
         if problem is not None:
             return problem
     return via_problem(state, player, nobles, via, freemove)
+
+
+AREA_NAMES = {"mainland": "the mainland", "calais": "Calais", "ireland": "Ireland",
+              "scotland": "Scotland", "continent": "the Continent"}
+
+
+def land_of(state: State, location: str) -> str:
+    """The land a location lies on (R-83): the mainland (sq: squares too, as 8.4 reads them,
+    R-65), one island by its name, Calais, Ireland, Scotland or the Continent."""
+    prefix, name = split(rules.position(state, location))
+    if prefix not in ("in", "near", "port"):
+        return AREA_NAMES["mainland"]
+    area = rules.area(state, name)
+    if area == "island":
+        entry = state.box.place(name)
+        island = entry.get("island") if entry is not None else None
+        return f"the island of {island or name}"
+    return AREA_NAMES.get(area, area)
+
+
+def land_problem(state: State, nobles: Sequence[str], start: str, to: str) -> \
+        IllegalMove | None:
+    """R-83: a land move never leaves the land it starts on: islands and Calais are reached by
+    sea, Ireland, Scotland and the Continent only when an event card sends a noble there."""
+    here, there = land_of(state, start), land_of(state, to)
+    if here == there:
+        return None
+    return refuse(f"{', '.join(nobles)} on {here} cannot reach {to} on {there} by land: "
+                  "islands and Calais only by sea, and ships never put in at Ireland, Scotland "
+                  "or the Continent (§8.6, R-83)", "by-sea-only", "R-83")
 
 
 def entry_problem(state: State, player: str, place: str, nobles: Sequence[str]) -> \
@@ -215,10 +248,11 @@ def forces(state: State, player: str) -> list[tuple[str, ...]]:
 
 
 def destinations(state: State) -> list[str]:
+    """Every declared place's squares (a force off the mainland moves on its own land, R-83)."""
     out = []
     for entry in state.box.of("place"):
         kind = entry.get("kind")
-        if kind is None or entry.get("area", "mainland") != "mainland":
+        if kind is None:
             continue
         out.append(f"near:{entry.name}")
         if kind != "unfortified":
