@@ -290,6 +290,25 @@ def test_the_weather_check_keeps_writs_and_redraws():
     assert state.events_out == {"Free Move": 1} and state.combat.stage == "result"
 
 
+def test_rule_14_active_combat_begins_at_the_first_weather_draw_a_kept_writ_too():
+    state = heir(battle_realm(), "George of Clarence", by="Percy")
+    state = replace(state, held={"Ann": ("Writ",)})
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert")
+    before = play(state, "give Writ to Ben", by="Ann")  # no card drawn yet: not active
+    assert before.held["Ben"] == ("Writ",)
+    state = play(state, "weather Free-Move")  # kept; the attacker draws again
+    assert state.combat.stage == "weather"
+    illegal(state, "execute George-of-Clarence", "active-combat", by="Ann")
+    illegal(state, "give Writ to Ben", "active-combat", by="Ann")
+    illegal(state, "transfer Middleham from Neville to Percy", "active-combat", by="Ann")
+    illegal(state, "play Marshal-of-England to Percy", "active-combat", by="Ann")
+    assert not [e for e in GAME.legal(state) if e.type in ("execute", "give", "transfer")]
+    state = play(state, "weather Fair-Weather", "result none", "deaths none")
+    assert state.combat is None
+    state = play(state, "execute George-of-Clarence", by="Ann")  # over: allowed again
+    assert not state.heirs["George of Clarence"].alive
+
+
 def test_results_and_deaths_from_the_charts():
     state = battle_realm(charts=True)
     state = play(state, "attack at near:York with Neville on Clifford,Herbert")

@@ -99,11 +99,13 @@ class Combat:
     outcome: str = ""  # major, minor, none (battle); taken (siege)
     saves: tuple[str, ...] = ()  # with a death chart: who still rolls
     dead: tuple[str, ...] = ()
+    drawn: bool = False  # a weather card was drawn and kept (Writ, Free Move): drawing again
 
     @property
     def active(self) -> bool:
-        """Rule 14: from the weather draw that lets it go on to the application of deaths."""
-        return self.stage in ("result", "deaths")
+        """Rule 14, §3: from the first weather-check draw (a kept Writ's too) to the
+        application of deaths and heir control."""
+        return self.drawn or self.stage in ("result", "deaths")
 
     @property
     def attacking(self) -> tuple[str, ...]:

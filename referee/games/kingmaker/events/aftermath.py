@@ -97,8 +97,9 @@ class Weather(Base):
         entry = state.box.get("event", name)
         assert entry is not None
         kind = entry.get("kind")
-        if kind in ("writ", "free-move"):
-            return keep_event(state, state.active, name)  # rule 14: kept, draw again
+        if kind in ("writ", "free-move"):  # rule 14: kept, draw again; combat is active
+            return evolve(keep_event(state, state.active, name),
+                          combat=replace(combat, drawn=True))
         if kind == "embassy":
             state = rules.rebuild_events(state)
         state = discard_french(state, combat)

@@ -113,7 +113,8 @@ class Base(EventType[State]):
 
 
 def active_combat(state: State) -> bool:
-    return state.combat is not None and state.combat.stage != "weather" or \
+    """Rule 14: a combat past its first weather draw, or the heirs and fortress it hands on."""
+    return state.combat is not None and state.combat.active or \
         any(d.combat for d in state.duties)
 
 
