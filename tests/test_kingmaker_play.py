@@ -241,10 +241,30 @@ def test_r20_r21_once_per_phase_and_allies_who_fought_in_their_last_turn():
     illegal(state, "attack at near:York with Neville on Clifford,Herbert", "fought-already")
     # Talbot took part in combat in Cat's previous turn: he may not join.
     cat = seat(state, "Cat")
-    fought = replace(state, fought={"Talbot": 7}, last_turn={"Cat": 7}, acted=frozenset())
+    fought = replace(state, fought_in_own_turn={"Talbot": 7}, last_turn={"Cat": 7},
+                     acted=frozenset())
     err = illegal(fought, "attack at near:York with Percy on Clifford,Herbert allies Talbot",
                   "ally-fought")
     assert err.rule == "R-21" and cat >= 0
+
+
+def test_r21_being_attacked_later_does_not_clear_combat_in_his_own_turn():
+    def turn_of(state, name, number):
+        last = {**state.last_turn, name: number}
+        return replace(fighting(state, name), turn=number, last_turn=last)
+
+    start = turn_of(battle_realm(), "Cat", 7)
+    cats = play(start, "attack at near:York with Talbot on Clifford,Herbert",
+                "weather Bad-Weather-Delays-Attack")
+    for state, fought in ((cats, True), (start, False)):  # in Cat's turn 7, or not
+        state = play(turn_of(state, "Ann", 8), "attack at near:York with Neville,Percy on Talbot",
+                     "weather Bad-Weather-Delays-Attack")
+        state = turn_of(state, "Ben", 9)
+        joining = "attack at near:York with Clifford,Herbert allies Talbot on Neville,Percy"
+        if fought:
+            illegal(state, joining, "ally-fought")
+        else:
+            assert play(state, joining).combat.att_allies == ("Talbot",)
 
 
 def test_the_assassin_and_r58():
