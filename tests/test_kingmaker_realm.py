@@ -395,6 +395,21 @@ def test_r49_immediate_and_round_endings():
     assert not rounds.time_up and rounds.seat == (state.first + 1) % 3  # the round goes on
 
 
+def test_r84_once_the_limit_ends_the_game_nothing_more_is_played():
+    state = heir(realm(), "George of Clarence", by="Neville")
+    state = replace(state, held={"Ann": ("Writ",)},
+                    options={**state.options, "time_end": "immediate"})
+    state = at(state, calm(state), 0)
+    for move in ("transfer Middleham from Neville to Percy", "give Writ to Ben",
+                 "execute George-of-Clarence", "clock pause"):
+        with pytest.raises(IllegalMove) as info:
+            at(state, move, 250, by="Ann")
+        assert (info.value.code, info.value.rule) == ("time-up", "R-84"), move
+    over = at(state, "amend noble Neville troops=60", 250)  # a slip in the data the count reads
+    assert {e.type for e in GAME.legal(over)} == {"end"}
+    assert at(over, "end time", 251).ended.kind == "time"
+
+
 def test_r70_without_event_times_the_table_ends_at_a_turn_boundary():
     state = realm()
     illegal(at_phase(state, "movement"), "end time", "mid-turn")

@@ -24,6 +24,7 @@ from referee.games.kingmaker.components import (
     DataError,
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
+from referee.games.kingmaker.events.base import AFTER_TIME
 from referee.games.kingmaker.events.randomplay import random_move
 from referee.games.kingmaker.rulebook import RULEBOOK
 from referee.games.kingmaker.state import (
@@ -180,6 +181,11 @@ class Kingmaker(Game[State]):
         return state
 
     # ---- moves ---------------------------------------------------------------------------
+    def legal(self, state: State, player: str | None = None) -> list[Event]:
+        """The phase's moves; once the time limit has ended the game, its end only (R-84)."""
+        moves = super().legal(state, player)
+        return [e for e in moves if e.type in AFTER_TIME] if state.time_up else moves
+
     def legal_note(self, state: State, player: str | None = None) -> str:
         return texts.legal_note(state, player)
 

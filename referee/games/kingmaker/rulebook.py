@@ -438,6 +438,11 @@ RULEBOOK = Rulebook(
              "Islands and Calais are reached and left by sea; ships never put in at Ireland, "
              "Scotland or the Continent, so a noble goes there only when an event card sends "
              "him (§8.3)."),
+        Rule("R-84", "Once the time limit has ended the game (R-49), nothing more is played "
+             "before the table's `end`: no move, hand play, gift, trade, transfer, execution, "
+             "join or clock event counts towards R-50. Only `end` (time, concede or abandoned) "
+             "is recorded, and `amend`, which mends a slip in the printed values the count "
+             "reads (R-2)."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
              "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "
