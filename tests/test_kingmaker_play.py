@@ -162,6 +162,25 @@ def test_embarking_sailing_and_landing():
     assert landed.nobles["Stanley"].at == "in:Cardigan"
 
 
+def test_r16_a_force_landing_from_a_ship_needs_room_inside_as_by_land():
+    state = put(put(put(sea_realm(), "Herbert", "in:Lancaster"), "Percy", "near:York"),
+                "Neville", "near:York")  # Stanley embarks alone
+    state = moving(own(state, "Lancaster", "Herbert"))
+    room = rules.strength(state, "Herbert") + rules.strength(state, "Stanley") - 1
+    state = replace(state, box=state.box.with_entry(
+        state.box.place("Lancaster").merged({"capacity": room})))
+    err = illegal(state, "sail Le-Lucas to port:Lancaster with Stanley", "no-room")
+    assert err.rule == "R-16" and "aboard" in err.message
+    listed = {GAME.format(state, e) for e in GAME.legal(state) if e.type == "sail"}
+    assert "sail Le-Lucas to port:Lancaster with Stanley aboard" in listed
+    assert "sail Le-Lucas to port:Lancaster with Stanley" not in listed
+    state = play(state, "sail Le-Lucas to port:Lancaster with Stanley aboard")
+    assert state.nobles["Stanley"].at == "aboard:Le Lucas"
+    later = moving(replace(state, moved={}))
+    illegal(later, "move Stanley to in:Lancaster", "no-room")  # R-64's landing: the same test
+    assert play(later, "move Stanley to near:Lancaster").nobles["Stanley"].at == "near:Lancaster"
+
+
 def test_ports_that_ships_never_enter_and_unfriendly_ports():
     state = sea_realm()
     illegal(state, "sail Le-Lucas to port:Dublin", "no-port-there")

@@ -443,6 +443,9 @@ RULEBOOK = Rulebook(
              "join or clock event counts towards R-50. Only `end` (time, concede or abandoned) "
              "is recorded, and `amend`, which mends a slip in the printed values the count "
              "reads (R-2)."),
+        Rule("R-85", "A force that sails into a friendly fortress port lands inside only if "
+             "there is room for it (R-16's capacity, as by land); else it stays aboard "
+             "(`aboard`, R-52), and may land in a later movement phase (R-64)."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
              "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "
