@@ -329,6 +329,19 @@ def test_the_weather_check_keeps_writs_and_redraws():
     assert state.events_out == {"Free Move": 1} and state.combat.stage == "result"
 
 
+def test_r86_a_weather_check_asks_for_a_weather_the_log_does_not_know():
+    state = play(battle_realm(), "declare event Foul-Winds kind=none")
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert")
+    err = illegal(state, "weather Foul-Winds", "missing-value")
+    assert "weather of Foul Winds" in err.message and err.rule == "R-86"
+    listed = {GAME.format(state, e) for e in GAME.legal(state)}
+    assert "weather Fair-Weather" in listed and "weather Foul-Winds" not in listed
+    after = play(state, "weather Foul-Winds weather=bad")  # declared on first use
+    assert after.combat is None and after.box.get("event", "Foul Winds").get("weather") == "bad"
+    kept = play(play(state, "declare event Old-Writ kind=writ"), "weather Old-Writ")
+    assert kept.combat.drawn  # a kept card's weather is never read
+
+
 def test_rule_14_active_combat_begins_at_the_first_weather_draw_a_kept_writ_too():
     state = heir(battle_realm(), "George of Clarence", by="Percy")
     state = replace(state, held={"Ann": ("Writ",)})

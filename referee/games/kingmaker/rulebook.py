@@ -446,6 +446,11 @@ RULEBOOK = Rulebook(
         Rule("R-85", "A force that sails into a friendly fortress port lands inside only if "
              "there is room for it (R-16's capacity, as by land); else it stays aboard "
              "(`aboard`, R-52), and may land in a later movement phase (R-64)."),
+        Rule("R-86", "An event card's weather is a printed value like those of R-2: a weather "
+             "check that reads it (any card but a kept Writ or Free Move) asks for it when the "
+             "log does not know it (`weather CARD weather=fair` or `bad`), and never takes it "
+             "as fair. The shipped file reads fair for every card it names but Bad Weather "
+             "Delays Attack, as seed rule 14 decides the check by that card alone."),
     ),
     notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
              "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "
