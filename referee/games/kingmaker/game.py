@@ -74,8 +74,9 @@ class Kingmaker(Game[State]):
     seed_use = "the tool rolls the percentile dice a move leaves out"
     options = (
         OptionSpec("components", TEST_BOX_OPTION, "str",
-                   "the components file copied into the log (name and SHA-256), or test-box",
-                   "R-3", check=check_components),
+                   "the components file `new` copies into the log (name and SHA-256; the "
+                   "shipped kingmaker-ah1.toml without --components), or test-box, the small "
+                   "invented box of simulate and the tests", "R-3", check=check_components),
         OptionSpec("deal", "auto", "str", "the deal: auto (36 or 35, even), 35 or 36", "R-5",
                    choices=("auto", "35", "36")),
         OptionSpec("assign_at_sea", "no", "str", "may a card be assigned to a noble at sea?",
