@@ -443,6 +443,19 @@ def test_siege_targets_and_thresholds():
     occupied = put(put(state, "Clifford", "in:Hereford"), "Neville", "near:Hereford")
     assert rules.defence(occupied, "Hereford") == 220  # the garrison while occupied
     illegal(occupied, "siege lay Hereford with Neville", "too-weak")
+    bens = siege(state, "Fotheringhay", "Ben", ["Clifford"])
+    illegal(bens, "siege conclude Fotheringhay with Percy", "not-your-siege")
+
+
+def test_a_siege_is_laid_from_one_ship():
+    state = realm(Ann=["Stanley", "Percy", "Neville"])
+    state = ship(ship(state, "Le Lucas", "Stanley", "port:Newcastle"), "Christopher", "Percy",
+                 "port:Newcastle")
+    state = put(put(state, "Stanley", "aboard:Le Lucas"), "Percy", "aboard:Christopher")
+    state = fighting(state)
+    illegal(state, "siege lay Newcastle with Stanley,Percy", "two-ships")
+    laid = siege(state, "Newcastle", "Ann", ["Stanley"], via="Le Lucas")
+    illegal(laid, "siege join Newcastle with Percy", "two-ships")
 
 
 def test_a_siege_laid_joined_broken_and_broken_below_half():
