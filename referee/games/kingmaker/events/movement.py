@@ -116,9 +116,9 @@ def land_problem(state: State, nobles: Sequence[str], start: str, to: str) -> \
     here, there = land_of(state, start), land_of(state, to)
     if here == there:
         return None
-    return refuse(f"{', '.join(nobles)} on {here} cannot reach {to} on {there} by land: "
-                  "islands and Calais only by sea, and ships never put in at Ireland, Scotland "
-                  "or the Continent (§8.6, R-83)", "by-sea-only", "R-83")
+    return refuse(f"{', '.join(nobles)} on {here} cannot reach {to}, on {there}, by land: "
+                  "islands and Calais are reached by sea, and ships never put in at Ireland, "
+                  "Scotland or the Continent (R-83)", "by-sea-only", "R-83")
 
 
 def entry_problem(state: State, player: str, place: str, nobles: Sequence[str]) -> \
