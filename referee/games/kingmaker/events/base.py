@@ -40,9 +40,9 @@ from referee.games.kingmaker.state import (
 
 
 DECLARES = {"declares": "str[]"}
+DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=value`"}
 # once the time limit has ended the game, the table records its end and mends data only.
 AFTER_TIME = frozenset({"end", "amend"})
-DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=value`"}
 
 
 class Base(EventType[State]):
