@@ -37,6 +37,10 @@ def test_the_shipped_file_holds_what_the_rules_page_gives():
     assert box.votes("king_commons") == 20 and box.get("battle_chart", "battle_chart") is None
     for entry in box.of("place") + box.of("noble"):
         assert entry.get("source"), entry.name  # every value says where it comes from
+    # seed rule 14 makes Bad Weather Delays Attack the one bad card it names.
+    weather = {e.name: e.get("weather") for e in box.of("event")}
+    assert weather.pop("Bad Weather Delays Attack") == "bad"
+    assert set(weather.values()) == {"fair"}
 
 
 def test_the_test_box_is_complete_and_says_it_is_invented():

@@ -117,6 +117,25 @@ def test_besieged_nobles_stay():
     illegal(state, "move Neville to near:York", "under-siege")
 
 
+def test_r83_islands_calais_ireland_scotland_and_the_continent_are_not_reached_by_land():
+    state = moving(realm())
+    for place in ("Carisbrooke", "Calais", "Dublin", "Edinburgh", "Bruges"):
+        err = illegal(state, f"move Neville to near:{place}", "by-sea-only")
+        assert err.rule == "R-83"
+    listed = {GAME.format(state, e) for e in GAME.legal(state) if e.type == "move"}
+    assert "move Neville to near:York" in listed and "move Neville to near:Calais" not in listed
+    # On Wight a force moves on the island, and leaves it only by sea.
+    wight = own(put(put(realm(), "Neville", "near:Carisbrooke"), "Percy", "near:Carisbrooke"),
+                "Carisbrooke", "Percy")
+    wight = moving(wight)
+    illegal(wight, "move Neville to near:York", "by-sea-only")
+    illegal(wight, "move Neville to sq:Downs", "by-sea-only")  # sq: squares are mainland
+    listed = {GAME.format(wight, e) for e in GAME.legal(wight) if e.type == "move"}
+    assert "move Neville,Percy to in:Carisbrooke" in listed
+    after = play(wight, "move Neville,Percy to in:Carisbrooke")
+    assert after.nobles["Neville"].at == "in:Carisbrooke"
+
+
 # ---- the sea ---------------------------------------------------------------------------------
 
 def sea_realm():
@@ -141,6 +160,25 @@ def test_embarking_sailing_and_landing():
     illegal(later, "move Stanley to near:York", "landing")  # R-64
     landed = play(later, "move Stanley to in:Cardigan")
     assert landed.nobles["Stanley"].at == "in:Cardigan"
+
+
+def test_r16_a_force_landing_from_a_ship_needs_room_inside_as_by_land():
+    state = put(put(put(sea_realm(), "Herbert", "in:Lancaster"), "Percy", "near:York"),
+                "Neville", "near:York")  # Stanley embarks alone
+    state = moving(own(state, "Lancaster", "Herbert"))
+    room = rules.strength(state, "Herbert") + rules.strength(state, "Stanley") - 1
+    state = replace(state, box=state.box.with_entry(
+        state.box.place("Lancaster").merged({"capacity": room})))
+    err = illegal(state, "sail Le-Lucas to port:Lancaster with Stanley", "no-room")
+    assert err.rule == "R-16" and "aboard" in err.message
+    listed = {GAME.format(state, e) for e in GAME.legal(state) if e.type == "sail"}
+    assert "sail Le-Lucas to port:Lancaster with Stanley aboard" in listed
+    assert "sail Le-Lucas to port:Lancaster with Stanley" not in listed
+    state = play(state, "sail Le-Lucas to port:Lancaster with Stanley aboard")
+    assert state.nobles["Stanley"].at == "aboard:Le Lucas"
+    later = moving(replace(state, moved={}))
+    illegal(later, "move Stanley to in:Lancaster", "no-room")  # R-64's landing: the same test
+    assert play(later, "move Stanley to near:Lancaster").nobles["Stanley"].at == "near:Lancaster"
 
 
 def test_ports_that_ships_never_enter_and_unfriendly_ports():
@@ -222,10 +260,30 @@ def test_r20_r21_once_per_phase_and_allies_who_fought_in_their_last_turn():
     illegal(state, "attack at near:York with Neville on Clifford,Herbert", "fought-already")
     # Talbot took part in combat in Cat's previous turn: he may not join (R-21).
     cat = seat(state, "Cat")
-    fought = replace(state, fought={"Talbot": 7}, last_turn={"Cat": 7}, acted=frozenset())
+    fought = replace(state, fought_in_own_turn={"Talbot": 7}, last_turn={"Cat": 7},
+                     acted=frozenset())
     err = illegal(fought, "attack at near:York with Percy on Clifford,Herbert allies Talbot",
                   "ally-fought")
     assert err.rule == "R-21" and cat >= 0
+
+
+def test_r21_being_attacked_later_does_not_clear_combat_in_his_own_turn():
+    def turn_of(state, name, number):
+        last = {**state.last_turn, name: number}
+        return replace(fighting(state, name), turn=number, last_turn=last)
+
+    start = turn_of(battle_realm(), "Cat", 7)
+    cats = play(start, "attack at near:York with Talbot on Clifford,Herbert",
+                "weather Bad-Weather-Delays-Attack")
+    for state, fought in ((cats, True), (start, False)):  # in Cat's turn 7, or not
+        state = play(turn_of(state, "Ann", 8), "attack at near:York with Neville,Percy on Talbot",
+                     "weather Bad-Weather-Delays-Attack")
+        state = turn_of(state, "Ben", 9)
+        joining = "attack at near:York with Clifford,Herbert allies Talbot on Neville,Percy"
+        if fought:
+            illegal(state, joining, "ally-fought")
+        else:
+            assert play(state, joining).combat.att_allies == ("Talbot",)
 
 
 def test_the_assassin_and_r58():
@@ -269,6 +327,38 @@ def test_the_weather_check_keeps_writs_and_redraws():
     assert info.value.code == "no-result"
     state = play(state, "weather Embassy")  # R-13: the event deck is reshuffled
     assert state.events_out == {"Free Move": 1} and state.combat.stage == "result"
+
+
+def test_r86_a_weather_check_asks_for_a_weather_the_log_does_not_know():
+    state = play(battle_realm(), "declare event Foul-Winds kind=none")
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert")
+    err = illegal(state, "weather Foul-Winds", "missing-value")
+    assert "weather of Foul Winds" in err.message and err.rule == "R-86"
+    listed = {GAME.format(state, e) for e in GAME.legal(state)}
+    assert "weather Fair-Weather" in listed and "weather Foul-Winds" not in listed
+    after = play(state, "weather Foul-Winds weather=bad")  # declared on first use
+    assert after.combat is None and after.box.get("event", "Foul Winds").get("weather") == "bad"
+    kept = play(play(state, "declare event Old-Writ kind=writ"), "weather Old-Writ")
+    assert kept.combat.drawn  # a kept card's weather is never read
+
+
+def test_rule_14_active_combat_begins_at_the_first_weather_draw_a_kept_writ_too():
+    state = heir(battle_realm(), "George of Clarence", by="Percy")
+    state = replace(state, held={"Ann": ("Writ",)})
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert")
+    before = play(state, "give Writ to Ben", by="Ann")  # no card drawn yet: not active
+    assert before.held["Ben"] == ("Writ",)
+    state = play(state, "weather Free-Move")  # kept; the attacker draws again
+    assert state.combat.stage == "weather"
+    illegal(state, "execute George-of-Clarence", "active-combat", by="Ann")
+    illegal(state, "give Writ to Ben", "active-combat", by="Ann")
+    illegal(state, "transfer Middleham from Neville to Percy", "active-combat", by="Ann")
+    illegal(state, "play Marshal-of-England to Percy", "active-combat", by="Ann")
+    assert not [e for e in GAME.legal(state) if e.type in ("execute", "give", "transfer")]
+    state = play(state, "weather Fair-Weather", "result none", "deaths none")
+    assert state.combat is None
+    state = play(state, "execute George-of-Clarence", by="Ann")  # over: allowed again
+    assert not state.heirs["George of Clarence"].alive
 
 
 def test_results_and_deaths_from_the_charts():
@@ -353,6 +443,19 @@ def test_siege_targets_and_thresholds():
     occupied = put(put(state, "Clifford", "in:Hereford"), "Neville", "near:Hereford")
     assert rules.defence(occupied, "Hereford") == 220  # R-1: the garrison while occupied
     illegal(occupied, "siege lay Hereford with Neville", "too-weak")
+    bens = siege(state, "Fotheringhay", "Ben", ["Clifford"])
+    illegal(bens, "siege conclude Fotheringhay with Percy", "not-your-siege")
+
+
+def test_a_siege_is_laid_from_one_ship():
+    state = realm(Ann=["Stanley", "Percy", "Neville"])
+    state = ship(ship(state, "Le Lucas", "Stanley", "port:Newcastle"), "Christopher", "Percy",
+                 "port:Newcastle")
+    state = put(put(state, "Stanley", "aboard:Le Lucas"), "Percy", "aboard:Christopher")
+    state = fighting(state)
+    illegal(state, "siege lay Newcastle with Stanley,Percy", "two-ships")
+    laid = siege(state, "Newcastle", "Ann", ["Stanley"], via="Le Lucas")
+    illegal(laid, "siege join Newcastle with Percy", "two-ships")
 
 
 def test_a_siege_laid_joined_broken_and_broken_below_half():

@@ -89,6 +89,8 @@ def test_coronation_needs_the_first_heir_a_cathedral_and_the_clergy():
     illegal(state, "crown Edward-of-March at York", "not-there")
     illegal(state, "crown George-of-Clarence at Salisbury", "not-first")
     illegal(state, "crown Henry at London", "king-lives")
+    elsewhere = put(state, "Neville", "near:Middleham")
+    illegal(elsewhere, "crown Edward-of-March at Middleham", "no-cathedral")
     no_clergy = give(give(state, "Archbishop of York", "Percy"), "Bishop of Durham", "Percy")
     no_clergy = put(no_clergy, "Percy", "near:York")
     illegal(no_clergy, "crown Edward-of-March at Salisbury", "no-bishops")
@@ -166,6 +168,7 @@ def test_drawing_nobles_and_town_cards_and_the_hand_limit():
     assert state.nobles["Stafford"].owner == "Ann" and state.nobles["Stafford"].at == \
         "in:Stafford"
     illegal(state, "draw hidden", "drawn-already")
+    illegal(drawing(realm()), "next", "draw-first")  # the turn ends only after the draw
     base = realm()
     town_card = in_deck(base, "town")
     place = base.entry(town_card).get("place")
@@ -174,6 +177,8 @@ def test_drawing_nobles_and_town_cards_and_the_hand_limit():
     assert town.cards[town_card] == "noble:Clifford"  # its fortress's controller (§8.1)
     choice = play(drawing(base), f"draw {town_card}")
     assert rules.duty(choice).kind == "place" and choice.cards[town_card] == "hand:Ann"
+    taken = own(choice, place, "Clifford")  # the fortress changed hands meanwhile
+    illegal(taken, f"play {town_card} to Percy", "town-to-controller", by="Ann")
     choice = play(choice, f"play {town_card} to Percy")
     assert choice.control[place] == "Percy" and not choice.duties
     full = drawing(base)
@@ -239,6 +244,19 @@ def test_trades_and_transfers():
     illegal(apart, "transfer Welsh-Mercenaries-#1 from Neville to Percy", "apart", by="Ann")
     titled = give(state, "Earl of Kent", "Neville")
     illegal(titled, "transfer Earl-of-Kent from Neville to Percy", "parliament-only", by="Ann")
+    second = give(state, "Bishop of Carlisle", "Neville")  # Percy holds a bishop already
+    illegal(second, "transfer Bishop-of-Carlisle from Neville to Percy", "has-bishop", by="Ann")
+    sailing = ship(state, "Christopher", "Neville", "sea:Channel")
+    illegal(sailing, "transfer Christopher from Neville to Percy", "at-sea", by="Ann")
+    assert play(ship(state, "Christopher", "Neville", "port:Hull"),
+                "transfer Christopher from Neville to Percy", by="Ann").ships[
+        "Christopher"].by == "Percy"
+    others = heir(state, "Edward of March", by="Clifford")
+    err = illegal(others, "transfer Edward-of-March from Neville to Percy", "not-his", by="Ann")
+    assert err.rule == "R-45"
+    with pytest.raises(IllegalMove) as info:  # a logged transfer of what he does not hold
+        event(state, "transfer", "Ann", item="York", **{"from": "Neville", "to": "Percy"})
+    assert (info.value.code, info.value.rule) == ("not-his", "§5.4")
     state = play(state, "give Chancellor-May-Call-Parliament to Ben", by="Ann") \
         if "Chancellor May Call Parliament" in state.held.get("Ann", ()) else state
     held = replace(state, held={"Ann": ("Writ",)})
@@ -393,6 +411,21 @@ def test_r49_immediate_and_round_endings():
     rounds = at(rounds, "draw hidden", 243)
     rounds = at(rounds, "next", 244)
     assert not rounds.time_up and rounds.seat == (state.first + 1) % 3  # the round goes on
+
+
+def test_r84_once_the_limit_ends_the_game_nothing_more_is_played():
+    state = heir(realm(), "George of Clarence", by="Neville")
+    state = replace(state, held={"Ann": ("Writ",)},
+                    options={**state.options, "time_end": "immediate"})
+    state = at(state, calm(state), 0)
+    for move in ("transfer Middleham from Neville to Percy", "give Writ to Ben",
+                 "execute George-of-Clarence", "clock pause"):
+        with pytest.raises(IllegalMove) as info:
+            at(state, move, 250, by="Ann")
+        assert (info.value.code, info.value.rule) == ("time-up", "R-84"), move
+    over = at(state, "amend noble Neville troops=60", 250)  # a slip in the data the count reads
+    assert {e.type for e in GAME.legal(over)} == {"end"}
+    assert at(over, "end time", 251).ended.kind == "time"
 
 
 def test_r70_without_event_times_the_table_ends_at_a_turn_boundary():

@@ -111,6 +111,7 @@ def test_layout_refusals():
     state = event(state, "dealt", "Ben", cards=["Percy"] + rest[:11])
     state = event(state, "dealt", "Cat", cards=["Clifford"] + rest[11:22])
     assert state.stage == "layout" and GAME.to_act(state).players == ("Ann",)
+    assert GAME.to_act(state).prompt.startswith("Ann lays out the cards dealt: `assign CARD to ")
     illegal(state, "assign Earl-of-Kent to Neville", "titled")
     illegal(state, "assign Marshal-of-England to Audley", "untitled")
     illegal(state, "assign Bishop-of-Durham to chancery", "placeable")

@@ -24,6 +24,7 @@ from referee.games.kingmaker.components import (
     DataError,
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
+from referee.games.kingmaker.events.base import AFTER_TIME
 from referee.games.kingmaker.events.randomplay import random_move
 from referee.games.kingmaker.rulebook import RULEBOOK
 from referee.games.kingmaker.state import (
@@ -73,8 +74,9 @@ class Kingmaker(Game[State]):
     seed_use = "the tool rolls the percentile dice a move leaves out"
     options = (
         OptionSpec("components", TEST_BOX_OPTION, "str",
-                   "the components file copied into the log (name and SHA-256), or test-box",
-                   "R-3", check=check_components),
+                   "the components file `new` copies into the log (name and SHA-256; the "
+                   "shipped kingmaker-ah1.toml without --components), or test-box, the small "
+                   "invented box of simulate and the tests", "R-3", check=check_components),
         OptionSpec("deal", "auto", "str", "the deal: auto (36 or 35, even), 35 or 36", "R-5",
                    choices=("auto", "35", "36")),
         OptionSpec("assign_at_sea", "no", "str", "may a card be assigned to a noble at sea?",
@@ -180,6 +182,11 @@ class Kingmaker(Game[State]):
         return state
 
     # ---- moves ---------------------------------------------------------------------------
+    def legal(self, state: State, player: str | None = None) -> list[Event]:
+        """The phase's moves; once the time limit has ended the game, its end only (R-84)."""
+        moves = super().legal(state, player)
+        return [e for e in moves if e.type in AFTER_TIME] if state.time_up else moves
+
     def legal_note(self, state: State, player: str | None = None) -> str:
         return texts.legal_note(state, player)
 

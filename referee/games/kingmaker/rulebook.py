@@ -199,8 +199,10 @@ RULEBOOK = Rulebook(
         Rule("R-3", "Self-contained logs: `referee new kingmaker --components FILE` writes one "
              "table `declare` event per entry at the head of the log (`history` folds them "
              "into one line) and the file's name and SHA-256 into the option; without "
-             "--components the shipped kingmaker-ah1.toml is used the same way. `test-box` "
-             "(the default, for simulate and tests) preloads a small invented box instead.",
+             "--components `new` copies the shipped kingmaker-ah1.toml the same way. The value "
+             "`test-box` preloads a small invented box instead: `simulate`, the demo and the "
+             "tests play with it, which is why `referee games` lists it as the option's "
+             "default.",
              option="components"),
         Rule("R-4", "A card's regional bonus counts only when the place's regions, or the "
              "`regions` word of the attack or siege, hold the noble's position; Tees lies "
@@ -433,6 +435,24 @@ RULEBOOK = Rulebook(
         Rule("R-82", "A Parliament's rounds deal with the cards in the Chancery when its first "
              "round begins; a card reaching the Chancery later (a failed motion, a death) waits "
              "for the next Parliament. Bishops that fit no attending noble stay there."),
+        Rule("R-83", "A land move never leaves the land it starts on: the mainland (its sq: "
+             "squares included, R-65), one island, Calais, Ireland, Scotland or the Continent. "
+             "Islands and Calais are reached and left by sea; ships never put in at Ireland, "
+             "Scotland or the Continent, so a noble goes there only when an event card sends "
+             "him (§8.3)."),
+        Rule("R-84", "Once the time limit has ended the game (R-49), nothing more is played "
+             "before the table's `end`: no move, hand play, gift, trade, transfer, execution, "
+             "join or clock event counts towards R-50. Only `end` (time, concede or abandoned) "
+             "is recorded, and `amend`, which mends a slip in the printed values the count "
+             "reads (R-2)."),
+        Rule("R-85", "A force that sails into a friendly fortress port lands inside only if "
+             "there is room for it (R-16's capacity, as by land); else it stays aboard "
+             "(`aboard`, R-52), and may land in a later movement phase (R-64)."),
+        Rule("R-86", "An event card's weather is a printed value like those of R-2: a weather "
+             "check that reads it (any card but a kept Writ or Free Move) asks for it when the "
+             "log does not know it (`weather CARD weather=fair` or `bad`), and never takes it "
+             "as fair. The shipped file reads fair for every card it names but Bad Weather "
+             "Delays Attack, as seed rule 14 decides the check by that card alone."),
         Rule("R-87", "People's Parliament: when every noble of the drawer is under siege (a ship "
              "besieger too), R-80's mover is one of them all the same, since every siege breaks "
              "(7.7); a drawer with no noble in play names P alone (`parliament people at P`), "

@@ -906,7 +906,8 @@ def done(state: State, resolved: Duty) -> State:
 
 DUTY_PROMPTS = {
     "deal": "{player} is dealt crown cards one at a time until a noble comes: `dealt CARD`",
-    "layout": "{player} lays out {subject}: `assign {subject} to NOBLE` (or chancery)",
+    "layout": "{player} lays out the cards dealt: `assign CARD to NOBLE` (or to chancery, a "
+              "card no noble may take)",
     "respond": "{player}'s {subject} answers the event card: `respond {subject}`",
     "storm": "the table rolls for {subject} at sea: `storm {subject} ROLL port PLACE`",
     "heir": "{player} names who controls {subject}: `heir {subject} to NOBLE` (or none)",

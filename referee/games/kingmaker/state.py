@@ -99,11 +99,13 @@ class Combat:
     outcome: str = ""  # major, minor, none (battle); taken (siege)
     saves: tuple[str, ...] = ()  # with a death chart: who still rolls
     dead: tuple[str, ...] = ()
+    drawn: bool = False  # a weather card was drawn and kept (Writ, Free Move): drawing again
 
     @property
     def active(self) -> bool:
-        """Rule 14: from the weather draw that lets it go on to the application of deaths."""
-        return self.stage in ("result", "deaths")
+        """Rule 14, §3: from the first weather-check draw (a kept Writ's too) to the
+        application of deaths and heir control."""
+        return self.drawn or self.stage in ("result", "deaths")
 
     @property
     def attacking(self) -> tuple[str, ...]:
@@ -264,7 +266,8 @@ class State:
     drew: bool = False  # this turn's crown card
     moved: Mapping[str, str] = field(default_factory=dict)  # noble/ship -> land/sea this phase
     acted: frozenset[str] = frozenset()  # R-20: nobles in a combat action this phase
-    fought: Mapping[str, int] = field(default_factory=dict)  # noble -> last turn in combat
+    # R-21: noble -> the latest of his own player's turns in which he took part in combat
+    fought_in_own_turn: Mapping[str, int] = field(default_factory=dict)
     barred: tuple[tuple[str, str, int], ...] = ()  # (noble, place, turn): may not attack it
     friendly: frozenset[str] = frozenset()  # §8.2: fixed at the start of the movement phase
     grants: frozenset[tuple[str, str]] = frozenset()  # (place, player) declared friendly

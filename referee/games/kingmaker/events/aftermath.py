@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from referee.engine import Args, Event
 from referee.errors import NotationError
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.components import norm, roll_range
+from referee.games.kingmaker.components import Entry, norm, roll_range
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
@@ -97,12 +97,14 @@ class Weather(Base):
         entry = state.box.get("event", name)
         assert entry is not None
         kind = entry.get("kind")
-        if kind in ("writ", "free-move"):
-            return keep_event(state, state.active, name)  # rule 14: kept, draw again
+        if kind in KEPT_IN_WEATHER:  # rule 14: kept, draw again; combat is active
+            return evolve(keep_event(state, state.active, name),
+                          combat=replace(combat, drawn=True))
+        bad = weather_of(entry) == "bad"
         if kind == "embassy":
             state = rules.rebuild_events(state)  # R-13
         state = discard_french(state, combat)
-        if entry.get("weather", "fair") == "bad":
+        if bad:
             return bad_weather(state, combat)
         if combat.kind == "siege":
             return evolve(state, combat=with_saves(state, replace(combat, outcome="taken",
@@ -116,7 +118,24 @@ class Weather(Base):
         if state.combat is None or state.combat.stage != "weather":
             return
         for name in available_events(state):
-            yield self.make(state.active, card=name)
+            entry = state.box.get("event", name)
+            if entry is not None and (entry.get("weather") or
+                                      entry.get("kind") in KEPT_IN_WEATHER):
+                yield self.make(state.active, card=name)
+
+
+KEPT_IN_WEATHER = ("writ", "free-move")  # rule 14: their weather is never read
+
+
+def weather_of(entry: Entry) -> str:
+    """A card's printed weather: a value the table enters, asked for when a weather check
+    first reads it (R-86, as R-2 asks)."""
+    weather = entry.get("weather")
+    if weather is None:
+        raise refuse(f"the weather of {entry.name} is not known yet: add it to the move "
+                     f"(`weather {shown(entry.name)} weather=fair`, or bad) or declare it",
+                     "missing-value", "R-86")
+    return str(weather)
 
 
 def bad_weather(state: State, combat: Combat) -> State:

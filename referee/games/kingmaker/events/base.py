@@ -41,6 +41,8 @@ from referee.games.kingmaker.state import (
 
 DECLARES = {"declares": "str[]"}
 DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=value`"}
+# R-84: once the time limit has ended the game, the table records its end and mends data only.
+AFTER_TIME = frozenset({"end", "amend"})
 
 
 class Base(EventType[State]):
@@ -91,7 +93,11 @@ class Base(EventType[State]):
         return rules.settle(before, state)
 
     def gate(self, state: State, event: Event) -> None:
-        """Nothing but the answer to a pending duty, and no trade in active combat (rule 14)."""
+        """Nothing after the time limit but its end (R-84); nothing but the answer to a pending
+        duty; no trade in active combat (rule 14)."""
+        if state.time_up and self.name not in AFTER_TIME:
+            raise refuse("the time limit has ended the game (R-49): nothing more is played; "
+                         "the table records `end time`", "time-up", "R-84")
         current = rules.duty(state)
         if current is not None and not self.always and current.kind not in self.answers:
             raise refuse(f"first: {rules.duty_prompt(current)}", "duty-pending", "§5")
@@ -113,7 +119,8 @@ class Base(EventType[State]):
 
 
 def active_combat(state: State) -> bool:
-    return state.combat is not None and state.combat.stage != "weather" or \
+    """Rule 14: a combat past its first weather draw, or the heirs and fortress it hands on."""
+    return state.combat is not None and state.combat.active or \
         any(d.combat for d in state.duties)
 
 

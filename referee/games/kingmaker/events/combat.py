@@ -80,9 +80,17 @@ def chart_outcome(state: State, attack: int, defence: int, roll: int) -> str:
 
 def eligible_ally(state: State, noble: str) -> bool:
     """R-21: not in combat during his own player's previous turn (checked per noble)."""
-    player = state.owner(noble)
-    return state.fought.get(noble) != state.last_turn.get(player) or \
-        state.last_turn.get(player) is None
+    last = state.last_turn.get(state.owner(noble))
+    return last is None or state.fought_in_own_turn.get(noble) != last
+
+
+def in_combat(state: State, nobles: Sequence[str]) -> State:
+    """R-20 and R-21: these nobles take a combat action now. R-21 asks only about combat in a
+    noble's own player's turn, so combat in another's turn (attacked, or as an ally) does not
+    overwrite it."""
+    fought = dict(state.fought_in_own_turn)
+    fought.update({n: state.turn for n in nobles if state.owner(n) == state.active})
+    return evolve(state, acted=state.acted | set(nobles), fought_in_own_turn=fought)
 
 
 def plan_attack(state: State, player: str, at: str, attackers: Sequence[str],
@@ -186,10 +194,7 @@ def _allies_ok(state: State, player: str, foe: str, at: str, allies: Sequence[st
 
 
 def start_combat(state: State, combat: Combat) -> State:
-    names = combat.attacking + combat.defending
-    fought = dict(state.fought)
-    fought.update({n: state.turn for n in names})
-    return evolve(state, combat=combat, acted=state.acted | set(names), fought=fought)
+    return evolve(in_combat(state, combat.attacking + combat.defending), combat=combat)
 
 
 class Attack(Base):
@@ -476,9 +481,7 @@ class SiegeAct(Base):
                          f"({rules.shown_number(need)}): no siege (§6.2)", "too-weak", "§6.2")
         sieges = dict(state.sieges)
         sieges[place] = Siege(player, tuple(nobles), 1, siege_ship(state, place, nobles))
-        fought = dict(state.fought)
-        fought.update({n: state.turn for n in nobles})
-        state = evolve(state, sieges=sieges, acted=state.acted | set(nobles), fought=fought)
+        state = evolve(in_combat(state, nobles), sieges=sieges)
         return rules.chronicle(state, f"{player} lays siege to {place}")
 
     def join(self, state: State, player: str, place: str, nobles: list[str]) -> State:
@@ -496,9 +499,7 @@ class SiegeAct(Base):
             raise refuse("a siege is laid from one ship", "two-ships", "§8.6")
         sieges = dict(state.sieges)
         sieges[place] = replace(siege, nobles=siege.nobles + tuple(nobles), ship=ship)
-        fought = dict(state.fought)
-        fought.update({n: state.turn for n in nobles})  # R-21: joining a siege is combat
-        return evolve(state, sieges=sieges, acted=state.acted | set(nobles), fought=fought)
+        return evolve(in_combat(state, nobles), sieges=sieges)  # joining a siege is combat
 
     def conclude(self, state: State, player: str, place: str, nobles: list[str], french: bool,
                  extra: tuple[str, ...]) -> State:

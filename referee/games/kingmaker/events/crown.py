@@ -478,10 +478,9 @@ def transfer_problem(state: State, item: str, giver: str, taker: str,
     if kind == "bishop" and rules.bishops_of(state, taker):
         return refuse(f"{taker} holds a bishop: no bishop is transferred to him (rule 24)",
                       "has-bishop", "§5.4")
-    if kind == "ship" or (kind in ("ship",) and item in state.ships):
-        if split(state.ships[item].at)[0] == "sea":
-            return refuse(f"{item} is at sea: its control passes only once in port",
-                          "at-sea", "§5.4")
+    if kind == "ship" and item in state.ships and split(state.ships[item].at)[0] == "sea":
+        return refuse(f"{item} is at sea: its control passes only once in port", "at-sea",
+                      "§5.4")
     return None
 
 

@@ -287,14 +287,14 @@ def start_layout(state: State) -> State:
     state = evolve(state, stage=LAYOUT)
     for player in state.playing:
         if dealt_cards(state, player):
-            state = rules.add_duty(state, Duty("layout", player, player))
+            state = rules.add_duty(state, Duty("layout", player))
     return state if state.duties else rules.finish_setup(state)
 
 
 def lay_out(state: State, player: str) -> State:
     """§9: cards dealt on after a faction's last noble died are laid out as at set-up."""
     if dealt_cards(state, player):
-        return rules.add_duty(state, Duty("layout", player, player))
+        return rules.add_duty(state, Duty("layout", player))
     return state
 
 

@@ -24,7 +24,7 @@ from referee.games.kingmaker.events.base import (
     spend_event,
 )
 from referee.games.kingmaker.events.peace import ship_problem, still_problem
-from referee.games.kingmaker.events.chance import land_all, port_problem
+from referee.games.kingmaker.events.chance import land_all, landing, port_problem
 from referee.games.kingmaker.notation import (
     find,
     items,
@@ -81,11 +81,44 @@ def move_problem(state: State, player: str, nobles: Sequence[str], to: str,
         port = split(ship_at)[1]
         if to not in (rules.normal(state, f"in:{port}"), f"near:{port}"):
             return refuse(f"landing from {ship} is at {port} (R-64)", "landing", "R-64")
+    problem = land_problem(state, nobles, start, to)
+    if problem is not None:
+        return problem
     if prefix == "in":
         problem = entry_problem(state, player, name, nobles)
         if problem is not None:
             return problem
     return via_problem(state, player, nobles, via, freemove)
+
+
+AREA_NAMES = {"mainland": "the mainland", "calais": "Calais", "ireland": "Ireland",
+              "scotland": "Scotland", "continent": "the Continent"}
+
+
+def land_of(state: State, location: str) -> str:
+    """The land a location lies on (R-83): the mainland (sq: squares too, as 8.4 reads them,
+    R-65), one island by its name, Calais, Ireland, Scotland or the Continent."""
+    prefix, name = split(rules.position(state, location))
+    if prefix not in ("in", "near", "port"):
+        return AREA_NAMES["mainland"]
+    area = rules.area(state, name)
+    if area == "island":
+        entry = state.box.place(name)
+        island = entry.get("island") if entry is not None else None
+        return f"the island of {island or name}"
+    return AREA_NAMES.get(area, area)
+
+
+def land_problem(state: State, nobles: Sequence[str], start: str, to: str) -> \
+        IllegalMove | None:
+    """R-83: a land move never leaves the land it starts on: islands and Calais are reached by
+    sea, Ireland, Scotland and the Continent only when an event card sends a noble there."""
+    here, there = land_of(state, start), land_of(state, to)
+    if here == there:
+        return None
+    return refuse(f"{', '.join(nobles)} on {here} cannot reach {to}, on {there}, by land: "
+                  "islands and Calais are reached by sea, and ships never put in at Ireland, "
+                  "Scotland or the Continent (R-83)", "by-sea-only", "R-83")
 
 
 def entry_problem(state: State, player: str, place: str, nobles: Sequence[str]) -> \
@@ -94,13 +127,31 @@ def entry_problem(state: State, player: str, place: str, nobles: Sequence[str]) 
     if not rules.friendly(state, player, place, snapshot=True):
         return refuse(f"{place} is not friendly to {player}: end near:{place}, or its "
                       "controller may declare it friendly (`friendly`)", "unfriendly", "§8.2")
+    return room_problem(state, place, nobles)
+
+
+def room_problem(state: State, place: str, nobles: Sequence[str], hint: str = "") -> \
+        IllegalMove | None:
+    """R-16: room inside P (its capacity, if known) for those there and those coming in."""
     room = rules.capacity(state, place)
-    if room is not None:
-        inside = [n for n in rules.inside(state, place) if n not in nobles]
-        load = sum(rules.strength(state, n) for n in list(inside) + list(nobles))
-        if load > room:
-            return refuse(f"{place} holds {room}: {load} would be inside", "no-room", "R-16")
+    if room is None:
+        return None
+    inside = [n for n in rules.inside(state, place) if n not in nobles]
+    load = sum(rules.strength(state, n) for n in list(inside) + list(nobles))
+    if load > room:
+        return refuse(f"{place} holds {room}: {load} would be inside{hint}", "no-room", "R-16")
     return None
+
+
+def landing_problem(state: State, player: str, place: str, force: Sequence[str]) -> \
+        IllegalMove | None:
+    """R-85: a force that lands inside a fortress from a ship needs room, as by land (R-16)."""
+    if rules.is_unfortified(state, place) or \
+            not rules.friendly(state, player, place, snapshot=True):
+        return None  # it lands in the open square, or not at all
+    entering = [n for n in force if landing(state, place, state.owner(n)) == f"in:{place}"]
+    return room_problem(state, place, entering, ": the force may stay aboard (`aboard`, "
+                                                "R-85)") if entering else None
 
 
 def via_problem(state: State, player: str, nobles: Sequence[str], via: Sequence[str],
@@ -215,10 +266,11 @@ def forces(state: State, player: str) -> list[tuple[str, ...]]:
 
 
 def destinations(state: State) -> list[str]:
+    """Every declared place's squares (a force off the mainland moves on its own land, R-83)."""
     out = []
     for entry in state.box.of("place"):
         kind = entry.get("kind")
-        if kind is None or entry.get("area", "mainland") != "mainland":
+        if kind is None:
             continue
         out.append(f"near:{entry.name}")
         if kind != "unfortified":
@@ -227,8 +279,8 @@ def destinations(state: State) -> list[str]:
 
 
 def sail_problem(state: State, player: str, ship: str, to: str, embark: Sequence[str],
-                 agreed: bool = False) -> IllegalMove | None:
-    """§5.2, §8.6: who may sail which ship where, with whom."""
+                 agreed: bool = False, aboard: bool = False) -> IllegalMove | None:
+    """§5.2, §8.6: who may sail which ship where, with whom; who lands needs room (R-16)."""
     if ship not in state.ships:
         return refuse(f"{ship} is not a ship in play", "unknown-ship", "§5.2")
     info = state.ships[ship]
@@ -281,7 +333,7 @@ def sail_problem(state: State, player: str, ship: str, to: str, embark: Sequence
                 2 * rules.force_strength(state, force) < rules.defence(state, place):
             return refuse(f"{place} is unfriendly and the force cannot besiege it (less than "
                           "half its defence, §8.6)", "cannot-besiege", "§8.6")
-    return None
+    return None if aboard else landing_problem(state, player, place, force)
 
 
 def _port_problem_with(state: State, ship: str, place: str, player: str,
@@ -361,7 +413,8 @@ class Sail(Base):
         ship, to = event["ship"], check_location(state, event["to"])
         embark = [known_noble(state, n) for n in event.get("with", ())]
         player = str(event.by)
-        problem = sail_problem(state, player, ship, to, embark, bool(event.get("agreed")))
+        problem = sail_problem(state, player, ship, to, embark, bool(event.get("agreed")),
+                               bool(event.get("aboard")))
         if problem is not None:
             raise problem
         state = rules.move_nobles(state, embark, f"aboard:{ship}")
@@ -396,6 +449,9 @@ class Sail(Base):
                     crews.append(ready)
             for crew in crews:
                 for to in ports + ["sea:Channel"]:
-                    if sail_problem(state, player, ship, to, crew) is None:
-                        yield self.make(player, ship=ship, to=to, **({"with": crew} if crew
-                                                                     else {}))
+                    embark = {"with": crew} if crew else {}
+                    problem = sail_problem(state, player, ship, to, crew)
+                    if problem is None:
+                        yield self.make(player, ship=ship, to=to, **embark)
+                    elif problem.code == "no-room":  # the last check: it may stay aboard
+                        yield self.make(player, ship=ship, to=to, aboard=True, **embark)
