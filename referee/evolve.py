@@ -9,10 +9,11 @@ values cached on the old object (`functools.cached_property`) are not carried ov
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]] = {}
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -26,8 +27,10 @@ def evolve(value: T, **changes: Any) -> T:
     known = _FIELDS.get(cls)
     if known is None:
         names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-        known = _FIELDS[cls] = (names, frozenset(names))
-    names, allowed = known
+        cached = tuple(name for klass in cls.__mro__ for name, attr in vars(klass).items()
+                       if isinstance(attr, functools.cached_property))
+        known = _FIELDS[cls] = (names, frozenset(names), cached)
+    names, allowed, cached = known
     if not changes.keys() <= allowed:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - allowed)[0]!r}")
     old = getattr(value, "__dict__", None)
@@ -35,7 +38,10 @@ def evolve(value: T, **changes: Any) -> T:
         return dataclasses.replace(value, **changes)  # type: ignore[type-var]
     values = old.copy()
     if len(values) != len(names):  # values cached on the old object are computed again
-        values = {name: old[name] for name in names}
+        for name in cached:
+            values.pop(name, None)
+        if len(values) != len(names):  # anything else set on the old object: fields only
+            values = {name: old[name] for name in names}
     values.update(changes)
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", values)

@@ -37,6 +37,8 @@ def test_evolve_is_replace():
         q.x = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         evolve(p, z=1)
+    object.__setattr__(p, "scratch", 1)  # anything else kept on the old value stays there
+    assert vars(evolve(p, y=1)) == {"x": 1, "y": 1}
 
 
 def test_evolve_a_named_tuple():

@@ -139,6 +139,17 @@ def to_act(state: State) -> ToAct:
     return PROMPTS[phase(state)](state)
 
 
+def acting(state: State) -> tuple[str, ...]:
+    """`to_act(state).players` without writing the prompt (asked at every event of a replay)."""
+    now = phase(state)
+    if now in (PLAY, DISCARD, EXTRA, SUDDEN):
+        return (state.player,)
+    if now == REPLY:
+        assert state.window is not None
+        return (state.window.awaiting,)
+    return PROMPTS[now](state).players
+
+
 # --------------------------------------------------------------------------------------------
 # The tool's own shuffles and random choices (--shuffle --seed N)
 
