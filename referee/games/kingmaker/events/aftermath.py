@@ -494,7 +494,30 @@ def combat_done(state: State) -> State:
     return state
 
 
-class HeirTo(Base):
+class DutyChoice(Base):
+    """An answer to a duty the referee set: its subject goes `to` one of the duty's choices
+    (who takes an heir, a fortress or where a noble retreats)."""
+
+    subject = ""  # the field that names the duty's subject
+    choice_rule = ""
+
+    def chosen(self, state: State, event: Event) -> Duty:
+        """The duty answered; refused unless the event names its subject and one of its choices."""
+        current = rules.duty(state)
+        assert current is not None
+        if event[self.subject] != current.subject or event["to"] not in current.choices:
+            raise refuse(f"{current.subject} goes to one of {', '.join(current.choices)}",
+                         "bad-choice", self.choice_rule)
+        return current
+
+    def moves(self, state: State) -> Iterator[Event]:
+        current = rules.duty(state)
+        if current is not None and current.kind in self.answers:
+            for choice in current.choices:
+                yield self.make(current.player, **{self.subject: current.subject, "to": choice})
+
+
+class HeirTo(DutyChoice):
     name = "heir"
     doc = "who controls an heir after a battle or a death (rules 16-17, R-25, R-48)"
     fields = {"heir": "str", "to": "str"}
@@ -502,6 +525,7 @@ class HeirTo(Base):
     answers = frozenset({"heir"})
     in_combat = True
     forms = (("heir HEIR to NOBLE|none", "when the referee asks who takes an heir"),)
+    subject, choice_rule = "heir", "R-48"
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         parts = sections(args.words, ("to",), args.text)
@@ -514,24 +538,13 @@ class HeirTo(Base):
         return f"heir {shown(event['heir'])} to {shown(event['to'])}"
 
     def effect(self, state: State, event: Event) -> State:
-        current = rules.duty(state)
-        assert current is not None
-        if event["heir"] != current.subject or event["to"] not in current.choices:
-            raise refuse(f"{current.subject} goes to one of {', '.join(current.choices)}",
-                         "bad-choice", "R-48")
-        state = rules.done(state, current)
+        state = rules.done(state, self.chosen(state, event))
         if event["to"] != "none":
             state = give_heir(state, event["heir"], event["to"])
         return combat_done(state)
 
-    def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is not None and current.kind == "heir":
-            for choice in current.choices:
-                yield self.make(current.player, heir=current.subject, to=choice)
 
-
-class Control(Base):
+class Control(DutyChoice):
     name = "control"
     doc = "the attacking noble who takes a fortress won by siege, with its town card (§6.2)"
     fields = {"place": "str", "to": "str"}
@@ -539,6 +552,7 @@ class Control(Base):
     answers = frozenset({"control"})
     in_combat = True
     forms = (("control PLACE to NOBLE", "after a siege is won (§6.2)"),)
+    subject, choice_rule = "place", "§6.2"
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         parts = sections(args.words, ("to",), args.text)
@@ -549,19 +563,9 @@ class Control(Base):
         return f"control {shown(event['place'])} to {shown(event['to'])}"
 
     def effect(self, state: State, event: Event) -> State:
-        current = rules.duty(state)
-        assert current is not None
-        if event["place"] != current.subject or event["to"] not in current.choices:
-            raise refuse(f"{current.subject} goes to one of {', '.join(current.choices)}",
-                         "bad-choice", "§6.2")
+        current = self.chosen(state, event)
         state = rules.take_control(rules.done(state, current), current.subject, event["to"])
         return combat_done(state)
-
-    def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is not None and current.kind == "control":
-            for choice in current.choices:
-                yield self.make(current.player, place=current.subject, to=choice)
 
 
 class Ransom(Base):
@@ -633,13 +637,14 @@ class Kill(Base):
             yield self.make(current.player, noble=current.subject)
 
 
-class Retreat(Base):
+class Retreat(DutyChoice):
     name = "retreat"
     doc = "a noble goes home after a battle (R-30), or a sallying noble back inside or out (R-26)"
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the noble", "to": "where he goes"}
     answers = frozenset({"retreat"})
     forms = (("retreat NOBLE to LOCATION", "one of the places the referee names"),)
+    subject, choice_rule = "noble", "R-30"
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         parts = sections(args.words, ("to",), args.text)
@@ -651,11 +656,7 @@ class Retreat(Base):
         return f"retreat {shown(event['noble'])} to {shown_location(event['to'])}"
 
     def effect(self, state: State, event: Event) -> State:
-        current = rules.duty(state)
-        assert current is not None
-        if event["noble"] != current.subject or event["to"] not in current.choices:
-            raise refuse(f"{current.subject} goes to {' or '.join(current.choices)} (R-30)",
-                         "bad-choice", "R-30")
+        current = self.chosen(state, event)
         noble, place = current.subject, current.place
         if place and event["to"] == f"near:{place}" and rules.garrison_ally(state, noble):
             # §8.5: a garrison ally who stays out after a sally may not attack that fortress
@@ -663,9 +664,3 @@ class Retreat(Base):
             turn = rules.next_turn_of(state, state.owner(noble))
             state = evolve(state, barred=state.barred + ((noble, place, turn),))
         return rules.move_nobles(rules.done(state, current), [noble], event["to"])
-
-    def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is not None and current.kind == "retreat":
-            for choice in current.choices:
-                yield self.make(current.player, noble=current.subject, to=choice)
