@@ -210,9 +210,13 @@ def _fail(source: str, message: str, *, code: str, line: int | None = None,
 
 
 def _standard_time(value: Any) -> Any:
-    """A date-time with the standard library's own time zone (rtoml's cannot be pickled)."""
-    if isinstance(value, dt.datetime) and value.tzinfo is not None and \
-            type(value.tzinfo) is not dt.timezone:
+    """A date-time with the standard library's own time zone (rtoml's cannot be pickled). One
+    typed by hand without its UTC offset is read as this machine's local time, as referee
+    writes them, so that every time in a log can be compared with every other."""
+    if isinstance(value, dt.datetime) and (value.tzinfo is None or
+                                           type(value.tzinfo) is not dt.timezone):
+        if value.tzinfo is None or value.utcoffset() is None:
+            return value.replace(tzinfo=None).astimezone()
         offset = value.utcoffset()
         assert offset is not None
         return value.replace(tzinfo=dt.timezone(offset))

@@ -234,3 +234,19 @@ def test_the_quick_reading_of_an_event_agrees_with_the_careful_one(monkeypatch):
     careful = [logfile.read(p) for p in paths]
     assert quick == careful
     assert sum(len(log.entries) for log in quick) > 1000
+
+
+def test_a_time_typed_without_its_offset_is_local_time_and_compares_with_the_others():
+    """A hand-edited `at` without its UTC offset once made Kingmaker's clock subtract a naive
+    time from an aware one (exit 70, found by the fuzz campaign)."""
+    from tests.conftest import GOLDEN
+
+    text = (GOLDEN / "kingmaker" / "three-player-two-parliaments.toml").read_text()
+    lines = text.split("\n")
+    times = [i for i, line in enumerate(lines) if line.startswith("at = ")]
+    lines[times[120]] = "at = 2026-11-21 10:00"
+    log = logfile.parse("\n".join(lines).replace("created = 2026-11-21 19:00:00+00:00",
+                                                 "created = 2026-11-21 19:00:00"))
+    assert all(e.at is None or e.at.utcoffset() is not None for e in log.entries)
+    assert log.created.utcoffset() is not None
+    replay.replay_log(log)  # the clock compares every time with every other
