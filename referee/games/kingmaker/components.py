@@ -13,11 +13,8 @@ values declared so far. The same `check_values` validates an entry from a file a
 
 from __future__ import annotations
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from typing import Any, Mapping
 
 FORMAT = "kingmaker-components/1"
@@ -335,6 +332,8 @@ class Box:
 
 def load(text: str, source: str) -> Box:
     """A components file, validated: a Box, or DataError naming the file and the entry."""
+    import tomllib  # a components file is read by `new`, `components` and tests, never by a play
+
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -408,10 +407,14 @@ def ordered(box: Box) -> list[Entry]:
 
 
 def file_text(name: str) -> str:
+    from importlib import resources
+
     return (resources.files("referee.games.kingmaker") / name).read_text(encoding="utf-8")
 
 
 def digest(text: str) -> str:
+    import hashlib
+
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
