@@ -150,7 +150,9 @@ def test_html_page_rules_and_one_row_per_player(sample):
     assert "<script" not in page
     if sample.sheet.blank:
         assert '<body class="blank">' in page and page.count('<span class="line">') == 4
-        assert '<div class="ruled">' in page
+        # lines for notes fill what the page has left; King of the Castle's tables of posts and
+        # castles leave no room for them on one page (tools/print_check.py)
+        assert ('<div class="ruled">' in page) == (not sample.sheet.sections)
     else:
         assert '<dl class="facts">' in page and "<dt>Date</dt><dd>2026-11-21 19:00</dd>" in page
         assert "<dt>Place</dt>" in page and "<dt>Start player</dt>" in page

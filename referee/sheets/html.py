@@ -32,7 +32,7 @@ from referee.textsafe import clean_line
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 PRINTABLE_HEIGHT_MM = 279.4 - 2 * 12  # Letter's height less the margins: the tighter one
-MANY_COLUMNS = 10  # a wider table is set in a smaller type
+MANY_COLUMNS = 9  # a wider table is set in a smaller type (Kingmaker: ten columns)
 LONG_NAME = 24  # a longer name may wrap in its cell rather than push the table off the page
 END_LABEL_CHARS = 22  # longer names are cut at a line's end (the legend has them in full)
 
@@ -66,6 +66,7 @@ th.name, td.name, td.text { text-align: left; }
 td.name { font-weight: bold; white-space: nowrap; }
 td.long { white-space: normal; overflow-wrap: anywhere; }
 table.many, table.rounds { font-size: 9pt; }
+table.many th, table.many td { padding: 0.6mm 0.9mm; }
 table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.winner td { background: #f3e7b3; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
@@ -74,6 +75,7 @@ body.blank table.scores td { height: 11mm; }
 body.blank th.name { width: 50mm; }
 body.blank th.num, body.blank th.place { min-width: 11mm; }
 body.blank table.rounds td { height: 8.5mm; }
+body.blank table.section td { height: 7mm; }
 figure { margin: 0; }
 svg.chart { width: 100%%; height: auto; display: block; font-family: 'DejaVu Sans', Arial,
             sans-serif; }
@@ -119,7 +121,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts += _table(columns, body, "rounds")
     for section in sheet.sections:
         parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
-        parts += _table(*section_table(section), "rounds")
+        parts += _table(*section_table(section), "rounds section")
     if has_chart(sheet):
         parts += ['<section class="chart">', f"<h2>{esc(chart_title(sheet))}</h2>",
                   "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]
@@ -132,9 +134,9 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
             parts.append("<ul>" + "".join(f"<li>{esc(clean_line(n))}</li>"
                                           for n in sheet.tie_notes) + "</ul>")
         parts.append("</section>")
-    if sheet.blank:
-        parts += ["<h2>Notes</h2>", '<div class="ruled">' + "<div></div>" * _ruled_lines(sheet)
-                  + "</div>"]
+    lines = _ruled_lines(sheet) if sheet.blank else 0
+    if lines:
+        parts += ["<h2>Notes</h2>", '<div class="ruled">' + "<div></div>" * lines + "</div>"]
     if sheet.notes:
         parts.append("<footer>" + "".join(f"<p>{esc(clean_line(n))}</p>" for n in sheet.notes)
                      + "</footer>")
@@ -165,7 +167,9 @@ def _ruled_lines(sheet: Scoresheet) -> int:
     """Lines to write notes on, filling what the page has left (estimated, in mm)."""
     used = 40 + 11.5 * (len(sheet.rows) + 1) + 9 * (len(sheet.rounds) + 1) * bool(sheet.rounds)
     used += 12 * bool(sheet.rounds) + 14 + 5 * len(sheet.notes)
-    return max(2, min(16, int((PRINTABLE_HEIGHT_MM - used - 12) // 8)))
+    used += sum(10 + 7 * (len(section.rows) + 1) for section in sheet.sections)
+    room = int((PRINTABLE_HEIGHT_MM - used - 12) // 8)
+    return min(16, room) if room >= 2 else 0  # no Notes rather than a second page
 
 
 # --------------------------------------------------------------------------------------------

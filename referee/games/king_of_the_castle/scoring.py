@@ -132,8 +132,10 @@ def positions(state: State) -> Section:
                      f"+{extra} ({why})" if extra else "",
                      str(post_points(state, post_id)),
                      ", ".join(backers.get(man, [])) if man else ""))
-    for letter in sorted(set(backers) - {m for m in state.men if m}):
-        rows.append(("-", squire(state, letter), "0", "", "0", ", ".join(backers[letter])))
+    unposted = sorted(set(backers) - {m for m in state.men if m})
+    if unposted:  # who backs them is in the players' table: one line keeps the page to one
+        rows.append(("no post", " ".join(squire(state, letter) for letter in unposted), "0",
+                     "", "0", ""))
     return Section("Positions (every post, to check)", POSITION_HEADERS, tuple(rows))
 
 
