@@ -532,7 +532,7 @@ def status(ctx: typer.Context,
                   "board": table.board_data(who), "text": board, "inventory": table.inventory()})
         return
     out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
-    out(board)
+    out(folded(board, _terminal()[0]))
 
 
 @app.command()
@@ -548,6 +548,26 @@ def score(ctx: typer.Context,
         out_json({k: data[k] for k in ("game", "finished", "winners", "players", "outcome")})
         return
     out(sheets.render_text(sheet, *_terminal()).rstrip())
+
+
+def folded(text: str, width: int) -> str:
+    """Text for a terminal `width` wide: a longer line goes on below its last column (the start
+    of its last run of two or more spaces), else under its own indent, never cut in a word."""
+    import re
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        columns = [m.end() for m in re.finditer(r"\S\s{2,}(?=\S)", line[:width])]
+        lead = len(line) - len(line.lstrip(" "))
+        indent = columns[-1] if columns and width - columns[-1] >= 30 else lead + 4
+        out += textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                             break_long_words=False, break_on_hyphens=False,
+                             drop_whitespace=True) or [line]
+    return "\n".join(out)
 
 
 def _terminal() -> tuple[int, bool]:
@@ -571,11 +591,12 @@ def history(ctx: typer.Context,
         out_json([{"seq": e.seq, "by": e.event.by, "move": text, "at": e.at, "note": e.note,
                    **({"remark": remark} if remark else {})} for e, text, remark in rows])
         return
+    width = _terminal()[0]
     for entry, text, remark in rows:
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
         said = f"   = {clean_line(remark)}" if remark else ""
         note = f"   # {clean_line(entry.note)}" if entry.note else ""
-        out(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{said}{note}")
+        out(folded(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{said}{note}", width))
 
 
 @app.command()

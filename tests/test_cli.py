@@ -406,3 +406,23 @@ def test_new_and_undo_speak_json(cli):
     assert undone["retracted"]["seq"] == 1 and undone["retracted"]["move"] == "draw Pig Army 3"
     assert undone["retracted"]["event"] == {"by": "Ann", "type": "draw", "card": "Pig Army 3"}
     assert undone["events"] == 0 and undone["next"]["players"] == ["Ann"]
+
+
+def test_status_and_history_fold_long_lines_at_80_columns(cli, monkeypatch):
+    """A long list goes on below its own column, whole words only (tmux at 80 columns)."""
+    from referee.cli import folded
+
+    row = "  Neville       380  near:Harlech           " + ", ".join(["Earl of Warwick"] * 6)
+    lines = folded(row, 80).splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines)
+    assert all(line.startswith(" " * 44) and line[44] != " " for line in lines[1:])
+    assert " ".join(folded(row, 80).split()) == " ".join(row.split())
+    assert folded("short\n\n  kept as it is", 80) == "short\n\n  kept as it is"
+    assert folded("x" * 90, 80) == "x" * 90  # a word longer than the line is never cut
+    monkeypatch.setenv("COLUMNS", "80")
+    for game in ("kingmaker", "king-of-the-castle", "king-of-the-valley"):
+        log = sorted((GOLDEN / game).glob("*.toml"))[0]
+        (Path.cwd() / "game.toml").write_text(log.read_text())
+        for command in ("status", "history"):
+            shown = cli(command).out.splitlines()
+            assert shown and max(map(len, shown)) <= 80, (game, command)
