@@ -169,6 +169,19 @@ def landing(state: State, place: str, player: str) -> str:
     return f"near:{place}"
 
 
+def put_into_port(state: State, ship: str, port: str) -> State:
+    """A ship driven to a port the table names (a storm, an event's call): an open or friendly
+    port it may enter (§5.1, §8.3), where all aboard land."""
+    known_place(state, port)
+    owner = state.owner(state.ships[ship].by)
+    problem = port_problem(state, ship, port, owner, refuge=True)
+    if problem is not None:
+        raise problem
+    ships = dict(state.ships)
+    ships[ship] = replace(ships[ship], at=f"port:{port}")
+    return land_all(evolve(state, ships=ships), ship, port)
+
+
 def land_all(state: State, ship: str, place: str) -> State:
     for noble in rules.aboard(state, ship):
         state = rules.move_nobles(state, [noble], landing(state, place, state.owner(noble)))
@@ -280,14 +293,7 @@ class Respond(Base):
         if not port:
             raise refuse(f"{noble} is aboard {ship}: name the nearest friendly or unfortified "
                          "port it goes to (`port PLACE`)", "no-port", "§8.3")
-        known_place(state, port)
-        owner = state.owner(state.ships[ship].by)
-        problem = port_problem(state, ship, port, owner, refuge=True)
-        if problem is not None:
-            raise problem
-        ships = dict(state.ships)
-        ships[ship] = replace(ships[ship], at=f"port:{port}")
-        return land_all(evolve(state, ships=ships), ship, port)
+        return put_into_port(state, ship, port)
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
@@ -399,14 +405,7 @@ class Storm(Base):
         if not port:
             raise refuse(f"{ship} survives: name the nearest open or friendly port it enters "
                          "(`port PLACE`)", "no-port", "§5.1")
-        known_place(state, port)
-        owner = state.owner(state.ships[ship].by)
-        problem = port_problem(state, ship, port, owner, refuge=True)
-        if problem is not None:
-            raise problem
-        ships = dict(state.ships)
-        ships[ship] = replace(ships[ship], at=f"port:{port}")
-        return land_all(evolve(state, ships=ships), ship, port)
+        return put_into_port(state, ship, port)
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
