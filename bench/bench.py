@@ -42,6 +42,7 @@ from referee import replay  # noqa: E402
 from referee.check import check_file  # noqa: E402
 from referee.engine import Game, available_game_ids, load_game  # noqa: E402
 from referee.errors import MoveError  # noqa: E402
+from referee.evolve import evolve  # noqa: E402
 from referee.simulate import default_players, play_out, simulate, to_log  # noqa: E402
 
 
@@ -153,7 +154,7 @@ def bench_play(game: Game[Any], runs: int, work: Path, env: dict[str, str],
     playout = longest_playout(game, seeds, 300)
     events = playout.events[:300]
     log = to_log(game, playout)
-    shorter = logfile.replace(log, entries=log.entries[:len(events) - 1])
+    shorter = evolve(log, entries=log.entries[:len(events) - 1])
     source = work / f"{game.id}-long.toml"
     source.write_text(logfile.dumps(shorter))
     before = replay.replay_log(logfile.read(source))[1]

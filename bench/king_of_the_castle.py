@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee import log as logfile  # noqa: E402
 from referee.engine import Player  # noqa: E402
+from referee.evolve import evolve  # noqa: E402
 from referee.games.king_of_the_castle import GAME  # noqa: E402
 from referee.games.king_of_the_castle.components import CARD, CARDS, LETTERS  # noqa: E402
 from referee.replay import replay_events, replay_log  # noqa: E402
@@ -51,10 +51,10 @@ def crowded():
     players = tuple(Player(n) for n in NAMES)
     state = GAME.setup(players, GAME.check_options({}), None)
     discard = tuple(c.title for c in CARDS if c.count > 1)
-    state = replace(state, seals=tuple("sha256:" + "0" * 64 for _ in NAMES),
+    state = evolve(state, seals=tuple("sha256:" + "0" * 64 for _ in NAMES),
                     men=tuple(LETTERS[:10]), revealed=10, seen=frozenset(LETTERS[:10]),
                     discard=discard, deck_size=state.deck_size - len(discard))
-    return replace(state, turns=1)
+    return evolve(state, turns=1)
 
 
 def main() -> None:
@@ -105,7 +105,7 @@ def play_on_a_long_log(runs: int = 11) -> None:
     longest = max((play_out(GAME, seed, seats) for seed in range(300)),
                   key=lambda p: len(p.events))
     log = to_log(GAME, longest)
-    log = logfile.replace(log, entries=log.entries[:-1])
+    log = evolve(log, entries=log.entries[:-1])
     before = replay_log(log)[1]
     last = longest.events[-1]
     move = GAME.format(before, last).split() + (["--as", last.by] if last.by else [])

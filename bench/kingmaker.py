@@ -140,14 +140,13 @@ def full_chancery_parliament(players: int = 6, length: int = 400):
     """A People's Parliament in session in a 6-player game, every noble attending, with every
     title, office and bishop of the box in the Chancery (taken from the nobles): the largest
     Parliament the test box can make."""
-    from dataclasses import replace
-
+    from referee.evolve import evolve
     from referee.games.kingmaker import rules
     from referee.games.kingmaker.events import assembly
-    from referee.games.kingmaker.state import CHANCERY, Sitting, evolve
+    from referee.games.kingmaker.state import CHANCERY, Sitting
 
     setup, _, state = long_game(players, length, seed=8, declared=False)
-    state = replace(state, sitting=None, people_due=False, duties=(), combat=None,
+    state = evolve(state, sitting=None, people_due=False, duties=(), combat=None,
                     stage="parliament")
     cards = {c: (CHANCERY if state.kind(c) in ("title", "office", "bishop") and
                  w not in ("aside", "out") else w) for c, w in state.cards.items()}

@@ -6,10 +6,10 @@ is measured at the position with the most moves found in random games.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Callable
 
 from referee.engine import Game, Player
+from referee.evolve import evolve
 
 
 def kings_ear(game: Game[Any]) -> Any:
@@ -26,7 +26,7 @@ def kings_ear(game: Game[Any]) -> Any:
         where[card] = 1
     for card in foreign[24:32]:
         where[card] = 1
-    return replace(state, where=tuple(where), drawn=64)
+    return evolve(state, where=tuple(where), drawn=64)
 
 
 COMMON = ("farmer", "farmer", "farmer", "wife", "knight-A", "knight-B", "countess", "tax-3-5",
@@ -52,7 +52,7 @@ def king_of_the_valley(game: Game[Any]) -> Any:
         for square in rng.sample(range(25), 3):
             valley[square] = "priest"
         kings = tuple(rng.sample([s for s in range(25) if valley[s] != "priest"], 4))
-        state = replace(base, valley=tuple(valley), kings=kings, awaiting=(), phase="summon",
+        state = evolve(base, valley=tuple(valley), kings=kings, awaiting=(), phase="summon",
                         castles=(castle,) + (Castle(),) * 3,
                         hill=(("duke",) * 6, ("queen",) * 6))
         count = len(game.legal(state))

@@ -14,7 +14,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,8 @@ except ImportError:  # pragma: no cover - another Python
 from referee import __version__
 
 KEEP = 256  # entries kept; the oldest go first
-TAG = f"referee {__version__} python {sys.version_info[:3]}"
+FORMAT = 2  # raised when what is pickled changes shape within a version
+TAG = f"referee {__version__} cache {FORMAT} python {sys.version_info[:3]}"
 
 
 def folder() -> Path | None:
@@ -96,11 +96,12 @@ def store(log_path: Path, data: bytes, value: Any) -> None:
     entry = _entry(root, log_path)
     with contextlib.suppress(Exception):
         payload = _header(data) + pickle.dumps(value, protocol=5)
-        fd, temp = tempfile.mkstemp(prefix=".entry.", dir=root)
+        temp = root / f".entry.{os.urandom(6).hex()}"  # not tempfile: it would import random
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(payload)
-            os.chmod(temp, 0o600)
             os.replace(temp, entry)
         finally:
             with contextlib.suppress(OSError):

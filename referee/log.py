@@ -25,18 +25,14 @@ import contextlib
 import datetime as dt
 import os
 import re
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-_rtoml: ModuleType | None
-try:
-    import rtoml as _rtoml
-except ImportError:  # pragma: no cover - no wheel for this platform: tomllib alone
-    _rtoml = None
 
+from referee.values import field, value
+from referee.evolve import evolve
 from referee import files
 from referee.engine import Event, Player
 from referee.errors import LogError, UsageError
@@ -95,7 +91,7 @@ class _Locator:
         return None
 
 
-@dataclass(frozen=True)
+@value
 class GameLog:
     game: str
     players: tuple[Player, ...]
@@ -113,13 +109,13 @@ class GameLog:
     def appended(self, event: Event, note: str | None = None,
                  at: dt.datetime | None = None) -> GameLog:
         entry = Entry(len(self.entries) + 1, event, at or now(), note)
-        return replace(self, entries=self.entries + (entry,))
+        return evolve(self, entries=self.entries + (entry,))
 
     def without_last(self) -> GameLog:
         last = self.entries[-1]
         record = _entry_record(last)
         record["retracted_at"] = now()
-        return replace(self, entries=self.entries[:-1], retracted=self.retracted + (record,))
+        return evolve(self, entries=self.entries[:-1], retracted=self.retracted + (record,))
 
     # ---- where things are, for messages --------------------------------------------------
     def line_of(self, key: str, start: int | None = None) -> int | None:
@@ -166,20 +162,31 @@ def from_data(data: bytes, path: Path) -> GameLog:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LogError(f"{path}: not UTF-8 text (byte {exc.start})", code="log-encoding") from None
-    return replace(parse(text, str(path)), path=path)
+    return evolve(parse(text, str(path)), path=path)
 
 
 def parse(text: str, source: str = "<log>") -> GameLog:
     return _structure(_load_toml(text, source), _Locator(text), source)
 
 
+@cache
+def _fast_parser() -> ModuleType | None:
+    """rtoml, imported on the first parse (a `play` answered from the cache parses nothing)."""
+    try:
+        import rtoml
+    except ImportError:  # pragma: no cover - no wheel for this platform: tomllib alone
+        return None
+    return rtoml
+
+
 def _load_toml(text: str, source: str) -> dict[str, Any]:
     """The TOML document: parsed by rtoml (a Rust parser, several times faster) where it is
     installed; by tomllib, the reference, when rtoml is missing or refuses the text, so that
     what is accepted and every message with its line are tomllib's."""
-    if _rtoml is not None:
+    rtoml = _fast_parser()
+    if rtoml is not None:
         try:
-            doc: dict[str, Any] = _rtoml.loads(text)
+            doc: dict[str, Any] = rtoml.loads(text)
             return doc
         except Exception:  # noqa: BLE001 - tomllib decides, and names the problem
             pass
@@ -463,7 +470,7 @@ def located(log: GameLog, text: str) -> GameLog:
     locator = _Locator(text)
     entries = tuple(entry._replace(line=locator.table("events", index))
                     for index, entry in enumerate(log.entries))
-    return replace(log, entries=entries, _locator=locator)
+    return evolve(log, entries=entries, _locator=locator)
 
 
 def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:

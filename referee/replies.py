@@ -8,13 +8,14 @@ answer is awaited (`ReplyWindow.to_act`), and declares its own `reply` and `pass
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Sequence
 
+from referee.values import value
+from referee.evolve import evolve
 from referee.engine import ToAct
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class ReplyWindow:
     announced: str  # what may be answered, in words: "Plague on castle 2 (kills Lord, Seneschal)"
     order: tuple[str, ...]  # the players asked, in order
@@ -35,7 +36,7 @@ class ReplyWindow:
 
     def passed(self) -> ReplyWindow | None:
         """The window after the awaited player passed; None when everyone has passed."""
-        after = replace(self, asked=self.asked + 1)
+        after = evolve(self, asked=self.asked + 1)
         return after if after.asked < len(after.order) else None
 
     def to_act(self, how: str = "`reply CARD` or `pass`") -> ToAct:

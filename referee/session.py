@@ -8,10 +8,10 @@ shows and what `check` checks come from the same replay.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
 
+from referee.evolve import evolve
 from referee import __version__, replay
 from referee import log as logfile
 from referee.engine import (
@@ -204,7 +204,7 @@ def _load(path: Path) -> tuple[Table, bytes]:
     if kept is not None:
         game_id, log, players, options, seed, start, state = kept
         setup = replay.Setup(load_game(game_id), players, options, seed, start)
-        return Table(replace(log, path=path), setup, state), data
+        return Table(evolve(log, path=path), setup, state), data
     log = logfile.from_data(data, path)
     setup, state = replay.replay_log(log)
     table = Table(log, setup, state)

@@ -9,13 +9,14 @@ any other ballot of theirs, an abstention included, is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
 CHOICES = ("yea", "nay", "abstain")
+from referee.values import value
+from referee.evolve import evolve
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Count:
     house: str
     yea: int
@@ -53,7 +54,7 @@ class VoteError(ValueError):
     """A ballot the motion cannot take (a game turns it into its own refusal)."""
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Motion:
     subject: str
     houses: tuple[str, ...]
@@ -109,7 +110,7 @@ class Motion:
         if bound is not None and choice != bound:
             raise VoteError(f"{player} must vote {bound} on {self.subject}, not "
                             f"{'abstain' if choice == 'abstain' else choice}")
-        return replace(self, ballots=self.ballots + ((player, choice),))
+        return evolve(self, ballots=self.ballots + ((player, choice),))
 
     def cast_all(self, yea: Sequence[str], nay: Sequence[str]) -> Motion:
         """Every ballot at once: the players named vote so, everyone else abstains."""

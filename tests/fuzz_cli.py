@@ -33,10 +33,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.evolve import evolve
 from referee import log as logfile
 from referee import replay
 from referee.cli import main
@@ -146,7 +147,7 @@ def positions(rng: random.Random, games: int = 3) -> list[Position]:
                                                      for _ in range(40)})
             for cut in cuts:
                 for seed in (full.seed, None):
-                    log = replace(full, entries=full.entries[:cut], seed=seed)
+                    log = evolve(full, entries=full.entries[:cut], seed=seed)
                     if seed is None and full.seed is not None and not _replays(log):
                         continue  # the tool dealt what this log does not record (King of the
                         #           Castle's deal): without the seed it is no log at all
@@ -351,7 +352,7 @@ def log_sources(rng: random.Random) -> list[str]:
         playout = play_out(game, rng.randrange(2**31), default_players(game, None))
         full = to_log(game, playout)
         texts.append(logfile.dumps(full))
-        texts.append(logfile.dumps(replace(full, seed=None)))
+        texts.append(logfile.dumps(evolve(full, seed=None)))
         texts.append(logfile.dumps(full.without_last()))
     return texts
 

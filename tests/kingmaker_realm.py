@@ -3,11 +3,11 @@ realm arranged by hand (positions, control, cards) the way a test needs it."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable
 
 import pytest
 
+from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import GAME, rules
@@ -26,7 +26,7 @@ def fresh(players=THREE, charts: bool = False, **options) -> State:
     if not charts:
         box = Box(tuple(e for e in state.box.entries
                         if e[0][0] not in ("battle_chart", "death_chart")))
-        state = replace(state, box=box)
+        state = evolve(state, box=box)
     return state
 
 
@@ -84,11 +84,11 @@ def dealt_game(deals: dict[str, list[str]], players=THREE, charts: bool = False,
             cards.append(spare.pop(0))
             fillers.add(cards[-1])
         state = event(state, "dealt", player.name, players, cards=cards)
-    state = replace(state, cards={c: (DECK if c in fillers else w)
+    state = evolve(state, cards={c: (DECK if c in fillers else w)
                                   for c, w in state.cards.items()})
     duties = tuple(d for d in state.duties if d.kind != "layout" or any(
         w == f"dealt:{d.player}" for w in state.cards.values()))
-    state = replace(state, duties=duties)
+    state = evolve(state, duties=duties)
     if not duties:
         return rules.finish_setup(state)
     while state.stage == "layout":
@@ -109,21 +109,21 @@ def balanced(cards: list[str], state: State) -> list[str]:
 
 def put(state: State, noble: str, at: str) -> State:
     nobles = dict(state.nobles)
-    nobles[noble] = replace(nobles[noble], at=at)
-    return replace(state, nobles=nobles)
+    nobles[noble] = evolve(nobles[noble], at=at)
+    return evolve(state, nobles=nobles)
 
 
 def own(state: State, place: str, noble: str | None) -> State:
     control = {p: n for p, n in state.control.items() if p != place}
     if noble is not None:
         control[place] = noble
-    return replace(state, control=control)
+    return evolve(state, control=control)
 
 
 def give(state: State, card: str, noble: str) -> State:
     cards = dict(state.cards)
     cards[card] = f"noble:{noble}"
-    return replace(state, cards=cards)
+    return evolve(state, cards=cards)
 
 
 def enter(state: State, noble: str, player: str, at: str) -> State:
@@ -131,7 +131,7 @@ def enter(state: State, noble: str, player: str, at: str) -> State:
     nobles[noble] = NobleState(player, at)
     cards = dict(state.cards)
     cards[noble] = rules.PLAY
-    return replace(state, nobles=nobles, cards=cards)
+    return evolve(state, nobles=nobles, cards=cards)
 
 
 def remove(state: State, *nobles: str) -> State:
@@ -140,7 +140,7 @@ def remove(state: State, *nobles: str) -> State:
         cards[noble] = "discard"
         for card in state.cards_of(noble):
             cards[card] = DECK
-    return replace(state, cards=cards,
+    return evolve(state, cards=cards,
                    nobles={n: s for n, s in state.nobles.items() if n not in nobles},
                    control={p: n for p, n in state.control.items() if n not in nobles})
 
@@ -149,9 +149,9 @@ def heir(state: State, name: str, by: str | None = None, at: str | None = None,
          alive: bool = True, crowned: bool | None = None) -> State:
     heirs = dict(state.heirs)
     old = heirs[name]
-    heirs[name] = replace(old, by=by, at=at or old.at, alive=alive,
+    heirs[name] = evolve(old, by=by, at=at or old.at, alive=alive,
                           crowned=old.crowned if crowned is None else crowned)
-    return replace(state, heirs=heirs)
+    return evolve(state, heirs=heirs)
 
 
 def dead(state: State, *names: str) -> State:
@@ -163,21 +163,21 @@ def dead(state: State, *names: str) -> State:
 def ship(state: State, name: str, by: str, at: str) -> State:
     ships = dict(state.ships)
     ships[name] = ShipState(by, at)
-    return replace(state, ships=ships)
+    return evolve(state, ships=ships)
 
 
 def siege(state: State, place: str, owner: str, nobles: Iterable[str], turn: int = 1,
           via: str | None = None) -> State:
     sieges = dict(state.sieges)
     sieges[place] = Siege(owner, tuple(nobles), turn, via)
-    return replace(state, sieges=sieges)
+    return evolve(state, sieges=sieges)
 
 
 def at_phase(state: State, stage: str, seat: int | None = None) -> State:
     """The same realm in another phase of the turn (of the player at `seat`)."""
     seat = state.seat if seat is None else seat
-    return replace(state, stage=stage, seat=seat, event_drawn=True, moved={}, acted=frozenset(),
-                   friendly=rules.friendly_snapshot(replace(state, seat=seat),
+    return evolve(state, stage=stage, seat=seat, event_drawn=True, moved={}, acted=frozenset(),
+                   friendly=rules.friendly_snapshot(evolve(state, seat=seat),
                                                     state.names[seat]), duties=(), drew=False)
 
 

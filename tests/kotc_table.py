@@ -3,10 +3,10 @@ parser and `engine.apply_event`, on a kingdom set up by `reveal` like a real one
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee import seals
 from referee.engine import Event, Player, apply_event
 from referee.errors import MoveError
@@ -66,7 +66,7 @@ class Table:
         index = stack(castle - 1, ATTRIBUTES.index(attribute))
         stacks = list(self.state.stacks)
         stacks[index] = tuple(levels)
-        self.state = replace(self.state, stacks=tuple(stacks),
+        self.state = evolve(self.state, stacks=tuple(stacks),
                              deck_size=self.state.deck_size - len(levels))
         return self
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from referee.evolve import evolve
 from referee import log as logfile
 from referee import session
 from referee.engine import Player, available_game_ids, load_game
@@ -42,7 +43,7 @@ def _table(game_id: str, count: int, seed: int) -> session.Table:
     step = dt.timedelta(seconds=20)
     entries = tuple(logfile.Entry(i, e, START + step * i)
                     for i, e in enumerate(playout.events, start=1))
-    return session.Table(replace(log, entries=entries), playout.setup, playout.state)
+    return session.Table(evolve(log, entries=entries), playout.setup, playout.state)
 
 
 def finished(game_id: str, count: int) -> Scoresheet:

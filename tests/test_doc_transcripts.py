@@ -28,11 +28,11 @@ import re
 import shlex
 import shutil
 from pathlib import Path
-from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
 
+from referee.evolve import evolve
 from referee import log as logfile
 from tests.conftest import EXAMPLES, GOLDEN, ROOT
 
@@ -197,7 +197,7 @@ def run_block(cli, block: Block, monkeypatch) -> None:
                     cli.path / "game.toml")
         if events:
             log = logfile.read(cli.path / "game.toml")
-            cut = replace(log, entries=log.entries[:int(events[0])])
+            cut = evolve(log, entries=log.entries[:int(events[0])])
             (cli.path / "game.toml").write_text(logfile.dumps(cut), encoding="utf-8")
     for command in block.commands:
         status, printed = run_line(cli, command.text)

@@ -1,9 +1,9 @@
 """The Dwarf King at the table: each rule, special card and ruling, through the game protocol."""
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.engine import Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.games.dwarf_king import GAME
@@ -838,7 +838,7 @@ def test_r9_specials_and_tiles_come_back_once_all_are_used():
     def after(specials, tiles):
         results = tuple(HandResult(n + 1, "Pierre", s, (q, "a"), (0, 0, 0), 0, (0, 0, 0))
                         for n, (s, q) in enumerate(zip(specials, tiles)))
-        return replace(t.state, results=results)
+        return evolve(t.state, results=results)
 
     codes = [s.code for s in SPECIALS]
     state = after(codes[:13], range(1, 14))
@@ -905,5 +905,5 @@ def test_small_edges():
     t("K2")  # Pierre; now Bruno, who cannot hold the Mummy: no word about it
     assert not any("Mummy" in line for line in GAME.option_lines(t.state, GAME.legal(t.state)))
     import random
-    over = replace(t.state, over=True)
+    over = evolve(t.state, over=True)
     assert GAME.random_event(over, random.Random(0)) is None

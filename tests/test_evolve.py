@@ -1,16 +1,22 @@
-"""`evolve` is `dataclasses.replace`, faster, and never carries a cached value over."""
+"""`@value` (referee.values) behaves as a frozen dataclass, and `evolve` is `dataclasses.replace`,
+faster, that never carries a cached value over."""
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass, replace
+import copy
+import pickle
+from dataclasses import dataclass
+from dataclasses import field as data_field
 from functools import cached_property
+from typing import Any
 
 import pytest
 
 from referee.evolve import evolve
+from referee.values import FrozenInstanceError, field, fields, value
 
 
-@dataclass(frozen=True)
+@value
 class Point:
     x: int
     y: int = 0
@@ -20,25 +26,91 @@ class Point:
         return abs(self.x) + abs(self.y)
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Slotted:
     a: int
     b: str = ""
+    tags: tuple[str, ...] = ()
+
+
+@value
+class Memo:
+    name: str
+    items: dict[str, int] = field(default_factory=dict)
+    note: str = field(default="", compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class DataMemo:  # the same class as a dataclass: `@value` must agree with it
+    name: str
+    items: dict[str, int] = data_field(default_factory=dict)
+    note: str = data_field(default="", compare=False, repr=False)
+    memo: dict[Any, Any] = data_field(default_factory=dict, init=False, compare=False, repr=False)
+
+
+def test_a_value_is_a_frozen_dataclass():
+    for made in (Memo("a", {"x": 1}, note="n"), DataMemo("a", {"x": 1}, note="n")):
+        assert repr(made).endswith("Memo(name='a', items={'x': 1})")
+        assert made == type(made)("a", {"x": 1}, note="other")  # `note` is not compared
+        assert made != type(made)("b") and type(made)("b").items == {}
+        assert type(made)("b").items is not type(made)("c").items  # a fresh default each
+        with pytest.raises(AttributeError):
+            made.name = "b"  # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            del made.name  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            type(made)()  # type: ignore[call-arg]
+        with pytest.raises(TypeError):
+            hash(made)  # a dict field: unhashable, as a dataclass's
+    assert Memo("a") != DataMemo("a") and Point(1) != (1, 0)
+    assert hash(Slotted(1, "x")) == hash(Slotted(1, "x")) and Slotted(1) in {Slotted(1)}
+    assert repr(Slotted(1, "x")) == "Slotted(a=1, b='x', tags=())"
+    assert [f.name for f in fields(Memo)] == ["name", "items", "note", "memo"]
+    assert not hasattr(Slotted(1), "__dict__")
+    with pytest.raises(FrozenInstanceError):
+        Slotted(1).a = 2  # type: ignore[misc]
+
+
+def test_a_value_pickles_and_copies():
+    for made in (Point(3, 4), Slotted(1, "x", ("t",)), Memo("a", {"x": 1}, note="n")):
+        again = pickle.loads(pickle.dumps(made, protocol=5))
+        assert again == made and type(again) is type(made)
+        assert copy.copy(made) == made and copy.deepcopy(made) == made
+    assert pickle.loads(pickle.dumps(Memo("a", note="n"))).note == "n"
+
+
+def test_a_default_after_no_default_is_refused():
+    class Wrong:
+        a: int = 1
+        b: int
+
+    with pytest.raises(TypeError, match="Wrong.b"):
+        value(Wrong)
 
 
 def test_evolve_is_replace():
     p = Point(1, 2)
     assert p.norm == 3
     q = evolve(p, x=5)
-    assert q == replace(p, x=5) == Point(5, 2) and q.norm == 7 and p.norm == 3
+    assert q == Point(5, 2) and q.norm == 7 and p.norm == 3
     assert evolve(Slotted(1), b="z") == Slotted(1, "z")
     assert evolve(p) == p and evolve(p) is not p
     with pytest.raises(FrozenInstanceError):
         q.x = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         evolve(p, z=1)
+    with pytest.raises(TypeError):
+        evolve(Slotted(1), z=1)
     object.__setattr__(p, "scratch", 1)  # anything else kept on the old value stays there
     assert vars(evolve(p, y=1)) == {"x": 1, "y": 1}
+
+
+def test_evolve_starts_a_fresh_memo():
+    old = Memo("a")
+    old.memo["seen"] = 1
+    new = evolve(old, name="b")
+    assert new.memo == {} and old.memo == {"seen": 1} and new.items is old.items
 
 
 def test_evolve_a_named_tuple():

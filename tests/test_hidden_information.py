@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.evolve import evolve
 
 from referee import log as logfile
@@ -38,7 +38,7 @@ def seeded_game(game_id: str, seed: int, players: int | None = None):
 
 def write_prefix(cli, log: logfile.GameLog, cut: int) -> str:
     """./game.toml with the first `cut` events of `log`; its text."""
-    text = logfile.dumps(replace(log, entries=log.entries[:cut]))
+    text = logfile.dumps(evolve(log, entries=log.entries[:cut]))
     (cli.path / "game.toml").write_text(text, encoding="utf-8")
     return text
 

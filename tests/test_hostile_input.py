@@ -161,7 +161,7 @@ def test_suggestions_compare_a_bounded_number_of_moves():
 def test_a_refusal_among_eighty_thousand_trades_still_names_close_ones(cli):
     """A late two-player King's Ear game: 82,598 legal trades. Comparing the refused move with
     every one of them took 16 s (a fuzzed move hit the 20 s limit); now a few hundred are."""
-    from dataclasses import replace
+    from referee.evolve import evolve
 
     from referee import log as logfile
     from referee.engine import load_game
@@ -170,6 +170,6 @@ def test_a_refusal_among_eighty_thousand_trades_still_names_close_ones(cli):
     game = load_game("kings-ear")
     playout = play_out(game, 577090037, default_players(game, 2))
     log = to_log(game, playout)
-    (cli.path / "game.toml").write_text(logfile.dumps(replace(log, entries=log.entries[:107])))
+    (cli.path / "game.toml").write_text(logfile.dumps(evolve(log, entries=log.entries[:107])))
     result = cli("play", "trade", "Boar", "give", "Stag", "2", "take", "Horse", "Religion", "3")
     assert result.status == 1 and "closest legal moves: trade " in result.err

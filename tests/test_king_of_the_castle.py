@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 import string
 from collections import Counter
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee import log as logfile
 from referee import seals
 from referee.engine import Event, apply_event
@@ -120,11 +120,11 @@ def test_the_hand_limit_is_an_option():
 
 def test_the_deck_runs_out_and_the_discard_pile_becomes_the_new_deck():
     t = Table().start()
-    t.state = replace(t.state, deck_size=0, discard=("Plague", "Recycle"))
+    t.state = evolve(t.state, deck_size=0, discard=("Plague", "Recycle"))
     t("pass")("discard domain-1")
     assert t.state.reshuffles == 1 and t.state.deck_size == 2 and t.state.discard == ()
     assert t.hand("Ben") == 4
-    t.state = replace(t.state, deck_size=0, discard=())
+    t.state = evolve(t.state, deck_size=0, discard=())
     t("domain-1 castle 2")  # the card stays on the castle: nothing to draw for Cat
     assert t.hand("Cat") == 3 and GAME.to_act(t.state).players == ("Cat",)
 
@@ -202,12 +202,12 @@ def test_kill_cards_need_their_man_and_discard_what_they_say():
     assert t.state.dead == ("C", "B") and t.state.stacks[1] == ()
     t("barbarians castle 2").passes()("reveal L")  # it kills without a Defence card
     assert t.state.dead[-1] == "F"
-    t.state = replace(t.state, men=t.state.men[:7] + ("G", None, None))
+    t.state = evolve(t.state, men=t.state.men[:7] + ("G", None, None))
     t.rejects("plague castle 3 kill lord seneschal", "no-man")  # two men needed
     t.rejects("financial-scandal castle 3", "no-man")
     t.rejects("accidental-death seneschal 3", "no-man")  # nobody there to kill
     t.rejects("accidental-death H", "no-post")  # H is dead: his letter names no post
-    t.state = replace(t.state, men=t.state.men[:7] + (None, None, None))
+    t.state = evolve(t.state, men=t.state.men[:7] + (None, None, None))
     t.rejects("vanishings castle 3", "no-man")
     t.rejects("assassination lord 3", "no-man")
 
@@ -254,11 +254,11 @@ def test_a_reply_card_is_never_a_turns_play():
 
 def test_a_reply_window_opens_only_while_a_reply_card_may_be_face_down():
     t = Table().start().build(1, "Domain", 1)
-    t.state = replace(t.state, discard=("Not That Bad",) * 3)
+    t.state = evolve(t.state, discard=("Not That Bad",) * 3)
     t("shrinking-domain castle 1")  # all three Not That Bad are face up
     assert t.state.window is None and t.state.stacks[0] == ()
     t2 = Table().start()
-    t2.state = replace(t2.state, hands=(Hand(4), Hand(0), Hand(3)))
+    t2.state = evolve(t2.state, hands=(Hand(4), Hand(0), Hand(3)))
     t2("accidental-death king")  # Ben holds no card: he is not asked
     assert t2.state.window.order == ("Cat", "Ann")
 
@@ -280,7 +280,7 @@ def test_removals_discard_top_cards():
 
 def test_timely_repairs_and_recycle_take_from_the_discard_pile():
     t = Table().start()
-    t.state = replace(t.state, discard=("Defence 2", "Plague"))
+    t.state = evolve(t.state, discard=("Defence 2", "Plague"))
     t.rejects("timely-repairs plague castle 1", "not-an-attribute")
     t.rejects("timely-repairs defence-3 castle 1", "not-in-discard")
     t("timely-repairs walls castle 1")
@@ -289,7 +289,7 @@ def test_timely_repairs_and_recycle_take_from_the_discard_pile():
     assert t.state.hands[1].known == ("Plague",) and "Recycle" in t.state.discard
     t("discard plague")  # the card known to be in Ben's hand
     assert t.state.hands[1].known == ()
-    t.state = replace(t.state, discard=())
+    t.state = evolve(t.state, discard=())
     t.rejects("recycle plague", "not-in-discard")
 
 
@@ -299,7 +299,7 @@ def test_unexpected_loss_names_another_player_and_the_card_lost():
     t("unexpected-loss ben loses recycle")
     assert t.state.discard == ("Recycle", "Unexpected Loss")
     assert t.state.drew == 2 and t.hand("Ben") == 4  # Ben lost one, then drew up to four
-    t.state = replace(t.state, hands=(t.state.hands[0], Hand(0), t.state.hands[2]))
+    t.state = evolve(t.state, hands=(t.state.hands[0], Hand(0), t.state.hands[2]))
     t.rejects("unexpected-loss ann loses vanishings", "empty-hand", as_="Ben")
     t("pass")  # Ben passes with an empty hand
     assert GAME.to_act(t.state).players == ("Cat",)
@@ -321,7 +321,7 @@ def test_sudden_changes_in_a_dealt_game_plays_the_drawn_cards_or_discards_them()
     for name in t.names:
         t.seal(name)
     ann = t.state.hands[0]
-    t.state = replace(t.state, hands=(Hand.of(("Sudden Changes",) + ann.known[1:]),)
+    t.state = evolve(t.state, hands=(Hand.of(("Sudden Changes",) + ann.known[1:]),)
                       + t.state.hands[1:],
                       deck=("Lucky Escape", "Domain 2") + t.state.deck[2:])
     before = t.state
@@ -343,9 +343,9 @@ def test_sudden_changes_in_a_dealt_game_plays_the_drawn_cards_or_discards_them()
 
 def test_conservation_no_card_more_often_than_the_deck_holds():
     t = Table().start()
-    t.state = replace(t.state, discard=("Vanishings", "Vanishings"))
+    t.state = evolve(t.state, discard=("Vanishings", "Vanishings"))
     t.rejects("vanishings castle 1", "no-copy-left")
-    t.state = replace(t.state, hands=(Hand(0),) + t.state.hands[1:])
+    t.state = evolve(t.state, hands=(Hand(0),) + t.state.hands[1:])
     t.rejects("domain-1 castle 1", "empty-hand")
 
 
@@ -354,7 +354,7 @@ def test_conservation_no_card_more_often_than_the_deck_holds():
 def test_the_end_comes_when_a_vacancy_finds_the_deck_empty_then_the_round_is_finished():
     t = Table().start()
     letters = set(string.ascii_uppercase) - set("QABCDEFGHI")
-    t.state = replace(t.state, seen=frozenset(t.state.seen | letters))  # the deck is empty
+    t.state = evolve(t.state, seen=frozenset(t.state.seen | letters))  # the deck is empty
     t("pass")("discard plague")  # Ann; Ben's turn
     t("unlucky-fall castle 1").passes()
     assert t.state.ending and t.men.startswith("Q B C -")  # the post stays empty
@@ -369,7 +369,7 @@ def test_the_end_comes_when_a_vacancy_finds_the_deck_empty_then_the_round_is_fin
 
 def test_a_dead_king_with_no_lord_left_leaves_the_throne_empty():
     t = Table().start()
-    t.state = replace(t.state, ending=True,
+    t.state = evolve(t.state, ending=True,
                       men=("Q", None, None, None, None, None, None, None, None, None))
     t("peaceful-death").passes()
     assert t.state.men[0] is None and post_points(t.state, 0) == 0
@@ -385,7 +385,7 @@ def test_points_of_every_post_with_the_bonuses():
 
 def test_opening_the_seals_scores_each_player_and_equal_totals_share_the_place():
     t = Table().start().build(2, "Domain", 1)  # castle 2 is the largest
-    t.state = replace(t.state, ending=True, turn=2)
+    t.state = evolve(t.state, ending=True, turn=2)
     t("pass")  # Cat, the last seat, ends the round
     t.rejects("letters A B C", "sealed", as_="Ann")
     t.rejects(f"open D K Q {t.receipts['Ben']}", "wrong-reveal", as_="Ann")
@@ -402,7 +402,7 @@ def test_opening_the_seals_scores_each_player_and_equal_totals_share_the_place()
 
 def test_two_players_may_back_the_same_squire():
     t = Table().start()
-    t.state = replace(t.state, opened=(("A", "B", "C"), ("A", "D", "E"), None))
+    t.state = evolve(t.state, opened=(("A", "B", "C"), ("A", "D", "E"), None))
     scores = {r.name: r.total for r in GAME.score(t.state).rows}
     assert scores["Ann"] == 9 + 4 + 2 and scores["Ben"] == 9 + 6 + 4
 
@@ -410,7 +410,7 @@ def test_two_players_may_back_the_same_squire():
 def test_hand_scoring_enters_one_letter_per_card_and_duplicates_score_once_or_each():
     for duplicates, expected in (("once", 12), ("each", 24)):
         t = Table(squires="hand", duplicate_letters=duplicates).start()
-        t.state = replace(t.state, ending=True, turn=2)
+        t.state = evolve(t.state, ending=True, turn=2)
         t("pass")
         assert GAME.phase(t.state) == "open"
         t.rejects("letters Q", "wrong-letter-count", as_="Ann")
@@ -464,7 +464,7 @@ def test_hand_edited_events_are_refused_cleanly():
 
 def test_every_card_parses_from_its_canonical_and_forgiving_forms():
     t = Table().start().build(1, "Domain", 1).build(1, "Prestige", 1).build(1, "Defence", 1)
-    t.state = replace(t.state, discard=("Defence 2", "Plague"))
+    t.state = evolve(t.state, discard=("Defence 2", "Plague"))
     for typed, canonical in [
         ("acc death m3", "accidental-death master 3"),
         ("accidental-death master at arms 3", "accidental-death master 3"),

@@ -6,10 +6,10 @@ empty square. Each test builds the situation it needs and plays moves in the gam
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.games.king_of_the_valley import GAME
@@ -78,7 +78,7 @@ def _down_last(made: Castle, column: str) -> Castle:
     held = list(made.column(column))
     held[-1] = (held[-1][0], False)
     index = ("queen", "duke", "countess", "knight", "farmer", "wife").index(column)
-    return replace(made, columns=made.columns[:index] + (tuple(held),) + made.columns[index + 1:])
+    return evolve(made, columns=made.columns[:index] + (tuple(held),) + made.columns[index + 1:])
 
 
 def table(valley: str = EXAMPLE, kings=("e1", "c3"), castles=None, hill=HILL,
@@ -86,7 +86,7 @@ def table(valley: str = EXAMPLE, kings=("e1", "c3"), castles=None, hill=HILL,
     players = PLAYERS[:len(kings)]
     base = GAME.setup(players, GAME.check_options({}), None)
     changes.setdefault("awaiting", ())
-    return replace(base, valley=grid(valley), kings=tuple(sq(k) for k in kings),
+    return evolve(base, valley=grid(valley), kings=tuple(sq(k) for k in kings),
                    castles=tuple(castles or (Castle(),) * len(kings)), hill=hill, phase=phase,
                    turn=turn, **changes)
 
@@ -258,7 +258,7 @@ wife    wife farmer wife farmer
 duke    wife farmer wife farmer
 """)
     assert "move a1 a5 take wife" in legal_texts(wives)
-    blocked = replace(wives, kings=(sq("a1"), sq("a3")))
+    blocked = evolve(wives, kings=(sq("a1"), sq("a3")))
     refused(blocked, "move a1 a5 take a2 a3 a4", "under-a-king")
     refused(blocked, "move a1 a4 take a2 a3", "under-a-king")
     options = legal_texts(blocked)
@@ -342,11 +342,11 @@ def test_priest_must_be_paid_and_continued_from():
     state = table(PRIESTS, kings=("c1", "a5"))
     refused(state, "move c1 c3", "priest-must-continue", "Priest")
     refused(state, "move c1 c2 c4", "not-a-priest", "Priest")
-    broke = replace(state, castles=(Castle(gold=0), Castle()))
+    broke = evolve(state, castles=(Castle(gold=0), Castle()))
     refused(broke, "move c1 c3 e5", "priest-needs-gold", "Priest")
     assert not any(t.startswith("move c1 c3 ") for t in legal_texts(broke))
     # A coin already on the priest's square comes with it and pays it (R-11).
-    paid = play(replace(broke, coins=tuple(1 if s == sq("c3") else 0 for s in range(25))),
+    paid = play(evolve(broke, coins=tuple(1 if s == sq("c3") else 0 for s in range(25))),
                 "move c1 c3 e5")
     assert paid.castles[0].gold == 0 and paid.coins[sq("c3")] == 1
 
@@ -401,7 +401,7 @@ duke wife farmer countess queen
 def test_wizard_needs_a_face_up_subject():
     state = table(WIZARDS, kings=("c1", "a5"))
     refused(state, "move c1 c3", "requirement-not-met", "Wizard")
-    down = replace(state, castles=(castle(duke=["~duke"]), Castle()))
+    down = evolve(state, castles=(castle(duke=["~duke"]), Castle()))
     refused(down, "move c1 c3", "requirement-not-met", "Wizard")
 
 
@@ -466,7 +466,7 @@ def test_tax_collector_turns_subjects_down_and_leaves_a_token():
     ann = castle(farmer=["farmer", "farmer", "jester"], wife=["wife", "wife"])
     state = table(TAXES, kings=("c1", "a5"), castles=(ann, Castle()))
     refused(state, "move c1 c2 take tax", "not-passed")
-    state = replace(state, kings=(sq("c2"), sq("a5")))
+    state = evolve(state, kings=(sq("c2"), sq("a5")))
     after = play(state, "move c2 c3")
     assert legal_texts(after) == {"tax farmer"}  # a Jester counts as its column (R-6)
     refused(after, "tax wife", "too-few-subjects", "Tax Collector")
@@ -480,7 +480,7 @@ def test_a_type_can_be_taxed_only_once():
     ann = castle(taxed=("farmer",), farmer=["farmer"] * 4)
     state = table(TAXES, kings=("c2", "a5"), castles=(ann, Castle()))
     refused(state, "move c2 c3", "requirement-not-met", "Tax Collector")
-    state = replace(state, castles=(castle(taxed=("farmer",), farmer=["farmer"] * 4,
+    state = evolve(state, castles=(castle(taxed=("farmer",), farmer=["farmer"] * 4,
                                            wife=["wife"] * 3), Castle()))
     after = play(state, "move c2 c3")
     refused(after, "tax farmer", "taxed-before", "Tax Collector")
@@ -495,7 +495,7 @@ def test_tax_collectors_in_the_order_passed_without_stranding_one_r13():
     refused(after, "tax farmer", "strands-specialist", "R-13")
     done = play(after, "tax wife", "tax farmer")
     assert done.castles[0].gold == 2 + 5 + 7 and done.castles[0].taxed == {"wife", "farmer"}
-    knights_only = replace(state, castles=(castle(knight=["knight-A", "knight-B", "knight-C"]),
+    knights_only = evolve(state, castles=(castle(knight=["knight-A", "knight-B", "knight-C"]),
                                            Castle()))
     refused(knights_only, "move c2 c5 take tax", "requirement-not-met", "Tax Collector")
 
@@ -550,14 +550,14 @@ def test_recruit_subjects_only_and_a_jesters_column_at_once():
     after = play(state, "recruit right 5 as countess")
     assert after.castles[0].column("countess") == (("jester", True),)
     assert after.castles[0].gold == 12
-    short = replace(state, hill=(("farmer",), HILL[1]))
+    short = evolve(state, hill=(("farmer",), HILL[1]))
     refused(short, "recruit left 2", "no-tile-there", "Recruit")
 
 
 def test_hill_prices_option_r4():
     state = GAME.setup(PLAYERS[:2], GAME.check_options({"hill_prices": [1, 1, 1, 1, 1, 9]}),
                        None)
-    state = replace(table(phase="recruit", turn=2), prices=state.prices)
+    state = evolve(table(phase="recruit", turn=2), prices=state.prices)
     assert play(state, "recruit left 5").castles[0].gold == 1
 
 
@@ -722,7 +722,7 @@ def test_describe_names_priests_specialists_and_what_is_left_to_do():
     taxes = table(TAXES, kings=("c1", "a5"))
     event = GAME.parse(taxes, "move c1 c2", "Ann")
     assert "Used and discarded: tax-4" in GAME.describe(taxes, event, GAME.apply(taxes, event))
-    pending = replace(taxes, kings=(sq("c2"), sq("a5")),
+    pending = evolve(taxes, kings=(sq("c2"), sq("a5")),
                       castles=(castle(farmer=["farmer"] * 3), Castle()))
     event = GAME.parse(pending, "move c2 c3", "Ann")
     assert "Now place or activate, in this order: tax-3-5" in \
@@ -741,7 +741,7 @@ duke wife farmer countess queen
     assert after.valley[sq("c5")] == "priest" and after.kings[0] == sq("c5")
     assert after.castles[0].gold == 2 and after.discard == ()
     # Bob may not visit the priest under Ann's king.
-    bob = replace(play(after, "refill left", "reveal farmer farmer"), kings=(sq("c5"), sq("c3")))
+    bob = evolve(play(after, "refill left", "reveal farmer farmer"), kings=(sq("c5"), sq("c3")))
     assert bob.player == "Bob"
     assert not any(t.startswith("move c3 c5") for t in legal_texts(bob))
     refused(bob, "move c3 c5 a5", "under-a-king")

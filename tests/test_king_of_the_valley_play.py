@@ -8,13 +8,13 @@ it, the 90 tiles are always somewhere, and the summon checker agrees with the su
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.evolve import evolve
 from referee import log as logfile
 from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove, RefereeError
@@ -160,7 +160,7 @@ def _fresh(seed=3):
 def test_forgiving_input_and_canonical_output():
     state = _fresh()
     assert GAME.parse(state, "MOVE C3 C2", "Ann") == GAME.parse(state, "m c3 c2", "Ann")
-    recruit = GAME.parse(replace(state, turn=2, phase="recruit"), "rec l2", "Ann")
+    recruit = GAME.parse(evolve(state, turn=2, phase="recruit"), "rec l2", "Ann")
     assert GAME.format(state, recruit) == "recruit left 2"
     assert GAME.parse(state, "recruit left2 as Dukes", "Ann")["column"] == "duke"
     assert GAME.format(state, GAME.parse(state, "w farmer for r 3", "Ann")) == \
@@ -229,7 +229,7 @@ def test_refused_fields_from_a_hand_edited_log():
         with pytest.raises(IllegalMove) as info:
             apply_event(GAME, state, event, players(2))
         assert info.value.code == code
-    kingdom = replace(state, phase="kingdom")
+    kingdom = evolve(state, phase="kingdom")
     with pytest.raises(IllegalMove) as info:
         GAME.apply(kingdom, Event.make("kingdom", "Ann", column="queen"))
     assert info.value.code == "bad-column"
@@ -269,7 +269,7 @@ def test_options_fold_the_physical_reveals():
     lines = GAME.option_lines(state, GAME.legal(state))
     assert len(lines) == 1 and lines[0].startswith("reveal TILE")
     assert "wizard" not in lines[0] and "priest" in lines[0]
-    placing = replace(_fresh(), kings=(None, None), phase="king")
+    placing = evolve(_fresh(), kings=(None, None), phase="king")
     assert GAME.option_lines(placing, GAME.legal(placing)) == [
         "king SQUARE   (any tile without a king: " + " ".join(
             f"{f}{r}" for r in range(1, 6) for f in "abcde") + ")"]
@@ -406,7 +406,7 @@ def _crowded_valley(rng: random.Random):
         for _ in range(rng.randrange(5)):
             castle = castle.add(tile, column)
     coins = tuple(rng.choice((0, 0, 1)) for _ in range(SQUARES))
-    return replace(state, valley=tuple(valley), kings=kings, awaiting=(), phase="summon",
+    return evolve(state, valley=tuple(valley), kings=kings, awaiting=(), phase="summon",
                    coins=coins, castles=(castle,) + state.castles[1:],
                    hill=(("duke", "priest"), ("queen",)))
 

@@ -3,8 +3,8 @@ vote in Parliament) on the Parliament helpers of tests/test_kingmaker_parliament
 
 from __future__ import annotations
 
-from dataclasses import replace
 
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from tests.kingmaker_realm import (
     at_phase,
@@ -66,7 +66,7 @@ def test_example_2_beaufort_becomes_heir_and_is_never_executed():
     state = heir(state, "Edward of Lancaster", at="in:Coventry")
     assert not rules.beaufort_is_heir(state)
     state = at_phase(state, "chance")
-    state = replace(state, event_drawn=False)
+    state = evolve(state, event_drawn=False)
     state = play(state, "event Plague-(Coventry)")
     assert not state.heirs["Edward of Lancaster"].alive
     assert rules.beaufort_is_heir(state) and rules.line(state, "lancaster") == ["Beaufort"]
@@ -128,7 +128,7 @@ def test_example_4_the_assassin():
     assert "Neville" not in killed.nobles
     # Bourchier holding the Earl of Essex: 30 against 150 is below 1:4, and he is titled.
     ben = at_phase(state, "combat", seat=state.names.index("Ben"))
-    ben = replace(ben, combat=None, acted=frozenset())
+    ben = evolve(ben, combat=None, acted=frozenset())
     assert rules.strength(ben, "Bourchier") == 30
     err = illegal(ben, "attack at near:York with Bourchier on Neville", "below-1-4")
     assert "lone untitled noble" in err.message

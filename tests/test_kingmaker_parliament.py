@@ -4,10 +4,10 @@ rule (rules page §7, rulings R-31..R-39, R-71..R-74, R-81, R-82)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.errors import NotationError
 
 from referee.games.kingmaker import GAME, rules
@@ -36,14 +36,14 @@ def holding(state, player, *cards):
         out[card] = out.get(card, 0) + 1
     held = dict(state.held)
     held[player] = held.get(player, ()) + tuple(cards)
-    return replace(state, held=held, events_out=out)
+    return evolve(state, held=held, events_out=out)
 
 
 def chancery(state, *cards):
     moved = dict(state.cards)
     for card in cards:
         moved[card] = CHANCERY
-    return replace(state, cards=moved)
+    return evolve(state, cards=moved)
 
 
 def court(writs=2, cards=("Earl of Essex", "Earl of Kent", "Marshal of England",
@@ -157,44 +157,44 @@ def test_the_summons_r34():
 
 def test_r32_r33_r71_the_kings_peace_lockout_and_two_calls():
     state = court()
-    peace = replace(state, peace=rules_peace("Ben"))
+    peace = evolve(state, peace=rules_peace("Ben"))
     err = illegal(peace, "parliament call at Coventry summon Clifford", "kings-peace")
     assert err.rule == "R-32"
-    ended = replace(state, peace_over=state.turn)  # the Peace ended this turn (R-71: the first)
+    ended = evolve(state, peace_over=state.turn)  # the Peace ended this turn (R-71: the first)
     illegal(ended, "parliament call at Coventry summon Clifford", "lockout")
-    illegal(replace(ended, turn=state.turn + 2), "parliament call at Coventry summon Clifford",
+    illegal(evolve(ended, turn=state.turn + 2), "parliament call at Coventry summon Clifford",
             "lockout")
-    assert play(replace(ended, turn=state.turn + 3),
+    assert play(evolve(ended, turn=state.turn + 3),
                 "parliament call at Coventry summon Clifford").sitting is not None
-    rounds = replace(ended, turn=state.turn + 3,
+    rounds = evolve(ended, turn=state.turn + 3,
                      options={**state.options, "lockout": "rounds"})
     illegal(rounds, "parliament call at Coventry summon Clifford", "lockout")
-    assert play(replace(rounds, turn=state.turn + 9),
+    assert play(evolve(rounds, turn=state.turn + 9),
                 "parliament call at Coventry summon Clifford").sitting is not None
     from referee.games.kingmaker.state import Parliament
-    twice = replace(state, parliaments=(Parliament(1, "Ann", "Henry"),
+    twice = evolve(state, parliaments=(Parliament(1, "Ann", "Henry"),
                                         Parliament(4, "Cat", "Henry")))
     err = illegal(twice, "parliament call at Coventry summon Clifford", "two-calls")
     assert err.rule == "R-33"
-    people = replace(state, parliaments=(Parliament(1, "Ann", "", people=True),) * 2)
+    people = evolve(state, parliaments=(Parliament(1, "Ann", "", people=True),) * 2)
     assert play(people, "parliament call at Coventry summon Clifford").sitting is not None
 
 
 def test_r32_a_call_out_of_its_phase_hears_r32_and_the_skip_is_said():
     for held, code in ((dict(peace_over=1), "lockout"), (dict(peace=rules_peace("Ben")),
                                                          "kings-peace")):
-        combat = replace(at_phase(court(), "combat", seat=0), **held)
+        combat = evolve(at_phase(court(), "combat", seat=0), **held)
         after = play(combat, "next")
         assert after.stage in ("coronation", "draw")  # the Parliament phase is skipped...
         assert after.chronicle[-1][1].startswith("Ann's Parliament phase is skipped: ")
         assert "(R-32" in after.chronicle[-1][1]  # ...and the table hears why
         err = illegal(after, "parliament call at Coventry summon Clifford", code)
         assert err.rule == "R-32"
-    peace = replace(court(), peace=rules_peace("Ben"))
+    peace = evolve(court(), peace=rules_peace("Ben"))
     assert "no Parliament is called during it nor in the 3 turns after (R-32)" in \
         GAME.render(peace)
     # nobody who could call but for R-32: the phase goes by without a word
-    idle = replace(at_phase(court(writs=0), "combat", seat=0), peace_over=1)
+    idle = evolve(at_phase(court(writs=0), "combat", seat=0), peace_over=1)
     assert not any("skipped" in text for _, text in play(idle, "next").chronicle)
 
 
@@ -336,7 +336,7 @@ def test_r36_the_tally_is_frozen_for_the_session():
 # ---- 7.3 the rounds ------------------------------------------------------------------------------
 
 def sitting_of(state, **changes):
-    return replace(state, sitting=replace(seated(state), **changes))
+    return evolve(state, sitting=evolve(seated(state), **changes))
 
 
 def test_round_1_bishops_first_all_that_can_be_placed():

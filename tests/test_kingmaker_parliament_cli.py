@@ -13,6 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.evolve import evolve
 from referee import log as logfile
 from referee.check import check_file
 from referee.engine import apply_event
@@ -38,7 +39,7 @@ def upto(kind: str, nth: int = 1, after: int = 0) -> int:
 
 
 def write(path: Path, count: int) -> Path:
-    path.write_text(logfile.dumps(logfile.replace(LOG, entries=LOG.entries[:count])),
+    path.write_text(logfile.dumps(evolve(LOG, entries=LOG.entries[:count])),
                     encoding="utf-8")
     return path
 
@@ -289,6 +290,6 @@ def test_hand_edited_parliament_events_end_in_clean_findings(tmp_path_factory, s
     entries = LOG.entries[:index] + (logfile.Entry(entry.seq, event, entry.at),) + \
         LOG.entries[index + 1:]
     path = tmp_path_factory.mktemp("km") / "edited.toml"
-    path.write_text(logfile.dumps(logfile.replace(LOG, entries=entries)), encoding="utf-8")
+    path.write_text(logfile.dumps(evolve(LOG, entries=entries)), encoding="utf-8")
     report = check_file(path)  # never raises
     assert report.ok or report.findings

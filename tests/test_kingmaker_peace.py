@@ -4,10 +4,10 @@ and the People's Parliament (rulings R-40..R-42, R-54..R-56, R-59, R-71, R-75..R
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.errors import NotationError
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import CHANCERY, Parliament, Peace
@@ -89,7 +89,7 @@ def test_no_motion_while_beaufort_is_a_king():
     state = dead(business(), "Margaret of Anjou", "Edward of Lancaster", "Henry")
     from tests.kingmaker_realm import enter
     state = enter(state, "Beaufort", "Cat", "near:Coventry")
-    state = replace(state, beaufort_crowned=True)
+    state = evolve(state, beaufort_crowned=True)
     assert rules.BEAUFORT in rules.kings(state)
     illegal(state, "illegitimate Edward-of-March", "beaufort-king", by="Cat")
 
@@ -116,7 +116,7 @@ def test_a_failed_motion_strips_the_mover_who_dies_if_the_other_king_attends():
 
 def test_a_motion_needs_two_kings_and_an_attending_mover():
     state = business(summon="Herbert")
-    one_king = replace(state, heirs={**state.heirs, "Edward of March": replace(
+    one_king = evolve(state, heirs={**state.heirs, "Edward of March": evolve(
         state.heirs["Edward of March"], crowned=False)})
     illegal(one_king, "illegitimate Henry", "two-kings", by="Ben")
     away = holding(two_kings(), "Ben", "Writ")
@@ -260,7 +260,7 @@ def test_rule_2_returned_nobles_keep_still_and_rule_6_an_event_frees_them():
     assert err.rule == "§7.6" and "rule 2" in err.message
     assert not [e for e in GAME.legal(state) if e.type == "move" and "Clifford" in e["nobles"]]
     called_off = give(state, "Warden of the Northern Marches", "Clifford")
-    chance = replace(at_phase(called_off, "chance", seat=1), event_drawn=False)
+    chance = evolve(at_phase(called_off, "chance", seat=1), event_drawn=False)
     chance = play(chance, "event Scots-Raid", "respond Clifford")
     assert chance.nobles["Clifford"].at == "near:Newcastle"
     assert "Clifford" not in chance.peace.returned  # moved by an event: excused (rule 6)
@@ -270,12 +270,12 @@ def test_rule_2_returned_nobles_keep_still_and_rule_6_an_event_frees_them():
 
 def test_rule_1_and_5_no_combat_at_parliament_and_nobody_attacks_the_returned():
     state = at_phase(put(peaceful(), "Talbot", "near:Coventry"), "combat", seat=2)
-    state = replace(state, peace=replace(state.peace, returned=tuple(
+    state = evolve(state, peace=evolve(state.peace, returned=tuple(
         n for n in state.peace.returned if n != "Talbot")))
     err = illegal(state, "attack at near:Coventry with Talbot on Percy", "kings-peace")
     assert "Parliament's square" in err.message
     near = at_phase(put(peaceful(), "Talbot", "near:Skipton"), "combat", seat=2)
-    near = replace(near, peace=replace(near.peace, returned=tuple(
+    near = evolve(near, peace=evolve(near.peace, returned=tuple(
         n for n in near.peace.returned if n != "Talbot")))
     near = give(near, "Burgundian Mercenaries", "Talbot")
     err = illegal(near, "siege lay Skipton with Talbot", "kings-peace")
@@ -296,7 +296,7 @@ def test_rule_3_near_an_enemy_held_home_castle_only_a_siege_of_it():
     assert "Skipton" in laid.sieges
     joined = siege(fight, "Skipton", "Ben", ["Herbert"])
     joined = put(joined, "Herbert", "near:Skipton")
-    joined = replace(joined, peace=replace(joined.peace, returned=tuple(
+    joined = evolve(joined, peace=evolve(joined.peace, returned=tuple(
         n for n in joined.peace.returned if n != "Herbert")))
     illegal(joined, "siege join Skipton with Clifford", "kings-peace")
 
@@ -338,7 +338,7 @@ def quiet(state):
 
 def kingless():
     state = dead(court(cards=("Earl of Kent",)), "Henry")
-    return replace(at_phase(state, "chance", seat=1), event_drawn=False)
+    return evolve(at_phase(state, "chance", seat=1), event_drawn=False)
 
 
 def test_the_peoples_parliament_card_needs_its_window_r59_r71():
@@ -346,11 +346,11 @@ def test_the_peoples_parliament_card_needs_its_window_r59_r71():
     due = play(state, "event Parliament-Must-Be-Summoned")
     assert due.people_due and due.stage == "parliament" and GAME.to_act(due).players == ("Ben",)
     illegal(due, "next", "people-due")
-    recent = replace(state, parliaments=(Parliament(state.turn - 3, "Cat", "Talbot"),))
+    recent = evolve(state, parliaments=(Parliament(state.turn - 3, "Cat", "Talbot"),))
     assert not play(recent, "event Parliament-Must-Be-Summoned").people_due
-    older = replace(state, parliaments=(Parliament(state.turn - 4, "Cat", "Talbot"),))
+    older = evolve(state, parliaments=(Parliament(state.turn - 4, "Cat", "Talbot"),))
     assert play(older, "event Parliament-Must-Be-Summoned").people_due
-    peace = replace(state, peace=Peace("Cat", "York", (), ()))
+    peace = evolve(state, peace=Peace("Cat", "York", (), ()))
     assert not play(peace, "event Parliament-Must-Be-Summoned").people_due
 
 
@@ -419,7 +419,7 @@ def besieged_drawer():
     """Ben, who will draw the card, has Clifford and Herbert only, each besieged by Cat in his
     own castle, so that no noble of his is free to go to Parliament."""
     state = dead(court(cards=("Earl of Kent",), Ben=["Clifford", "Herbert"]), "Henry")
-    state = replace(at_phase(state, "chance", seat=1), event_drawn=False)
+    state = evolve(at_phase(state, "chance", seat=1), event_drawn=False)
     for (noble, home), cats, hired in ((("Clifford", "Skipton"), "Talbot",
                                         "Burgundian Mercenaries"),
                                        (("Herbert", "Raglan"), "Courtenay",
@@ -456,7 +456,7 @@ def test_r87_a_drawer_whose_nobles_are_all_besieged_still_holds_it():
 def test_r87_a_drawer_with_no_noble_in_play_holds_it_with_no_host():
     state = remove(besieged_drawer(), "Clifford", "Herbert")
     # no crown card left to deal him a noble (No Elimination waits for one)
-    state = replace(state, cards={c: (CHANCERY if w in ("deck", "discard") else w)
+    state = evolve(state, cards={c: (CHANCERY if w in ("deck", "discard") else w)
                                   for c, w in state.cards.items()})
     due = play(state, "event Parliament-Must-Be-Summoned")
     assert not due.duties and not due.faction("Ben")
@@ -475,7 +475,7 @@ def test_every_other_refusal_of_the_peace_and_the_call():
     state = play(state, "return Clifford", "return Herbert", "return Stafford", "return Talbot",
                  "return Courtenay", "return Bourchier", "stay Percy", "return Neville")
     fight = at_phase(put(state, "Courtenay", "near:Skipton"), "combat", seat=1)
-    fight = replace(fight, peace=replace(fight.peace, returned=tuple(
+    fight = evolve(fight, peace=evolve(fight.peace, returned=tuple(
         n for n in fight.peace.returned if n != "Courtenay")))
     assert "rules 2, 3, 7" in illegal(fight, "attack at near:Skipton with Clifford on Courtenay",
                                       "kings-peace").message
@@ -483,7 +483,7 @@ def test_every_other_refusal_of_the_peace_and_the_call():
     illegal(elsewhere, "siege lay York with Clifford", "kings-peace")
     # rule 1: no siege of Parliament's place
     talbot = at_phase(put(peace, "Talbot", "near:Coventry"), "combat", seat=2)
-    talbot = give(replace(talbot, peace=replace(talbot.peace, returned=())),
+    talbot = give(evolve(talbot, peace=evolve(talbot.peace, returned=())),
                   "Burgundian Mercenaries", "Talbot")
     assert "Parliament's square" in illegal(talbot, "siege lay Coventry with Talbot",
                                             "kings-peace").message

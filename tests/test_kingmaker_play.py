@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.events.combat import odds_text
@@ -80,7 +80,7 @@ def test_capacity_roads_and_the_free_move():
                 "Nottingham", "Percy")
     state = moving(state)
     assert rules.strength(state, "Neville") == 150
-    small = replace(state, box=state.box.with_entry(
+    small = evolve(state, box=state.box.with_entry(
         state.box.place("Nottingham").merged({"capacity": 100})))
     illegal(small, "move Neville to in:Nottingham", "no-room")
     err = illegal(state, "move Neville to near:Lincoln via Leicester", "unfriendly-road")
@@ -88,7 +88,7 @@ def test_capacity_roads_and_the_free_move():
     bishop = give(state, "Bishop of Carlisle", "Percy")
     illegal(bishop, "move Neville to near:Lincoln via Leicester freemove", "freemove-noble")
     illegal(bishop, "move Percy to near:Lincoln via Leicester freemove", "no-freemove")
-    bishop = replace(bishop, held={"Ann": ("Free Move",)})
+    bishop = evolve(bishop, held={"Ann": ("Free Move",)})
     illegal(bishop, "move Percy to near:Lincoln via Nottingham freemove", "freemove-unneeded")
     after = play(bishop, "move Percy to near:Lincoln via Leicester freemove")
     assert after.nobles["Percy"].at == "near:Lincoln" and after.held["Ann"] == ()
@@ -156,7 +156,7 @@ def test_embarking_sailing_and_landing():
     state = sea_realm()
     state = play(state, "sail Le-Lucas to port:Cardigan with Stanley aboard")
     assert state.nobles["Stanley"].at == "aboard:Le Lucas"  # R-52: he stays aboard
-    later = moving(replace(state, moved={}))
+    later = moving(evolve(state, moved={}))
     illegal(later, "move Stanley to near:York", "landing")  # R-64
     landed = play(later, "move Stanley to in:Cardigan")
     assert landed.nobles["Stanley"].at == "in:Cardigan"
@@ -167,7 +167,7 @@ def test_r16_a_force_landing_from_a_ship_needs_room_inside_as_by_land():
                 "Neville", "near:York")  # Stanley embarks alone
     state = moving(own(state, "Lancaster", "Herbert"))
     room = rules.strength(state, "Herbert") + rules.strength(state, "Stanley") - 1
-    state = replace(state, box=state.box.with_entry(
+    state = evolve(state, box=state.box.with_entry(
         state.box.place("Lancaster").merged({"capacity": room})))
     err = illegal(state, "sail Le-Lucas to port:Lancaster with Stanley", "no-room")
     assert err.rule == "R-16" and "aboard" in err.message
@@ -176,7 +176,7 @@ def test_r16_a_force_landing_from_a_ship_needs_room_inside_as_by_land():
     assert "sail Le-Lucas to port:Lancaster with Stanley" not in listed
     state = play(state, "sail Le-Lucas to port:Lancaster with Stanley aboard")
     assert state.nobles["Stanley"].at == "aboard:Le Lucas"
-    later = moving(replace(state, moved={}))
+    later = moving(evolve(state, moved={}))
     illegal(later, "move Stanley to in:Lancaster", "no-room")  # R-64's landing: the same test
     assert play(later, "move Stanley to near:Lancaster").nobles["Stanley"].at == "near:Lancaster"
 
@@ -202,7 +202,7 @@ def test_ports_that_ships_never_enter_and_unfriendly_ports():
 
 def test_r17_another_factions_ship_needs_consent():
     state = sea_realm()
-    state = replace(state, nobles={**state.nobles, "Clifford": replace(
+    state = evolve(state, nobles={**state.nobles, "Clifford": evolve(
         state.nobles["Clifford"], at="in:Harlech")})
     bens = moving(state, "Ben")
     illegal(bens, "sail Le-Lucas to sea:Irish-Sea", "not-your-ship")
@@ -260,7 +260,7 @@ def test_r20_r21_once_per_phase_and_allies_who_fought_in_their_last_turn():
     illegal(state, "attack at near:York with Neville on Clifford,Herbert", "fought-already")
     # Talbot took part in combat in Cat's previous turn: he may not join (R-21).
     cat = seat(state, "Cat")
-    fought = replace(state, fought_in_own_turn={"Talbot": 7}, last_turn={"Cat": 7},
+    fought = evolve(state, fought_in_own_turn={"Talbot": 7}, last_turn={"Cat": 7},
                      acted=frozenset())
     err = illegal(fought, "attack at near:York with Percy on Clifford,Herbert allies Talbot",
                   "ally-fought")
@@ -270,7 +270,7 @@ def test_r20_r21_once_per_phase_and_allies_who_fought_in_their_last_turn():
 def test_r21_being_attacked_later_does_not_clear_combat_in_his_own_turn():
     def turn_of(state, name, number):
         last = {**state.last_turn, name: number}
-        return replace(fighting(state, name), turn=number, last_turn=last)
+        return evolve(fighting(state, name), turn=number, last_turn=last)
 
     start = turn_of(battle_realm(), "Cat", 7)
     cats = play(start, "attack at near:York with Talbot on Clifford,Herbert",
@@ -300,7 +300,7 @@ def test_the_assassin_and_r58():
     illegal(bens, "deaths Neville", "not-in-combat")
     after = play(bens, "deaths Percy,Herbert")
     assert "Percy" not in after.nobles and "Herbert" not in after.nobles
-    no_saves = replace(bens, options={**bens.options, "assassin_saves": "no"})
+    no_saves = evolve(bens, options={**bens.options, "assassin_saves": "no"})
     illegal(no_saves, "deaths Herbert", "not-in-combat")  # R-24 as an option
     illegal(fighting(state), "attack at near:York with Neville on Herbert target Herbert",
             "not-assassin")
@@ -344,7 +344,7 @@ def test_r86_a_weather_check_asks_for_a_weather_the_log_does_not_know():
 
 def test_rule_14_active_combat_begins_at_the_first_weather_draw_a_kept_writ_too():
     state = heir(battle_realm(), "George of Clarence", by="Percy")
-    state = replace(state, held={"Ann": ("Writ",)})
+    state = evolve(state, held={"Ann": ("Writ",)})
     state = play(state, "attack at near:York with Neville on Clifford,Herbert")
     before = play(state, "give Writ to Ben", by="Ann")  # no card drawn yet: not active
     assert before.held["Ben"] == ("Writ",)
@@ -500,7 +500,7 @@ def test_a_siege_concluded_by_force_takes_the_fortress_captives_and_heirs():
     assert state.combat.attackers == ("Neville", "Percy")
     state = play(state, "weather Bad-Weather-Delays-Attack")
     assert state.sieges["Newcastle"].turn == 1 and state.combat is None  # laid instead
-    state = replace(state, acted=frozenset())
+    state = evolve(state, acted=frozenset())
     state = play(state, "siege conclude Newcastle", "weather Fair-Weather", "deaths none")
     assert rules.duty(state).kind == "heir"
     state = play(state, "heir Edward-of-March to Percy")

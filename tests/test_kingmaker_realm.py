@@ -4,10 +4,10 @@ Elimination (§9), the clock and the victories (§10, R-49..R-51), and what the 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.engine import Player, apply_event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import GAME, rules
@@ -105,7 +105,7 @@ def test_r43_present_bishops_and_the_garrison_ally():
     lent = give(give(state, "Archbishop of York", "Clifford"), "Bishop of Durham", "Clifford")
     lent = put(lent, "Clifford", "near:Salisbury")
     illegal(lent, "crown Edward-of-March at Salisbury", "no-bishops")
-    present = replace(lent, options={**lent.options, "coronation_bishops": "present"})
+    present = evolve(lent, options={**lent.options, "coronation_bishops": "present"})
     assert rules.kings(play(present, "crown Edward-of-March at Salisbury"))[-1] == \
         "Edward of March"
     york = own(put(state, "Neville", "in:York"), "York", "Clifford")
@@ -117,7 +117,7 @@ def test_r44_royal_guards_follow_the_kings():
     state = heir(realm(), "Henry", by="Neville")
     assert rules.guards(state) == {"Duke of Lancaster": "Neville", "Duke of York": "Neville"}
     assert rules.strength(state, "Neville") == 50 + 30 + 50
-    by_house = replace(state, options={**state.options, "royal_guard": "by-house"})
+    by_house = evolve(state, options={**state.options, "royal_guard": "by-house"})
     assert rules.guards(by_house) == {"Duke of Lancaster": "Neville"}
     two = heir(heir(state, "Richard of York", by="Clifford", crowned=True), "Henry",
                by="Neville")
@@ -148,7 +148,7 @@ def test_r47_both_houses_must_be_given_up_by_the_second_own_turn():
     state = rules.settle(state, state)
     ann = state.names.index("Ann")
     assert state.both["Ann"] == state.own.get("Ann", 0) + 2
-    end = replace(at_phase(state, "draw", seat=ann), drew=True,
+    end = evolve(at_phase(state, "draw", seat=ann), drew=True,
                   own={**state.own, "Ann": state.both["Ann"]})
     err = illegal(end, "next", "both-houses")
     assert err.rule == "R-47"
@@ -188,7 +188,7 @@ def test_drawing_nobles_and_town_cards_and_the_hand_limit():
                               in_deck(base, "title", "mercenary",
                                       skip=[in_deck(base, "title", "mercenary")])]))
     full = play(full, f"draw {kent.replace(' ', '-')}")
-    full = replace(full, cards={**full.cards, essex: "hand:Ann", arundel: "hand:Ann"})
+    full = evolve(full, cards={**full.cards, essex: "hand:Ann", arundel: "hand:Ann"})
     full = rules.settle(full, full)
     assert rules.duty(full).kind == "discard"
     illegal(full, "next", "duty-pending")
@@ -224,7 +224,7 @@ def test_placing_rules_12_and_r19():
     illegal(sieged, f"play {kent} to Percy", "noble-under-siege", by="Ann")
     sea = ship(put(state, "Percy", "aboard:Le Lucas"), "Le Lucas", "Percy", "sea:Irish Sea")
     illegal(sea, f"play {kent} to Percy", "noble-at-sea", by="Ann")
-    allowed = replace(sea, options={**sea.options, "assign_at_sea": "yes"})
+    allowed = evolve(sea, options={**sea.options, "assign_at_sea": "yes"})
     percy = play(allowed, f"play {kent} to Percy", by="Ann")
     assert percy.cards[kent.replace("-", " ")] == "noble:Percy"
 
@@ -259,7 +259,7 @@ def test_trades_and_transfers():
     assert (info.value.code, info.value.rule) == ("not-his", "§5.4")
     state = play(state, "give Chancellor-May-Call-Parliament to Ben", by="Ann") \
         if "Chancellor May Call Parliament" in state.held.get("Ann", ()) else state
-    held = replace(state, held={"Ann": ("Writ",)})
+    held = evolve(state, held={"Ann": ("Writ",)})
     held = play(held, "give Writ to Ben", by="Ann")
     assert held.held == {"Ann": (), "Ben": ("Writ",)}
     illegal(held, "give Writ to Ben", "self", by="Ben")
@@ -358,7 +358,7 @@ def test_r50_the_victory_order_at_the_time_limit():
     victory, winners = rules.time_victory(kingly)
     assert winners == ("Ann",) and victory in ("Major Parliamentary Victory",
                                                "Alternate Minor Victory")
-    tied = replace(state, control={})
+    tied = evolve(state, control={})
     victory, winners = rules.time_victory(tied)
     assert victory in ("Alternate Minor Victory", "Minor Split Victory") and winners
 
@@ -398,13 +398,13 @@ def test_r49_the_clock_runs_from_the_first_chance_phase_less_pauses():
 
 def test_r49_immediate_and_round_endings():
     state = realm()
-    quick = replace(state, options={**state.options, "time_end": "immediate"})
+    quick = evolve(state, options={**state.options, "time_end": "immediate"})
     quick = at(quick, calm(quick), 0)
     with pytest.raises(IllegalMove) as info:
         at(quick, "next", 250)  # at once, mid-turn: only `end time` now
     assert info.value.code == "not-your-turn"
     assert at(quick, "end time", 250).ended.kind == "time"
-    rounds = replace(state, options={**state.options, "time_end": "round"})
+    rounds = evolve(state, options={**state.options, "time_end": "round"})
     rounds = at(rounds, calm(rounds), 0)
     rounds = at(rounds, "next", 241)
     rounds = at(rounds, "next", 242)
@@ -415,7 +415,7 @@ def test_r49_immediate_and_round_endings():
 
 def test_r84_once_the_limit_ends_the_game_nothing_more_is_played():
     state = heir(realm(), "George of Clarence", by="Neville")
-    state = replace(state, held={"Ann": ("Writ",)},
+    state = evolve(state, held={"Ann": ("Writ",)},
                     options={**state.options, "time_end": "immediate"})
     state = at(state, calm(state), 0)
     for move in ("transfer Middleham from Neville to Percy", "give Writ to Ben",

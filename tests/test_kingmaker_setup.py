@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.engine import Player, apply_event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import GAME, rules
@@ -175,7 +175,7 @@ def test_r7_a_town_card_for_a_fortress_held_by_another_goes_to_its_controller():
 # ---- the chance phase ----------------------------------------------------------------------
 
 def chance(state, seat=0):
-    return replace(at_phase(state, "chance", seat=seat), event_drawn=False)
+    return evolve(at_phase(state, "chance", seat=seat), event_drawn=False)
 
 
 def test_r9_plague_strikes_inside_and_in_port_not_outside():
@@ -298,12 +298,12 @@ def test_held_event_cards_and_the_event_deck():
     first = state.active
     state = play(chance(state), "event Writ")
     assert state.held[first] == ("Writ",)  # kept, outside the hand limit
-    illegal(replace(state, stage="chance"), "event Writ", "drawn-already")
+    illegal(evolve(state, stage="chance"), "event Writ", "drawn-already")
     for _ in range(3):
-        state = play(replace(state, stage="chance", event_drawn=False), "event Writ")
-    err = illegal(replace(state, stage="chance", event_drawn=False), "event Writ", "no-copy")
+        state = play(evolve(state, stage="chance", event_drawn=False), "event Writ")
+    err = illegal(evolve(state, stage="chance", event_drawn=False), "event Writ", "no-copy")
     assert err.rule == "R-15"
-    state = play(replace(state, stage="chance", event_drawn=False), "event Embassy")
+    state = play(evolve(state, stage="chance", event_drawn=False), "event Embassy")
     assert state.events_out == {"Writ": 4}  # rule 9: the discard is shuffled back; held stay
     state = play(state, f"give Writ to {state.names[(state.seat + 1) % 3]}", by=first)
     assert len(state.held[first]) == 3
@@ -312,7 +312,7 @@ def test_held_event_cards_and_the_event_deck():
 def test_r15_an_exhausted_event_deck_is_rebuilt():
     state = dealt_game({"Ann": ["Percy"], "Ben": ["Herbert"], "Cat": ["Talbot"]})
     out = {e.name: e.copies for e in state.box.of("event")}
-    state = replace(chance(state), events_out=out, held={"Ann": ("Writ",)})
+    state = evolve(chance(state), events_out=out, held={"Ann": ("Writ",)})
     assert rules.event_deck_empty(state)
     state = play(state, "event Fair-Weather")
     assert state.events_out == {"Writ": 1, "Fair Weather": 1}
@@ -348,6 +348,6 @@ def test_an_uncontrolled_king_under_siege_stays():
     state = dealt_game({"Ann": ["Percy", "Marshal of England"], "Ben": ["Herbert"],
                         "Cat": ["Talbot"]})
     state = siege(put(state, "Percy", "near:London"), "London", "Ann", ["Percy"])
-    state = replace(state, cards={**state.cards, "Burgundian Mercenaries": "noble:Percy"})
+    state = evolve(state, cards={**state.cards, "Burgundian Mercenaries": "noble:Percy"})
     state = play(chance(state), "event Royal-Progress")
     assert state.heirs["Henry"].at == "in:London"

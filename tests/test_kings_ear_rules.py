@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
+from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.games.kings_ear import GAME
@@ -35,7 +35,7 @@ def board(state: State, layout: dict[str, str], turn: int = 0) -> State:
     where = list(state.where)
     for name, house in layout.items():
         where[ids[name]] = state.houses.index(house)
-    return replace(state, where=tuple(where), turn=turn, drawn=sum(h != PILE for h in where))
+    return evolve(state, where=tuple(where), turn=turn, drawn=sum(h != PILE for h in where))
 
 
 def illegal(state: State, move: str, code: str, players=THREE, by: str | None = None):
@@ -106,9 +106,9 @@ def test_card_conservation_a_card_reported_twice_is_rejected():
 
 
 def test_r5_empty_pile_no_draw_but_trades_continue():
-    s = replace(start(), drawn=64)
+    s = evolve(start(), drawn=64)
     assert illegal(s, "draw HA1", "pile-empty").rule == "R-5"
-    crowded = replace(board(start(), {"Stag Army 1": "Horse", "Horse Army 1": "Stag"}), drawn=64)
+    crowded = evolve(board(start(), {"Stag Army 1": "Horse", "Horse Army 1": "Stag"}), drawn=64)
     moves = [GAME.format(crowded, e) for e in GAME.legal(crowded)]
     assert moves == ["trade Stag give Stag Army 1 take Horse Army 1"]
 
@@ -277,12 +277,12 @@ def test_r2_unclaimed_house_can_receive_cards_but_never_wins():
 
 def test_r6_pass_only_without_a_legal_action():
     assert illegal(start(), "pass", "pass-not-allowed").rule == "R-6"
-    tradeable = replace(board(start(), {"Stag Army 1": "Horse", "Horse Army 1": "Stag"}), drawn=64)
+    tradeable = evolve(board(start(), {"Stag Army 1": "Horse", "Horse Army 1": "Stag"}), drawn=64)
     illegal(tradeable, "pass", "pass-not-allowed")
 
 
 def test_r6_a_full_round_of_passes_with_an_empty_pile_ends_without_a_winner():
-    s = replace(start(), drawn=64)
+    s = evolve(start(), drawn=64)
     assert [e.type for e in GAME.legal(s)] == ["pass"]
     s = play(s, "pass", "pass")
     assert not s.finished
@@ -291,7 +291,7 @@ def test_r6_a_full_round_of_passes_with_an_empty_pile_ends_without_a_winner():
 
 
 def test_r6_an_action_between_passes_restarts_the_round():
-    s = replace(board(start(), {"Stag Army 1": "Pig", "Pig Army 1": "Stag"}), drawn=64)
+    s = evolve(board(start(), {"Stag Army 1": "Pig", "Pig Army 1": "Stag"}), drawn=64)
     s = play(s, "pass", "trade Stag give Stag Army 1 take Pig Army 1")
     assert s.passes == 0
     s = play(s, "pass", "pass", "pass")
@@ -320,7 +320,7 @@ def test_a_game_ended_without_a_house_at_10_has_no_winner_but_keeps_its_places()
     assert stopped.finished and stopped.winners == ()
     assert [(r.name, r.place, r.result) for r in stopped.rows if r.name] == [
         ("Ann", 2, "2nd"), ("Ben", 1, "1st"), ("Cat", 3, "3rd")]
-    passed = GAME.score(play(replace(s, drawn=64), "pass", "pass", "pass"))
+    passed = GAME.score(play(evolve(s, drawn=64), "pass", "pass", "pass"))
     assert passed.finished and passed.winners == () and "R-6" in passed.outcome
     assert {r.name: r.place for r in passed.rows if r.name} == {"Ann": 2, "Ben": 1, "Cat": 3}
 

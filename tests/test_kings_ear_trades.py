@@ -7,11 +7,11 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.games.kings_ear import GAME
 from referee.games.kings_ear.components import card_house, card_value
@@ -35,7 +35,7 @@ def crowded(under_horse: int, horse_under_pig: int, others_under_pig: int) -> St
         where[card] = 1
     for card in foreign[under_horse:under_horse + others_under_pig]:
         where[card] = 1
-    return replace(state, where=tuple(where), drawn=64)
+    return evolve(state, where=tuple(where), drawn=64)
 
 
 @settings(max_examples=60, deadline=None)

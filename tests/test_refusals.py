@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
+from referee.evolve import evolve
 from referee import log as logfile
 from tests.conftest import EXAMPLES
 
@@ -13,7 +13,7 @@ from tests.conftest import EXAMPLES
 def example_cut(cli, game_id: str, events: int) -> None:
     """./game.toml: the bundled example game of `game_id` after its first `events` events."""
     log = logfile.read(EXAMPLES / f"{game_id}.toml")
-    cut = replace(log, entries=log.entries[:events])
+    cut = evolve(log, entries=log.entries[:events])
     (cli.path / "game.toml").write_text(logfile.dumps(cut), encoding="utf-8")
 
 

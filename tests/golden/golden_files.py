@@ -8,9 +8,9 @@ NAME.scoresheet.txt, the text scoresheet of its final state.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 from pathlib import Path
 
+from referee.evolve import evolve
 from referee import log as logfile
 from referee.scoresheet import render_text
 
@@ -22,7 +22,7 @@ def write_golden(game, path: Path, players, options, events, state, step_seconds
                           referee="0.1.0", seat_field=game.seat_field)
     entries = tuple(logfile.Entry(seq, event, CREATED + dt.timedelta(seconds=step_seconds * seq))
                     for seq, event in enumerate(events, start=1))
-    log = replace(log, entries=entries)
+    log = evolve(log, entries=entries)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(logfile.dumps(log), encoding="utf-8")
     path.with_suffix(".scoresheet.txt").write_text(render_text(game.score(state)),

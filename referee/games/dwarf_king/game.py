@@ -5,18 +5,19 @@ Rules page: ../shared/rules/dwarf-king.md; every rule and ruling is in rulebook.
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player, ToAct
 from referee.errors import IllegalMove, NotationError
-from referee.games.dwarf_king import rules, scoring, texts
+from referee.games.dwarf_king import rules, texts
 from referee.games.dwarf_king.components import EDITIONS
 from referee.games.dwarf_king.events import EVENTS
 from referee.games.dwarf_king.rulebook import RULEBOOK
 from referee.games.dwarf_king.state import Deal, State
 
-if TYPE_CHECKING:  # scoring is imported by the commands that score, not by `play`
+if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
+    import random
+
     from referee.scoresheet import Scoresheet
 
 
@@ -147,9 +148,13 @@ class DwarfKing(Game[State]):
         return texts.describe(before, event, after)
 
     def score(self, state: State) -> Scoresheet:
+        from referee.games.dwarf_king import scoring
+
         return scoring.score(state)
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        from referee.games.dwarf_king import scoring
+
         return scoring.blank(self.max_players, self.check_options(options or {})["edition"])
 
     def render(self, state: State) -> str:

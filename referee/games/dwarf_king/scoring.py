@@ -10,9 +10,9 @@ scored (R-2): they match no selector and count 0.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Callable
 
+from referee.values import value
 from referee.games.dwarf_king.components import (
     CARDS,
     FACES,
@@ -31,7 +31,7 @@ HANDS = 7
 TIEBREAK = "a tie for first place after seven hands is broken by extra hands"
 
 
-@dataclass(frozen=True)
+@value
 class Outcome:
     """What a hand left on the table: the cards each seat won, and the winner of each trick."""
 

@@ -9,10 +9,10 @@ seats, so the voids travel with the cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from referee.values import value
 from referee.engine import Notice
 from referee.evolve import evolve
 from referee.games.dwarf_king.components import deck
@@ -21,7 +21,7 @@ from referee.hands import HiddenHand
 Slot = HiddenHand  # one seat's hand, as the referee knows it
 
 
-@dataclass(frozen=True)
+@value
 class Trick:
     number: int
     plays: tuple[tuple[int, str], ...]  # (seat, card) in the order played
@@ -40,7 +40,7 @@ class Trick:
         return next(c for s, c in self.plays if s == self.winner)
 
 
-@dataclass(frozen=True)
+@value
 class Deal:
     """One hand: from the special card's reveal to the last trick."""
 
@@ -104,7 +104,7 @@ class HandResult(NamedTuple):
     last_trick: tuple[tuple[int, str], ...] = ()  # (seat, card) of the hand's last trick
 
 
-@dataclass(frozen=True)
+@value
 class State:
     names: tuple[str, ...]
     edition: int

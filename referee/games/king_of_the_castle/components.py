@@ -10,9 +10,9 @@ and by a slug (`barbarians`, `domain-2`) in the notation.
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
 from typing import Any
 
+from referee.values import value
 from referee.errors import UsageError
 
 LETTERS = tuple(string.ascii_uppercase)  # R-1: the squires, by letter
@@ -75,7 +75,7 @@ def stack(castle: int, attribute: int) -> int:
 # The event cards
 
 
-@dataclass(frozen=True)
+@value
 class Card:
     """One kind of event card: its title, how many the deck holds, its kind of effect (a key of
     rules.HARMS or rules.ACTIONS, or "reply"), the kind's parameters, and the card's text."""

@@ -5,13 +5,12 @@ Rules page: ../shared/rules/king-of-the-castle.md; every rule and ruling is in r
 
 from __future__ import annotations
 
-import random
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Args, Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.errors import NotationError
 from referee.evolve import evolve
-from referee.games.king_of_the_castle import rules, scoring, texts
+from referee.games.king_of_the_castle import rules, texts
 from referee.games.king_of_the_castle.components import (
     CARD,
     EVENT_CARDS,
@@ -31,7 +30,11 @@ from referee.games.king_of_the_castle.state import (
     inventory,
     with_hand,
 )
-from referee.scoresheet import Scoresheet
+
+if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
+    import random
+
+    from referee.scoresheet import Scoresheet
 
 
 class KingOfTheCastle(Game[State]):
@@ -169,9 +172,13 @@ class KingOfTheCastle(Game[State]):
         return texts.describe(before, event, self.format(before, event), after)
 
     def score(self, state: State) -> Scoresheet:
+        from referee.games.king_of_the_castle import scoring
+
         return scoring.score(state)
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        from referee.games.king_of_the_castle import scoring
+
         return scoring.blank(self.max_players)
 
     def render(self, state: State) -> str:

@@ -10,10 +10,10 @@ their commitments are kept until they are opened at the end.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
+from referee.values import value
 from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
     ATTRIBUTES,
@@ -31,7 +31,7 @@ from referee.replies import ReplyWindow
 SECRET, RANDOM, HAND = "secret", "random", "hand"  # R-2: how the squires are chosen
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Hand:
     """What the referee knows of one hand of event cards: its size and the cards known to be in
     it (a multiset, sorted; every card when the tool dealt the hand: `complete`).
@@ -73,7 +73,7 @@ class Hand:
         return Hand(self.size - 1)
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Harm:
     """A card announced with its targets, before any reply: the men about to die, the attribute
     cards about to be discarded (stack, level), and the castle whose Lord is crowned."""
@@ -91,7 +91,7 @@ class Harm:
             (("Not That Bad",) if self.discards else ())
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Frame:
     """A card in play until the plays made through it are over: Sudden Changes (the cards it
     drew, `drawn` when the tool dealt them) or Targeted Theft (the one extra play)."""
@@ -107,7 +107,7 @@ class Frame:
         return Frame(self.card, self.left - 1, tuple(drawn))
 
 
-@dataclass(frozen=True)
+@value
 class State:
     names: tuple[str, ...]
     squires: str  # R-2: secret, random or hand

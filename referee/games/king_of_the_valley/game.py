@@ -5,11 +5,10 @@ Rules page: ../shared/rules/king-of-the-valley.md; every rule and ruling is in r
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
-from referee.games.king_of_the_valley import rules, scoring, texts
+from referee.games.king_of_the_valley import rules, texts
 from referee.games.king_of_the_valley.components import (
     DEFAULT_ORDERS,
     DEFAULT_PRICES,
@@ -24,7 +23,9 @@ from referee.games.king_of_the_valley.events import EVENTS
 from referee.games.king_of_the_valley.rulebook import RULEBOOK
 from referee.games.king_of_the_valley.state import Castle, State
 
-if TYPE_CHECKING:  # scoring is imported by the commands that score, not by `play`
+if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
+    import random
+
     from referee.scoresheet import Scoresheet
 
 
@@ -61,6 +62,8 @@ class KingOfTheValley(Game[State]):
         orders = tuple(options.get("orders", DEFAULT_ORDERS))
         virtual = None
         if seed is not None:
+            import random
+
             rng = random.Random(seed)
             piles = [list(p) for p in virtual_piles(orders)]
             for pile in piles:
@@ -121,9 +124,13 @@ class KingOfTheValley(Game[State]):
         return texts.describe(before, event, self.format(before, event), after)
 
     def score(self, state: State) -> Scoresheet:
+        from referee.games.king_of_the_valley import scoring
+
         return scoring.score(state)
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        from referee.games.king_of_the_valley import scoring
+
         return scoring.blank(self.max_players)
 
     def render(self, state: State) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from referee.values import value
 from referee.evolve import evolve
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
@@ -20,7 +20,7 @@ from referee.games.king_of_the_valley.components import (
 Held = tuple[str, bool]  # a tile in a castle column and whether it is face up
 
 
-@dataclass(frozen=True)
+@value
 class Castle:
     """A player's castle board: six columns of tiles, gold, kingdom tokens, tax tokens."""
 
@@ -69,7 +69,7 @@ def column_of(tile: str) -> str:
     return kind(tile)
 
 
-@dataclass(frozen=True)
+@value
 class State:
     names: tuple[str, ...]
     orders: tuple[str, ...]  # the four Knight Order labels (R-1)

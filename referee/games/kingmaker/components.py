@@ -13,7 +13,6 @@ values declared so far. The same `check_values` validates an entry from a file a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping
 
@@ -83,9 +82,10 @@ ENUMS: dict[str, tuple[str, ...]] = {"house": HOUSES, "area": AREAS, "weather": 
 # R-2 notation: the fields whose values are names (a `-` typed for a space)
 NAME_FIELDS = frozenset({"title", "home", "brings", "ships", "home_port", "place", "start",
                          "island", "regions", "calls", "bonus_region", "aliases"})
+from referee.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class PlaceKind:
     """The defaults of a kind of place (§2.3): an entry's own values override them."""
 
@@ -121,7 +121,7 @@ def norm(name: str) -> str:
     return " ".join(name.replace("-", " ").replace("_", " ").replace("'", "").casefold().split())
 
 
-@dataclass(frozen=True)
+@value
 class Entry:
     """One declared entry: its kind, its name and its values (sorted by field)."""
 
@@ -270,7 +270,7 @@ def ratio(text: str) -> tuple[int, int]:
 # ---- a whole box ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class Box:
     """The components a log has declared so far (R-2, R-3), by kind and name."""
 

@@ -8,14 +8,13 @@ homecoming.py and peace.py).
 from __future__ import annotations
 
 import datetime as dt
-import random
-from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.errors import IllegalMove, UsageError
-from referee.games.kingmaker import components, rules, scoring, texts
+from referee.games.kingmaker import components, rules, texts
 from referee.games.kingmaker.components import (
     SHIPPED,
     TEST_BOX,
@@ -41,9 +40,12 @@ from referee.games.kingmaker.state import (
     TIME_UP,
     VOTE,
     State,
-    evolve,
 )
-from referee.scoresheet import Scoresheet
+
+if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
+    import random
+
+    from referee.scoresheet import Scoresheet
 
 
 def check_components(value: Any) -> str:
@@ -175,7 +177,7 @@ class Kingmaker(Game[State]):
         if started is None and state.in_play and state.turn == 1 and not state.event_drawn \
                 and state.ended is None:
             started = at
-        state = evolve(state, clock=replace(clock, started=started, now=at))
+        state = evolve(state, clock=evolve(clock, started=started, now=at))
         if state.options.get("time_end") == "immediate" and state.in_play and \
                 state.ended is None and not state.time_up and rules.over_time(state):
             state = evolve(state, time_up=True)
@@ -239,9 +241,13 @@ class Kingmaker(Game[State]):
         return texts.remark(before, event, after)
 
     def score(self, state: State) -> Scoresheet:
+        from referee.games.kingmaker import scoring
+
         return scoring.score(state)
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        from referee.games.kingmaker import scoring
+
         return scoring.blank(self.max_players)
 
     def render(self, state: State) -> str:

@@ -8,10 +8,9 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from fractions import Fraction
 from typing import Iterable, NamedTuple
 
+from referee.evolve import evolve
 from referee.engine import ToAct
 from referee.errors import IllegalMove
 from referee.games.kingmaker.notation import shown
@@ -53,7 +52,6 @@ from referee.games.kingmaker.state import (
     State,
     card_entry,
     crown_instances,
-    evolve,
 )
 
 # Names the rules themselves use (seed §4, rules 25-26; rules page R-8).
@@ -416,17 +414,18 @@ def garrison_ally(state: State, noble: str) -> bool:
     return owner is not None and owner != state.owner(noble)
 
 
-def defence(state: State, place: str) -> Fraction:
+def defence(state: State, place: str) -> float:
     """D = the garrison (a quarter from siege turn 3, R-27; an open town's only while occupied,
-    R-1) + the strength of every noble inside, garrison allies included."""
+    R-1) + the strength of every noble inside, garrison allies included. A quarter of a whole
+    number is exact in binary floating point, so D is exact."""
     men = inside(state, place)
-    base = Fraction(garrison(state, place))
+    base: float = garrison(state, place)
     if is_open_town(state, place) and not men:
-        base = Fraction(0)
+        base = 0
     siege = state.sieges.get(place)
     if siege is not None and siege.turn >= 3:
         base /= 4
-    return base + sum((strength(state, n) for n in men), Fraction(0))
+    return base + sum(strength(state, n) for n in men)
 
 
 def besiegers(state: State, place: str) -> list[str]:
@@ -434,9 +433,8 @@ def besiegers(state: State, place: str) -> list[str]:
     return list(siege.nobles) if siege else []
 
 
-def shown_number(value: Fraction | int) -> str:
-    number = Fraction(value)
-    return str(number.numerator) if number.denominator == 1 else f"{float(number):g}"
+def shown_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -760,7 +758,7 @@ def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
     """Nobles (with the heirs they control) to a location."""
     moved = dict(state.nobles)
     for noble in nobles:
-        moved[noble] = replace(moved[noble], at=to)
+        moved[noble] = evolve(moved[noble], at=to)
     return evolve(state, nobles=moved)
 
 
@@ -812,7 +810,7 @@ def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choic
     for ship, v in state.ships.items():
         if v.by == noble:
             ships.update(_ship_after_death(state, ship, noble, cards))
-    sieges = {p: replace(s, nobles=tuple(n for n in s.nobles if n != noble))
+    sieges = {p: evolve(s, nobles=tuple(n for n in s.nobles if n != noble))
               for p, s in state.sieges.items()}
     state = evolve(state, cards=cards, ships=ships, sieges=sieges,
                     nobles={n: s for n, s in state.nobles.items() if n != noble},
@@ -822,13 +820,13 @@ def noble_dies(state: State, noble: str, why: str, heirs_to: str | None = "choic
         state = expel(state, place)
     heirs = dict(state.heirs)
     for heir in his_heirs:
-        loose = replace(heirs[heir], by=None, at=info.at)
+        loose = evolve(heirs[heir], by=None, at=info.at)
         if heirs_to == "choice" and len(mates) > 1:
             state = add_duty(state, Duty("heir", info.owner, heir, tuple(mates) + ("none",),
                                          info.at))
             heirs[heir] = loose
         elif heirs_to == "choice" and mates:
-            heirs[heir] = replace(heirs[heir], by=mates[0])
+            heirs[heir] = evolve(heirs[heir], by=mates[0])
         else:
             heirs[heir] = loose
     return evolve(state, heirs=heirs)
@@ -843,13 +841,13 @@ def _ship_after_death(state: State, ship: str, noble: str,
         return {}
     if ship in cards:
         cards[ship] = f"noble:{crew[0]}"
-    return {ship: replace(state.ships[ship], by=crew[0])}
+    return {ship: evolve(state.ships[ship], by=crew[0])}
 
 
 def expel(state: State, place: str) -> State:
     """A fortress gone neutral: everyone inside to its open square (§9)."""
     state = move_nobles(state, inside(state, place), f"near:{place}")
-    heirs = {h: (replace(s, at=f"near:{place}") if s.by is None and s.at == f"in:{place}"
+    heirs = {h: (evolve(s, at=f"near:{place}") if s.by is None and s.at == f"in:{place}"
                  else s) for h, s in state.heirs.items()}
     return evolve(state, heirs=heirs)
 
@@ -858,7 +856,7 @@ def heir_dies(state: State, heir: str, why: str) -> State:
     if heir == BEAUFORT:
         return state  # R-45: he dies only as a noble
     heirs = dict(state.heirs)
-    heirs[heir] = replace(heirs[heir], alive=False, by=None, crowned=False, due=None)
+    heirs[heir] = evolve(heirs[heir], alive=False, by=None, crowned=False, due=None)
     return chronicle(evolve(state, heirs=heirs), f"{heir} dies ({why})")
 
 
@@ -1129,7 +1127,7 @@ def begin_phase(state: State, stage: str) -> State:
     if stage == MOVEMENT:
         return evolve(state, friendly=friendly_snapshot(state, state.active))
     if stage == COMBAT:  # R-27: the active player's sieges count one more turn
-        sieges = {p: (replace(s, turn=s.turn + 1) if s.owner == state.active else s)
+        sieges = {p: (evolve(s, turn=s.turn + 1) if s.owner == state.active else s)
                   for p, s in state.sieges.items()}
         return evolve(state, sieges=sieges)
     return state
@@ -1358,7 +1356,7 @@ def _check_sieges(state: State) -> State:
         own = controller_player(state, place) == siege.owner
         empty = is_open_town(state, place) and not inside(state, place)
         if nobles != siege.nobles:
-            state = evolve(state, sieges={**state.sieges, place: replace(siege, nobles=nobles)})
+            state = evolve(state, sieges={**state.sieges, place: evolve(siege, nobles=nobles)})
         if own or empty or not nobles or \
                 2 * force_strength(state, nobles) < defence(state, place):
             state = break_siege(state, place, "its besiegers fell below half the defence"
@@ -1387,7 +1385,7 @@ def _track_heirs(before: State, state: State) -> State:
         location = position(state, heir_location(state, heir))
         if player is None:
             if info.due is not None or info.wight:
-                heirs[heir] = replace(info, due=None, wight=False)
+                heirs[heir] = evolve(info, due=None, wight=False)
             continue
         came = heir not in before.heirs or not _is_wight(
             before, position(before, heir_location(before, heir)))
@@ -1395,13 +1393,13 @@ def _track_heirs(before: State, state: State) -> State:
             info.wight or (came and controller_player(state, "Carisbrooke") == player))
         if on_mainland(state, location) or wight:
             if info.due is not None or info.wight != wight:
-                heirs[heir] = replace(info, due=None, wight=wight)
+                heirs[heir] = evolve(info, due=None, wight=wight)
             continue
         changed = heir not in before.heirs or heir_player(before, heir) != player
         if info.due is None or changed:
             prefix, name = split(location)
             calais = prefix != "sea" and area(state, name) == "calais"
-            heirs[heir] = replace(info, due=state.own.get(player, 0) + (2 if calais else 1),
+            heirs[heir] = evolve(info, due=state.own.get(player, 0) + (2 if calais else 1),
                                   wight=False)
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 

@@ -14,10 +14,10 @@ square), `aboard:SHIP`; ships lie at `port:P` or `sea:TEXT`. An unfortified plac
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping
 
+from referee.values import field, value
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.votes import Motion
 
@@ -33,13 +33,13 @@ TURN_PHASES = (CHANCE, MOVEMENT, COMBAT, PARLIAMENT, CORONATION, DRAW)
 TIME_UP, OVER = "time-up", "over"
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class NobleState:
     owner: str  # the player whose faction he belongs to
     at: str  # his location
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class HeirState:
     at: str  # where he is when nobody controls him (a controlled heir is with his noble)
     by: str | None = None  # the controlling noble
@@ -49,13 +49,13 @@ class HeirState:
     wight: bool = False  # 8.4: on Wight while his faction held Carisbrooke: mainland for him
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class ShipState:
     by: str  # the controlling noble
     at: str  # port:P or sea:TEXT
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Siege:
     owner: str  # the player who laid it (R-27)
     nobles: tuple[str, ...]  # the besiegers
@@ -63,7 +63,7 @@ class Siege:
     ship: str | None = None  # laid from a ship in the port (§8.6)
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Duty:
     """Something the table owes before play goes on: a response to an event card, a storm roll,
     a captive to ransom or kill, an heir to hand over... `player` None is the table."""
@@ -76,7 +76,7 @@ class Duty:
     combat: bool = False  # part of an active combat (rule 14): heirs and fortress of the victor
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Combat:
     """A battle or a siege conclusion from its declaration to its deaths (§6)."""
 
@@ -116,7 +116,7 @@ class Combat:
         return self.defenders + self.def_allies
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Clock:
     """R-49: the time played, from the first chance phase, less the pauses (event times)."""
 
@@ -139,7 +139,7 @@ EXCUSE, REVOKE, PORTS, BISHOPS, SELECT, PROPOSE, VOTE, ASSIGN, BUSINESS, RETURN 
     "return")
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Question:
     """What a vote in Parliament decides: a card proposed to a noble (7.3), a King declared
     illegitimate (7.4, `card` the King, `noble` the mover), a title transferred (7.4)."""
@@ -150,7 +150,7 @@ class Question:
     giver: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Ballot:
     """A vote taken in Parliament, as `history` and the scoresheet tell it."""
 
@@ -162,7 +162,7 @@ class Ballot:
     round: int  # 1 or 2; 0 for other business
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Sitting:
     """A Parliament in session, from its call to the last noble sent home (§7.1-7.5, 7.7)."""
 
@@ -201,7 +201,7 @@ class Sitting:
         return next(((c, lo) for p, c, lo in self.tally if p == player), (0, 0))
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Peace:
     """The King's Peace (7.6), from dismissal to just before the caller's next chance phase."""
 
@@ -211,7 +211,7 @@ class Peace:
     ships: tuple[str, ...]  # ships sent home
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Parliament:
     """A Parliament held; the windows of R-32, R-33 and R-59 count these, the scoresheet lists
     them."""
@@ -228,7 +228,7 @@ class Parliament:
     chancellor: bool = False  # called by the Chancellor (R-33 counts King and Chancellor apart)
 
 
-@dataclass(frozen=True, slots=True)
+@value(slots=True)
 class Ending:
     kind: str  # complete, time, concede, abandoned
     reason: str
@@ -236,7 +236,7 @@ class Ending:
     victory: str = ""  # the victory type (§3, R-50)
 
 
-@dataclass(frozen=True)
+@value
 class State:
     names: tuple[str, ...]  # players in seat order
     options: Mapping[str, Any]
@@ -351,20 +351,6 @@ class State:
         return TURN_PHASES
 
 
-FIELDS = frozenset(State.__dataclass_fields__) - {"memo"}
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace` for the State, without re-running the frozen __init__ over its
-    fifty fields (the referee's hottest path): the same fields, these changed, a fresh memo."""
-    unknown = changes.keys() - FIELDS
-    assert not unknown, unknown
-    values = dict(state.__dict__)
-    values.pop("holdings", None)  # derived from `cards` and `nobles`: computed again
-    values.update(changes, memo={})
-    new = object.__new__(State)
-    object.__setattr__(new, "__dict__", values)
-    return new
 
 
 def card_entry(card: str) -> str:

@@ -5,18 +5,19 @@ Rules page: ../shared/rules/kings-ear.md; every rule and ruling is in rulebook.p
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
-from referee.games.kings_ear import rules, scoring, texts
+from referee.games.kings_ear import rules, texts
 from referee.games.kings_ear.components import CARDS, DEFAULT_HOUSES, PILE, check_houses
 from referee.games.kings_ear.events import EVENTS, LISTED, TRADE
 from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rulebook import RULEBOOK
 from referee.games.kings_ear.state import State, inventory
 
-if TYPE_CHECKING:  # scoring is imported by the commands that score, not by `play`
+if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
+    import random
+
     from referee.scoresheet import Scoresheet
 
 
@@ -50,6 +51,8 @@ class KingsEar(Game[State]):
         houses = tuple(options.get("houses", DEFAULT_HOUSES))
         deck = None
         if seed is not None:
+            import random
+
             order = list(range(CARDS))
             random.Random(seed).shuffle(order)
             deck = tuple(order)
@@ -131,9 +134,13 @@ class KingsEar(Game[State]):
         return texts.describe(before, event, self.format(before, event), after)
 
     def score(self, state: State) -> Scoresheet:
+        from referee.games.kings_ear import scoring
+
         return scoring.score(state)
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
+        from referee.games.kings_ear import scoring
+
         return scoring.blank(self.check_options(options or {})["houses"])
 
     def render(self, state: State) -> str:

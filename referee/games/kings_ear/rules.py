@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
+from referee.values import value
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
 from referee.evolve import evolve
@@ -179,7 +179,7 @@ def _with_card(counts: dict[int, int], value: int) -> dict[int, int]:
     return out
 
 
-@dataclass(frozen=True)
+@value
 class Family:
     """The equal option-2 trades with one House at one total: `gives` x `takes` of them."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
+from referee.values import value
 from referee.games.kings_ear.components import CARDS, PENDING, PILE, card_house
 
 
-@dataclass(frozen=True)
+@value
 class State:
     houses: tuple[str, ...]  # the four House labels
     names: tuple[str, ...]  # players in seat order

@@ -5,6 +5,7 @@ assembles the one declaration, `EVENTS`, in the order `referee options` lists th
 
 from __future__ import annotations
 
+from referee.evolve import evolve
 from referee.engine import Events
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.events.aftermath import (
@@ -36,7 +37,7 @@ from referee.games.kingmaker.events.ending import Clock, End, Join, Next
 from referee.games.kingmaker.events.homecoming import Dismiss, Return, Stay
 from referee.games.kingmaker.events.movement import MoveForce, Sail
 from referee.games.kingmaker.events.parliament import Excuse, ParliamentCall, Port, Revoke
-from referee.games.kingmaker.state import HeirState, State, evolve
+from referee.games.kingmaker.state import HeirState, State
 
 
 EVENTS: Events[State] = Events(

@@ -4,9 +4,9 @@ heirs, fortresses, captives and retreats.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable, Iterator, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import NotationError
 from referee.games.kingmaker import rules
@@ -41,7 +41,7 @@ from referee.games.kingmaker.notation import (
     shown_location,
 )
 from referee.games.kingmaker.rules import refuse, split
-from referee.games.kingmaker.state import COMBAT, DISCARD, Combat, Duty, Siege, State, evolve
+from referee.games.kingmaker.state import COMBAT, DISCARD, Combat, Duty, Siege, State
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ class Weather(Base):
         kind = entry.get("kind")
         if kind in KEPT_IN_WEATHER:  # rule 14: kept, draw again; combat is active
             return evolve(keep_event(state, state.active, name),
-                          combat=replace(combat, drawn=True))
+                          combat=evolve(combat, drawn=True))
         bad = weather_of(entry) == "bad"
         if kind == "embassy":
             state = rules.rebuild_events(state)  # R-13
@@ -107,12 +107,12 @@ class Weather(Base):
         if bad:
             return bad_weather(state, combat)
         if combat.kind == "siege":
-            return evolve(state, combat=with_saves(state, replace(combat, outcome="taken",
+            return evolve(state, combat=with_saves(state, evolve(combat, outcome="taken",
                                                                    stage="deaths")))
         if combat.assassin:
-            return evolve(state, combat=with_saves(state, replace(combat, outcome="none",
+            return evolve(state, combat=with_saves(state, evolve(combat, outcome="none",
                                                                    stage="deaths")))
-        return evolve(state, combat=replace(combat, stage="result"))
+        return evolve(state, combat=evolve(combat, stage="result"))
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.combat is None or state.combat.stage != "weather":
@@ -151,7 +151,7 @@ def bad_weather(state: State, combat: Combat) -> State:
         sieges[place] = Siege(state.active, combat.attackers, 1,
                               siege_ship(state, place, combat.attackers))
     else:
-        sieges[place] = replace(siege, nobles=combat.attackers)
+        sieges[place] = evolve(siege, nobles=combat.attackers)
     return evolve(state, sieges=sieges)
 
 
@@ -159,7 +159,7 @@ def with_saves(state: State, combat: Combat) -> Combat:
     """With a death chart, each in the combat rolls in turn; without, the table enters deaths."""
     if not rules.has_chart(state, "death_chart"):
         return combat
-    return replace(combat, saves=participants(state, combat))
+    return evolve(combat, saves=participants(state, combat))
 
 
 def death_range(state: State, combat: Combat, name: str) -> tuple[int, int] | None:
@@ -235,7 +235,7 @@ class Result(Base):
                              "chart-says", "R-22")
         elif roll is not None:
             check_roll(roll)
-        return evolve(state, combat=with_saves(state, replace(combat, outcome=outcome,
+        return evolve(state, combat=with_saves(state, evolve(combat, outcome=outcome,
                                                                stage="deaths")))
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -333,7 +333,7 @@ class Save(Base):
         roll = check_roll(event["roll"])
         bounds = death_range(state, combat, name)
         dies = bounds is not None and bounds[0] <= roll <= bounds[1]
-        combat = replace(combat, saves=combat.saves[1:],
+        combat = evolve(combat, saves=combat.saves[1:],
                          dead=combat.dead + ((name,) if dies else ()))
         if combat.saves:
             return evolve(state, combat=combat)
@@ -355,7 +355,7 @@ def hand_on(state: State, heirs: Iterable[str], nobles: Sequence[str], chooser: 
         if heir not in state.heirs or not state.heirs[heir].alive:
             continue
         loose = dict(state.heirs)
-        loose[heir] = replace(loose[heir], by=None, at=at)
+        loose[heir] = evolve(loose[heir], by=None, at=at)
         state = evolve(state, heirs=loose)
         if not nobles:
             continue
@@ -391,7 +391,7 @@ def after_deaths(state: State, combat: Combat, dead: tuple[str, ...]) -> State:
     home, R-26, heirs to the defence), or a fortress taken (§6.2)."""
     place = combat.at if combat.kind == "siege" else split(combat.at)[1]
     cause = f"siege of {place}" if combat.kind == "siege" else f"battle at {combat.at}"
-    state = evolve(state, combat=replace(combat, dead=dead, stage="spoils", saves=()))
+    state = evolve(state, combat=evolve(combat, dead=dead, stage="spoils", saves=()))
     state = rules.kill(state, [d for d in dead if d not in state.nobles], cause)
     dying = [d for d in dead if d in state.nobles]
     orphans: Orphans = {d: (state.owner(d), state.heirs_of(d)) for d in dying}

@@ -10,9 +10,9 @@ legal ones call: eligibility (R-37), the leaders of the rounds (R-39), the bound
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
@@ -42,7 +42,6 @@ from referee.games.kingmaker.state import (
     Question,
     Sitting,
     State,
-    evolve,
 )
 from referee.votes import Motion, VoteError
 
@@ -146,7 +145,7 @@ def start_rounds(state: State) -> State:
     s = state.sitting
     assert s is not None
     pool = tuple(sorted(c for c, w in state.cards.items() if w == CHANCERY))
-    state = seat(state, replace(s, round=1, leader=s.caller, pool=pool, step=BISHOPS))
+    state = seat(state, evolve(s, round=1, leader=s.caller, pool=pool, step=BISHOPS))
     return bishops_or_on(state)
 
 
@@ -165,7 +164,7 @@ def bishops_or_on(state: State) -> State:
     if bishop_moves(state):
         return state
     pool = tuple(c for c in s.pool if state.kind(c) != "bishop")
-    return begin_select(seat(state, replace(s, pool=pool)))
+    return begin_select(seat(state, evolve(s, pool=pool)))
 
 
 def begin_select(state: State) -> State:
@@ -173,7 +172,7 @@ def begin_select(state: State) -> State:
     assert s is not None
     if not cards_of_kind(state, s.pool, "title", "office"):
         return to_business(state)
-    return seat(state, replace(s, step=SELECT, selected=()))
+    return seat(state, evolve(s, step=SELECT, selected=()))
 
 
 def propose_next(state: State) -> State:
@@ -184,8 +183,8 @@ def propose_next(state: State) -> State:
     while selected and not eligible(state, selected[0]):
         selected = selected[1:]
     if selected:
-        return seat(state, replace(s, step=PROPOSE, selected=selected))
-    return end_round(seat(state, replace(s, selected=())))
+        return seat(state, evolve(s, step=PROPOSE, selected=selected))
+    return end_round(seat(state, evolve(s, selected=())))
 
 
 def end_round(state: State) -> State:
@@ -199,7 +198,7 @@ def end_round(state: State) -> State:
         if leader is not None:
             state = rules.chronicle(state, f"round 2 of Parliament is led by {leader}, who has "
                                            "the most Commons")
-            return begin_select(seat(state, replace(s, round=2, leader=leader)))
+            return begin_select(seat(state, evolve(s, round=2, leader=leader)))
         state = rules.chronicle(state, "round 2 of Parliament is skipped: the most Commons are "
                                        "tied")
     if s.round <= 2:
@@ -210,7 +209,7 @@ def end_round(state: State) -> State:
             return to_business(state)
         state = rules.chronicle(state, f"round 3 of Parliament is led by {leader}, whose noble "
                                        "holds the most senior bishop (R-39)")
-        state = seat(state, replace(s, round=3, leader=leader, step=ASSIGN, selected=()))
+        state = seat(state, evolve(s, round=3, leader=leader, step=ASSIGN, selected=()))
         return unvoted_or_on(state)
     return to_business(state)
 
@@ -242,7 +241,7 @@ def to_business(state: State) -> State:
     then `dismiss`."""
     s = state.sitting
     assert s is not None
-    return seat(state, replace(s, step=BUSINESS, round=0, pool=(), selected=(),
+    return seat(state, evolve(s, step=BUSINESS, round=0, pool=(), selected=(),
                                leader=s.caller))
 
 
@@ -251,7 +250,7 @@ def give(state: State, card: str, noble: str, how: str) -> State:
     s = state.sitting
     assert s is not None
     state = rules.assign(state, card, noble)
-    state = seat(state, replace(s, pool=tuple(c for c in s.pool if c != card),
+    state = seat(state, evolve(s, pool=tuple(c for c in s.pool if c != card),
                                 assigned=s.assigned + (f"{card} to {noble}",)))
     return rules.chronicle(state, f"{card} goes to {noble} ({how})")
 
@@ -292,7 +291,7 @@ class Bishop(Base):
         state = give(state, card, noble, "no vote, 7.3")
         after = state.sitting
         assert after is not None
-        return bishops_or_on(seat(state, replace(after, bishops=after.bishops + (card,))))
+        return bishops_or_on(seat(state, evolve(after, bishops=after.bishops + (card,))))
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.sitting is None or state.sitting.step != BISHOPS or state.duties:
@@ -346,7 +345,7 @@ class Select(Base):
                          "§7.3")
         state = rules.chronicle(state, f"{s.leader} selects " + (", ".join(cards) or "nothing")
                                 + f" (round {s.round})")
-        return propose_next(seat(state, replace(s, selected=tuple(cards))))
+        return propose_next(seat(state, evolve(s, selected=tuple(cards))))
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
@@ -388,7 +387,7 @@ class Propose(Base):
             raise problem
         question = Question("proposal", card, noble)
         motion = Motion.put(f"{card} to {noble}", weights(state), HOUSES)
-        return seat(state, replace(s, step=VOTE, question=question, motion=motion))
+        return seat(state, evolve(s, step=VOTE, question=question, motion=motion))
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
@@ -484,7 +483,7 @@ class Vote(Base):
             "fails" + (" (a tie fails, R-38)" if any(c.yea == c.nay for c in motion.tally())
                        else "")
         state = rules.chronicle(state, f"{ballot.subject}: {counts}; it {verdict}")
-        state = seat(state, replace(s, motion=None, question=None, ballots=s.ballots + (ballot,),
+        state = seat(state, evolve(s, motion=None, question=None, ballots=s.ballots + (ballot,),
                                     step=BUSINESS))
         if question.kind == "proposal":
             return decided_proposal(state, question, motion.passed)
@@ -550,13 +549,13 @@ def decided_proposal(state: State, question: Question, passed: bool) -> State:
     """Passed: the card goes; failed, it moves on to the next round (R-38)."""
     s = state.sitting
     assert s is not None
-    state = seat(state, replace(s, selected=s.selected[1:]))
+    state = seat(state, evolve(s, selected=s.selected[1:]))
     if passed:
         state = give(state, question.card, question.noble, f"round {s.round}, voted")
     else:
         s = state.sitting
         assert s is not None
-        state = seat(state, replace(s, refused=s.refused + (f"{question.card} to "
+        state = seat(state, evolve(s, refused=s.refused + (f"{question.card} to "
                                                             f"{question.noble}",)))
     return propose_next(state)
 
@@ -634,7 +633,7 @@ class Illegitimate(Base):
         motion = Motion.put(f"King {king} is illegitimate", weights(state), HOUSES,
                             forced=bound_votes(state, king))
         state = rules.chronicle(state, f"{mover} moves that King {king} is illegitimate")
-        return seat(state, replace(s, step=VOTE, question=Question("illegitimate", king, mover),
+        return seat(state, evolve(s, step=VOTE, question=Question("illegitimate", king, mover),
                                    motion=motion, motions=s.motions + (king,)))
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -659,21 +658,21 @@ def decided_illegitimacy(state: State, question: Question, passed: bool) -> Stat
         if king in state.heirs and state.heirs[king].alive:
             house = rules.house_of(state, king)
             heirs = dict(state.heirs)
-            heirs[king] = replace(heirs[king], crowned=False)
+            heirs[king] = evolve(heirs[king], crowned=False)
             lines = dict(state.lines)
             lines[house] = tuple(h for h in lines[house] if h != king) + (king,)
             state = evolve(state, heirs=heirs, lines=lines)
-        state = seat(state, replace(s, business=s.business + (note,)))
+        state = seat(state, evolve(s, business=s.business + (note,)))
         return rules.chronicle(state, f"{note}: he is uncrowned and last in his line")
     note = f"{mover}'s motion against King {king} fails"
     if mover not in state.nobles:
-        return seat(state, replace(s, business=s.business + (note,)))
+        return seat(state, evolve(s, business=s.business + (note,)))
     at = state.nobles[mover].at
     own_king = next((k for k in rules.kings(state) if k != king and
                      rules.controller(state, k) == mover), None)
     if own_king is not None and own_king in state.heirs:
         heirs = dict(state.heirs)
-        heirs[own_king] = replace(heirs[own_king], by=None, at=at)
+        heirs[own_king] = evolve(heirs[own_king], by=None, at=at)
         state = evolve(state, heirs=heirs)
         others = tuple(n for n in present(state) if n != mover)
         if others:
@@ -696,7 +695,7 @@ def decided_illegitimacy(state: State, question: Question, passed: bool) -> Stat
         note += f"; {mover} dies"
     after = state.sitting
     assert after is not None
-    return seat(state, replace(after, business=after.business + (note,)))
+    return seat(state, evolve(after, business=after.business + (note,)))
 
 
 def parliament_transfer(state: State, event: Event, kind: str) -> State:
@@ -721,7 +720,7 @@ def parliament_transfer(state: State, event: Event, kind: str) -> State:
             raise refuse(f"{giver} holds {rules.office_of(state, giver)}: a noble with an office "
                          "keeps his title (R-41)", "giver-has-office", "R-41")
         motion = Motion.put(f"{card} from {giver} to {taker}", weights(state), HOUSES)
-        return seat(state, replace(s, step=VOTE, motion=motion,
+        return seat(state, evolve(s, step=VOTE, motion=motion,
                                    question=Question("transfer", card, taker, giver)))
     if not rules.titled(state, taker):
         raise refuse(f"{taker} is untitled: an office goes to a titled noble (7.4)", "untitled",
@@ -734,7 +733,7 @@ def parliament_transfer(state: State, event: Event, kind: str) -> State:
                      "(`approved`, R-79)", "not-approved", "R-79")
     state = move_card(state, card, taker)
     note = f"{card} passes from {giver} to {taker}"
-    return rules.chronicle(seat(state, replace(s, business=s.business + (note,))),
+    return rules.chronicle(seat(state, evolve(s, business=s.business + (note,))),
                            note + " (7.4)")
 
 
@@ -748,12 +747,12 @@ def decided_transfer(state: State, question: Question, passed: bool) -> State:
     s = state.sitting
     assert s is not None
     if not passed:
-        return seat(state, replace(s, business=s.business + (
+        return seat(state, evolve(s, business=s.business + (
             f"{question.card} stays with {question.giver}",)))
     if rules.holder(state, question.card) == question.giver and \
             question.noble in state.nobles and not rules.titled(state, question.noble):
         state = move_card(state, question.card, question.noble)
-    return seat(state, replace(s, business=s.business + (
+    return seat(state, evolve(s, business=s.business + (
         f"{question.card} passes from {question.giver} to {question.noble}",)))
 
 

@@ -6,9 +6,9 @@ settling after the effect), names in moves and in logged events, dice, and held 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Args, Event, EventType
 from referee.errors import MoveError, NotationError
 from referee.games.kingmaker import rules
@@ -34,7 +34,6 @@ from referee.games.kingmaker.state import (
     State,
     card_entry,
     crown_instances,
-    evolve,
     instances,
 )
 
@@ -451,7 +450,7 @@ def check_roll(roll: int) -> int:
 
 def give_heir(state: State, heir: str, noble: str) -> State:
     heirs = dict(state.heirs)
-    heirs[heir] = replace(heirs[heir], by=noble)
+    heirs[heir] = evolve(heirs[heir], by=noble)
     return evolve(state, heirs=heirs)
 
 

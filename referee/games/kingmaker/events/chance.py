@@ -4,9 +4,9 @@ responses, storms, friendliness granted for a response.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
@@ -38,7 +38,7 @@ from referee.games.kingmaker.events.base import (
 from referee.games.kingmaker.events.peace import moved_by_event
 from referee.games.kingmaker.notation import find, one, sections, shown, shown_list, shown_location
 from referee.games.kingmaker.rules import refuse, split
-from referee.games.kingmaker.state import CHANCE, MOVEMENT, Duty, State, evolve, instances
+from referee.games.kingmaker.state import CHANCE, MOVEMENT, Duty, State, instances
 
 
 class EventCard(Base):
@@ -154,7 +154,7 @@ def lone_king(state: State, king: str, place: str) -> State:
         return state  # under siege: he does not move (§5.1)
     inside = rules.is_open_town(state, place) and not rules.inside(state, place)
     heirs = dict(state.heirs)
-    heirs[king] = replace(heirs[king], at=rules.normal(state, f"{'in' if inside else 'near'}:"
+    heirs[king] = evolve(heirs[king], at=rules.normal(state, f"{'in' if inside else 'near'}:"
                                                               f"{place}"))
     return evolve(state, heirs=heirs)
 
@@ -178,7 +178,7 @@ def put_into_port(state: State, ship: str, port: str) -> State:
     if problem is not None:
         raise problem
     ships = dict(state.ships)
-    ships[ship] = replace(ships[ship], at=f"port:{port}")
+    ships[ship] = evolve(ships[ship], at=f"port:{port}")
     return land_all(evolve(state, ships=ships), ship, port)
 
 
@@ -341,7 +341,7 @@ class Leave(Base):
                 state.owner(noble) != state.owner(called_noble):
             raise refuse(f"{noble} is not of {called_noble}'s force", "not-in-force", "§8.3")
         heirs = dict(state.heirs)
-        heirs[heir] = replace(heirs[heir], by=noble)
+        heirs[heir] = evolve(heirs[heir], by=noble)
         return evolve(state, heirs=heirs)
 
     def moves(self, state: State) -> Iterator[Event]:

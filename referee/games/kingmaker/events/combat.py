@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
@@ -36,7 +36,7 @@ from referee.games.kingmaker.notation import (
     shown_location,
 )
 from referee.games.kingmaker.rules import refuse, split
-from referee.games.kingmaker.state import COMBAT, Combat, Siege, State, evolve
+from referee.games.kingmaker.state import COMBAT, Combat, Siege, State
 
 
 # --------------------------------------------------------------------------------------------
@@ -498,7 +498,7 @@ class SiegeAct(Base):
         if siege.ship and siege_ship(state, place, nobles) not in (None, siege.ship):
             raise refuse("a siege is laid from one ship", "two-ships", "§8.6")
         sieges = dict(state.sieges)
-        sieges[place] = replace(siege, nobles=siege.nobles + tuple(nobles), ship=ship)
+        sieges[place] = evolve(siege, nobles=siege.nobles + tuple(nobles), ship=ship)
         return evolve(in_combat(state, nobles), sieges=sieges)  # joining a siege is combat
 
     def conclude(self, state: State, player: str, place: str, nobles: list[str], french: bool,

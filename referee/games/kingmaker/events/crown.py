@@ -4,9 +4,9 @@ playing, discarding, gifts and transfers).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
@@ -44,7 +44,6 @@ from referee.games.kingmaker.state import (
     MOVEMENT,
     State,
     card_entry,
-    evolve,
 )
 
 
@@ -168,7 +167,7 @@ class Crown(Base):
             state = evolve(state, beaufort_crowned=True)
         else:
             heirs = dict(state.heirs)
-            heirs[heir] = replace(heirs[heir], crowned=True)
+            heirs[heir] = evolve(heirs[heir], crowned=True)
             state = evolve(state, heirs=heirs)
         return rules.chronicle(state, f"{heir} is crowned at {place}")
 
@@ -561,7 +560,7 @@ class Transfer(Base):
             return rules.take_control(state, str(state.entry(item).get("place")), taker)
         if item in state.ships and state.ships[item].by == giver:
             ships = dict(state.ships)
-            ships[item] = replace(ships[item], by=taker)
+            ships[item] = evolve(ships[item], by=taker)
             state = evolve(state, ships=ships)
         if item in state.cards:
             cards = dict(state.cards)

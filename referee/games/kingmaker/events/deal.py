@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Iterator, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import NotationError
 from referee.games.kingmaker import rules
@@ -44,7 +45,6 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
-    evolve,
 )
 
 

@@ -4,9 +4,9 @@ end (R-49, R-66, §10).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
@@ -28,7 +28,6 @@ from referee.games.kingmaker.state import (
     Duty,
     Ending,
     State,
-    evolve,
 )
 
 
@@ -156,12 +155,12 @@ class Clock(Base):
                          "clock-state", "R-49")
         clock = state.clock
         if action == "pause":
-            clock = replace(clock, since=clock.now)
+            clock = evolve(clock, since=clock.now)
         elif clock.since is not None and clock.now is not None:
-            clock = replace(clock, since=None, paused=clock.paused +
+            clock = evolve(clock, since=None, paused=clock.paused +
                             (clock.now - clock.since).total_seconds())
         else:
-            clock = replace(clock, since=None)
+            clock = evolve(clock, since=None)
         return evolve(state, clock=clock, paused=action == "pause")
 
     def moves(self, state: State) -> Iterator[Event]:

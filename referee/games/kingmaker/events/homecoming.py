@@ -6,9 +6,9 @@ King's Peace (7.6) holds until just before the caller's next chance phase (R-42,
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
@@ -36,7 +36,6 @@ from referee.games.kingmaker.state import (
     Sitting,
     State,
     card_entry,
-    evolve,
 )
 
 
@@ -87,7 +86,7 @@ def next_returner(state: State) -> State:
             not keepable(state, s.order[asked]):
         asked += 1
     if asked < len(s.order):
-        return evolve(state, sitting=replace(s, asked=asked))
+        return evolve(state, sitting=evolve(s, asked=asked))
     return dismissed(state)
 
 
@@ -123,7 +122,7 @@ def dismissed(state: State) -> State:
         if not port:
             continue
         ships = dict(state.ships)
-        ships[ship] = replace(info, at=f"port:{port}")
+        ships[ship] = evolve(info, at=f"port:{port}")
         state = evolve(state, ships=ships)
         crew = rules.aboard(state, ship)
         if crew:
@@ -149,7 +148,7 @@ class Dismiss(Base):
     def effect(self, state: State, event: Event) -> State:
         s = session(state, BUSINESS)
         order = clockwise_from_left(state, s.caller)
-        state = evolve(state, sitting=replace(s, step=RETURN, order=order, asked=-1))
+        state = evolve(state, sitting=evolve(s, step=RETURN, order=order, asked=-1))
         return next_returner(state)
 
     def moves(self, state: State) -> Iterator[Event]:
@@ -194,7 +193,7 @@ class Return(Base):
         if problem is not None:
             raise problem
         state = rules.move_nobles(state, [noble], event["to"])
-        state = evolve(state, sitting=replace(s, placed=s.placed + (noble,),
+        state = evolve(state, sitting=evolve(s, placed=s.placed + (noble,),
                                               returned=s.returned + (noble,)))
         return maybe_next(state, player)
 
@@ -247,9 +246,9 @@ class Stay(Base):
         if freemove:
             state = spend_event(state, player, rules.FREE_MOVE)
         if item in state.ships:
-            s = replace(s, kept=s.kept + (item,))
+            s = evolve(s, kept=s.kept + (item,))
         else:
-            s = replace(s, placed=s.placed + (item,))
+            s = evolve(s, placed=s.placed + (item,))
         state = rules.chronicle(evolve(state, sitting=s), f"{item} stays at "
                                 f"{state.ships[item].at if item in state.ships else s.place}"
                                 + (" (a Free Move)" if freemove else " (free: he called it)"))

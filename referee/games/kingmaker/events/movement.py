@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator, Sequence
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
@@ -36,7 +36,7 @@ from referee.games.kingmaker.notation import (
     shown_location,
 )
 from referee.games.kingmaker.rules import refuse, split
-from referee.games.kingmaker.state import MOVEMENT, State, card_entry, evolve
+from referee.games.kingmaker.state import MOVEMENT, State, card_entry
 
 
 # --------------------------------------------------------------------------------------------
@@ -419,7 +419,7 @@ class Sail(Base):
             raise problem
         state = rules.move_nobles(state, embark, f"aboard:{ship}")
         ships = dict(state.ships)
-        ships[ship] = replace(ships[ship], at=to)
+        ships[ship] = evolve(ships[ship], at=to)
         moved = dict(state.moved)
         moved[ship] = "sea"
         moved.update({n: "sea" for n in rules.aboard(state, ship)})

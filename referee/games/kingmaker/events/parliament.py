@@ -9,9 +9,9 @@ The checks of each move are functions that its `moves` call too (`excuse_problem
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator
 
+from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.games.kingmaker import rules
@@ -40,7 +40,6 @@ from referee.games.kingmaker.state import (
     Duty,
     Sitting,
     State,
-    evolve,
 )
 
 ACTIONS = ("call", "people")
@@ -321,7 +320,7 @@ def open_excuses(state: State) -> State:
     s = state.sitting
     assert s is not None
     order = clockwise_from_left(state, s.caller)[:-1]
-    state = evolve(state, sitting=replace(s, step=EXCUSE, order=order, asked=-1))
+    state = evolve(state, sitting=evolve(s, step=EXCUSE, order=order, asked=-1))
     return next_excuser(state)
 
 
@@ -373,9 +372,9 @@ def next_excuser(state: State) -> State:
     while asked < len(s.order) and not excuse_choices(state, s.order[asked]):
         asked += 1
     if asked < len(s.order):
-        return evolve(state, sitting=replace(s, asked=asked))
+        return evolve(state, sitting=evolve(s, asked=asked))
     if s.excused and rules.holds_event(state, s.caller, rules.WRIT):
-        return evolve(state, sitting=replace(s, step=REVOKE, asked=0))
+        return evolve(state, sitting=evolve(s, step=REVOKE, asked=0))
     return travel(state)
 
 
@@ -422,7 +421,7 @@ class Excuse(Base):
                              "each (7.2)", "no-writ", "§7.2")
             for _ in nobles:
                 state = spend_event(state, player, rules.WRIT)
-        s = replace(s, excused=s.excused + tuple(nobles),
+        s = evolve(s, excused=s.excused + tuple(nobles),
                     sea=s.sea + (tuple(nobles) if sea else ()))
         state = rules.chronicle(evolve(state, sitting=s), f"{player} excuses "
                                 f"{', '.join(nobles)}" + (" (at sea, R-35)" if sea else ""))
@@ -471,7 +470,7 @@ class Revoke(Base):
                          "Writ each (7.2)", "no-writ", "§7.2")
         for _ in nobles:
             state = spend_event(state, s.caller, rules.WRIT)
-        s = replace(s, excused=tuple(n for n in s.excused if n not in nobles),
+        s = evolve(s, excused=tuple(n for n in s.excused if n not in nobles),
                     sea=tuple(n for n in s.sea if n not in nobles), revoked=s.revoked +
                     tuple(nobles))
         state = rules.chronicle(evolve(state, sitting=s), f"{s.caller} revokes the excuses of "
@@ -513,7 +512,7 @@ def travel(state: State) -> State:
     its controller and all aboard stay away (R-74). Then everyone else travels."""
     s = state.sitting
     assert s is not None
-    state = evolve(state, sitting=replace(s, step=PORTS))
+    state = evolve(state, sitting=evolve(s, step=PORTS))
     staying = away(state)
     for ship, info in sorted(state.ships.items()):
         if rules.on_mainland(state, info.at):
@@ -583,7 +582,7 @@ class Port(Base):
         if problem is not None:
             raise problem
         ships = dict(state.ships)
-        ships[ship] = replace(ships[ship], at=f"port:{place}")
+        ships[ship] = evolve(ships[ship], at=f"port:{place}")
         state = evolve(rules.done(state, current), ships=ships)
         staying = away(state)
         for noble in rules.aboard(state, ship):  # who stays away lands; the rest go on
@@ -632,7 +631,7 @@ def arrive(state: State) -> State:
     attending += [n for n in freed if n not in attending]
     votes = rules.tally(state, attending)
     tally = tuple((p, votes[p][0], votes[p][1]) for p in state.playing)
-    state = evolve(state, sitting=replace(s, attending=tuple(attending), tally=tally))
+    state = evolve(state, sitting=evolve(s, attending=tuple(attending), tally=tally))
     shown_tally = "; ".join(f"{p} {c}/{lo}" for p, c, lo in tally)
     state = rules.chronicle(state, f"Parliament sits at {s.place}: {len(attending)} noble(s) "
                                    f"attend; the tally (Commons/Lords, R-36): {shown_tally}")
@@ -649,7 +648,7 @@ def broken_by_call(state: State) -> tuple[State, list[str]]:
         if left and 2 * rules.force_strength(state, left) >= rules.defence(state, place):
             if tuple(left) != siege.nobles:
                 state = evolve(state, sieges={**state.sieges,
-                                              place: replace(siege, nobles=tuple(left))})
+                                              place: evolve(siege, nobles=tuple(left))})
             continue
         held = rules.inside(state, place) + (rules.aboard(state, siege.ship) if siege.ship
                                              else [])

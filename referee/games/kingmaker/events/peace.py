@@ -6,13 +6,13 @@ Parliament's square. Every check here is shared by the move it limits (`move`, `
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Sequence
 
+from referee.evolve import evolve
 from referee.errors import IllegalMove
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.rules import refuse, split
-from referee.games.kingmaker.state import Siege, State, evolve
+from referee.games.kingmaker.state import Siege, State
 
 RULE = "§7.6"
 
@@ -115,4 +115,4 @@ def moved_by_event(state: State, nobles: Iterable[str]) -> State:
     kept = tuple(n for n in peace.returned if n not in moved)
     if kept == peace.returned:
         return state
-    return evolve(state, peace=replace(peace, returned=kept))
+    return evolve(state, peace=evolve(peace, returned=kept))
