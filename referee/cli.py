@@ -5,8 +5,6 @@ Every rule lives in `referee.games`, every file format in `referee.log`, every t
 stderr; errors end with the documented exit status (see man/referee.1), never a traceback.
 """
 
-from __future__ import annotations
-
 import io
 import os
 import sys
@@ -265,7 +263,7 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
 # Starting and playing
 
 
-def _parse_player(text: str) -> Player:
+def _parse_player(text: str) -> "Player":
     from referee.engine import Player
 
     name, _, seat = text_arg(text, "--player").partition(":")
@@ -588,11 +586,13 @@ def history(ctx: typer.Context,
 
     rows = session.load(log_path(ctx)).history()
     if as_json:
-        out_json([{"seq": e.seq, "by": e.event.by, "move": text, "at": e.at, "note": e.note,
-                   **({"remark": remark} if remark else {})} for e, text, remark in rows])
+        out_json([{"seq": row.entry.seq, "by": row.entry.event.by, "move": row.text,
+                   "at": row.entry.at, "note": row.entry.note,
+                   **({"remark": row.remark} if row.remark else {})} for row in rows])
         return
     width = _terminal()[0]
-    for entry, text, remark in rows:
+    for row in rows:
+        entry, text, remark = row.entry, row.text, row.remark
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
         said = f"   = {clean_line(remark)}" if remark else ""
         note = f"   # {clean_line(entry.note)}" if entry.note else ""

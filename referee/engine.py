@@ -21,7 +21,6 @@ from typing import (
     Iterable,
     Iterator,
     Mapping,
-    NamedTuple,
     Sequence,
     TypeVar,
 )
@@ -30,6 +29,7 @@ from referee.errors import IllegalMove, NotationError, UsageError
 from referee.notation import expect_end, match, words
 from referee.rulebook import Rulebook
 from referee.textsafe import name_key
+from referee.values import value
 
 if TYPE_CHECKING:  # scoring is imported only by the commands that score
     import random
@@ -43,7 +43,8 @@ MAX_MOVE = 1000  # characters of move text; the longest real move is under 200
 # Small immutable values shared by all games
 
 
-class Player(NamedTuple):
+@value
+class Player:
     """A seat at the table: the player's name and the game-specific seat (a House, a colour...)."""
 
     name: str
@@ -132,7 +133,8 @@ class Event:
         return out
 
 
-class ToAct(NamedTuple):
+@value
+class ToAct:
     """Who must act now, and what is awaited of them in plain words (`prompt`).
 
     `table` means a table event is awaited (a reveal at set-up, a card turned up). The phase's id,
@@ -153,7 +155,8 @@ class ToAct(NamedTuple):
         return f"To act: {self.who} - {self.prompt}"
 
 
-class Notice(NamedTuple):
+@value
+class Notice:
     """Something the referee noticed that is not a rejected move: a revoke proven by a later play.
 
     A game lists its notices, oldest first, in `Game.notices(state)`; `play` prints new ones and
@@ -184,12 +187,12 @@ def kind_ok(value: Any, kind: str) -> bool:
     return isinstance(value, str)
 
 
-class OptionSpec(NamedTuple):
+@value
+class OptionSpec:
     """A table ruling or variant chosen at `referee new`; its value is written into the log.
 
     `check` validates a value and returns it in canonical form (raising UsageError); `choices`
-    limits a scalar option to a few values. (Small values like this one are NamedTuples: a
-    `play` defines them all at start-up, and a dataclass costs ten times more to define.)
+    limits a scalar option to a few values.
     """
 
     name: str
@@ -240,7 +243,8 @@ TABLE_OPTIONS = (
 )
 
 
-class Phase(NamedTuple):
+@value
+class Phase:
     """One phase of a game: its id, what happens in it, and how an event out of place is refused.
 
     `refusal` is the stable code of that refusal and `rule` the rule it cites (the game's turn rule
@@ -253,7 +257,8 @@ class Phase(NamedTuple):
     rule: str = ""
 
 
-class Args(NamedTuple):
+@value
+class Args:
     """Move text after its verb: the words, the whole text (for messages) and who typed it."""
 
     words: tuple[str, ...]

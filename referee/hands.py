@@ -13,12 +13,14 @@ dealt by the tool or deduced are for checking plays, never for printing (docs/de
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 from referee.evolve import evolve
+from referee.values import value
 
 
-class Void(NamedTuple):
+@value
+class Void:
     """The hand was shown not to hold a card of class `what` (a suit) at moment `since` (a trick
     number), when `player` played `card` instead."""
 
@@ -28,7 +30,8 @@ class Void(NamedTuple):
     card: str
 
 
-class HiddenHand(NamedTuple):
+@value
+class HiddenHand:
     size: int
     known: frozenset[str] = frozenset()
     complete: bool = False  # `known` is the whole hand
@@ -46,7 +49,7 @@ class HiddenHand(NamedTuple):
         return cls(len(known), known, True, shown=known if seen else frozenset())
 
     # The methods build the new value positionally: a replay makes one at every card played,
-    # and NamedTuple._replace is several times slower.
+    # and `evolve` is slower.
     def without(self, card: str) -> HiddenHand:
         """The hand after `card` left it (played, discarded, given)."""
         known = self.known - {card}

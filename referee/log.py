@@ -28,14 +28,14 @@ import re
 from functools import cache, cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 
-from referee.values import field, value
-from referee.evolve import evolve
 from referee import files
 from referee.engine import Event, Player
 from referee.errors import LogError, UsageError
+from referee.evolve import evolve
+from referee.values import field, value
 
 FORMAT = "referee-log/1"
 MAX_BYTES = 4 * 1024 * 1024  # far beyond any real game; refuses accidental or hostile huge files
@@ -45,7 +45,8 @@ TOP_KEYS = {"format", "game", "created", "referee", "seed", "options", "players"
 META_KEYS = {"seq", "at", "by", "type", "note"}
 
 
-class Entry(NamedTuple):
+@value
+class Entry:
     """An event as it stands in the log, with its place there (for messages)."""
 
     seq: int
@@ -468,7 +469,7 @@ def appended_text(log: GameLog, previous: str) -> str:
 def located(log: GameLog, text: str) -> GameLog:
     """`log` with the TOML lines of `text`, the document it was just written as."""
     locator = _Locator(text)
-    entries = tuple(entry._replace(line=locator.table("events", index))
+    entries = tuple(evolve(entry, line=locator.table("events", index))
                     for index, entry in enumerate(log.entries))
     return evolve(log, entries=entries, _locator=locator)
 

@@ -9,7 +9,9 @@ game's `referee rules` text and man page. `reference(game)` prints the whole thi
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from referee.values import value
 
 if TYPE_CHECKING:
     from referee.engine import EventType, Game
@@ -17,7 +19,8 @@ if TYPE_CHECKING:
 WIDTH = 96
 
 
-class Rule(NamedTuple):
+@value
+class Rule:
     """One citable entry: a section of the rules (`Trade`) or a table ruling (`R-3`).
 
     A ruling may be an option chosen at `referee new`; its default is that option's default.
@@ -29,7 +32,8 @@ class Rule(NamedTuple):
     option: str = ""
 
 
-class Rulebook(NamedTuple):
+@value
+class Rulebook:
     title: str = ""
     sections: tuple[Rule, ...] = ()  # the rules as the referee enforces them, in reading order
     rulings: tuple[Rule, ...] = ()  # R-n: where the rules are silent or unclear

@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.textsafe import clean, clean_line, json_text
+from referee.values import value
 
 Number = int | float
 
 SCHEMA = "referee-scoresheet/1"  # the version of `scoresheet --format json`
 
 
-class Row(NamedTuple):
+@value
+class Row:
     """One line of the sheet: a player (or a passive seat, `name=None`) and their results.
 
-    (The model's values are NamedTuples, cheap to define: a game imports this module at start-up;
-    the renderers import what they need when they run.)"""
+    (A game imports this module at start-up; the renderers import what they need when they
+    run.)"""
 
     name: str | None
     seat: str | None
@@ -34,7 +36,8 @@ class Row(NamedTuple):
     result: str = ""  # e.g. "winner", "shared 2nd"; derived from the place when empty
 
 
-class Round(NamedTuple):
+@value
+class Round:
     """One round (hand) of a game with rounds: points scored by each player and what happened.
 
     `details` are named facts of the round (e.g. the quest, the special card, the dealer), shown
@@ -46,7 +49,8 @@ class Round(NamedTuple):
     details: tuple[tuple[str, str], ...] = ()
 
 
-class Occasion(NamedTuple):
+@value
+class Occasion:
     """When, where and by whom a game was started: from the log, not from the game's state."""
 
     started: dt.datetime | None = None
@@ -65,7 +69,8 @@ class Occasion(NamedTuple):
         return max(0, round(seconds / 60))
 
 
-class Section(NamedTuple):
+@value
+class Section:
     """A further table below the players' (e.g. the points of every position, to check them).
 
     On a blank sheet its cells are printed as they are: a game leaves empty what is to be filled.
@@ -76,7 +81,8 @@ class Section(NamedTuple):
     rows: tuple[tuple[str, ...], ...]
 
 
-class Scoresheet(NamedTuple):
+@value
+class Scoresheet:
     game: str
     title: str
     finished: bool
@@ -239,7 +245,8 @@ def result_text(sheet: Scoresheet, row: Row) -> str:
     return text if sheet.finished else text + " so far"
 
 
-class Column(NamedTuple):
+@value
+class Column:
     header: str
     kind: str  # "name" (the player), "num" (right-aligned), "text" or "place" (a short text)
 

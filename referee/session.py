@@ -9,9 +9,8 @@ shows and what `check` checks come from the same replay.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from referee.evolve import evolve
 from referee import __version__, replay
 from referee import log as logfile
 from referee.engine import (
@@ -30,14 +29,17 @@ from referee.errors import (
     RefereeError,
     UsageError,
 )
+from referee.evolve import evolve
 from referee.notation import match
 from referee.textsafe import name_key
+from referee.values import value
 
 if TYPE_CHECKING:
     from referee.scoresheet import Occasion, Scoresheet
 
 
-class Choices(NamedTuple):
+@value
+class Choices:
     """What `referee options` shows: the legal events, as lines, and a note on unlisted moves;
     computed on `view`, the game as whoever asks has seen it."""
 
@@ -52,7 +54,8 @@ class Choices(NamedTuple):
         return [self.game.option_text(self.view, event) for event in self.events]
 
 
-class Row(NamedTuple):
+@value
+class Row:
     """A line of `history`: the log entry, its move in canonical notation, and the game's remark
     on what it decided (often '')."""
 
@@ -61,7 +64,8 @@ class Row(NamedTuple):
     remark: str = ""
 
 
-class Table(NamedTuple):
+@value
+class Table:
     log: logfile.GameLog
     setup: replay.Setup[Any]
     state: Any
@@ -105,7 +109,7 @@ class Table(NamedTuple):
 
     def score(self, place: str | None = None) -> Scoresheet:
         """The game's scoresheet with the occasion from the log (`place` overrides the log's)."""
-        return self.game.score(self.state)._replace(occasion=self.occasion(place))
+        return evolve(self.game.score(self.state), occasion=self.occasion(place))
 
     def occasion(self, place: str | None = None) -> Occasion:
         """When the game started (the log's `created`), its last event, the place, who began."""
@@ -243,7 +247,8 @@ def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[s
 # Playing a move
 
 
-class Played(NamedTuple):
+@value
+class Played:
     before: Table
     after: Table
     event: Event
@@ -411,7 +416,8 @@ def _likeliest(text: str, lines: list[str]) -> list[str]:
 # Undo, demo
 
 
-class Undone(NamedTuple):
+@value
+class Undone:
     entry: logfile.Entry
     text: str  # the event retracted, in notation
     table: Table
@@ -435,12 +441,14 @@ def undo(path: Path, force: bool = False) -> Undone:
         return Undone(last, text, Table(new_log, setup, state))
 
 
-class DemoMove(NamedTuple):
+@value
+class DemoMove:
     seq: int
     lines: list[str]
 
 
-class DemoOptions(NamedTuple):
+@value
+class DemoOptions:
     """`referee options` at a moment of the demo where a player has a real choice."""
 
     turn: ToAct
@@ -448,7 +456,8 @@ class DemoOptions(NamedTuple):
     note: str
 
 
-class DemoRefusal(NamedTuple):
+@value
+class DemoRefusal:
     """A move the rules forbid at a moment of the demo, and the refusal `play` would print."""
 
     text: str

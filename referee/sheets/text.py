@@ -15,6 +15,7 @@ import textwrap
 import unicodedata
 from typing import Any, Sequence
 
+from referee.evolve import evolve
 from referee.scoresheet import (
     BLANK_FACTS,
     Column,
@@ -33,6 +34,7 @@ from referee.scoresheet import (
 )
 from referee.sheets.chart import letters, nice_ticks, tick_text
 from referee.textsafe import clean_line
+from referee.values import fields
 
 GAP = 2  # the spaces between two columns of a "simple" table (1 when that makes it fit)
 MIN_NAME = 8  # a name column is never cut shorter than this
@@ -100,8 +102,9 @@ def folded(value: Any) -> Any:
     measures it."""
     if isinstance(value, str):
         return ascii_text(value)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return type(value)(*(folded(item) for item in value))
+    if hasattr(type(value), "__value_fields__"):  # a Scoresheet, Row, Section...
+        return evolve(value, **{f.name: folded(getattr(value, f.name))
+                                for f in fields(type(value))})
     if isinstance(value, (tuple, list)):
         return type(value)(folded(item) for item in value)
     if isinstance(value, dict):
