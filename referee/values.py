@@ -2,9 +2,10 @@
 
 Every `referee` command imports the states and components of one game before it answers, and on
 Python 3.11 `dataclasses` compiles six methods for each class (about 1 ms a class, 4 ms for a
-state of fifty fields: a fifth of what `play` may cost above Python's own start-up). `@value`
-compiles only `__init__`; equality, hashing and `repr` read the fields through one
-`operator.attrgetter`, written once here for every class.
+state of fifty fields: a fifth of what `play` may cost above Python's own start-up), and
+`typing.NamedTuple` compiles every field's annotation. `@value` compiles only `__init__`, and
+only when the class makes its first object; equality, hashing and `repr` read the fields
+through one `operator.attrgetter`, written once here for every class.
 
     @value(slots=True)
     class Siege:
@@ -80,7 +81,7 @@ def _make(cls: type, slots: bool) -> type:
     cls._value_key = _getter(compared)  # type: ignore[attr-defined]
     cls._value_shown = _getter(shown)  # type: ignore[attr-defined]
     cls._value_names = tuple(shown)  # type: ignore[attr-defined]
-    cls.__init__ = _init(cls, found, slots)  # type: ignore[misc]
+    cls.__init__ = _first_init(cls, found, slots)  # type: ignore[misc]
     for name, method in _METHODS.items():
         setattr(cls, name, method)
     if slots:  # the default pickling would assign the slots one by one, which frozen refuses
@@ -101,7 +102,21 @@ def _fields(cls: type) -> tuple[Field, ...]:
         found.append(spec)
         if default is not _MISSING and spec.default is _MISSING:
             delattr(cls, name)  # a Field marker is no default to fall back on
+    _check_defaults(cls.__name__, found)
     return tuple(found)
+
+
+def _check_defaults(name: str, found: list[Field]) -> None:
+    """Refused at once, as a dataclass would be (the `__init__` is compiled later)."""
+    defaulted = False
+    for spec in found:
+        has_default = spec.default is not _MISSING or spec.default_factory is not _MISSING
+        if not spec.init and not has_default:
+            raise TypeError(f"{name}.{spec.name}: init=False needs a default")
+        if spec.init and defaulted and not has_default:
+            raise TypeError(f"{name}.{spec.name}: a field without a default follows one with "
+                            f"a default")
+        defaulted = defaulted or (spec.init and has_default)
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
@@ -112,6 +127,19 @@ def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
         return lambda obj: (one(obj),)
     many: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
     return many
+
+
+def _first_init(cls: type, found: tuple[Field, ...], slots: bool) -> Callable[..., None]:
+    """An `__init__` that compiles the real one on the first call and puts it in its place: a
+    command creates few of its classes' objects (a state from the cache is unpickled, not
+    initialised), so most classes never pay for the compilation."""
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if cls.__init__ is __init__:  # type: ignore[misc]
+            cls.__init__ = _init(cls, found, slots)  # type: ignore[misc]
+        cls.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
 
 
 def _init(cls: type, found: tuple[Field, ...], slots: bool) -> Callable[..., None]:
@@ -130,17 +158,12 @@ def _init(cls: type, found: tuple[Field, ...], slots: bool) -> Callable[..., Non
                 params.append(f"{spec.name}=_MISSING")
                 body.append(f"if {spec.name} is _MISSING: {spec.name} = _f_{spec.name}()")
             else:
-                if params and "=" in params[-1]:
-                    raise TypeError(f"{cls.__name__}.{spec.name}: a field without a default "
-                                    f"follows one with a default")
                 params.append(spec.name)
             source = spec.name
         elif spec.default_factory is not _MISSING:
             source = f"_f_{spec.name}()"
-        elif spec.default is not _MISSING:
-            source = f"_d_{spec.name}"
         else:
-            raise TypeError(f"{cls.__name__}.{spec.name}: init=False needs a default")
+            source = f"_d_{spec.name}"
         body.append(f"_set(self, {spec.name!r}, {source})" if slots
                     else f"_d[{spec.name!r}] = {source}")
     lines = [f"def __init__(self, {', '.join(params)}):" if params else "def __init__(self):"]

@@ -88,6 +88,23 @@ def test_a_default_after_no_default_is_refused():
     with pytest.raises(TypeError, match="Wrong.b"):
         value(Wrong)
 
+    class Unset:
+        a: int = field(init=False)
+
+    with pytest.raises(TypeError, match="Unset.a: init=False needs a default"):
+        value(Unset)
+
+
+def test_init_is_compiled_by_the_first_object():
+    @value(slots=True)
+    class Late:
+        a: int
+        b: int = 2
+
+    first = Late.__init__
+    assert Late(1) == Late(1, 2) and Late.__init__ is not first
+    assert Late(a=3).b == 2 and Late.__init__.__qualname__.endswith("Late.__init__")
+
 
 def test_evolve_is_replace():
     p = Point(1, 2)

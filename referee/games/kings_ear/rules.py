@@ -7,8 +7,7 @@ Each event's own rule is in events.py; every refusal cites an entry of rulebook.
 from __future__ import annotations
 
 import itertools
-import random
-from typing import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from referee.values import value
 from referee.engine import Event, ToAct
@@ -24,6 +23,9 @@ from referee.games.kings_ear.components import (
 )
 from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.state import State, locked, tradeable_under
+
+if TYPE_CHECKING:  # only random play (simulate) uses it
+    import random
 
 TURN, PLACING, OVER = "turn", "placing", "over"
 
