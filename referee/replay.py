@@ -16,7 +16,6 @@ from typing import (
     Iterable,
     Iterator,
     Mapping,
-    NamedTuple,
     Sequence,
     TypeVar,
 )
@@ -33,11 +32,13 @@ from referee.engine import (
 )
 from referee.errors import LogError, MoveError, RefereeError, UsageError
 from referee.log import Entry, GameLog
+from referee.values import value
 
 S = TypeVar("S")
 
 
-class Setup(NamedTuple, Generic[S]):
+@value
+class Setup(Generic[S]):
     """A game as it stands before its first event: the players seated, the options checked."""
 
     game: Game[S]
@@ -47,7 +48,8 @@ class Setup(NamedTuple, Generic[S]):
     state: S
 
 
-class Step(NamedTuple, Generic[S]):
+@value
+class Step(Generic[S]):
     """One event replayed: the state before and after it, and what the referee newly noticed."""
 
     entry: Entry
