@@ -469,9 +469,15 @@ def appended_text(log: GameLog, previous: str) -> str:
 def located(log: GameLog, text: str) -> GameLog:
     """`log` with the TOML lines of `text`, the document it was just written as."""
     locator = _Locator(text)
-    entries = tuple(evolve(entry, line=locator.table("events", index))
+    entries = tuple(_at_line(entry, locator.table("events", index))
                     for index, entry in enumerate(log.entries))
     return evolve(log, entries=entries, _locator=locator)
+
+
+def _at_line(entry: Entry, line: int | None) -> Entry:
+    """The entry placed at `line`: itself when already there (after an append, all but the new
+    one are)."""
+    return entry if entry.line == line else evolve(entry, line=line)
 
 
 def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
