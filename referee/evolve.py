@@ -1,58 +1,85 @@
 """`evolve(value, **changes)`: a value (referee.values) or NamedTuple with some fields changed, fast.
 
 A replay makes a new state for every event, so running `__init__` again over every field was the
-largest cost of `check` after parsing. A state's fields
-are copied straight into the new object's `__dict__` instead, and only its declared fields:
-values cached on the old object (`functools.cached_property`) are not carried over.
+largest cost of `check` after parsing. A state's fields are copied straight into the new object's
+`__dict__` instead, and only its declared fields: values cached on the old object
+(`functools.cached_property`) are not carried over, and a memo (a field with `init=False` and a
+default factory) starts empty.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 from referee.values import fields
 
 T = TypeVar("T")
-_Known = tuple[tuple[str, ...], frozenset[str], tuple[str, ...], tuple[str, ...],
-               tuple[tuple[str, Any], ...]]
-_FIELDS: dict[type, _Known] = {}
+Plan = Callable[[Any, dict[str, Any]], Any]
+_PLANS: dict[type, Plan] = {}  # how to evolve each class, worked out at its first evolve
+_new = object.__new__
+_set = object.__setattr__
 
 
 def evolve(value: T, **changes: Any) -> T:
-    replace_tuple = getattr(value, "_replace", None)
-    if replace_tuple is not None:  # a NamedTuple: its own, already fast
-        try:
-            return replace_tuple(**changes)  # type: ignore[no-any-return]
-        except ValueError as exc:
-            raise TypeError(str(exc)) from None
     cls = type(value)
-    known = _FIELDS.get(cls)
-    if known is None:
-        names = tuple(f.name for f in fields(cls))
-        cached = tuple(name for klass in cls.__mro__ for name, attr in vars(klass).items()
-                       if isinstance(attr, functools.cached_property))
-        init = tuple(f.name for f in fields(cls) if f.init)
-        fresh = tuple((f.name, f.default_factory) for f in fields(cls)
-                      if not f.init and callable(f.default_factory))  # a per-object memo
-        known = _FIELDS[cls] = (names, frozenset(names), cached, init, fresh)
-    names, allowed, cached, init, fresh = known
-    if not changes.keys() <= allowed:
-        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - allowed)[0]!r}")
-    old = getattr(value, "__dict__", None)
-    if old is None:  # a class with __slots__: through its __init__
+    plan = _PLANS.get(cls) or _plan(cls)
+    new: T = plan(value, changes)
+    return new
+
+
+def _plan(cls: type) -> Plan:
+    if hasattr(cls, "_replace"):  # a NamedTuple: its own, already fast
+        plan: Plan = _named_tuple
+    elif "__slots__" in vars(cls):  # no __dict__ to copy
+        plan = _through_init(cls)
+    else:
+        plan = _dict_copy(cls)
+    _PLANS[cls] = plan
+    return plan
+
+
+def _named_tuple(value: Any, changes: dict[str, Any]) -> Any:
+    try:
+        return value._replace(**changes)
+    except ValueError as exc:
+        raise TypeError(str(exc)) from None
+
+
+def _refuse(cls: type, allowed: frozenset[str], changes: dict[str, Any]) -> None:
+    raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - allowed)[0]!r}")
+
+
+def _through_init(cls: type) -> Plan:
+    """A class with __slots__: the ordinary way, through its __init__."""
+    init = tuple(f.name for f in fields(cls) if f.init)
+    allowed = frozenset(f.name for f in fields(cls))
+
+    def plan(value: Any, changes: dict[str, Any]) -> Any:
+        if not changes.keys() <= allowed:
+            _refuse(cls, allowed, changes)
         given = {name: getattr(value, name) for name in init}
         given.update(changes)
         return cls(**given)
-    values = old.copy()
-    if len(values) != len(names):  # values cached on the old object are computed again
-        for name in cached:
-            values.pop(name, None)
-        if len(values) != len(names):  # anything else set on the old object: fields only
+    return plan
+
+
+def _dict_copy(cls: type) -> Plan:
+    names = tuple(f.name for f in fields(cls))
+    allowed = frozenset(names)
+    fresh = tuple((f.name, f.default_factory) for f in fields(cls)
+                  if not f.init and callable(f.default_factory))
+
+    def plan(value: Any, changes: dict[str, Any]) -> Any:
+        if not changes.keys() <= allowed:
+            _refuse(cls, allowed, changes)
+        old = value.__dict__
+        values = old.copy()
+        if len(values) != len(names):  # something cached on the old object: the fields only
             values = {name: old[name] for name in names}
-    values.update(changes)
-    for name, factory in fresh:
-        values[name] = factory()
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", values)
-    return new
+        values.update(changes)
+        for name, factory in fresh:
+            values[name] = factory()
+        new: Any = _new(cls)
+        _set(new, "__dict__", values)
+        return new
+    return plan
