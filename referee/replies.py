@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from referee.values import value
-from referee.evolve import evolve
 from referee.engine import ToAct
+from referee.evolve import evolve
+from referee.values import value
 
 
 @value(slots=True)

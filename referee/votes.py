@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Sequence
 
-CHOICES = ("yea", "nay", "abstain")
-from referee.values import value
 from referee.evolve import evolve
+from referee.values import value
+
+CHOICES = ("yea", "nay", "abstain")
 
 
 @value(slots=True)

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.evolve import evolve
 from referee import log as logfile
 from referee import replay
 from referee.cli import main
 from referee.engine import Game, apply_event, available_game_ids, load_game
 from referee.errors import EXIT_INTERNAL, LogError
+from referee.evolve import evolve
 from referee.simulate import default_players, play_out, to_log
 
 TIME_LIMIT = 20  # seconds one command may take before it counts as a hang

@@ -7,9 +7,9 @@ from typing import Iterable
 
 import pytest
 
-from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.components import Box
 from referee.games.kingmaker.state import DECK, NobleState, ShipState, Siege, State

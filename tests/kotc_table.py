@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.evolve import evolve
 from referee import seals
 from referee.engine import Event, Player, apply_event
 from referee.errors import MoveError
+from referee.evolve import evolve
 from referee.games.king_of_the_castle import GAME
 from referee.games.king_of_the_castle.components import ATTRIBUTES, stack
 from referee.games.king_of_the_castle.state import State

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from referee.evolve import evolve
 from referee import log as logfile
 from referee import session
 from referee.engine import Player, available_game_ids, load_game
+from referee.evolve import evolve
 from referee.scoresheet import Scoresheet
 from referee.simulate import play_out
 from tests.conftest import GOLDEN

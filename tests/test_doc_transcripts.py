@@ -32,8 +32,8 @@ from typing import NamedTuple
 
 import pytest
 
-from referee.evolve import evolve
 from referee import log as logfile
+from referee.evolve import evolve
 from tests.conftest import EXAMPLES, GOLDEN, ROOT
 
 README = ROOT / "README.md"

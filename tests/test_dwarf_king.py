@@ -3,9 +3,9 @@
 
 import pytest
 
-from referee.evolve import evolve
 from referee.engine import Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
+from referee.evolve import evolve
 from referee.games.dwarf_king import GAME
 from referee.games.dwarf_king.components import CARDS, SPECIALS, deck, hand_size
 from referee.games.dwarf_king.notation import parse_card

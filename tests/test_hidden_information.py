@@ -15,12 +15,10 @@ import re
 
 import pytest
 
-from referee.evolve import evolve
-from referee.evolve import evolve
-
 from referee import log as logfile
 from referee import session
 from referee.engine import apply_event, load_game
+from referee.evolve import evolve
 from referee.games.dwarf_king.components import LEADER_CARD, QUEST_CARD, SPECIAL_CARD, tiles
 from referee.games.kings_ear.components import card_ids, short_name
 from referee.simulate import default_players, play_out, to_log

@@ -10,11 +10,11 @@ from collections import Counter
 
 import pytest
 
-from referee.evolve import evolve
 from referee import log as logfile
 from referee import seals
 from referee.engine import Event, apply_event
 from referee.errors import IllegalMove, NotationError, UsageError
+from referee.evolve import evolve
 from referee.games.king_of_the_castle import GAME
 from referee.games.king_of_the_castle.components import CARDS, EVENT_CARDS
 from referee.games.king_of_the_castle.scoring import post_points, squire_points

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
+from referee.evolve import evolve
 from referee.games.king_of_the_valley import GAME
 from referee.games.king_of_the_valley.components import (
     ASSUMED_PILE_MIX,

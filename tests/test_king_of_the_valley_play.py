@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.evolve import evolve
 from referee import log as logfile
 from referee.engine import Event, Player, apply_event
 from referee.errors import IllegalMove, RefereeError
+from referee.evolve import evolve
 from referee.games.king_of_the_valley import GAME
 from referee.games.king_of_the_valley.components import ASSUMED_PILE_MIX, SQUARES, between
 from referee.games.king_of_the_valley.rules import Summon, check, summons

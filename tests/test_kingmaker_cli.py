@@ -11,11 +11,11 @@ import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.evolve import evolve
 from referee import log as logfile
 from referee.check import check_file
 from referee.engine import apply_event
 from referee.errors import RefereeError
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME
 from referee.games.kingmaker.components import SHIPPED, TEST_BOX, file_text, load
 from referee.simulate import default_players, play_out

@@ -13,11 +13,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.evolve import evolve
 from referee import log as logfile
 from referee.check import check_file
 from referee.engine import apply_event
 from referee.errors import RefereeError
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME
 from referee.replay import final, from_log, replay_log
 from referee.simulate import default_players, play_out

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.evolve import evolve
 from referee.errors import NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import CHANCERY, Parliament, Peace
 from tests.kingmaker_realm import (

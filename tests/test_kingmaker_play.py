@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.evolve import evolve
 from referee.errors import IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.events.combat import odds_text
 from referee.games.kingmaker.state import DISCARD

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from referee.evolve import evolve
 from referee.engine import Player, apply_event
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import CHANCERY, DISCARD
 from tests.kingmaker_realm import (

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.evolve import evolve
 from referee.engine import Player, apply_event
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import ASIDE, CHANCERY, DECK, OUT
 from tests.kingmaker_realm import (

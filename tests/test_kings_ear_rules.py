@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
+from referee.evolve import evolve
 from referee.games.kings_ear import GAME
 from referee.games.kings_ear.components import PENDING, PILE, card_ids
 from referee.games.kings_ear.notation import card_name

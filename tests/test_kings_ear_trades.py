@@ -11,8 +11,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.evolve import evolve
 from referee.engine import Event, Player, apply_event
+from referee.evolve import evolve
 from referee.games.kings_ear import GAME
 from referee.games.kings_ear.components import card_house, card_value
 from referee.games.kings_ear.events import LISTED

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from referee.evolve import evolve
 from referee import log as logfile
+from referee.evolve import evolve
 from tests.conftest import EXAMPLES
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from referee.evolve import evolve
 from referee import log as logfile
+from referee.evolve import evolve
 from referee.scoresheet import render_text
 
 CREATED = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone.utc)
