@@ -27,13 +27,13 @@ from typing import (
 
 from referee.errors import IllegalMove, NotationError, UsageError
 from referee.notation import expect_end, match, words
-from referee.rulebook import Rulebook
 from referee.textsafe import name_key
 from referee.values import value
 
-if TYPE_CHECKING:  # scoring is imported only by the commands that score
+if TYPE_CHECKING:  # scoring and the rules' texts are imported only by the commands using them
     import random
 
+    from referee.rulebook import Rulebook
     from referee.scoresheet import Scoresheet
 
 S = TypeVar("S")
@@ -371,11 +371,26 @@ class Game(Generic[S]):
     options: tuple[OptionSpec, ...] = ()
     phases: tuple[Phase, ...] = ()
     events: Events[S] = Events()
-    rulebook: Rulebook = Rulebook()
     turn_rule: str = ""  # the rule cited when a move comes out of turn or out of its phase
     seed_use: str = "virtual pile shuffled"  # what `new --shuffle/--seed` has the tool do
     verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
     fold_history: frozenset[str] = frozenset()  # event types whose runs `history` shows as one
+
+    @property
+    def rulebook(self) -> Rulebook:
+        """The rules and rulings: RULEBOOK in the game package's `rulebook` module, imported
+        when asked for (by `rules`, the man page and the tests; `play` never needs it)."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.rulebook")
+        except ModuleNotFoundError as exc:  # a game without rulings (the tests' toy game)
+            if exc.name != f"{package}.rulebook":
+                raise
+            from referee.rulebook import Rulebook
+
+            return Rulebook()
+        book: Rulebook = module.RULEBOOK
+        return book
 
     # ---- set-up --------------------------------------------------------------------------
     def default_options(self) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from referee.games.kings_ear import rules, texts
 from referee.games.kings_ear.components import CARDS, DEFAULT_HOUSES, PILE, check_houses
 from referee.games.kings_ear.events import EVENTS, LISTED, TRADE
 from referee.games.kings_ear.notation import card_name
-from referee.games.kings_ear.rulebook import RULEBOOK
 from referee.games.kings_ear.state import State, inventory
 
 if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
@@ -39,7 +38,6 @@ class KingsEar(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
-    rulebook = RULEBOOK
     turn_rule = "Turn"
 
     # ---- set-up --------------------------------------------------------------------------
