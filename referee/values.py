@@ -78,14 +78,15 @@ def _make(cls: type, slots: bool) -> type:
     compared = [f.name for f in found if f.compare]
     shown = [f.name for f in found if f.repr]
     cls.__value_fields__ = found  # type: ignore[attr-defined]
-    cls._value_key = _getter(compared)  # type: ignore[attr-defined]
-    cls._value_shown = _getter(shown)  # type: ignore[attr-defined]
+    cls._value_key = staticmethod(_getter(compared))  # type: ignore[attr-defined]
+    cls._value_shown = staticmethod(_getter(shown))  # type: ignore[attr-defined]
     cls._value_names = tuple(shown)  # type: ignore[attr-defined]
     cls.__init__ = _first_init(cls, found, slots)  # type: ignore[misc]
     for name, method in _METHODS.items():
         setattr(cls, name, method)
     if slots:  # the default pickling would assign the slots one by one, which frozen refuses
-        cls._value_args = _getter([f.name for f in found if f.init])  # type: ignore[attr-defined]
+        cls._value_args = staticmethod(  # type: ignore[attr-defined]
+            _getter([f.name for f in found if f.init]))
         cls.__reduce__ = _reduce  # type: ignore[method-assign, assignment]
     return cls
 

@@ -72,6 +72,24 @@ def test_a_value_is_a_frozen_dataclass():
         Slotted(1).a = 2  # type: ignore[misc]
 
 
+@value(slots=True)
+class One:
+    only: str
+
+
+@value
+class Empty:
+    pass
+
+
+def test_values_of_one_field_or_none():
+    assert One("a") == One("a") != One("b") and hash(One("a")) == hash(One("a"))
+    assert repr(One("a")) == "One(only='a')" and repr(Empty()) == "Empty()"
+    assert Empty() == Empty() and hash(Empty()) == hash(Empty())
+    assert pickle.loads(pickle.dumps(One("a"))) == One("a")
+    assert evolve(One("a"), only="b") == One("b")
+
+
 def test_a_value_pickles_and_copies():
     for made in (Point(3, 4), Slotted(1, "x", ("t",)), Memo("a", {"x": 1}, note="n")):
         again = pickle.loads(pickle.dumps(made, protocol=5))
