@@ -14,11 +14,12 @@ square), `aboard:SHIP`; ships lie at `port:P` or `sea:TEXT`. An unfortified plac
 from __future__ import annotations
 
 import datetime as dt
-from functools import cached_property
 from typing import Any, Mapping
 
 from referee.values import field, value
 from referee.games.kingmaker.components import CROWN, Box, Entry
+from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
+from referee.games.kingmaker.recall import recalled
 from referee.votes import Motion
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
@@ -305,34 +306,21 @@ class State:
         """A player's nobles in play, in the order they entered."""
         return [n for n, s in self.nobles.items() if s.owner == player]
 
-    @cached_property
-    def holdings(self) -> dict[str, list[str]]:
-        """noble -> the crown cards assigned to him, in the order they came."""
-        out: dict[str, list[str]] = {n: [] for n in self.nobles}
-        for card, where in self.cards.items():
-            if where.startswith("noble:"):
-                out.setdefault(where[6:], []).append(card)
-        return out
-
     def cards_of(self, noble: str) -> list[str]:
-        return self.holdings.get(noble, [])
+        """The crown cards assigned to a noble, in the order they came (callers do not change
+        the list: it is shared)."""
+        return holdings(self.cards).get(noble, [])
 
     def hand(self, player: str) -> list[str]:
         """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
-        hands = self.memo.get("hands")
-        if hands is None:
-            hands = self.memo["hands"] = {}
-            for card, where in self.cards.items():
-                if where.startswith("hand:"):
-                    hands.setdefault(where[5:], []).append(card)
-        return list(hands.get(player, ()))
+        return list(hands(self.cards).get(player, ()))
 
     def hand_size(self, player: str) -> int:
-        return len(self.hand(player)) + self.hidden.get(player, 0)
+        return len(hands(self.cards).get(player, ())) + self.hidden.get(player, 0)
 
     def entry(self, card: str) -> Entry:
         """The box entry of a card in play (copies share their entry: `Welsh Mercenaries #2`)."""
-        found = self.box.card(card_entry(card))
+        found = self.box.crown_card(card)
         assert found is not None, card
         return found
 
@@ -353,10 +341,24 @@ class State:
 
 
 
-def card_entry(card: str) -> str:
-    """The entry a card instance belongs to: `Welsh Mercenaries #2` -> `Welsh Mercenaries`."""
-    name, sep, number = card.rpartition(" #")
-    return name if sep and number.isdigit() else card
+@recalled
+def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
+    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
+    out: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        if where.startswith("noble:"):
+            out.setdefault(where[6:], []).append(card)
+    return out
+
+
+@recalled
+def hands(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """player -> the known cards in his hand, in `cards` order."""
+    out: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        if where.startswith("hand:"):
+            out.setdefault(where[5:], []).append(card)
+    return {player: tuple(cards) for player, cards in out.items()}
 
 
 def instances(entry: Entry) -> list[str]:
