@@ -8,7 +8,7 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 from referee.evolve import evolve
 from referee.engine import ToAct
@@ -17,9 +17,11 @@ from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.components import (
     PLACE_KINDS,
     WITHIN,
+    Box,
     Entry,
     PlaceKind,
 )
+from referee.games.kingmaker.recall import quiet_while_same, recalled
 from referee.games.kingmaker.state import (
     ASIDE,
     ASSIGN,
@@ -47,11 +49,13 @@ from referee.games.kingmaker.state import (
     Duty,
     Ending,
     HeirState,
+    NobleState,
     ShipState,
     Sitting,
     State,
     card_entry,
     crown_instances,
+    hands,
 )
 
 # Names the rules themselves use (seed §4, rules 25-26; rules page R-8).
@@ -1343,6 +1347,12 @@ def settle(before: State, state: State) -> State:
     return _complete_victory(state)
 
 
+# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too.
+SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines",
+               "beaufort_crowned", "options", "box")
+
+
+@quiet_while_same(SIEGE_READS)
 def _check_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
@@ -1377,6 +1387,8 @@ def _track_heirs(before: State, state: State) -> State:
     """8.4: an heir off the mainland must land by the end of his controller's next own movement
     phase (the second after a capture in Calais); the deadline is set when he leaves or changes
     hands. Carisbrooke's island is mainland for a faction that held Carisbrooke before he came."""
+    if _heirs_at_rest(state.heirs, state.nobles, state.ships, state.box):
+        return state
     heirs = dict(state.heirs)
     for heir, info in state.heirs.items():
         if not info.alive:
@@ -1404,6 +1416,39 @@ def _track_heirs(before: State, state: State) -> State:
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
+@recalled
+def _heirs_at_rest(heirs: Mapping[str, HeirState], nobles: Mapping[str, NobleState],
+                   ships: Mapping[str, ShipState], box: Box) -> bool:
+    """Whether _track_heirs has nothing to do: every living heir uncontrolled, or on the
+    mainland off Wight, with no deadline and no Wight mark (then `before` does not matter)."""
+    for heir, info in heirs.items():
+        if not info.alive:
+            continue
+        if info.due is not None or info.wight or heir == BEAUFORT:
+            return False
+        if not info.by:  # uncontrolled (heir_player)
+            continue
+        location = nobles[info.by].at
+        prefix, name = split(location)
+        if prefix == "aboard":
+            ship = ships.get(name)
+            location = ship.at if ship else location
+            prefix, name = split(location)
+        entry = box.place(name) if prefix != "sea" else None
+        mainland = prefix == "sq" or (prefix != "sea" and (
+            entry is None or entry.get("area", "mainland") == "mainland"))
+        if not mainland or _on_wight(box, entry):
+            return False
+    return True
+
+
+def _on_wight(box: Box, entry: Entry | None) -> bool:
+    """A place on Carisbrooke's island (8.4)."""
+    carisbrooke = box.place("Carisbrooke")
+    return entry is not None and carisbrooke is not None and \
+        entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
+
+
 def _is_wight(state: State, location: str) -> bool:
     prefix, name = split(location)
     entry = state.box.place(name) if prefix != "sea" else None
@@ -1412,6 +1457,7 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
+@quiet_while_same(("heirs", "lines", "nobles", "box", "names", "own", "both"))
 def _track_both_houses(state: State) -> State:
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
@@ -1429,6 +1475,8 @@ def _track_both_houses(state: State) -> State:
 
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
+    if not _towns_in_hand(state.cards, state.box):
+        return state
     for player in state.names:
         for card in state.hand(player):
             if state.kind(card) == "town":
@@ -1436,6 +1484,18 @@ def _waiting_towns(state: State) -> State:
     return state
 
 
+@recalled
+def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
+    """Whether any hand may hold a town card (a card of no entry: the loop will say)."""
+    for held in hands(cards).values():
+        for card in held:
+            entry = box.crown_card(card)
+            if entry is None or entry.kind == "town":
+                return True
+    return False
+
+
+@quiet_while_same(("duties", "hidden", "cards", "names"))
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
     kept = tuple(d for d in state.duties if d.kind != "discard" or
@@ -1451,8 +1511,9 @@ def _hand_limits(state: State) -> State:
 
 def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
+    owners = {noble.owner for noble in state.nobles.values()}
     for player in state.playing:
-        if not state.faction(player) and not any(d.kind in ("deal", "layout") and
+        if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
                 and deck_size(rebuild_deck(state)) > 0:
             state = add_duty(state, Duty("deal", player))
