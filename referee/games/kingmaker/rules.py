@@ -385,9 +385,32 @@ def friendly(state: State, player: str, place: str, snapshot: bool = False) -> b
 
 
 def friendly_snapshot(state: State, player: str) -> frozenset[str]:
-    """The places friendly to the mover at the start of his movement phase (§8.2)."""
-    return frozenset(p.name for p in state.box.of("place") if p.get("kind") is not None
-                     and friendly(state, player, p.name))
+    """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
+    for every place of known kind, with who is inside each gathered once."""
+    occupants = _owners_inside(state.nobles)
+    found = []
+    for place in state.box.of("place"):
+        kind, name = place.get("kind"), place.name
+        if kind is None:
+            continue
+        if (name, player) in state.grants or kind == "unfortified":
+            found.append(name)
+        elif kind == "open-town":
+            if all(owner == player for owner in occupants.get(name, ())):
+                found.append(name)
+        elif controller_player(state, name) == player:
+            found.append(name)
+    return frozenset(found)
+
+
+def _owners_inside(nobles: Mapping[str, NobleState]) -> dict[str, set[str]]:
+    """place -> the players whose nobles are inside it."""
+    out: dict[str, set[str]] = {}
+    for noble in nobles.values():
+        prefix, _, place = noble.at.partition(":")
+        if prefix == "in":
+            out.setdefault(place, set()).add(noble.owner)
+    return out
 
 
 def besieged_place(state: State, noble: str) -> str | None:
@@ -685,13 +708,14 @@ def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
 
 def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
     """R-7: places become the noble's if they are neutral fortresses."""
-    control = dict(state.control)
+    claimed: dict[str, str] = {}
     for place in places:
         entry = state.box.place(place)
         if entry is None or entry.get("kind") is None or not is_fortress(state, place):
             continue
-        control.setdefault(place, noble)
-    return evolve(state, control=control)
+        if place not in state.control:
+            claimed.setdefault(place, noble)
+    return evolve(state, control={**state.control, **claimed}) if claimed else state
 
 
 def take_control(state: State, place: str, noble: str) -> State:
@@ -1235,13 +1259,18 @@ def rebuild_deck(state: State) -> State:
 def initial_place(state: State, card: str) -> str:
     """§4.1, rule 25: where a crown card starts: the deck, set aside, or out of the game."""
     entry = state.entry(card)
-    brought = {s for kind in ("title", "office") for e in state.box.of(kind)
-               for s in e.names("ships")}
-    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in brought:
+    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in _ships_brought(state.box):
         return OUT
     if card in (LE_LUCAS, CONSTABLE):
         return ASIDE
     return DECK
+
+
+@recalled
+def _ships_brought(box: Box) -> frozenset[str]:
+    """The ships a title or office brings into play (rule 25: not in the Crown deck)."""
+    return frozenset(s for kind in ("title", "office") for e in box.of(kind)
+                     for s in e.names("ships"))
 
 
 def open_deck(state: State) -> State:

@@ -214,8 +214,9 @@ class Dealt(Base):
                          "deal-size", "R-5" if not extra else "R-6")
         if len(set(cards)) != len(cards):
             raise refuse("a card is named twice", "duplicate-card", "§4")
+        deck = rules.deck_size(state)
         for card in cards:
-            if state.cards.get(card) != DECK or rules.deck_size(state) <= 0:
+            if state.cards.get(card) != DECK or deck <= 0:
                 raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
                              "not-in-deck", "§4")
             check_data(state, card)
@@ -330,8 +331,8 @@ class Assign(Base):
         card, player = known_card(state, event["card"]), str(event.by)
         if state.cards.get(card) != f"dealt:{player}":
             raise refuse(f"{card} is not among the cards you were dealt", "not-dealt", "§4")
-        eligible = rules.eligible_nobles(state, card, player)
         if event["to"] == "chancery":
+            eligible = rules.eligible_nobles(state, card, player)
             if eligible:
                 raise refuse(f"{card} can be laid out on {', '.join(eligible)}: only a card "
                              "no noble may take goes to the Chancery", "placeable", "§4")
