@@ -997,6 +997,18 @@ def to_act(state: State) -> ToAct:
     return ToAct((state.active,), PROMPTS[state.stage].format(player=state.active))
 
 
+def acting(state: State) -> tuple[str, ...]:
+    """`to_act(state).players` without its prompt (the core asks at every player event): a
+    duty's player, or the active player in a phase of his own; anything else asks to_act."""
+    if state.ended is None and not state.time_up:
+        if state.duties:
+            player = state.duties[0].player
+            return () if player is None else (player,)
+        if state.combat is None and state.sitting is None and state.stage in PROMPTS:
+            return (state.active,)
+    return to_act(state).players
+
+
 PROMPTS = {
     CHANCE: "{player} draws an event card: `event CARD`",
     MOVEMENT: "{player} moves: `move NOBLES to LOCATION`, `sail SHIP to LOCATION`, or `next`",
