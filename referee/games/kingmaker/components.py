@@ -301,6 +301,12 @@ class Box:
     def _instances(self) -> dict[str, Entry]:
         return {}  # filled as cards are looked up: a card's copies are numbered without end
 
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """What the rules derive from this box alone, filled as they ask (a box never changes:
+        a declaration makes a new one)."""
+        return {}
+
     def crown_card(self, card: str) -> Entry | None:
         """The entry of a card or of one of its copies (`Welsh Mercenaries #2`)."""
         found = self._instances.get(card)

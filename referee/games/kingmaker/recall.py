@@ -16,6 +16,7 @@ from typing import Any, Callable, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def recalled(function: Callable[P, R]) -> Callable[P, R]:
@@ -35,12 +36,35 @@ def recalled(function: Callable[P, R]) -> Callable[P, R]:
     return again
 
 
+def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
+    """For a function of one state that reads only the fields named (`reads`): computed again
+    only when those fields are not the objects of its last call. Its result is shared."""
+    get = _getter(reads)
+
+    def wrap(function: Callable[[T], R]) -> Callable[[T], R]:
+        last: list[Any] = [(), None]  # the fields, the result
+
+        @wraps(function)
+        def again(state: T) -> R:
+            fields = get(state)
+            seen, result = last
+            if seen and all(map(is_, fields, seen)):
+                return result  # type: ignore[no-any-return]
+            result = function(state)
+            last[:] = fields, result
+            return result
+
+        return again
+
+    return wrap
+
+
 def quiet_while_same(*reads: tuple[str, ...]) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """For a step that returns its last argument, a state, unchanged when it has nothing to do:
     once it had nothing to do, it is not run again while the fields it reads (`reads`, a tuple
     of field names for each positional argument) are the same objects. The step must read
     nothing else: it is then a function of those fields, and would again do nothing."""
-    getters = [attrgetter(*names) if len(names) > 1 else _one(names[0]) for names in reads]
+    getters = [_getter(names) for names in reads]
 
     def wrap(step: Callable[P, R]) -> Callable[P, R]:
         quiet: list[Any] = [None]  # the fields read when it last had nothing to do
@@ -61,8 +85,11 @@ def quiet_while_same(*reads: tuple[str, ...]) -> Callable[[Callable[P, R]], Call
     return wrap
 
 
-def _one(name: str) -> Callable[[Any], tuple[Any, ...]]:
-    get = attrgetter(name)
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The named attributes of an object, as a tuple (even one)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    get = attrgetter(names[0])
     return lambda obj: (get(obj),)
 
 

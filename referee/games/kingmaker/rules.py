@@ -21,7 +21,7 @@ from referee.games.kingmaker.components import (
     Entry,
     PlaceKind,
 )
-from referee.games.kingmaker.recall import quiet_while_same, recalled
+from referee.games.kingmaker.recall import quiet_while_same, recalled, recalled_on
 from referee.games.kingmaker.state import (
     ASIDE,
     ASSIGN,
@@ -230,7 +230,7 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
                 total += entry.number("troops")
         if entry.kind in ("title", "office", "bishop") and entry.get("bonus_region") in here:
             total += entry.number("bonus")
-    for guard, by in guards(state).items():
+    for guard, by in _guards(state).items():
         if by == noble:
             total += state.entry(guard).number("troops")
     if plain:
@@ -265,13 +265,15 @@ def beaufort_is_heir(state: State) -> bool:
 
 
 def living_heirs(state: State) -> list[str]:
-    found = state.memo.get("living")
-    if found is None:
-        found = [h for h, s in state.heirs.items() if s.alive]
-        if beaufort_is_heir(state):
-            found.append(BEAUFORT)
-        state.memo["living"] = found
-    return list(found)
+    return list(_living(state))
+
+
+@recalled_on("heirs", "lines", "nobles")
+def _living(state: State) -> tuple[str, ...]:
+    found = [h for h, s in state.heirs.items() if s.alive]
+    if beaufort_is_heir(state):
+        found.append(BEAUFORT)
+    return tuple(found)
 
 
 def house_of(state: State, heir: str) -> str:
@@ -336,12 +338,10 @@ def houses_held(state: State, player: str) -> set[str]:
 
 def guards(state: State) -> dict[str, str]:
     """R-44: the Royal Guard cards follow the Kings' controllers (derived at every event)."""
-    found = state.memo.get("guards")
-    if found is None:
-        found = state.memo["guards"] = _guards(state)
-    return dict(found)
+    return dict(_guards(state))
 
 
+@recalled_on("heirs", "lines", "nobles", "beaufort_crowned", "options", "box")
 def _guards(state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     reigning = [k for k in kings(state) if controller(state, k)]
@@ -711,7 +711,8 @@ def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
     claimed: dict[str, str] = {}
     for place in places:
         entry = state.box.place(place)
-        if entry is None or entry.get("kind") is None or not is_fortress(state, place):
+        if entry is None or entry.get("kind") is None or \
+                not PLACE_KINDS[str(entry.get("kind"))].fortress:  # is_fortress
             continue
         if place not in state.control:
             claimed.setdefault(place, noble)
@@ -729,13 +730,13 @@ def take_control(state: State, place: str, noble: str) -> State:
 
 
 def bring_ships(state: State, noble: str, entry: Entry) -> State:
-    ships = dict(state.ships)
+    brought: dict[str, ShipState] = {}
     names = list(entry.names("ships")) + ([entry.name] if entry.kind == "ship" else [])
     for name in names:
         ship = state.box.card(name)
-        if ship is not None and name not in ships:
-            ships[name] = ShipState(noble, f"port:{ship.get('home_port')}")
-    return evolve(state, ships=ships)
+        if ship is not None and name not in state.ships and name not in brought:
+            brought[name] = ShipState(noble, f"port:{ship.get('home_port')}")
+    return evolve(state, ships={**state.ships, **brought}) if brought else state
 
 
 def place_town(state: State, card: str, player: str) -> State:
@@ -786,7 +787,7 @@ def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
     """Nobles (with the heirs they control) to a location."""
     moved = dict(state.nobles)
     for noble in nobles:
-        moved[noble] = evolve(moved[noble], at=to)
+        moved[noble] = NobleState(moved[noble].owner, to)  # evolve(..., at=to), made directly
     return evolve(state, nobles=moved)
 
 
@@ -794,8 +795,6 @@ def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> S
     """A noble comes into play for `player`: his home castles if neutral (R-7), Stanley with Le
     Lucas (rule 26), and (when `placed`) his position by R-30's placement (R-60)."""
     nobles = dict(state.nobles)
-    from referee.games.kingmaker.state import NobleState
-
     nobles[noble] = NobleState(player, "")
     cards = dict(state.cards)
     cards[noble] = PLAY
@@ -1428,7 +1427,7 @@ def _track_heirs(before: State, state: State) -> State:
     """8.4: an heir off the mainland must land by the end of his controller's next own movement
     phase (the second after a capture in Calais); the deadline is set when he leaves or changes
     hands. Carisbrooke's island is mainland for a faction that held Carisbrooke before he came."""
-    if _heirs_at_rest(state.heirs, state.nobles, state.ships, state.box):
+    if _heirs_at_rest(state):
         return state
     heirs = dict(state.heirs)
     for heir, info in state.heirs.items():
@@ -1457,37 +1456,21 @@ def _track_heirs(before: State, state: State) -> State:
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
-@recalled
-def _heirs_at_rest(heirs: Mapping[str, HeirState], nobles: Mapping[str, NobleState],
-                   ships: Mapping[str, ShipState], box: Box) -> bool:
+@recalled_on("heirs", "nobles", "ships", "box")
+def _heirs_at_rest(state: State) -> bool:
     """Whether _track_heirs has nothing to do: every living heir uncontrolled, or on the
     mainland off Wight, with no deadline and no Wight mark (then `before` does not matter)."""
-    for heir, info in heirs.items():
+    for heir, info in state.heirs.items():
         if not info.alive:
             continue
         if info.due is not None or info.wight or heir == BEAUFORT:
             return False
-        if not info.by:  # uncontrolled (heir_player)
+        if heir_player(state, heir) is None:
             continue
-        location = nobles[info.by].at
-        prefix, name = split(location)
-        if prefix == "aboard":
-            ship = ships.get(name)
-            location = ship.at if ship else location
-            prefix, name = split(location)
-        entry = box.place(name) if prefix != "sea" else None
-        mainland = prefix == "sq" or (prefix != "sea" and (
-            entry is None or entry.get("area", "mainland") == "mainland"))
-        if not mainland or _on_wight(box, entry):
+        location = position(state, heir_location(state, heir))
+        if not on_mainland(state, location) or _is_wight(state, location):
             return False
     return True
-
-
-def _on_wight(box: Box, entry: Entry | None) -> bool:
-    """A place on Carisbrooke's island (8.4)."""
-    carisbrooke = box.place("Carisbrooke")
-    return entry is not None and carisbrooke is not None and \
-        entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
 def _is_wight(state: State, location: str) -> bool:

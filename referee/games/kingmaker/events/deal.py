@@ -135,7 +135,16 @@ class Amend(Declare):
 
 
 def missing_data(state: State, card: str) -> list[str]:
-    """What R-2 still needs before a card can come into play (its places included)."""
+    """What R-2 still needs before a card can come into play (its places included): the box's
+    answer, kept with it."""
+    key = ("missing", card)
+    found = state.box.memo.get(key)
+    if found is None:
+        found = state.box.memo[key] = tuple(_missing_data(state, card))
+    return list(found)
+
+
+def _missing_data(state: State, card: str) -> list[str]:
     entry = state.entry(card)
     needs = [f"{entry.name}.{key}" for key in entry.missing()]
     places = list(entry.names("home")) + list(entry.names("brings"))
