@@ -39,19 +39,26 @@ def recalled(function: Callable[P, R]) -> Callable[P, R]:
 def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
     """For a function of one state that reads only the fields named (`reads`): computed again
     only when those fields are not the objects of its last call. Its result is shared."""
-    get = _getter(reads)
+    return recalled_by(_getter(reads))
+
+
+def recalled_by(key: Callable[[T], tuple[Any, ...]]
+                ) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
+    """For a function of one state that depends on nothing but `key(state)` (a tuple of its
+    fields, or of what it reads in them): computed again only when the key's items are not the
+    objects of its last call. Its result is shared."""
 
     def wrap(function: Callable[[T], R]) -> Callable[[T], R]:
-        last: list[Any] = [(), None]  # the fields, the result
+        last: list[Any] = [(), None]  # the key, the result
 
         @wraps(function)
         def again(state: T) -> R:
-            fields = get(state)
+            inputs = key(state)
             seen, result = last
-            if seen and all(map(is_, fields, seen)):
+            if seen and all(map(is_, inputs, seen)):
                 return result  # type: ignore[no-any-return]
             result = function(state)
-            last[:] = fields, result
+            last[:] = inputs, result
             return result
 
         return again
@@ -59,24 +66,24 @@ def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
     return wrap
 
 
-def quiet_while_same(*reads: tuple[str, ...]) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """For a step that returns its last argument, a state, unchanged when it has nothing to do:
-    once it had nothing to do, it is not run again while the fields it reads (`reads`, a tuple
-    of field names for each positional argument) are the same objects. The step must read
-    nothing else: it is then a function of those fields, and would again do nothing."""
-    getters = [_getter(names) for names in reads]
+def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], T]]:
+    """For a step that returns its state unchanged (the same object) when it has nothing to
+    do: once it had nothing to do, it is not run again while the fields it reads (`reads`) are
+    the same objects. The step must read nothing else: it is then a function of those fields,
+    and would again do nothing."""
+    get = _getter(reads)
 
-    def wrap(step: Callable[P, R]) -> Callable[P, R]:
-        quiet: list[Any] = [None]  # the fields read when it last had nothing to do
+    def wrap(step: Callable[[T], T]) -> Callable[[T], T]:
+        quiet: list[Any] = [()]  # the fields read when it last had nothing to do
 
         @wraps(step)
-        def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            fields = [get(arg) for get, arg in zip(getters, args)]
+        def run(state: T) -> T:
+            fields = get(state)
             last = quiet[0]
-            if last is not None and all(map(_same, fields, last)):
-                return args[-1]  # type: ignore[return-value]
-            out = step(*args, **kwargs)
-            if out is args[-1]:
+            if last and all(map(is_, fields, last)):
+                return state
+            out = step(state)
+            if out is state:
                 quiet[0] = fields
             return out
 
@@ -91,7 +98,3 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
         return attrgetter(*names)
     get = attrgetter(names[0])
     return lambda obj: (get(obj),)
-
-
-def _same(these: tuple[Any, ...], those: tuple[Any, ...]) -> bool:
-    return all(map(is_, these, those))

@@ -21,7 +21,7 @@ from referee.games.kingmaker.components import (
     Entry,
     PlaceKind,
 )
-from referee.games.kingmaker.recall import quiet_while_same, recalled, recalled_on
+from referee.games.kingmaker.recall import quiet_while_same, recalled, recalled_by, recalled_on
 from referee.games.kingmaker.state import (
     ASIDE,
     ASSIGN,
@@ -268,7 +268,13 @@ def living_heirs(state: State) -> list[str]:
     return list(_living(state))
 
 
-@recalled_on("heirs", "lines", "nobles")
+def _heirs_key(state: State) -> tuple[object, ...]:
+    """All that the heirs' standing (living, Kings, controllers) reads: of the nobles, only
+    whether Beaufort is in play (8.2, R-45)."""
+    return state.heirs, state.lines, BEAUFORT in state.nobles, state.beaufort_crowned
+
+
+@recalled_by(_heirs_key)
 def _living(state: State) -> tuple[str, ...]:
     found = [h for h, s in state.heirs.items() if s.alive]
     if beaufort_is_heir(state):
@@ -341,7 +347,11 @@ def guards(state: State) -> dict[str, str]:
     return dict(_guards(state))
 
 
-@recalled_on("heirs", "lines", "nobles", "beaufort_crowned", "options", "box")
+def _guards_key(state: State) -> tuple[object, ...]:
+    return _heirs_key(state) + (state.options, state.box)
+
+
+@recalled_by(_guards_key)
 def _guards(state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     reigning = [k for k in kings(state) if controller(state, k)]
@@ -389,10 +399,7 @@ def friendly_snapshot(state: State, player: str) -> frozenset[str]:
     for every place of known kind, with who is inside each gathered once."""
     occupants = _owners_inside(state.nobles)
     found = []
-    for place in state.box.of("place"):
-        kind, name = place.get("kind"), place.name
-        if kind is None:
-            continue
+    for name, kind in _kinds_known(state.box):
         if (name, player) in state.grants or kind == "unfortified":
             found.append(name)
         elif kind == "open-town":
@@ -401,6 +408,12 @@ def friendly_snapshot(state: State, player: str) -> frozenset[str]:
         elif controller_player(state, name) == player:
             found.append(name)
     return frozenset(found)
+
+
+@recalled
+def _kinds_known(box: Box) -> tuple[tuple[str, str], ...]:
+    """(place, kind) for every place whose kind is known, in the box's order."""
+    return tuple((p.name, p.get("kind")) for p in box.of("place") if p.get("kind") is not None)
 
 
 def _owners_inside(nobles: Mapping[str, NobleState]) -> dict[str, set[str]]:
@@ -1252,11 +1265,16 @@ def coronation_problem(state: State, heir: str, place: str) -> IllegalMove | Non
 
 
 def deck_cards(state: State) -> list[str]:
-    return [c for c, w in state.cards.items() if w == DECK]
+    return list(_deck(state.cards))
+
+
+@recalled
+def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
+    return tuple(c for c, w in cards.items() if w == DECK)
 
 
 def deck_size(state: State) -> int:
-    return len(deck_cards(state)) - sum(state.hidden.values())
+    return len(_deck(state.cards)) - sum(state.hidden.values())
 
 
 def rebuild_deck(state: State) -> State:
@@ -1392,7 +1410,7 @@ SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines"
                "beaufort_crowned", "options", "box")
 
 
-@quiet_while_same(SIEGE_READS)
+@quiet_while_same(*SIEGE_READS)
 def _check_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
@@ -1481,7 +1499,7 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
-@quiet_while_same(("heirs", "lines", "nobles", "box", "names", "own", "both"))
+@quiet_while_same("heirs", "lines", "nobles", "box", "names", "own", "both")
 def _track_both_houses(state: State) -> State:
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
@@ -1497,6 +1515,12 @@ def _track_both_houses(state: State) -> State:
     return evolve(state, both=both) if both != state.both else state
 
 
+# What _waiting_towns reads, placing a town card through eligible_nobles (R-53).
+TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "options",
+              "duties")
+
+
+@quiet_while_same(*TOWN_READS)
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
     if not _towns_in_hand(state.cards, state.box):
@@ -1519,7 +1543,7 @@ def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
     return False
 
 
-@quiet_while_same(("duties", "hidden", "cards", "names"))
+@quiet_while_same("duties", "hidden", "cards", "names")
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
     kept = tuple(d for d in state.duties if d.kind != "discard" or
