@@ -215,12 +215,12 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
     plain = bonuses and not french and not extra_regions
-    if plain and ("strength", noble) in state.memo:
-        return int(state.memo["strength", noble])
     total = state.entry(noble).number("troops")
+    place = place_of(noble_position(state, noble)) if bonuses else None
+    if plain and (noble, place) in _strengths(state):
+        return _strengths(state)[noble, place]
     here: set[str] = set()
     if bonuses:
-        place = place_of(noble_position(state, noble))
         here = (regions(state, place) if place else set()) | set(extra_regions)
         here |= {WITHIN[r] for r in here if r in WITHIN}
     for card in state.cards_of(noble):
@@ -234,8 +234,19 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
         if by == noble:
             total += state.entry(guard).number("troops")
     if plain:
-        state.memo["strength", noble] = total
+        _strengths(state)[noble, place] = total
     return total
+
+
+def _strengths_key(state: State) -> tuple[object, ...]:
+    return state.cards, _guards(state), state.box
+
+
+@recalled_by(_strengths_key)
+def _strengths(state: State) -> dict[tuple[str, str | None], int]:
+    """(noble, his place) -> his strength without extra regions: what else it reads (his cards,
+    the Royal Guards, the box) is the key. A table `strength` fills as it is asked."""
+    return {}
 
 
 def french_holders(state: State, nobles: Iterable[str]) -> list[str]:
@@ -735,10 +746,13 @@ def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
 def take_control(state: State, place: str, noble: str) -> State:
     control = dict(state.control)
     control[place] = noble
-    cards = dict(state.cards)
-    for town in state.box.of("town"):  # the town card goes with the fortress (§8.1)
-        if town.get("place") == place and cards.get(town.name, "").startswith("noble:"):
-            cards[town.name] = f"noble:{noble}"
+    moved = {}  # the town card goes with the fortress (§8.1)
+    for town in state.box.of("town"):
+        where = state.cards.get(town.name, "")
+        if town.get("place") == place and where.startswith("noble:") and \
+                where != f"noble:{noble}":
+            moved[town.name] = f"noble:{noble}"
+    cards = {**state.cards, **moved} if moved else state.cards  # kept when nothing moves
     return evolve(state, control=control, cards=cards)
 
 

@@ -287,8 +287,8 @@ class State:
     chronicle: tuple[tuple[int, str], ...] = ()  # (turn, what happened): for the scoresheet
     ended: Ending | None = None
     time_up: bool = False
-    # what the rules derive from this state, computed once (never copied by `replace`)
-    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # What the rules derive from a state is kept by recall.py, by the fields it reads, so that
+    # it outlives the state: most events replace few fields.
 
     # ---- who is who -------------------------------------------------------------------------
     @property
