@@ -409,14 +409,15 @@ def friendly_snapshot(state: State, player: str) -> frozenset[str]:
     """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
     for every place of known kind, with who is inside each gathered once."""
     occupants = _owners_inside(state.nobles)
+    grants, control, nobles = state.grants, state.control, state.nobles
     found = []
     for name, kind in _kinds_known(state.box):
-        if (name, player) in state.grants or kind == "unfortified":
+        if (grants and (name, player) in grants) or kind == "unfortified":
             found.append(name)
         elif kind == "open-town":
             if all(owner == player for owner in occupants.get(name, ())):
                 found.append(name)
-        elif controller_player(state, name) == player:
+        elif control.get(name) and nobles[control[name]].owner == player:  # controller_player
             found.append(name)
     return frozenset(found)
 

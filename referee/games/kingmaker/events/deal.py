@@ -4,7 +4,7 @@ extra deals, the layout.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
 from referee.evolve import evolve
 from referee.engine import Args, Event
@@ -34,6 +34,7 @@ from referee.games.kingmaker.notation import (
     unquote,
     value_text,
 )
+from referee.games.kingmaker.recall import recalled
 from referee.games.kingmaker.rules import refuse
 from referee.games.kingmaker.state import (
     ASSIGN,
@@ -284,8 +285,17 @@ def where_is(state: State, card: str) -> str:
 
 
 def dealt_cards(state: State, player: str) -> list[str]:
-    where = f"dealt:{player}"
-    return [c for c, w in state.cards.items() if w == where]
+    return list(_dealt(state.cards).get(player, ()))
+
+
+@recalled
+def _dealt(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """player -> the cards dealt to him and not laid out yet, in `cards` order."""
+    out: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        if where.startswith("dealt:"):
+            out.setdefault(where[6:], []).append(card)
+    return {player: tuple(cards) for player, cards in out.items()}
 
 
 def start_layout(state: State) -> State:
