@@ -21,7 +21,6 @@ from referee.games.kingmaker.components import (
     Entry,
     PlaceKind,
 )
-from referee.games.kingmaker.recall import quiet_while_same, recalled, recalled_by, recalled_on
 from referee.games.kingmaker.state import (
     ASIDE,
     ASSIGN,
@@ -56,6 +55,10 @@ from referee.games.kingmaker.state import (
     card_entry,
     crown_instances,
     hands,
+    quiet_while_same,
+    recalled,
+    recalled_by,
+    recalled_on,
 )
 
 # Names the rules themselves use (seed §4, rules 25-26; rules page R-8).

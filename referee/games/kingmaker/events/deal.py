@@ -34,7 +34,6 @@ from referee.games.kingmaker.notation import (
     unquote,
     value_text,
 )
-from referee.games.kingmaker.recall import recalled
 from referee.games.kingmaker.rules import refuse
 from referee.games.kingmaker.state import (
     ASSIGN,
@@ -46,6 +45,7 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
+    recalled,
 )
 
 
