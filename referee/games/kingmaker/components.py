@@ -267,6 +267,12 @@ def ratio(text: str) -> tuple[int, int]:
     return a, d
 
 
+def card_entry(card: str) -> str:
+    """The entry a card instance belongs to: `Welsh Mercenaries #2` -> `Welsh Mercenaries`."""
+    name, sep, number = card.rpartition(" #")
+    return name if sep and number.isdigit() else card
+
+
 # ---- a whole box ------------------------------------------------------------------------------
 
 
@@ -290,6 +296,25 @@ class Box:
     def card(self, name: str) -> Entry | None:
         """A crown card or Royal Guard by its entry name."""
         return self._cards.get(name)
+
+    @cached_property
+    def _instances(self) -> dict[str, Entry]:
+        return {}  # filled as cards are looked up: a card's copies are numbered without end
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """What the rules derive from this box alone, filled as they ask (a box never changes:
+        a declaration makes a new one)."""
+        return {}
+
+    def crown_card(self, card: str) -> Entry | None:
+        """The entry of a card or of one of its copies (`Welsh Mercenaries #2`)."""
+        found = self._instances.get(card)
+        if found is None:
+            found = self._cards.get(card_entry(card))
+            if found is not None:
+                self._instances[card] = found
+        return found
 
     @cached_property
     def _kinds(self) -> dict[str, list[Entry]]:

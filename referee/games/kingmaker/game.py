@@ -166,6 +166,9 @@ class Kingmaker(Game[State]):
     def to_act(self, state: State) -> ToAct:
         return rules.to_act(state)
 
+    def acting(self, state: State) -> tuple[str, ...]:
+        return rules.acting(state)
+
     def finished(self, state: State) -> bool:
         return state.ended is not None
 

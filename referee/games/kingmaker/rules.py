@@ -8,7 +8,7 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 from referee.evolve import evolve
 from referee.engine import ToAct
@@ -17,6 +17,7 @@ from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.components import (
     PLACE_KINDS,
     WITHIN,
+    Box,
     Entry,
     PlaceKind,
 )
@@ -47,11 +48,17 @@ from referee.games.kingmaker.state import (
     Duty,
     Ending,
     HeirState,
+    NobleState,
     ShipState,
     Sitting,
     State,
     card_entry,
     crown_instances,
+    hands,
+    quiet_while_same,
+    recalled,
+    recalled_by,
+    recalled_on,
 )
 
 # Names the rules themselves use (seed §4, rules 25-26; rules page R-8).
@@ -211,12 +218,12 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
     plain = bonuses and not french and not extra_regions
-    if plain and ("strength", noble) in state.memo:
-        return int(state.memo["strength", noble])
     total = state.entry(noble).number("troops")
+    place = place_of(noble_position(state, noble)) if bonuses else None
+    if plain and (noble, place) in _strengths(state):
+        return _strengths(state)[noble, place]
     here: set[str] = set()
     if bonuses:
-        place = place_of(noble_position(state, noble))
         here = (regions(state, place) if place else set()) | set(extra_regions)
         here |= {WITHIN[r] for r in here if r in WITHIN}
     for card in state.cards_of(noble):
@@ -226,12 +233,23 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
                 total += entry.number("troops")
         if entry.kind in ("title", "office", "bishop") and entry.get("bonus_region") in here:
             total += entry.number("bonus")
-    for guard, by in guards(state).items():
+    for guard, by in _guards(state).items():
         if by == noble:
             total += state.entry(guard).number("troops")
     if plain:
-        state.memo["strength", noble] = total
+        _strengths(state)[noble, place] = total
     return total
+
+
+def _strengths_key(state: State) -> tuple[object, ...]:
+    return state.cards, _guards(state), state.box
+
+
+@recalled_by(_strengths_key)
+def _strengths(state: State) -> dict[tuple[str, str | None], int]:
+    """(noble, his place) -> his strength without extra regions: what else it reads (his cards,
+    the Royal Guards, the box) is the key. A table `strength` fills as it is asked."""
+    return {}
 
 
 def french_holders(state: State, nobles: Iterable[str]) -> list[str]:
@@ -261,13 +279,21 @@ def beaufort_is_heir(state: State) -> bool:
 
 
 def living_heirs(state: State) -> list[str]:
-    found = state.memo.get("living")
-    if found is None:
-        found = [h for h, s in state.heirs.items() if s.alive]
-        if beaufort_is_heir(state):
-            found.append(BEAUFORT)
-        state.memo["living"] = found
-    return list(found)
+    return list(_living(state))
+
+
+def _heirs_key(state: State) -> tuple[object, ...]:
+    """All that the heirs' standing (living, Kings, controllers) reads: of the nobles, only
+    whether Beaufort is in play (8.2, R-45)."""
+    return state.heirs, state.lines, BEAUFORT in state.nobles, state.beaufort_crowned
+
+
+@recalled_by(_heirs_key)
+def _living(state: State) -> tuple[str, ...]:
+    found = [h for h, s in state.heirs.items() if s.alive]
+    if beaufort_is_heir(state):
+        found.append(BEAUFORT)
+    return tuple(found)
 
 
 def house_of(state: State, heir: str) -> str:
@@ -332,12 +358,14 @@ def houses_held(state: State, player: str) -> set[str]:
 
 def guards(state: State) -> dict[str, str]:
     """R-44: the Royal Guard cards follow the Kings' controllers (derived at every event)."""
-    found = state.memo.get("guards")
-    if found is None:
-        found = state.memo["guards"] = _guards(state)
-    return dict(found)
+    return dict(_guards(state))
 
 
+def _guards_key(state: State) -> tuple[object, ...]:
+    return _heirs_key(state) + (state.options, state.box)
+
+
+@recalled_by(_guards_key)
 def _guards(state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     reigning = [k for k in kings(state) if controller(state, k)]
@@ -381,9 +409,36 @@ def friendly(state: State, player: str, place: str, snapshot: bool = False) -> b
 
 
 def friendly_snapshot(state: State, player: str) -> frozenset[str]:
-    """The places friendly to the mover at the start of his movement phase (§8.2)."""
-    return frozenset(p.name for p in state.box.of("place") if p.get("kind") is not None
-                     and friendly(state, player, p.name))
+    """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
+    for every place of known kind, with who is inside each gathered once."""
+    occupants = _owners_inside(state.nobles)
+    grants, control, nobles = state.grants, state.control, state.nobles
+    found = []
+    for name, kind in _kinds_known(state.box):
+        if (grants and (name, player) in grants) or kind == "unfortified":
+            found.append(name)
+        elif kind == "open-town":
+            if all(owner == player for owner in occupants.get(name, ())):
+                found.append(name)
+        elif control.get(name) and nobles[control[name]].owner == player:  # controller_player
+            found.append(name)
+    return frozenset(found)
+
+
+@recalled
+def _kinds_known(box: Box) -> tuple[tuple[str, str], ...]:
+    """(place, kind) for every place whose kind is known, in the box's order."""
+    return tuple((p.name, p.get("kind")) for p in box.of("place") if p.get("kind") is not None)
+
+
+def _owners_inside(nobles: Mapping[str, NobleState]) -> dict[str, set[str]]:
+    """place -> the players whose nobles are inside it."""
+    out: dict[str, set[str]] = {}
+    for noble in nobles.values():
+        prefix, _, place = noble.at.partition(":")
+        if prefix == "in":
+            out.setdefault(place, set()).add(noble.owner)
+    return out
 
 
 def besieged_place(state: State, noble: str) -> str | None:
@@ -681,33 +736,38 @@ def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
 
 def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
     """R-7: places become the noble's if they are neutral fortresses."""
-    control = dict(state.control)
+    claimed: dict[str, str] = {}
     for place in places:
         entry = state.box.place(place)
-        if entry is None or entry.get("kind") is None or not is_fortress(state, place):
+        if entry is None or entry.get("kind") is None or \
+                not PLACE_KINDS[str(entry.get("kind"))].fortress:  # is_fortress
             continue
-        control.setdefault(place, noble)
-    return evolve(state, control=control)
+        if place not in state.control:
+            claimed.setdefault(place, noble)
+    return evolve(state, control={**state.control, **claimed}) if claimed else state
 
 
 def take_control(state: State, place: str, noble: str) -> State:
     control = dict(state.control)
     control[place] = noble
-    cards = dict(state.cards)
-    for town in state.box.of("town"):  # the town card goes with the fortress (§8.1)
-        if town.get("place") == place and cards.get(town.name, "").startswith("noble:"):
-            cards[town.name] = f"noble:{noble}"
+    moved = {}  # the town card goes with the fortress (§8.1)
+    for town in state.box.of("town"):
+        where = state.cards.get(town.name, "")
+        if town.get("place") == place and where.startswith("noble:") and \
+                where != f"noble:{noble}":
+            moved[town.name] = f"noble:{noble}"
+    cards = {**state.cards, **moved} if moved else state.cards  # kept when nothing moves
     return evolve(state, control=control, cards=cards)
 
 
 def bring_ships(state: State, noble: str, entry: Entry) -> State:
-    ships = dict(state.ships)
+    brought: dict[str, ShipState] = {}
     names = list(entry.names("ships")) + ([entry.name] if entry.kind == "ship" else [])
     for name in names:
         ship = state.box.card(name)
-        if ship is not None and name not in ships:
-            ships[name] = ShipState(noble, f"port:{ship.get('home_port')}")
-    return evolve(state, ships=ships)
+        if ship is not None and name not in state.ships and name not in brought:
+            brought[name] = ShipState(noble, f"port:{ship.get('home_port')}")
+    return evolve(state, ships={**state.ships, **brought}) if brought else state
 
 
 def place_town(state: State, card: str, player: str) -> State:
@@ -758,7 +818,7 @@ def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
     """Nobles (with the heirs they control) to a location."""
     moved = dict(state.nobles)
     for noble in nobles:
-        moved[noble] = evolve(moved[noble], at=to)
+        moved[noble] = NobleState(moved[noble].owner, to)  # evolve(..., at=to), made directly
     return evolve(state, nobles=moved)
 
 
@@ -766,8 +826,6 @@ def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> S
     """A noble comes into play for `player`: his home castles if neutral (R-7), Stanley with Le
     Lucas (rule 26), and (when `placed`) his position by R-30's placement (R-60)."""
     nobles = dict(state.nobles)
-    from referee.games.kingmaker.state import NobleState
-
     nobles[noble] = NobleState(player, "")
     cards = dict(state.cards)
     cards[noble] = PLAY
@@ -967,6 +1025,18 @@ def to_act(state: State) -> ToAct:
         return ToAct((player,), f"{player} enters the {deal_size(state)} crown cards dealt: "
                                 "`dealt CARD, CARD, ...` (R-5)")
     return ToAct((state.active,), PROMPTS[state.stage].format(player=state.active))
+
+
+def acting(state: State) -> tuple[str, ...]:
+    """`to_act(state).players` without its prompt (the core asks at every player event): a
+    duty's player, or the active player in a phase of his own; anything else asks to_act."""
+    if state.ended is None and not state.time_up:
+        if state.duties:
+            player = state.duties[0].player
+            return () if player is None else (player,)
+        if state.combat is None and state.sitting is None and state.stage in PROMPTS:
+            return (state.active,)
+    return to_act(state).players
 
 
 PROMPTS = {
@@ -1213,11 +1283,16 @@ def coronation_problem(state: State, heir: str, place: str) -> IllegalMove | Non
 
 
 def deck_cards(state: State) -> list[str]:
-    return [c for c, w in state.cards.items() if w == DECK]
+    return list(_deck(state.cards))
+
+
+@recalled
+def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
+    return tuple(c for c, w in cards.items() if w == DECK)
 
 
 def deck_size(state: State) -> int:
-    return len(deck_cards(state)) - sum(state.hidden.values())
+    return len(_deck(state.cards)) - sum(state.hidden.values())
 
 
 def rebuild_deck(state: State) -> State:
@@ -1231,13 +1306,18 @@ def rebuild_deck(state: State) -> State:
 def initial_place(state: State, card: str) -> str:
     """§4.1, rule 25: where a crown card starts: the deck, set aside, or out of the game."""
     entry = state.entry(card)
-    brought = {s for kind in ("title", "office") for e in state.box.of(kind)
-               for s in e.names("ships")}
-    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in brought:
+    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in _ships_brought(state.box):
         return OUT
     if card in (LE_LUCAS, CONSTABLE):
         return ASIDE
     return DECK
+
+
+@recalled
+def _ships_brought(box: Box) -> frozenset[str]:
+    """The ships a title or office brings into play (rule 25: not in the Crown deck)."""
+    return frozenset(s for kind in ("title", "office") for e in box.of(kind)
+                     for s in e.names("ships"))
 
 
 def open_deck(state: State) -> State:
@@ -1343,6 +1423,12 @@ def settle(before: State, state: State) -> State:
     return _complete_victory(state)
 
 
+# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too.
+SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines",
+               "beaufort_crowned", "options", "box")
+
+
+@quiet_while_same(*SIEGE_READS)
 def _check_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
@@ -1377,6 +1463,8 @@ def _track_heirs(before: State, state: State) -> State:
     """8.4: an heir off the mainland must land by the end of his controller's next own movement
     phase (the second after a capture in Calais); the deadline is set when he leaves or changes
     hands. Carisbrooke's island is mainland for a faction that held Carisbrooke before he came."""
+    if _heirs_at_rest(state):
+        return state
     heirs = dict(state.heirs)
     for heir, info in state.heirs.items():
         if not info.alive:
@@ -1404,6 +1492,23 @@ def _track_heirs(before: State, state: State) -> State:
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
+@recalled_on("heirs", "nobles", "ships", "box")
+def _heirs_at_rest(state: State) -> bool:
+    """Whether _track_heirs has nothing to do: every living heir uncontrolled, or on the
+    mainland off Wight, with no deadline and no Wight mark (then `before` does not matter)."""
+    for heir, info in state.heirs.items():
+        if not info.alive:
+            continue
+        if info.due is not None or info.wight or heir == BEAUFORT:
+            return False
+        if heir_player(state, heir) is None:
+            continue
+        location = position(state, heir_location(state, heir))
+        if not on_mainland(state, location) or _is_wight(state, location):
+            return False
+    return True
+
+
 def _is_wight(state: State, location: str) -> bool:
     prefix, name = split(location)
     entry = state.box.place(name) if prefix != "sea" else None
@@ -1412,6 +1517,7 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
+@quiet_while_same("heirs", "lines", "nobles", "box", "names", "own", "both")
 def _track_both_houses(state: State) -> State:
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
@@ -1427,8 +1533,16 @@ def _track_both_houses(state: State) -> State:
     return evolve(state, both=both) if both != state.both else state
 
 
+# What _waiting_towns reads, placing a town card through eligible_nobles (R-53).
+TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "options",
+              "duties")
+
+
+@quiet_while_same(*TOWN_READS)
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
+    if not _towns_in_hand(state.cards, state.box):
+        return state
     for player in state.names:
         for card in state.hand(player):
             if state.kind(card) == "town":
@@ -1436,6 +1550,18 @@ def _waiting_towns(state: State) -> State:
     return state
 
 
+@recalled
+def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
+    """Whether any hand may hold a town card (a card of no entry: the loop will say)."""
+    for held in hands(cards).values():
+        for card in held:
+            entry = box.crown_card(card)
+            if entry is None or entry.kind == "town":
+                return True
+    return False
+
+
+@quiet_while_same("duties", "hidden", "cards", "names")
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
     kept = tuple(d for d in state.duties if d.kind != "discard" or
@@ -1451,8 +1577,9 @@ def _hand_limits(state: State) -> State:
 
 def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
+    owners = {noble.owner for noble in state.nobles.values()}
     for player in state.playing:
-        if not state.faction(player) and not any(d.kind in ("deal", "layout") and
+        if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
                 and deck_size(rebuild_deck(state)) > 0:
             state = add_duty(state, Duty("deal", player))

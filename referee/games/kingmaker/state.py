@@ -14,11 +14,13 @@ square), `aboard:SHIP`; ships lie at `port:P` or `sea:TEXT`. An unfortified plac
 from __future__ import annotations
 
 import datetime as dt
-from functools import cached_property
-from typing import Any, Mapping
+from functools import wraps
+from operator import attrgetter, is_
+from typing import Any, Callable, Mapping, ParamSpec, TypeVar
 
 from referee.values import field, value
 from referee.games.kingmaker.components import CROWN, Box, Entry
+from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
 from referee.votes import Motion
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
@@ -286,8 +288,8 @@ class State:
     chronicle: tuple[tuple[int, str], ...] = ()  # (turn, what happened): for the scoresheet
     ended: Ending | None = None
     time_up: bool = False
-    # what the rules derive from this state, computed once (never copied by `replace`)
-    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # What the rules derive from a state is kept by the fields it reads (recalled, above), so
+    # that it outlives the state: most events replace few fields.
 
     # ---- who is who -------------------------------------------------------------------------
     @property
@@ -305,34 +307,21 @@ class State:
         """A player's nobles in play, in the order they entered."""
         return [n for n, s in self.nobles.items() if s.owner == player]
 
-    @cached_property
-    def holdings(self) -> dict[str, list[str]]:
-        """noble -> the crown cards assigned to him, in the order they came."""
-        out: dict[str, list[str]] = {n: [] for n in self.nobles}
-        for card, where in self.cards.items():
-            if where.startswith("noble:"):
-                out.setdefault(where[6:], []).append(card)
-        return out
-
     def cards_of(self, noble: str) -> list[str]:
-        return self.holdings.get(noble, [])
+        """The crown cards assigned to a noble, in the order they came (callers do not change
+        the list: it is shared)."""
+        return holdings(self.cards).get(noble, [])
 
     def hand(self, player: str) -> list[str]:
         """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
-        hands = self.memo.get("hands")
-        if hands is None:
-            hands = self.memo["hands"] = {}
-            for card, where in self.cards.items():
-                if where.startswith("hand:"):
-                    hands.setdefault(where[5:], []).append(card)
-        return list(hands.get(player, ()))
+        return list(hands(self.cards).get(player, ()))
 
     def hand_size(self, player: str) -> int:
-        return len(self.hand(player)) + self.hidden.get(player, 0)
+        return len(hands(self.cards).get(player, ())) + self.hidden.get(player, 0)
 
     def entry(self, card: str) -> Entry:
         """The box entry of a card in play (copies share their entry: `Welsh Mercenaries #2`)."""
-        found = self.box.card(card_entry(card))
+        found = self.box.crown_card(card)
         assert found is not None, card
         return found
 
@@ -353,10 +342,118 @@ class State:
 
 
 
-def card_entry(card: str) -> str:
-    """The entry a card instance belongs to: `Welsh Mercenaries #2` -> `Welsh Mercenaries`."""
-    name, sep, number = card.rpartition(" #")
-    return name if sep and number.isdigit() else card
+# ---- what the rules derive, kept while what it derives from stands ---------------------------
+# A replay makes a new State for every event, yet most events replace few of its fields, and a
+# State never changes a field in place. What was derived from some fields is therefore still
+# right for any later state whose fields are the same objects. Identity (`is`) is the test: it
+# is cheap, and never wrong, since equal but distinct objects only mean computing again. Each
+# helper keeps one result, the last, with the objects it came from (so no id is reused while it
+# is kept).
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def recalled(function: Callable[P, R]) -> Callable[P, R]:
+    """`function` of immutable positional arguments, computed again only when they are not the
+    objects of its last call. Its result is shared: callers must not change it."""
+    last: list[Any] = [(), None]  # the arguments, the result
+
+    @wraps(function)
+    def again(*args: P.args, **kwargs: P.kwargs) -> R:
+        seen, result = last
+        if len(seen) == len(args) and all(map(is_, args, seen)):
+            return result  # type: ignore[no-any-return]
+        result = function(*args, **kwargs)
+        last[:] = args, result
+        return result
+
+    return again
+
+
+def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
+    """For a function of one state that reads only the fields named (`reads`): computed again
+    only when those fields are not the objects of its last call. Its result is shared."""
+    return recalled_by(_getter(reads))
+
+
+def recalled_by(key: Callable[[T], tuple[Any, ...]]
+                ) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
+    """For a function of one state that depends on nothing but `key(state)` (a tuple of its
+    fields, or of what it reads in them): computed again only when the key's items are not the
+    objects of its last call. Its result is shared."""
+
+    def wrap(function: Callable[[T], R]) -> Callable[[T], R]:
+        last: list[Any] = [(), None]  # the key, the result
+
+        @wraps(function)
+        def again(state: T) -> R:
+            inputs = key(state)
+            seen, result = last
+            if seen and all(map(is_, inputs, seen)):
+                return result  # type: ignore[no-any-return]
+            result = function(state)
+            last[:] = inputs, result
+            return result
+
+        return again
+
+    return wrap
+
+
+def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], T]]:
+    """For a step that returns its state unchanged (the same object) when it has nothing to
+    do: once it had nothing to do, it is not run again while the fields it reads (`reads`) are
+    the same objects. The step must read nothing else: it is then a function of those fields,
+    and would again do nothing."""
+    get = _getter(reads)
+
+    def wrap(step: Callable[[T], T]) -> Callable[[T], T]:
+        quiet: list[Any] = [()]  # the fields read when it last had nothing to do
+
+        @wraps(step)
+        def run(state: T) -> T:
+            fields = get(state)
+            last = quiet[0]
+            if last and all(map(is_, fields, last)):
+                return state
+            out = step(state)
+            if out is state:
+                quiet[0] = fields
+            return out
+
+        return run
+
+    return wrap
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The named attributes of an object, as a tuple (even one)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    get = attrgetter(names[0])
+    return lambda obj: (get(obj),)
+
+
+@recalled
+def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
+    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
+    out: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        if where.startswith("noble:"):
+            out.setdefault(where[6:], []).append(card)
+    return out
+
+
+@recalled
+def hands(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """player -> the known cards in his hand, in `cards` order."""
+    out: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        if where.startswith("hand:"):
+            out.setdefault(where[5:], []).append(card)
+    return {player: tuple(cards) for player, cards in out.items()}
 
 
 def instances(entry: Entry) -> list[str]:

@@ -4,7 +4,7 @@ extra deals, the layout.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
 from referee.evolve import evolve
 from referee.engine import Args, Event
@@ -45,6 +45,7 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
+    recalled,
 )
 
 
@@ -135,7 +136,16 @@ class Amend(Declare):
 
 
 def missing_data(state: State, card: str) -> list[str]:
-    """What R-2 still needs before a card can come into play (its places included)."""
+    """What R-2 still needs before a card can come into play (its places included): the box's
+    answer, kept with it."""
+    key = ("missing", card)
+    found = state.box.memo.get(key)
+    if found is None:
+        found = state.box.memo[key] = tuple(_missing_data(state, card))
+    return list(found)
+
+
+def _missing_data(state: State, card: str) -> list[str]:
     entry = state.entry(card)
     needs = [f"{entry.name}.{key}" for key in entry.missing()]
     places = list(entry.names("home")) + list(entry.names("brings"))
@@ -214,8 +224,9 @@ class Dealt(Base):
                          "deal-size", "R-5" if not extra else "R-6")
         if len(set(cards)) != len(cards):
             raise refuse("a card is named twice", "duplicate-card", "§4")
+        deck = rules.deck_size(state)
         for card in cards:
-            if state.cards.get(card) != DECK or rules.deck_size(state) <= 0:
+            if state.cards.get(card) != DECK or deck <= 0:
                 raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
                              "not-in-deck", "§4")
             check_data(state, card)
@@ -274,8 +285,17 @@ def where_is(state: State, card: str) -> str:
 
 
 def dealt_cards(state: State, player: str) -> list[str]:
-    where = f"dealt:{player}"
-    return [c for c, w in state.cards.items() if w == where]
+    return list(_dealt(state.cards).get(player, ()))
+
+
+@recalled
+def _dealt(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """player -> the cards dealt to him and not laid out yet, in `cards` order."""
+    out: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        if where.startswith("dealt:"):
+            out.setdefault(where[6:], []).append(card)
+    return {player: tuple(cards) for player, cards in out.items()}
 
 
 def start_layout(state: State) -> State:
@@ -330,8 +350,8 @@ class Assign(Base):
         card, player = known_card(state, event["card"]), str(event.by)
         if state.cards.get(card) != f"dealt:{player}":
             raise refuse(f"{card} is not among the cards you were dealt", "not-dealt", "§4")
-        eligible = rules.eligible_nobles(state, card, player)
         if event["to"] == "chancery":
+            eligible = rules.eligible_nobles(state, card, player)
             if eligible:
                 raise refuse(f"{card} can be laid out on {', '.join(eligible)}: only a card "
                              "no noble may take goes to the Chancery", "placeable", "§4")

@@ -1,0 +1,123 @@
+"""Kingmaker keeps what it derives from a state while the fields it reads are the same objects
+(state.py): the helpers themselves, and a replay that agrees with one made of fresh objects."""
+
+from __future__ import annotations
+
+import copy
+
+from referee.engine import apply_event, load_game
+from referee.games.kingmaker import rules
+from referee.games.kingmaker.state import (
+    State,
+    quiet_while_same,
+    recalled,
+    recalled_by,
+    recalled_on,
+)
+from referee.simulate import default_players, play_out
+from referee.values import fields
+
+
+class Thing:
+    def __init__(self, a: object, b: object) -> None:
+        self.a, self.b = a, b
+
+
+def test_recalled_computes_again_only_for_other_objects():
+    calls = []
+
+    @recalled
+    def size(items):
+        calls.append(items)
+        return len(items)
+
+    first, equal = [1, 2], [1, 2]
+    assert size(first) == 2 and size(first) == 2 and calls == [first]
+    assert size(equal) == 2 and len(calls) == 2  # equal but distinct: computed again
+    assert size(first) == 2 and len(calls) == 3  # one result is kept, the last
+
+
+def test_recalled_on_and_by_read_only_their_key():
+    calls = []
+
+    @recalled_on("a")
+    def of_a(thing):
+        calls.append(thing)
+        return thing.a
+
+    @recalled_by(lambda thing: (thing.b,))
+    def of_b(thing):
+        calls.append(thing)
+        return thing.b
+
+    a, b = object(), object()
+    assert of_a(Thing(a, 1)) is a and of_a(Thing(a, 2)) is a and len(calls) == 1
+    assert of_b(Thing(3, b)) is b and of_b(Thing(4, b)) is b and len(calls) == 2
+    assert of_a(Thing(object(), 1)) is not a and len(calls) == 3
+
+
+def test_quiet_while_same_skips_a_step_only_after_it_had_nothing_to_do():
+    runs = []
+
+    @quiet_while_same("a")
+    def step(thing):
+        runs.append(thing)
+        return thing if thing.b == "quiet" else Thing(thing.a, "quiet")
+
+    a = object()
+    busy = Thing(a, "busy")
+    assert step(busy) is not busy and len(runs) == 1  # it did something: nothing recorded
+    assert step(Thing(a, "busy")).b == "quiet" and len(runs) == 2
+    quiet = Thing(a, "quiet")
+    assert step(quiet) is quiet and len(runs) == 3
+    later = Thing(a, "busy")  # reads only `a`, by its declaration: skipped
+    assert step(later) is later and len(runs) == 3
+    other = Thing(object(), "quiet")
+    assert step(other) is other and len(runs) == 4
+
+
+def same_realm(one: State, other: State) -> bool:
+    """Every field equal (the box by its entries: two boxes compare by their entries)."""
+    return one.box.entries == other.box.entries and all(
+        getattr(one, f.name) == getattr(other, f.name) for f in fields(State)
+        if f.name != "box")
+
+
+def derived(state: State) -> tuple[object, ...]:
+    return ([(rules.strength(state, n), state.cards_of(n)) for n in state.nobles],
+            rules.guards(state), rules.living_heirs(state))
+
+
+def test_a_replay_agrees_with_fresh_objects_at_every_event():
+    """A replay, with what it kept from event to event, makes the states (and derives the
+    values) that each event makes from fresh objects (deep copies), which nothing was kept for."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))  # sieges in most of its states
+    states = [game.setup(playout.players, game.default_options(), playout.seed)]
+    seen = []
+    for event in playout.events:
+        states.append(apply_event(game, states[-1], event, playout.players))
+        seen.append(derived(states[-1]))
+    for before, event, after, values in zip(states, playout.events, states[1:], seen):
+        fresh = apply_event(game, copy.deepcopy(before), event, playout.players)
+        assert same_realm(after, fresh)
+        assert values == derived(fresh)
+
+
+def test_the_heirs_standing_follows_beaufort_into_play():
+    """8.2: with the Lancastrian line dead, Beaufort is an heir while in play; the heirs and
+    lines are the same objects before and after he comes, his coming alone decides."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events[:60]:
+        state = apply_event(game, state, event, playout.players)
+    for heir in state.lines["lancaster"]:
+        state = rules.heir_dies(state, heir, "a test")
+    if rules.BEAUFORT in state.nobles:
+        state = rules.noble_dies(state, rules.BEAUFORT, "a test", heirs_to=None)
+    assert rules.BEAUFORT not in rules.living_heirs(state)
+    came = rules.enter_noble(state, rules.BEAUFORT, state.active, placed=False)
+    assert came.heirs is state.heirs and came.lines is state.lines
+    assert rules.BEAUFORT in rules.living_heirs(came)
+    assert rules.BEAUFORT not in rules.living_heirs(state)
