@@ -16,6 +16,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Mapping
 
+from referee.values import value
+
 FORMAT = "kingmaker-components/1"
 SHIPPED = "kingmaker-ah1.toml"  # what is known of the Avalon Hill 1st edition (§2.5)
 TEST_BOX = "kingmaker-testbox.toml"  # a small invented box: simulate, tests, the demo
@@ -82,7 +84,6 @@ ENUMS: dict[str, tuple[str, ...]] = {"house": HOUSES, "area": AREAS, "weather": 
 # R-2 notation: the fields whose values are names (a `-` typed for a space)
 NAME_FIELDS = frozenset({"title", "home", "brings", "ships", "home_port", "place", "start",
                          "island", "regions", "calls", "bonus_region", "aliases"})
-from referee.values import value
 
 
 @value(slots=True)

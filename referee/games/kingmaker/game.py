@@ -11,9 +11,9 @@ import datetime as dt
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from referee.evolve import evolve
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
 from referee.errors import IllegalMove, UsageError
+from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
 from referee.games.kingmaker.components import (
     SHIPPED,
@@ -24,8 +24,6 @@ from referee.games.kingmaker.components import (
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
 from referee.games.kingmaker.events.base import AFTER_TIME
-from referee.games.kingmaker.events.randomplay import random_move
-from referee.games.kingmaker.rulebook import RULEBOOK
 from referee.games.kingmaker.state import (
     ASSIGN,
     CHANCE,
@@ -113,7 +111,6 @@ class Kingmaker(Game[State]):
         Phase(OVER, "the game is over", rule="§10"),
     )
     events = EVENTS
-    rulebook = RULEBOOK
     turn_rule = "§5"
     fold_history = frozenset({"declare"})
 
@@ -204,6 +201,8 @@ class Kingmaker(Game[State]):
             for e in events])
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
+        from referee.games.kingmaker.events.randomplay import random_move
+
         return random_move(self, state, rng)
 
     def private(self, state: State, event: Event) -> bool:

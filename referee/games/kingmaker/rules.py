@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, NamedTuple
 
-from referee.evolve import evolve
 from referee.engine import ToAct
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.components import (
     PLACE_KINDS,

@@ -18,9 +18,9 @@ from functools import wraps
 from operator import attrgetter, is_
 from typing import Any, Callable, Mapping, ParamSpec, TypeVar
 
-from referee.values import field, value
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
+from referee.values import field, value
 from referee.votes import Motion
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or

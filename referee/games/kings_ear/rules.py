@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
-from referee.values import value
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
 from referee.evolve import evolve
@@ -23,6 +22,7 @@ from referee.games.kings_ear.components import (
 )
 from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.state import State, locked, tradeable_under
+from referee.values import value
 
 if TYPE_CHECKING:  # only random play (simulate) uses it
     import random

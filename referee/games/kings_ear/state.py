@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from referee.values import value
 from referee.games.kings_ear.components import CARDS, PENDING, PILE, card_house
+from referee.values import value
 
 
 @value

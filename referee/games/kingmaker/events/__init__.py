@@ -5,8 +5,8 @@ assembles the one declaration, `EVENTS`, in the order `referee options` lists th
 
 from __future__ import annotations
 
-from referee.evolve import evolve
 from referee.engine import Events
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.events.aftermath import (
     Control,

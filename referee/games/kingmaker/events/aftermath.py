@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Sequence
 
-from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import Entry, norm, roll_range
 from referee.games.kingmaker.events.base import (

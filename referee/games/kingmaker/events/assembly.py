@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.events.base import (
     Base,

@@ -5,12 +5,11 @@ settling after the effect), names in moves and in logged events, dice, and held 
 
 from __future__ import annotations
 
-import random
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
-from referee.evolve import evolve
 from referee.engine import Args, Event, EventType
 from referee.errors import MoveError, NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
 from referee.games.kingmaker.notation import (
@@ -431,6 +430,8 @@ def available_events(state: State) -> list[str]:
 
 def tool_roll(state: State, salt: str) -> int:
     """In a --seed game the tool rolls an omitted percentile die (rules page §14)."""
+    import random  # only a seeded game rolls: kept off every other command's start-up
+
     return random.Random(f"{state.seed}:{state.turn}:{len(state.chronicle)}:{salt}"
                          ).randint(1, 100)
 

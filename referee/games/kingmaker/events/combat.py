@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
-from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import ratio, roll_range
 from referee.games.kingmaker.events.base import (

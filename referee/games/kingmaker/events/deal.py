@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
-from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import NotationError
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import ALL_FIELDS, FIELDS, KINDS, SINGLES, norm
 from referee.games.kingmaker.events.assembly import assign_unvoted, unvoted_moves

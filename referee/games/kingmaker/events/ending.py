@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from referee.evolve import evolve
 from referee.engine import Args, Event
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.events.base import Base, known_player, parse_player, require_in_play
 from referee.games.kingmaker.events.homecoming import return_next

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from referee.evolve import evolve
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import Siege, State
