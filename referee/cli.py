@@ -1138,5 +1138,23 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(status)
 
 
+def run() -> None:
+    """The `referee` command: `main`, then leave at once. Python's own exit would first tear
+    down every module and object (about 5 ms after a game's rules were loaded, a fifth of what
+    a command costs above Python's start-up); by then the log and the cache are written and
+    closed, and the output is flushed here. `main` itself exits the usual way."""
+    try:
+        main()
+        status = EXIT_OK
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else EXIT_OK if done.code is None else 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone or a stream closed: nothing more to say
+            pass
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

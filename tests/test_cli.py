@@ -249,7 +249,11 @@ def test_shell_completion_is_available():
     assert result.returncode == 0 and "_REFEREE_COMPLETE" in result.stdout
 
 
-def test_console_script_and_python_m(tmp_path):
+def test_console_script_and_python_m(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["rules", "kingmaker"])
+    whole = capsys.readouterr().out
+    assert len(whole) > 20_000
     env = env_without_log()
     script = Path(sys.executable).with_name("referee")
     commands = [[sys.executable, "-m", "referee", "games"]]
@@ -258,6 +262,13 @@ def test_console_script_and_python_m(tmp_path):
     for command in commands:
         result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
         assert result.returncode == 0 and "kings-ear" in result.stdout
+        # the command leaves without Python's teardown: its status and its words still arrive
+        missing = subprocess.run(command[:-1] + ["--log", "none.toml", "play", "draw"],
+                                 capture_output=True, text=True, cwd=tmp_path, env=env)
+        assert missing.returncode == 66 and "none.toml: no such log" in missing.stderr
+        rules = subprocess.run(command[:-1] + ["rules", "kingmaker"], capture_output=True,
+                               text=True, cwd=tmp_path, env=env)
+        assert rules.returncode == 0 and rules.stdout == whole  # flushed to its last line
 
 
 def test_two_writers_never_lose_a_move(tmp_path):
