@@ -120,17 +120,17 @@ def trick_winner(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> 
 def check_card_available(state: State, seat: int, card: str) -> None:
     """The card is in this hand's deal, not played yet, and not known to be in another hand."""
     deal, name = state.deal, state.names[seat]
-    c = CARDS[card]
     if card == OUT_WITH_THREE and state.players == 3:
         raise IllegalMove(f"{name} cannot play {card}: the 2 of Dwarves is out of the game with "
                           "3 players", code="card-out-of-game", rule="Set-up")
-    if c.special is not None and card != deal.special:
+    if CARDS[card].special is not None and card != deal.special:
         raise IllegalMove(f"{name} cannot play {card}: this hand's special card is "
                           f"{deal.special}", code="special-not-in-hand", rule="Set-up")
-    if card in deal.gone:
+    if deal.is_gone(card):
         raise IllegalMove(f"{card} has already been played in this hand", code="card-played",
                           rule="Cards")
-    if deal.slots[seat].complete and card not in deal.slots[seat].known:
+    slot = deal.slots[seat]
+    if slot.complete and card not in slot.known:
         raise IllegalMove(f"{name} does not hold {card} (the hand was entered at the deal or "
                           "dealt by the tool)", code="card-not-in-hand", rule="Cards")
     holder = deal.holder(card)

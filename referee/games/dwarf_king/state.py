@@ -73,6 +73,17 @@ class Deal:
         out.update(c for _, c in self.plays)
         return frozenset(out)
 
+    def is_gone(self, card: str) -> bool:
+        """`card in self.gone`, without building the set: every card played asks it of a new
+        deal, while each trick's cards are cached once for the whole hand."""
+        for _, played in self.plays:
+            if played == card:
+                return True
+        for trick in self.tricks:
+            if card in trick.cards:
+                return True
+        return False
+
     def deck(self, players: int) -> frozenset[str]:
         return deck(players, self.special) if self.special else frozenset()
 
@@ -83,7 +94,8 @@ class Deal:
             if card in slot.known:
                 return seat
         open_slots = [s for s, slot in enumerate(self.slots) if not slot.complete]
-        if len(open_slots) == 1 and card in self.deck(len(self.slots)) and card not in self.gone:
+        if len(open_slots) == 1 and card in self.deck(len(self.slots)) \
+                and not self.is_gone(card):
             return open_slots[0]
         return None
 
