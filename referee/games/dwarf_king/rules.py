@@ -57,6 +57,11 @@ def phase(state: State) -> str:
 # --------------------------------------------------------------------------------------------
 # A card inside a trick
 
+# Read at every card played: each card's power in a trick ("" for none), and the suit and value
+# of a card without one.
+POWER = {code: c.special.power if c.special else "" for code, c in CARDS.items()}
+PLAIN = {code: (c.suit, float(c.value)) for code, c in CARDS.items() if not POWER[code]}
+
 
 def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | None) \
         -> tuple[str | None, float]:
@@ -68,8 +73,9 @@ def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | 
     no
     suit. Only one special card is in each hand, so the copied card is always a basic card.
     """
-    c = CARDS[card]
-    power = c.special.power if c.special else ""
+    power = POWER[card]
+    if not power:
+        return PLAIN[card]
     if power == "mummy" and previous is not None:
         return effective(previous.winning_card, (), None)
     if power == "puppeteer":
@@ -78,9 +84,7 @@ def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | 
             return None, 0.0
         suit, value = effective(source, (), None)
         return suit, value + 0.5
-    if power:
-        return None, 0.0
-    return c.suit, float(c.value)
+    return None, 0.0
 
 
 def led_suit(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> str | None:
@@ -176,11 +180,30 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     """Raise IllegalMove if `seat` may not play `card` now; return the suit the play shows a
     void in (the player did not follow and the referee cannot tell whether they could), if any."""
     check_card_available(state, seat, card)
+    deal = state.deal
+    slot = deal.slots[seat]
+    power = POWER[card]
+    if power:
+        _check_magic_card(state, seat, card, power)
+    previous = deal.tricks[-1] if deal.tricks else None
+    led = led_suit(deal.plays, previous)
+    if led is None or power == "dragon":
+        return None  # leading, after a leading Dragon, or the Dragon: anything goes
+    suit, _ = effective(card, deal.plays, previous)
+    if suit == led:
+        return None
+    # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
+    for held in slot.known:
+        if CARDS[held].suit == led and held != card:
+            raise _not_following(state, seat, card, led)
+    return None if slot.complete else led
+
+
+def _check_magic_card(state: State, seat: int, card: str, power: str) -> None:
+    """When the Sorcerer, the Mummy, the Puppeteer and Excalibur may not be played."""
     deal, name = state.deal, state.names[seat]
     slot = deal.slots[seat]
-    special = CARDS[card].special
-    power = special.power if special else ""
-    first_trick = deal.trick_number == 1
+    first_trick = not deal.tricks
     leading = not deal.plays
     if power == "sorcerer" and slot.size > 1:
         raise IllegalMove(f"{name} cannot play the Sorcerer into a trick: it is played between "
@@ -195,24 +218,20 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     if power in ("puppeteer", "excalibur") and leading and slot.size > 1:
         raise IllegalMove(f"{name} cannot lead with {card}: the Puppeteer and Excalibur lead only "
                           "as a player's last card", code="lead-last-card-only", rule="R-3")
-    previous = deal.tricks[-1] if deal.tricks else None
-    led = led_suit(deal.plays, previous)
-    if led is None or power == "dragon":
-        return None  # leading, after a leading Dragon, or the Dragon: anything goes
-    suit, _ = effective(card, deal.plays, previous)
-    if suit == led:
-        return None
-    # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
+
+
+def _not_following(state: State, seat: int, card: str, led: str) -> IllegalMove:
+    """The refusal of a card that does not follow `led` from a hand known to hold one."""
+    slot = state.deal.slots[seat]
     must = [c for c in slot.known if CARDS[c].suit == led and c != card]
-    if must:
-        shown = sort_cards(c for c in must if c in slot.shown)  # never name a card not shown
-        what = (f"cannot play Excalibur: it is playable only when void in {led}"
-                if power == "excalibur" else f"must follow {led}")
-        holds = ", ".join(shown) if shown else f"a card of {led}"
-        raise IllegalMove(f"{name} {what}: the hand holds {holds}",
-                          code="excalibur-not-void" if power == "excalibur" else "must-follow",
-                          rule="Excalibur" if power == "excalibur" else FOLLOW)
-    return None if slot.complete else led
+    shown = sort_cards(c for c in must if c in slot.shown)  # never name a card not shown
+    excalibur = POWER[card] == "excalibur"
+    what = (f"cannot play Excalibur: it is playable only when void in {led}"
+            if excalibur else f"must follow {led}")
+    holds = ", ".join(shown) if shown else f"a card of {led}"
+    return IllegalMove(f"{state.names[seat]} {what}: the hand holds {holds}",
+                       code="excalibur-not-void" if excalibur else "must-follow",
+                       rule="Excalibur" if excalibur else FOLLOW)
 
 
 # --------------------------------------------------------------------------------------------
