@@ -240,7 +240,7 @@ def _not_following(state: State, seat: int, card: str, led: str) -> IllegalMove:
 
 def play_card(state: State, seat: int, card: str) -> State:
     shown_void = check_play(state, seat, card)
-    deal, name = state.deal, state.names[seat]
+    deal = state.deal
     slot = deal.slots[seat]
     notices = state.notices
     revoke = _revoke(slot, card)
@@ -248,12 +248,14 @@ def play_card(state: State, seat: int, card: str) -> State:
         notices += (_revoke_notice(state, seat, card, revoke),)
         slot = slot.dropping_void(revoke)
     if shown_void is not None:
-        slot = slot.showing_void(Void(shown_void, deal.trick_number, name, card))
-    deal = deal.with_slot(seat, slot.without(card), plays=deal.plays + ((seat, card),))
-    state = evolve(state, deal=deal, notices=notices)
-    if len(deal.plays) == state.players:
-        state = _close_trick(state)
-    return state
+        slot = slot.showing_void(Void(shown_void, deal.trick_number, state.names[seat], card))
+    plays, tricks = deal.plays + ((seat, card),), deal.tricks
+    if len(plays) == state.players:  # the trick is complete
+        previous = tricks[-1] if tricks else None
+        tricks += (Trick(len(tricks) + 1, plays, trick_winner(plays, previous)),)
+        plays = ()
+    state = state.with_deal(deal.after_play(seat, slot.without(card), plays, tricks), notices)
+    return state if plays else _after_trick(state)
 
 
 def _revoke(slot: Slot, card: str) -> Void | None:
@@ -278,20 +280,18 @@ def _revoke_notice(state: State, seat: int, card: str, void: Void) -> Notice:
                   FOLLOW)
 
 
-def _close_trick(state: State) -> State:
+def _after_trick(state: State) -> State:
+    """After a trick: the end of the hand, or the choice its special card calls for (a trade, a
+    pass), if any."""
     deal = state.deal
-    previous = deal.tricks[-1] if deal.tricks else None
-    trick = Trick(deal.trick_number, deal.plays, trick_winner(deal.plays, previous))
-    deal = evolve(deal, tricks=deal.tricks + (trick,), plays=())
-    last = len(deal.tricks) == hand_size(state.players)
-    if last:
-        return finish_hand(evolve(state, deal=deal))
+    if len(deal.tricks) == hand_size(state.players):
+        return finish_hand(state)
     special = SPECIAL_CARD.get(deal.special or "")
     action = special.action if special else ""
-    player = trick.player_of(deal.special) if deal.special else None
+    player = deal.tricks[-1].player_of(deal.special) if deal.special else None
     if action in ("trade-hands", "pass-hands") and player is not None:
-        deal = evolve(deal, pending=action, pending_seat=player)
-    return evolve(state, deal=deal)
+        return evolve(state, deal=evolve(deal, pending=action, pending_seat=player))
+    return state
 
 
 # --------------------------------------------------------------------------------------------

@@ -104,6 +104,17 @@ class Deal:
         slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
         return evolve(self, slots=slots, **changes)
 
+    # A replay makes a new deal and a new state at every card played: these two are built
+    # positionally, as `evolve` costs about three times more (tests/test_dwarf_king_state.py
+    # holds their field lists to the classes').
+    def after_play(self, seat: int, slot: Slot, plays: tuple[tuple[int, str], ...],
+                   tricks: tuple[Trick, ...]) -> Deal:
+        """The deal after `seat` played a card: their hand is now `slot`, the trick in progress
+        `plays` (empty when the card completed a trick, now the last of `tricks`)."""
+        slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
+        return Deal(self.number, self.dealer, self.special, self.quest, self.swapped, self.leader,
+                    slots, tricks, plays, self.pending, self.pending_seat)
+
 
 class HandResult(NamedTuple):
     number: int
@@ -125,6 +136,10 @@ class State:
     results: tuple[HandResult, ...] = ()
     notices: tuple[Notice, ...] = ()
     over: bool = False
+
+    def with_deal(self, deal: Deal, notices: tuple[Notice, ...]) -> State:
+        """The state after a card played (built positionally, see `Deal.after_play`)."""
+        return State(self.names, self.edition, self.seed, deal, self.results, notices, self.over)
 
     @property
     def players(self) -> int:
