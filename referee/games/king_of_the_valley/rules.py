@@ -301,12 +301,14 @@ def round_name(state: State) -> str:
 
 def next_turn(state: State) -> State:
     turn = state.turn + 1
-    after = evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
-    if turn % len(state.names) == 0:  # a round ends: keep its castles for the scoresheet
-        after = evolve(after, round_castles=state.round_castles + (state.castles,))
-    if state.end_triggered and turn % len(state.names) == 0:
-        return evolve(after, phase=OVER)
-    return evolve(after, phase=RECRUIT if after.round >= 2 else SUMMON)
+    if turn % len(state.names):
+        phase = RECRUIT if turn // len(state.names) >= 1 else SUMMON  # recruiting from round 2
+        return evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=(),
+                      phase=phase)
+    # A round ends: its castles are kept for the scoresheet.
+    return evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=(),
+                  round_castles=state.round_castles + (state.castles,),
+                  phase=OVER if state.end_triggered else RECRUIT)
 
 
 # ---------------------------------------------------------------------------------------------

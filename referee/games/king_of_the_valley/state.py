@@ -133,6 +133,15 @@ class State:
             left -= count
         raise IndexError("all piles are empty")
 
+    def next_piles(self, count: int) -> list[int]:
+        """`next_pile` of each of the next `count` tiles, counting the piles once."""
+        out: list[int] = []
+        for index, left in enumerate(self.unrevealed()):
+            out += [index] * min(left, count - len(out))
+        if len(out) < count:
+            raise IndexError("all piles are empty")
+        return out
+
     def tile_at(self, square: int) -> str | None:
         return self.valley[square]
 
