@@ -382,7 +382,7 @@ def carry_out(state: State, summon: Summon) -> State:
     castle = state.castle
     gold = castle.gold
     valley, coins = list(state.valley), list(state.coins)
-    discard, pending, emptied = list(state.discard), [], []
+    discard, pending, emptied, subjects = list(state.discard), [], [], []
     for square in summon.priests:
         gold += coins[square] - 1
         coins[square] = 1  # the priest's coin stays on the square (and later on its new tile)
@@ -399,7 +399,7 @@ def carry_out(state: State, summon: Summon) -> State:
         if tile == "jester":
             pending.append(tile)
         elif is_subject(tile):
-            castle = castle.add(tile, column_of(tile))
+            subjects.append(tile)
         else:
             discard.append(tile)
             if kind(tile) == "wizard":
@@ -410,11 +410,11 @@ def carry_out(state: State, summon: Summon) -> State:
                     pending.append(tile)
                 else:
                     gold += pay
-    after = set_castle(state, evolve(castle, gold=gold))
-    return evolve(after, valley=tuple(valley), coins=tuple(coins), discard=tuple(discard),
-                   pending=tuple(pending), emptied=tuple(emptied),
-                   kings=with_item(state.kings, state.active, summon.path[-1]),
-                   phase=ACTIVATE if pending else KINGDOM)
+    castles = with_item(state.castles, state.active, castle.receiving(subjects, gold))
+    return evolve(state, castles=castles, valley=tuple(valley), coins=tuple(coins),
+                  discard=tuple(discard), pending=tuple(pending), emptied=tuple(emptied),
+                  kings=with_item(state.kings, state.active, summon.path[-1]),
+                  phase=ACTIVATE if pending else KINGDOM)
 
 
 def kingdom_choices(state: State) -> list[str]:

@@ -48,6 +48,14 @@ class Castle:
     def add(self, tile: str, column: str) -> "Castle":
         return self._with_column(column, self.column(column) + ((tile, True),))
 
+    def receiving(self, subjects: list[str], gold: int) -> "Castle":
+        """The castle with `subjects` added face up to their portraits' columns, in order, and
+        `gold`: a summon's whole gain in one copy."""
+        columns = list(self.columns)
+        for tile in subjects:
+            columns[COLUMNS.index(column_of(tile))] += ((tile, True),)
+        return evolve(self, columns=tuple(columns), gold=gold)
+
     def remove_face_up(self, tile: str, column: str) -> "Castle":
         held = list(self.column(column))
         held.remove((tile, True))
