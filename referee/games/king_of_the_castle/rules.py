@@ -209,24 +209,24 @@ def draw_cards(state: State, count: int) -> tuple[State, tuple[str | None, ...]]
             if not state.discard:
                 break
             state = reshuffle(state)
+        take = min(count - len(drawn), state.deck_size)  # the cards off this deck, at once
         if state.deck is not None:
-            drawn.append(state.deck[0])
-            state = evolve(state, deck=state.deck[1:], deck_size=state.deck_size - 1)
+            drawn += state.deck[:take]
+            state = evolve(state, deck=state.deck[take:], deck_size=state.deck_size - take)
         else:
-            drawn.append(None)
-            state = evolve(state, deck_size=state.deck_size - 1)
+            drawn += [None] * take
+            state = evolve(state, deck_size=state.deck_size - take)
     return state, tuple(drawn)
 
 
 def start_turn(state: State, seat: int) -> State:
     """A turn begins: its player draws up to four cards (Turn, 1; counted by the referee)."""
-    state = evolve(state, turn=seat, turns=state.turns + 1, played=False)
-    need = max(0, DRAW_TO - state.hands[seat].size)
-    state, drawn = draw_cards(state, need)
+    state, drawn = draw_cards(state, max(0, DRAW_TO - state.hands[seat].size))
     hand = state.hands[seat]
     for card in drawn:
         hand = hand.with_card(card)
-    return evolve(with_hand(state, seat, hand), drew=len(drawn))
+    return evolve(state, turn=seat, turns=state.turns + 1, played=False, drew=len(drawn),
+                  hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
 
 
 def end_turn(state: State) -> State:
