@@ -672,12 +672,12 @@ def resolve(state: State, harm: Harm, saved: int | None = None,
             kept: tuple[int, int] | None = None) -> State:
     """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad."""
     kills = tuple(p for p in harm.kills if p != saved)
-    state = evolve(state, pending=None, window=None)
     for index, level in harm.discards:
         if (index, level) != kept:
             state = removed(state, index, level)
     state = killed(state, kills, harm.crown if KING in kills else None)
-    state = evolve(state, discard=state.discard + (harm.card,))
+    # The card leaves play for the discard pile only now, after the attribute cards it took.
+    state = evolve(state, pending=None, window=None, discard=state.discard + (harm.card,))
     return state if state.vacancies else proceed(state)
 
 
@@ -719,29 +719,34 @@ def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
             men[post(castle, rank)] = survivors[rank] if rank < len(survivors) else None
     vacancies = sorted((p for c in touched for p in (post(c, r) for r in range(3))
                         if men[p] is None), key=lambda p: (rank_of(p), castle_of(p)))
-    state = evolve(state, men=tuple(men), dead=state.dead + dead)
-    return filled(state, tuple(vacancies))
+    return filled(state, men, state.dead + dead, tuple(vacancies))
 
 
-def filled(state: State, vacancies: tuple[int, ...]) -> State:
+def filled(state: State, men: list[str | None], dead: tuple[str, ...],
+           vacancies: tuple[int, ...]) -> State:
     """New men from the personality deck, highest vacancy first: dealt by the referee when the
     deck's order is known (R-19), else turned up by the table. A vacancy that finds the deck
-    empty starts the end; then posts stay empty (R-15)."""
+    empty starts the end; then posts stay empty (R-15). `men` and `dead` (the posts and the
+    personality discard pile after the deaths) go into the same new state."""
     waiting: list[int] = []
+    seen, left = state.seen, state.persona_left
+    upcoming = iter(state.persona_order or ())
+    ending = state.ending
     for vacancy in vacancies:
-        if state.ending:
+        if ending:
             break
-        if state.persona_left - len(waiting) == 0:
-            state = evolve(state, ending=True)
+        if left - len(waiting) == 0:
+            ending = True
             break
-        letter = state.next_persona()
+        # The deck's next card when its order is known (`State.next_persona`, as dealt so far).
+        letter = next((c for c in upcoming if c not in seen), None)
         if letter is None:
             waiting.append(vacancy)
             continue
-        men = list(state.men)
         men[vacancy] = letter
-        state = evolve(state, men=tuple(men), seen=state.seen | {letter})
-    return evolve(state, vacancies=tuple(waiting))
+        seen, left = seen | {letter}, left - 1
+    return evolve(state, men=tuple(men), dead=dead, seen=seen, ending=ending,
+                  vacancies=tuple(waiting))
 
 
 def reveal(state: State, letters: tuple[str, ...]) -> State:
