@@ -193,40 +193,38 @@ def deal_kingdom(state: State) -> State:
 # Event cards: drawing, the deck running out
 
 
-def reshuffle(state: State) -> State:
-    """The deck is empty: the discard pile is shuffled into a new deck (Turn, 1)."""
-    deck = shuffled(state, "reshuffle", state.discard, state.reshuffles) if state.dealt else None
-    return evolve(state, deck=deck, deck_size=len(state.discard), discard=(),
-                        reshuffles=state.reshuffles + 1)
-
-
-def draw_cards(state: State, count: int) -> tuple[State, tuple[str | None, ...]]:
+def draw_cards(state: State, count: int) -> tuple[dict[str, Any], tuple[str | None, ...]]:
     """`count` cards off the deck (fewer when deck and discard pile are both empty); each is
-    known when the tool dealt the deck, None otherwise."""
+    known when the tool dealt the deck, None otherwise. Returned with the deck fields they
+    change, for the caller to set in the copy of the state it makes anyway."""
+    deck, size, discard, reshuffles = state.deck, state.deck_size, state.discard, state.reshuffles
     drawn: list[str | None] = []
     while len(drawn) < count:
-        if state.deck_size == 0:
-            if not state.discard:
+        if size == 0:
+            if not discard:
                 break
-            state = reshuffle(state)
-        take = min(count - len(drawn), state.deck_size)  # the cards off this deck, at once
-        if state.deck is not None:
-            drawn += state.deck[:take]
-            state = evolve(state, deck=state.deck[take:], deck_size=state.deck_size - take)
+            # The deck is empty: the discard pile is shuffled into a new deck (Turn, 1).
+            deck = shuffled(state, "reshuffle", discard, reshuffles) if state.dealt else None
+            size, discard, reshuffles = len(discard), (), reshuffles + 1
+        take = min(count - len(drawn), size)  # the cards off this deck, at once
+        if deck is not None:
+            drawn += deck[:take]
+            deck = deck[take:]
         else:
             drawn += [None] * take
-            state = evolve(state, deck_size=state.deck_size - take)
-    return state, tuple(drawn)
+        size -= take
+    changes = {"deck": deck, "deck_size": size, "discard": discard, "reshuffles": reshuffles}
+    return changes, tuple(drawn)
 
 
 def start_turn(state: State, seat: int) -> State:
     """A turn begins: its player draws up to four cards (Turn, 1; counted by the referee)."""
-    state, drawn = draw_cards(state, max(0, DRAW_TO - state.hands[seat].size))
+    deck, drawn = draw_cards(state, max(0, DRAW_TO - state.hands[seat].size))
     hand = state.hands[seat]
     for card in drawn:
         hand = hand.with_card(card)
     return evolve(state, turn=seat, turns=state.turns + 1, played=False, drew=len(drawn),
-                  hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
+                  hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:], **deck)
 
 
 def end_turn(state: State) -> State:
@@ -560,7 +558,8 @@ def repair(state: State, event: Event, card: Card) -> State:
 
 
 def sudden(state: State, event: Event, card: Card) -> State:
-    state, drawn = draw_cards(state, SUDDEN_DRAW)
+    deck, drawn = draw_cards(state, SUDDEN_DRAW)
+    state = evolve(state, **deck)
     if not drawn:
         return finish(state, card.title)
     known = tuple(c for c in drawn if c is not None)
