@@ -348,9 +348,9 @@ def card_named(name: Any) -> str:
 
 def check_fields(event: Event, card: Card) -> None:
     wanted = fields_of(card)
+    given = {key for key, found in event.fields if found is not None}
     for key in TARGET_FIELDS:
-        present = event.get(key) is not None
-        if present != (key in wanted):
+        if (key in given) != (key in wanted):
             need = "needs" if key in wanted else "takes no"
             raise IllegalMove(f"{card.title} {need} `{key}`", code="bad-target", rule="R-11")
 
