@@ -637,7 +637,7 @@ def reply_order(state: State, harm: Harm) -> tuple[str, ...]:
     player, each holding a card, while a copy of a reply card that helps may lie face down
     (R-23). Only what the table sees decides: the tool never skips a player whose hand it
     knows."""
-    if not any(CARD[c].count > state.on_table[c] for c in harm.replies):
+    if not any(CARD[c].count > state.face_up(c) for c in harm.replies):
         return ()
     n = len(state.names)
     seats = [(state.turn + k) % n for k in range(1, n)] + [state.turn]
