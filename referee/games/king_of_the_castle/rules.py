@@ -37,7 +37,6 @@ from referee.games.king_of_the_castle.components import (
     castle_of,
     post,
     post_title,
-    rank_of,
     sort_cards,
     stack,
 )
@@ -716,8 +715,8 @@ def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
         survivors = [m for m in (men[post(castle, r)] for r in range(3)) if m is not None]
         for rank in range(3):
             men[post(castle, rank)] = survivors[rank] if rank < len(survivors) else None
-    vacancies = sorted((p for c in touched for p in (post(c, r) for r in range(3))
-                        if men[p] is None), key=lambda p: (rank_of(p), castle_of(p)))
+    vacancies = [post(c, r) for r in range(3) for c in sorted(touched)  # highest first
+                 if men[post(c, r)] is None]
     return filled(state, men, state.dead + dead, tuple(vacancies))
 
 
