@@ -315,6 +315,7 @@ def next_turn(state: State) -> State:
 # Values of logged events (a hand-edited log may carry anything)
 
 
+@lru_cache(maxsize=64)  # the 25 squares, read again at every move of a replay
 def square_field(name: str) -> int:
     try:
         return parse_square(name, name)

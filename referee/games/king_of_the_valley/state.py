@@ -105,8 +105,9 @@ class State:
 
     @property
     def active(self) -> int:
-        if self.setting_up:
-            return self.kings.index(None)
+        kings = self.kings  # `setting_up`, inlined: asked several times at every event
+        if None in kings:
+            return kings.index(None)
         return self.turn % len(self.names)
 
     @property
@@ -126,7 +127,7 @@ class State:
         return KINGDOM_TOKENS - sum(c.kingdoms for c in self.castles)
 
     def unrevealed(self) -> tuple[int, ...]:
-        return tuple(size - len(seen) for size, seen in zip(PILE_SIZES, self.seen))
+        return tuple([size - len(seen) for size, seen in zip(PILE_SIZES, self.seen)])
 
     def pile_supply(self) -> int:
         """Tiles still in piles II and III that are not already promised to a waiting place."""
