@@ -100,7 +100,7 @@ def led_suit(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> str 
 def trick_winner(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> int:
     """Excalibur wins; else the Dragon, unless an Ace is in the trick (R-1: the Ace of the led suit,
     else the first Ace played); else the highest card of the led suit."""
-    powers = {special.power: s for s, c in plays if (special := CARDS[c].special)}
+    powers = {POWER[c]: s for s, c in plays if POWER[c]}
     if "excalibur" in powers:
         return powers["excalibur"]
     led = led_suit(plays, previous)
