@@ -57,6 +57,11 @@ def phase(state: State) -> str:
 # --------------------------------------------------------------------------------------------
 # A card inside a trick
 
+# Read at every card played: each card's power in a trick ("" for none), and the suit and value
+# of a card without one.
+POWER = {code: c.special.power if c.special else "" for code, c in CARDS.items()}
+PLAIN = {code: (c.suit, float(c.value)) for code, c in CARDS.items() if not POWER[code]}
+
 
 def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | None) \
         -> tuple[str | None, float]:
@@ -68,8 +73,9 @@ def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | 
     no
     suit. Only one special card is in each hand, so the copied card is always a basic card.
     """
-    c = CARDS[card]
-    power = c.special.power if c.special else ""
+    power = POWER[card]
+    if not power:
+        return PLAIN[card]
     if power == "mummy" and previous is not None:
         return effective(previous.winning_card, (), None)
     if power == "puppeteer":
@@ -78,9 +84,7 @@ def effective(card: str, before: tuple[tuple[int, str], ...], previous: Trick | 
             return None, 0.0
         suit, value = effective(source, (), None)
         return suit, value + 0.5
-    if power:
-        return None, 0.0
-    return c.suit, float(c.value)
+    return None, 0.0
 
 
 def led_suit(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> str | None:
@@ -96,7 +100,7 @@ def led_suit(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> str 
 def trick_winner(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> int:
     """Excalibur wins; else the Dragon, unless an Ace is in the trick (R-1: the Ace of the led suit,
     else the first Ace played); else the highest card of the led suit."""
-    powers = {special.power: s for s, c in plays if (special := CARDS[c].special)}
+    powers = {POWER[c]: s for s, c in plays if POWER[c]}
     if "excalibur" in powers:
         return powers["excalibur"]
     led = led_suit(plays, previous)
@@ -120,17 +124,17 @@ def trick_winner(plays: tuple[tuple[int, str], ...], previous: Trick | None) -> 
 def check_card_available(state: State, seat: int, card: str) -> None:
     """The card is in this hand's deal, not played yet, and not known to be in another hand."""
     deal, name = state.deal, state.names[seat]
-    c = CARDS[card]
     if card == OUT_WITH_THREE and state.players == 3:
         raise IllegalMove(f"{name} cannot play {card}: the 2 of Dwarves is out of the game with "
                           "3 players", code="card-out-of-game", rule="Set-up")
-    if c.special is not None and card != deal.special:
+    if CARDS[card].special is not None and card != deal.special:
         raise IllegalMove(f"{name} cannot play {card}: this hand's special card is "
                           f"{deal.special}", code="special-not-in-hand", rule="Set-up")
-    if card in deal.gone:
+    if deal.is_gone(card):
         raise IllegalMove(f"{card} has already been played in this hand", code="card-played",
                           rule="Cards")
-    if deal.slots[seat].complete and card not in deal.slots[seat].known:
+    slot = deal.slots[seat]
+    if slot.complete and card not in slot.known:
         raise IllegalMove(f"{name} does not hold {card} (the hand was entered at the deal or "
                           "dealt by the tool)", code="card-not-in-hand", rule="Cards")
     holder = deal.holder(card)
@@ -176,11 +180,30 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     """Raise IllegalMove if `seat` may not play `card` now; return the suit the play shows a
     void in (the player did not follow and the referee cannot tell whether they could), if any."""
     check_card_available(state, seat, card)
+    deal = state.deal
+    slot = deal.slots[seat]
+    power = POWER[card]
+    if power:
+        _check_magic_card(state, seat, card, power)
+    previous = deal.tricks[-1] if deal.tricks else None
+    led = led_suit(deal.plays, previous)
+    if led is None or power == "dragon":
+        return None  # leading, after a leading Dragon, or the Dragon: anything goes
+    suit, _ = effective(card, deal.plays, previous)
+    if suit == led:
+        return None
+    # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
+    for held in slot.known:
+        if CARDS[held].suit == led and held != card:
+            raise _not_following(state, seat, card, led)
+    return None if slot.complete else led
+
+
+def _check_magic_card(state: State, seat: int, card: str, power: str) -> None:
+    """When the Sorcerer, the Mummy, the Puppeteer and Excalibur may not be played."""
     deal, name = state.deal, state.names[seat]
     slot = deal.slots[seat]
-    special = CARDS[card].special
-    power = special.power if special else ""
-    first_trick = deal.trick_number == 1
+    first_trick = not deal.tricks
     leading = not deal.plays
     if power == "sorcerer" and slot.size > 1:
         raise IllegalMove(f"{name} cannot play the Sorcerer into a trick: it is played between "
@@ -195,24 +218,20 @@ def check_play(state: State, seat: int, card: str) -> str | None:
     if power in ("puppeteer", "excalibur") and leading and slot.size > 1:
         raise IllegalMove(f"{name} cannot lead with {card}: the Puppeteer and Excalibur lead only "
                           "as a player's last card", code="lead-last-card-only", rule="R-3")
-    previous = deal.tricks[-1] if deal.tricks else None
-    led = led_suit(deal.plays, previous)
-    if led is None or power == "dragon":
-        return None  # leading, after a leading Dragon, or the Dragon: anything goes
-    suit, _ = effective(card, deal.plays, previous)
-    if suit == led:
-        return None
-    # Not following (R-8: a magic card follows only through the suit it copies; Excalibur never).
+
+
+def _not_following(state: State, seat: int, card: str, led: str) -> IllegalMove:
+    """The refusal of a card that does not follow `led` from a hand known to hold one."""
+    slot = state.deal.slots[seat]
     must = [c for c in slot.known if CARDS[c].suit == led and c != card]
-    if must:
-        shown = sort_cards(c for c in must if c in slot.shown)  # never name a card not shown
-        what = (f"cannot play Excalibur: it is playable only when void in {led}"
-                if power == "excalibur" else f"must follow {led}")
-        holds = ", ".join(shown) if shown else f"a card of {led}"
-        raise IllegalMove(f"{name} {what}: the hand holds {holds}",
-                          code="excalibur-not-void" if power == "excalibur" else "must-follow",
-                          rule="Excalibur" if power == "excalibur" else FOLLOW)
-    return None if slot.complete else led
+    shown = sort_cards(c for c in must if c in slot.shown)  # never name a card not shown
+    excalibur = POWER[card] == "excalibur"
+    what = (f"cannot play Excalibur: it is playable only when void in {led}"
+            if excalibur else f"must follow {led}")
+    holds = ", ".join(shown) if shown else f"a card of {led}"
+    return IllegalMove(f"{state.names[seat]} {what}: the hand holds {holds}",
+                       code="excalibur-not-void" if excalibur else "must-follow",
+                       rule="Excalibur" if excalibur else FOLLOW)
 
 
 # --------------------------------------------------------------------------------------------
@@ -221,7 +240,7 @@ def check_play(state: State, seat: int, card: str) -> str | None:
 
 def play_card(state: State, seat: int, card: str) -> State:
     shown_void = check_play(state, seat, card)
-    deal, name = state.deal, state.names[seat]
+    deal = state.deal
     slot = deal.slots[seat]
     notices = state.notices
     revoke = _revoke(slot, card)
@@ -229,12 +248,14 @@ def play_card(state: State, seat: int, card: str) -> State:
         notices += (_revoke_notice(state, seat, card, revoke),)
         slot = slot.dropping_void(revoke)
     if shown_void is not None:
-        slot = slot.showing_void(Void(shown_void, deal.trick_number, name, card))
-    deal = deal.with_slot(seat, slot.without(card), plays=deal.plays + ((seat, card),))
-    state = evolve(state, deal=deal, notices=notices)
-    if len(deal.plays) == state.players:
-        state = _close_trick(state)
-    return state
+        slot = slot.showing_void(Void(shown_void, deal.trick_number, state.names[seat], card))
+    plays, tricks = deal.plays + ((seat, card),), deal.tricks
+    if len(plays) == state.players:  # the trick is complete
+        previous = tricks[-1] if tricks else None
+        tricks += (Trick(len(tricks) + 1, plays, trick_winner(plays, previous)),)
+        plays = ()
+    state = state.with_deal(deal.after_play(seat, slot.without(card), plays, tricks), notices)
+    return state if plays else _after_trick(state)
 
 
 def _revoke(slot: Slot, card: str) -> Void | None:
@@ -259,20 +280,18 @@ def _revoke_notice(state: State, seat: int, card: str, void: Void) -> Notice:
                   FOLLOW)
 
 
-def _close_trick(state: State) -> State:
+def _after_trick(state: State) -> State:
+    """After a trick: the end of the hand, or the choice its special card calls for (a trade, a
+    pass), if any."""
     deal = state.deal
-    previous = deal.tricks[-1] if deal.tricks else None
-    trick = Trick(deal.trick_number, deal.plays, trick_winner(deal.plays, previous))
-    deal = evolve(deal, tricks=deal.tricks + (trick,), plays=())
-    last = len(deal.tricks) == hand_size(state.players)
-    if last:
-        return finish_hand(evolve(state, deal=deal))
+    if len(deal.tricks) == hand_size(state.players):
+        return finish_hand(state)
     special = SPECIAL_CARD.get(deal.special or "")
     action = special.action if special else ""
-    player = trick.player_of(deal.special) if deal.special else None
+    player = deal.tricks[-1].player_of(deal.special) if deal.special else None
     if action in ("trade-hands", "pass-hands") and player is not None:
-        deal = evolve(deal, pending=action, pending_seat=player)
-    return evolve(state, deal=deal)
+        return evolve(state, deal=evolve(deal, pending=action, pending_seat=player))
+    return state
 
 
 # --------------------------------------------------------------------------------------------

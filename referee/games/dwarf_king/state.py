@@ -73,6 +73,17 @@ class Deal:
         out.update(c for _, c in self.plays)
         return frozenset(out)
 
+    def is_gone(self, card: str) -> bool:
+        """`card in self.gone`, without building the set: every card played asks it of a new
+        deal, while each trick's cards are cached once for the whole hand."""
+        for _, played in self.plays:
+            if played == card:
+                return True
+        for trick in self.tricks:
+            if card in trick.cards:
+                return True
+        return False
+
     def deck(self, players: int) -> frozenset[str]:
         return deck(players, self.special) if self.special else frozenset()
 
@@ -83,7 +94,8 @@ class Deal:
             if card in slot.known:
                 return seat
         open_slots = [s for s, slot in enumerate(self.slots) if not slot.complete]
-        if len(open_slots) == 1 and card in self.deck(len(self.slots)) and card not in self.gone:
+        if len(open_slots) == 1 and card in self.deck(len(self.slots)) \
+                and not self.is_gone(card):
             return open_slots[0]
         return None
 
@@ -91,6 +103,17 @@ class Deal:
         """The deal with `seat`'s hand replaced (and any other `changes`, in one copy)."""
         slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
         return evolve(self, slots=slots, **changes)
+
+    # A replay makes a new deal and a new state at every card played: these two are built
+    # positionally, as `evolve` costs about three times more (tests/test_dwarf_king_state.py
+    # holds their field lists to the classes').
+    def after_play(self, seat: int, slot: Slot, plays: tuple[tuple[int, str], ...],
+                   tricks: tuple[Trick, ...]) -> Deal:
+        """The deal after `seat` played a card: their hand is now `slot`, the trick in progress
+        `plays` (empty when the card completed a trick, now the last of `tricks`)."""
+        slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
+        return Deal(self.number, self.dealer, self.special, self.quest, self.swapped, self.leader,
+                    slots, tricks, plays, self.pending, self.pending_seat)
 
 
 class HandResult(NamedTuple):
@@ -113,6 +136,10 @@ class State:
     results: tuple[HandResult, ...] = ()
     notices: tuple[Notice, ...] = ()
     over: bool = False
+
+    def with_deal(self, deal: Deal, notices: tuple[Notice, ...]) -> State:
+        """The state after a card played (built positionally, see `Deal.after_play`)."""
+        return State(self.names, self.edition, self.seed, deal, self.results, notices, self.over)
 
     @property
     def players(self) -> int:

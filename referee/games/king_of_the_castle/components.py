@@ -92,7 +92,10 @@ class Card:
         return self.title.lower().replace("!", "").replace(" ", "-")
 
     def param(self, name: str) -> Any:
-        return dict(self.params).get(name)
+        for key, found in self.params:  # a pair or two: no dict built at every card played
+            if key == name:
+                return found
+        return None
 
 
 def _attribute_cards() -> tuple[Card, ...]:

@@ -37,7 +37,6 @@ from referee.games.king_of_the_castle.components import (
     castle_of,
     post,
     post_title,
-    rank_of,
     sort_cards,
     stack,
 )
@@ -193,40 +192,38 @@ def deal_kingdom(state: State) -> State:
 # Event cards: drawing, the deck running out
 
 
-def reshuffle(state: State) -> State:
-    """The deck is empty: the discard pile is shuffled into a new deck (Turn, 1)."""
-    deck = shuffled(state, "reshuffle", state.discard, state.reshuffles) if state.dealt else None
-    return evolve(state, deck=deck, deck_size=len(state.discard), discard=(),
-                        reshuffles=state.reshuffles + 1)
-
-
-def draw_cards(state: State, count: int) -> tuple[State, tuple[str | None, ...]]:
+def draw_cards(state: State, count: int) -> tuple[dict[str, Any], tuple[str | None, ...]]:
     """`count` cards off the deck (fewer when deck and discard pile are both empty); each is
-    known when the tool dealt the deck, None otherwise."""
+    known when the tool dealt the deck, None otherwise. Returned with the deck fields they
+    change, for the caller to set in the copy of the state it makes anyway."""
+    deck, size, discard, reshuffles = state.deck, state.deck_size, state.discard, state.reshuffles
     drawn: list[str | None] = []
     while len(drawn) < count:
-        if state.deck_size == 0:
-            if not state.discard:
+        if size == 0:
+            if not discard:
                 break
-            state = reshuffle(state)
-        if state.deck is not None:
-            drawn.append(state.deck[0])
-            state = evolve(state, deck=state.deck[1:], deck_size=state.deck_size - 1)
+            # The deck is empty: the discard pile is shuffled into a new deck (Turn, 1).
+            deck = shuffled(state, "reshuffle", discard, reshuffles) if state.dealt else None
+            size, discard, reshuffles = len(discard), (), reshuffles + 1
+        take = min(count - len(drawn), size)  # the cards off this deck, at once
+        if deck is not None:
+            drawn += deck[:take]
+            deck = deck[take:]
         else:
-            drawn.append(None)
-            state = evolve(state, deck_size=state.deck_size - 1)
-    return state, tuple(drawn)
+            drawn += [None] * take
+        size -= take
+    changes = {"deck": deck, "deck_size": size, "discard": discard, "reshuffles": reshuffles}
+    return changes, tuple(drawn)
 
 
 def start_turn(state: State, seat: int) -> State:
     """A turn begins: its player draws up to four cards (Turn, 1; counted by the referee)."""
-    state = evolve(state, turn=seat, turns=state.turns + 1, played=False)
-    need = max(0, DRAW_TO - state.hands[seat].size)
-    state, drawn = draw_cards(state, need)
+    deck, drawn = draw_cards(state, max(0, DRAW_TO - state.hands[seat].size))
     hand = state.hands[seat]
     for card in drawn:
         hand = hand.with_card(card)
-    return evolve(with_hand(state, seat, hand), drew=len(drawn))
+    return evolve(state, turn=seat, turns=state.turns + 1, played=False, drew=len(drawn),
+                  hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:], **deck)
 
 
 def end_turn(state: State) -> State:
@@ -350,9 +347,9 @@ def card_named(name: Any) -> str:
 
 def check_fields(event: Event, card: Card) -> None:
     wanted = fields_of(card)
+    given = {key for key, found in event.fields if found is not None}
     for key in TARGET_FIELDS:
-        present = event.get(key) is not None
-        if present != (key in wanted):
+        if (key in given) != (key in wanted):
             need = "needs" if key in wanted else "takes no"
             raise IllegalMove(f"{card.title} {need} `{key}`", code="bad-target", rule="R-11")
 
@@ -560,7 +557,8 @@ def repair(state: State, event: Event, card: Card) -> State:
 
 
 def sudden(state: State, event: Event, card: Card) -> State:
-    state, drawn = draw_cards(state, SUDDEN_DRAW)
+    deck, drawn = draw_cards(state, SUDDEN_DRAW)
+    state = evolve(state, **deck)
     if not drawn:
         return finish(state, card.title)
     known = tuple(c for c in drawn if c is not None)
@@ -638,7 +636,7 @@ def reply_order(state: State, harm: Harm) -> tuple[str, ...]:
     player, each holding a card, while a copy of a reply card that helps may lie face down
     (R-23). Only what the table sees decides: the tool never skips a player whose hand it
     knows."""
-    if not any(CARD[c].count > state.on_table[c] for c in harm.replies):
+    if not any(CARD[c].count > state.face_up(c) for c in harm.replies):
         return ()
     n = len(state.names)
     seats = [(state.turn + k) % n for k in range(1, n)] + [state.turn]
@@ -672,12 +670,12 @@ def resolve(state: State, harm: Harm, saved: int | None = None,
             kept: tuple[int, int] | None = None) -> State:
     """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad."""
     kills = tuple(p for p in harm.kills if p != saved)
-    state = evolve(state, pending=None, window=None)
     for index, level in harm.discards:
         if (index, level) != kept:
             state = removed(state, index, level)
     state = killed(state, kills, harm.crown if KING in kills else None)
-    state = evolve(state, discard=state.discard + (harm.card,))
+    # The card leaves play for the discard pile only now, after the attribute cards it took.
+    state = evolve(state, pending=None, window=None, discard=state.discard + (harm.card,))
     return state if state.vacancies else proceed(state)
 
 
@@ -717,31 +715,36 @@ def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
         survivors = [m for m in (men[post(castle, r)] for r in range(3)) if m is not None]
         for rank in range(3):
             men[post(castle, rank)] = survivors[rank] if rank < len(survivors) else None
-    vacancies = sorted((p for c in touched for p in (post(c, r) for r in range(3))
-                        if men[p] is None), key=lambda p: (rank_of(p), castle_of(p)))
-    state = evolve(state, men=tuple(men), dead=state.dead + dead)
-    return filled(state, tuple(vacancies))
+    vacancies = [post(c, r) for r in range(3) for c in sorted(touched)  # highest first
+                 if men[post(c, r)] is None]
+    return filled(state, men, state.dead + dead, tuple(vacancies))
 
 
-def filled(state: State, vacancies: tuple[int, ...]) -> State:
+def filled(state: State, men: list[str | None], dead: tuple[str, ...],
+           vacancies: tuple[int, ...]) -> State:
     """New men from the personality deck, highest vacancy first: dealt by the referee when the
     deck's order is known (R-19), else turned up by the table. A vacancy that finds the deck
-    empty starts the end; then posts stay empty (R-15)."""
+    empty starts the end; then posts stay empty (R-15). `men` and `dead` (the posts and the
+    personality discard pile after the deaths) go into the same new state."""
     waiting: list[int] = []
+    seen, left = state.seen, state.persona_left
+    upcoming = iter(state.persona_order or ())
+    ending = state.ending
     for vacancy in vacancies:
-        if state.ending:
+        if ending:
             break
-        if state.persona_left - len(waiting) == 0:
-            state = evolve(state, ending=True)
+        if left - len(waiting) == 0:
+            ending = True
             break
-        letter = state.next_persona()
+        # The deck's next card when its order is known (`State.next_persona`, as dealt so far).
+        letter = next((c for c in upcoming if c not in seen), None)
         if letter is None:
             waiting.append(vacancy)
             continue
-        men = list(state.men)
         men[vacancy] = letter
-        state = evolve(state, men=tuple(men), seen=state.seen | {letter})
-    return evolve(state, vacancies=tuple(waiting))
+        seen, left = seen | {letter}, left - 1
+    return evolve(state, men=tuple(men), dead=dead, seen=seen, ending=ending,
+                  vacancies=tuple(waiting))
 
 
 def reveal(state: State, letters: tuple[str, ...]) -> State:

@@ -23,6 +23,7 @@ from referee.games.king_of_the_castle.components import (
     LETTERS,
     POSTS,
     attribute_card,
+    build_of,
     post,
     stack,
 )
@@ -195,7 +196,7 @@ class State:
         return next((letter for letter in self.persona_order if letter not in self.seen), None)
 
     # ---- the event cards -----------------------------------------------------------------
-    @cached_property
+    @property  # a tuple of a card or two: cheaper made again than cached on every new state
     def in_play(self) -> tuple[str, ...]:
         """Cards played whose effect is not over (waiting for replies or for plays through them)."""
         cards = tuple(f.card for f in self.frames)
@@ -210,11 +211,22 @@ class State:
     def on_table(self) -> Counter[str]:
         """Copies of each card face up where the referee always sees them: the discard pile,
         the stacks and the cards in play."""
-        seen: Counter[str] = Counter(self.discard)
-        for index, levels in enumerate(self.stacks):
-            seen.update(attribute_card(index % 3, level) for level in levels)
-        seen.update(self.in_play)
-        return seen
+        cards = list(self.discard)  # counted once, all together: cheaper than by parts
+        cards += [attribute_card(index % 3, level)
+                  for index, levels in enumerate(self.stacks) for level in levels]
+        cards += self.in_play
+        return Counter(cards)
+
+    def face_up(self, card: str) -> int:
+        """`on_table[card]`, counted for this card alone: who may reply is asked at every card
+        announced, of a new state each time."""
+        count = self.discard.count(card) + self.in_play.count(card)
+        built = build_of(card)  # only attribute cards lie on the stacks
+        if built is not None:
+            attribute, level = built
+            count += sum(levels.count(level) for index, levels in enumerate(self.stacks)
+                         if index % 3 == attribute)
+        return count
 
     @cached_property
     def in_hands(self) -> Counter[str]:

@@ -99,13 +99,14 @@ class Reveal(EventType[State]):
                               "place(s) wait for a tile", code="wrong-count", rule="R-2")
         seen = [list(s) for s in state.seen]
         valley, hill = list(state.valley), [list(h) for h in state.hill]
+        piles = state.next_piles(len(tiles))  # the pile each tile comes from
         refusal = None
         for offset, tile in enumerate(tiles):
-            refusal = self._unknown(state, seen, offset, tile)
+            refusal = self._unknown(state, seen, piles[offset], tile)
             if refusal is not None:
                 tiles = tiles[:offset]  # the box is checked for the tiles before it first
                 break
-            seen[state.next_pile(offset)].append(tile)
+            seen[piles[offset]].append(tile)
             place = state.awaiting[offset]
             if place < SQUARES:
                 valley[place] = tile
@@ -113,27 +114,24 @@ class Reveal(EventType[State]):
                 hill[place - SQUARES].append(tile)
         # The box's limits only ever tighten as tiles come: checked once for the whole event,
         # and tile by tile only to name the one that broke them.
-        piles = {state.next_pile(offset) for offset in range(len(tiles))}
-        if pile_problems(tuple(tuple(s) for s in seen), tiles, piles) is not None:
+        seen_now = tuple(tuple(s) for s in seen)
+        if pile_problems(seen_now, tiles, set(piles[:len(tiles)])) is not None:
             raise self._over_the_box(state, tiles)
         if refusal is not None:
             raise refusal
-        after = evolve(state, seen=tuple(tuple(s) for s in seen), valley=tuple(valley),
-                        hill=tuple(tuple(h) for h in hill), awaiting=state.awaiting[len(tiles):])
-        if after.awaiting:
-            return after
-        if after.setting_up:
-            return evolve(after, phase=KING)
-        return rules.next_turn(after)
+        done = len(tiles) == len(state.awaiting)
+        after = evolve(state, seen=seen_now, valley=tuple(valley),
+                        hill=tuple(tuple(h) for h in hill), awaiting=state.awaiting[len(tiles):],
+                        phase=KING if done and state.setting_up else state.phase)
+        return rules.next_turn(after) if done and not state.setting_up else after
 
     @staticmethod
-    def _unknown(state: State, seen: list[list[str]], offset: int,
+    def _unknown(state: State, seen: list[list[str]], pile: int,
                  tile: str) -> IllegalMove | None:
         """A tile that is no tile of this game, or not the one a virtual pile holds next."""
         if tile not in tile_names(state.orders) and not valid_tax(tile):
             return IllegalMove(f"reveal: {tile!r} is not a tile of this game (Orders: "
                                f"{', '.join(state.orders)})", code="unknown-tile", rule="R-2")
-        pile = state.next_pile(offset)
         if state.virtual is not None and state.virtual[pile][len(seen[pile])] != tile:
             # Never name the tile it holds: nobody has seen it yet.
             return IllegalMove(f"reveal: {tile} is not the next tile of the virtual pile "
@@ -603,10 +601,9 @@ class Refill(EventType[State]):
         left = min(gaps[0], count)  # R-14: new tiles fill the left column first
         after = evolve(state, valley=tuple(valley), hill=tuple(tuple(h) for h in hill),
                         awaiting=(HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
-                        end_triggered=state.end_triggered or supply < sum(gaps))
-        if after.awaiting:
-            return evolve(after, phase=REVEAL)
-        return rules.next_turn(after)
+                        end_triggered=state.end_triggered or supply < sum(gaps),
+                        phase=REVEAL if count else state.phase)
+        return after if count else rules.next_turn(after)
 
     def moves(self, state: State) -> Iterator[Event]:
         for side in SIDES:

@@ -301,18 +301,21 @@ def round_name(state: State) -> str:
 
 def next_turn(state: State) -> State:
     turn = state.turn + 1
-    after = evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=())
-    if turn % len(state.names) == 0:  # a round ends: keep its castles for the scoresheet
-        after = evolve(after, round_castles=state.round_castles + (state.castles,))
-    if state.end_triggered and turn % len(state.names) == 0:
-        return evolve(after, phase=OVER)
-    return evolve(after, phase=RECRUIT if after.round >= 2 else SUMMON)
+    if turn % len(state.names):
+        phase = RECRUIT if turn // len(state.names) >= 1 else SUMMON  # recruiting from round 2
+        return evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=(),
+                      phase=phase)
+    # A round ends: its castles are kept for the scoresheet.
+    return evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=(),
+                  round_castles=state.round_castles + (state.castles,),
+                  phase=OVER if state.end_triggered else RECRUIT)
 
 
 # ---------------------------------------------------------------------------------------------
 # Values of logged events (a hand-edited log may carry anything)
 
 
+@lru_cache(maxsize=64)  # the 25 squares, read again at every move of a replay
 def square_field(name: str) -> int:
     try:
         return parse_square(name, name)
@@ -380,7 +383,7 @@ def carry_out(state: State, summon: Summon) -> State:
     castle = state.castle
     gold = castle.gold
     valley, coins = list(state.valley), list(state.coins)
-    discard, pending, emptied = list(state.discard), [], []
+    discard, pending, emptied, subjects = list(state.discard), [], [], []
     for square in summon.priests:
         gold += coins[square] - 1
         coins[square] = 1  # the priest's coin stays on the square (and later on its new tile)
@@ -397,7 +400,7 @@ def carry_out(state: State, summon: Summon) -> State:
         if tile == "jester":
             pending.append(tile)
         elif is_subject(tile):
-            castle = castle.add(tile, column_of(tile))
+            subjects.append(tile)
         else:
             discard.append(tile)
             if kind(tile) == "wizard":
@@ -408,11 +411,11 @@ def carry_out(state: State, summon: Summon) -> State:
                     pending.append(tile)
                 else:
                     gold += pay
-    after = set_castle(state, evolve(castle, gold=gold))
-    return evolve(after, valley=tuple(valley), coins=tuple(coins), discard=tuple(discard),
-                   pending=tuple(pending), emptied=tuple(emptied),
-                   kings=with_item(state.kings, state.active, summon.path[-1]),
-                   phase=ACTIVATE if pending else KINGDOM)
+    castles = with_item(state.castles, state.active, castle.receiving(subjects, gold))
+    return evolve(state, castles=castles, valley=tuple(valley), coins=tuple(coins),
+                  discard=tuple(discard), pending=tuple(pending), emptied=tuple(emptied),
+                  kings=with_item(state.kings, state.active, summon.path[-1]),
+                  phase=ACTIVATE if pending else KINGDOM)
 
 
 def kingdom_choices(state: State) -> list[str]:

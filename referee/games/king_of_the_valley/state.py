@@ -48,6 +48,14 @@ class Castle:
     def add(self, tile: str, column: str) -> "Castle":
         return self._with_column(column, self.column(column) + ((tile, True),))
 
+    def receiving(self, subjects: list[str], gold: int) -> "Castle":
+        """The castle with `subjects` added face up to their portraits' columns, in order, and
+        `gold`: a summon's whole gain in one copy."""
+        columns = list(self.columns)
+        for tile in subjects:
+            columns[COLUMNS.index(column_of(tile))] += ((tile, True),)
+        return evolve(self, columns=tuple(columns), gold=gold)
+
     def remove_face_up(self, tile: str, column: str) -> "Castle":
         held = list(self.column(column))
         held.remove((tile, True))
@@ -97,8 +105,9 @@ class State:
 
     @property
     def active(self) -> int:
-        if self.setting_up:
-            return self.kings.index(None)
+        kings = self.kings  # `setting_up`, inlined: asked several times at every event
+        if None in kings:
+            return kings.index(None)
         return self.turn % len(self.names)
 
     @property
@@ -118,7 +127,7 @@ class State:
         return KINGDOM_TOKENS - sum(c.kingdoms for c in self.castles)
 
     def unrevealed(self) -> tuple[int, ...]:
-        return tuple(size - len(seen) for size, seen in zip(PILE_SIZES, self.seen))
+        return tuple([size - len(seen) for size, seen in zip(PILE_SIZES, self.seen)])
 
     def pile_supply(self) -> int:
         """Tiles still in piles II and III that are not already promised to a waiting place."""
@@ -132,6 +141,15 @@ class State:
                 return index
             left -= count
         raise IndexError("all piles are empty")
+
+    def next_piles(self, count: int) -> list[int]:
+        """`next_pile` of each of the next `count` tiles, counting the piles once."""
+        out: list[int] = []
+        for index, left in enumerate(self.unrevealed()):
+            out += [index] * min(left, count - len(out))
+        if len(out) < count:
+            raise IndexError("all piles are empty")
+        return out
 
     def tile_at(self, square: int) -> str | None:
         return self.valley[square]
