@@ -11,7 +11,9 @@ played; the rules read these fields instead of testing card names. Each quest si
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable
+
+from referee.values import value
 
 SUITS = ("Knights", "Dwarves", "Goblins")
 SUIT_LETTER = {"Knights": "K", "Dwarves": "D", "Goblins": "G"}
@@ -34,7 +36,8 @@ def number_value(rank: str | None) -> int:
     return int(rank)
 
 
-class Special(NamedTuple):
+@value
+class Special:
     """One of the 14 special cards: its rule is data read by the engine.
 
     `scoring` names the kind of points it gives when the hand is scored (see hand scoring), and
@@ -99,7 +102,8 @@ SPECIALS: tuple[Special, ...] = (
 SPECIAL_CARD = {s.code: s for s in SPECIALS}
 
 
-class Card(NamedTuple):
+@value
+class Card:
     code: str
     suit: str | None  # None for magic cards
     rank: str | None  # None for magic cards
@@ -166,7 +170,8 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
 EDITIONS = (2011, 2022)
 
 
-class QuestSide(NamedTuple):
+@value
+class QuestSide:
     tile: int
     side: str  # "a" or "b"
     name: str

@@ -12,7 +12,6 @@ from referee.errors import IllegalMove, NotationError
 from referee.games.dwarf_king import rules, texts
 from referee.games.dwarf_king.components import EDITIONS
 from referee.games.dwarf_king.events import EVENTS
-from referee.games.dwarf_king.rulebook import RULEBOOK
 from referee.games.dwarf_king.state import Deal, State
 
 if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
@@ -43,7 +42,6 @@ class DwarfKing(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
-    rulebook = RULEBOOK
     turn_rule = "Each hand"
     verb_prefixes = False  # a bare word is a card (`Dragon`), never an abbreviated verb
 

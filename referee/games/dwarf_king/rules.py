@@ -5,8 +5,7 @@ revokes, the effects that move cards between hands, and the tool's own shuffles.
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import Event, Notice, ToAct
 from referee.errors import IllegalMove
@@ -28,6 +27,9 @@ from referee.games.dwarf_king.components import (
 from referee.games.dwarf_king.scoring import HANDS, hand_points, outcome
 from referee.games.dwarf_king.state import Deal, HandResult, Slot, State, Trick
 from referee.hands import Void
+
+if TYPE_CHECKING:  # only seeded and random play use it
+    import random
 
 FOLLOW = "Follow suit"
 SPECIAL, QUEST, SWAP, LEADER, PLAY, TRADE, PASS, OVER = (
@@ -555,6 +557,8 @@ def _this_round(used: tuple[Any, ...], pile: int) -> tuple[Any, ...]:
 
 
 def _rng(state: State, *parts: object) -> random.Random:
+    import random  # only seeded play: kept off other commands' start-up
+
     return random.Random(":".join(["dwarf-king", str(state.seed), str(state.deal.number),
                                    *map(str, parts)]))
 

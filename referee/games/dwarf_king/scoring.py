@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from referee.values import value
 from referee.games.dwarf_king.components import (
     CARDS,
     FACES,
@@ -26,6 +25,7 @@ from referee.games.dwarf_king.components import (
 )
 from referee.games.dwarf_king.state import Deal, HandResult, State, Trick
 from referee.scoresheet import Round, Row, Scoresheet, and_list, places, tie_notes
+from referee.values import value
 
 HANDS = 7
 TIEBREAK = "a tie for first place after seven hands is broken by extra hands"

@@ -10,13 +10,13 @@ seats, so the voids travel with the cards.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any
 
-from referee.values import value
 from referee.engine import Notice
 from referee.evolve import evolve
 from referee.games.dwarf_king.components import deck
 from referee.hands import HiddenHand
+from referee.values import value
 
 Slot = HiddenHand  # one seat's hand, as the referee knows it
 
@@ -116,7 +116,8 @@ class Deal:
                     slots, tricks, plays, self.pending, self.pending_seat)
 
 
-class HandResult(NamedTuple):
+@value
+class HandResult:
     number: int
     dealer: str
     special: str

@@ -12,8 +12,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from referee.values import value
 from referee.errors import UsageError
+from referee.values import value
 
 LETTERS = tuple(string.ascii_uppercase)  # the squires, by letter
 CASTLES = 3

@@ -15,7 +15,6 @@ effect and the moves it offers. A game goes:
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Any, Iterator
 
 from referee.engine import Args, Event, Events, EventType
@@ -72,6 +71,8 @@ def _slug(title: Any) -> str:
 def simulated_secret(state: State, name: str) -> tuple[str, str]:
     """The letters and receipt a simulated player seals (`referee simulate` plays every seat).
     Never used for a real player: their secret is typed unseen or drawn by `secrets`."""
+    import random
+
     from referee import seals  # hashlib: only when a seal is made or opened
 
     rng = random.Random(f"king-of-the-castle:simulated:{state.seed}:{name}")

@@ -20,7 +20,6 @@ from referee.games.king_of_the_castle.components import (
     check_names,
 )
 from referee.games.king_of_the_castle.events import EVENTS
-from referee.games.king_of_the_castle.rulebook import RULEBOOK
 from referee.games.king_of_the_castle.state import (
     HAND,
     RANDOM,
@@ -71,7 +70,6 @@ class KingOfTheCastle(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
-    rulebook = RULEBOOK
     turn_rule = "Turn"
     verb_prefixes = False  # a bare word is a card (`plague`), never an abbreviated verb
 

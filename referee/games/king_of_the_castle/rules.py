@@ -11,8 +11,7 @@ refusal cites an entry of rulebook.py.
 from __future__ import annotations
 
 import itertools
-import random
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
@@ -50,6 +49,9 @@ from referee.games.king_of_the_castle.state import (
     with_hand,
 )
 from referee.replies import ReplyWindow
+
+if TYPE_CHECKING:  # only seeded and random play use it
+    import random
 
 SEAL, SETUP, PLAY, EXTRA, SUDDEN, REPLY, DEAL, DISCARD, OPEN, OVER = (
     "seal", "setup", "play", "extra", "sudden", "reply", "deal", "discard", "open", "over")
@@ -154,6 +156,8 @@ def acting(state: State) -> tuple[str, ...]:
 
 
 def _rng(state: State, purpose: str, count: int) -> random.Random:
+    import random  # only seeded play: kept off other commands' start-up
+
     return random.Random(f"king-of-the-castle:{state.seed}:{purpose}:{count}")
 
 

@@ -13,7 +13,6 @@ from collections import Counter
 from functools import cached_property
 from typing import Iterable
 
-from referee.values import value
 from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
     ATTRIBUTES,
@@ -28,6 +27,7 @@ from referee.games.king_of_the_castle.components import (
     stack,
 )
 from referee.replies import ReplyWindow
+from referee.values import value
 
 SECRET, RANDOM, HAND = "secret", "random", "hand"  # how the squires are chosen
 

@@ -20,7 +20,6 @@ from referee.games.king_of_the_valley.components import (
     virtual_piles,
 )
 from referee.games.king_of_the_valley.events import EVENTS
-from referee.games.king_of_the_valley.rulebook import RULEBOOK
 from referee.games.king_of_the_valley.state import Castle, State
 
 if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
@@ -53,7 +52,6 @@ class KingOfTheValley(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
-    rulebook = RULEBOOK
     turn_rule = "Turn"
 
     # ---- set-up --------------------------------------------------------------------------

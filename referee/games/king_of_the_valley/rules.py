@@ -15,10 +15,9 @@ the same small predicates so that they cannot disagree.
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove, NotationError
@@ -42,11 +41,16 @@ from referee.games.king_of_the_valley.components import (
 )
 from referee.games.king_of_the_valley.notation import parse_square
 from referee.games.king_of_the_valley.state import Castle, State, column_of, with_item
+from referee.values import value
+
+if TYPE_CHECKING:  # only seeded and random play use it
+    import random
 
 MAX_TAKE = 3
 
 
-class Summon(NamedTuple):
+@value
+class Summon:
     path: tuple[int, ...]
     take: tuple[int, ...] = ()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.values import value
 from referee.evolve import evolve
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
@@ -16,6 +15,7 @@ from referee.games.king_of_the_valley.components import (
     is_subject,
     kind,
 )
+from referee.values import value
 
 Held = tuple[str, bool]  # a tile in a castle column and whether it is face up
 
