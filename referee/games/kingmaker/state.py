@@ -437,23 +437,32 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 @recalled
-def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
-    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
+def placed(cards: Mapping[str, str]) -> dict[str, list[str]]:
+    """Where -> the crown cards there, in `cards` order: one pass that the views below share
+    (callers do not change the lists)."""
     out: dict[str, list[str]] = {}
     for card, where in cards.items():
-        if where.startswith("noble:"):
-            out.setdefault(where[6:], []).append(card)
+        out.setdefault(where, []).append(card)
     return out
+
+
+def placed_under(cards: Mapping[str, str], prefix: str) -> dict[str, list[str]]:
+    """`prefix`NAME -> the cards there, keyed by NAME, in the order NAME first appears."""
+    size = len(prefix)
+    return {where[size:]: held for where, held in placed(cards).items()
+            if where.startswith(prefix)}
+
+
+@recalled
+def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
+    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
+    return placed_under(cards, "noble:")
 
 
 @recalled
 def hands(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """player -> the known cards in his hand, in `cards` order."""
-    out: dict[str, list[str]] = {}
-    for card, where in cards.items():
-        if where.startswith("hand:"):
-            out.setdefault(where[5:], []).append(card)
-    return {player: tuple(cards) for player, cards in out.items()}
+    return {player: tuple(held) for player, held in placed_under(cards, "hand:").items()}
 
 
 def instances(entry: Entry) -> list[str]:

@@ -45,6 +45,7 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
+    placed_under,
     recalled,
 )
 
@@ -291,11 +292,7 @@ def dealt_cards(state: State, player: str) -> list[str]:
 @recalled
 def _dealt(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """player -> the cards dealt to him and not laid out yet, in `cards` order."""
-    out: dict[str, list[str]] = {}
-    for card, where in cards.items():
-        if where.startswith("dealt:"):
-            out.setdefault(where[6:], []).append(card)
-    return {player: tuple(cards) for player, cards in out.items()}
+    return {player: tuple(held) for player, held in placed_under(cards, "dealt:").items()}
 
 
 def start_layout(state: State) -> State:
