@@ -8,7 +8,7 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from referee.engine import ToAct
 from referee.errors import IllegalMove
@@ -55,6 +55,7 @@ from referee.games.kingmaker.state import (
     card_entry,
     crown_instances,
     hands,
+    placed,
     quiet_while_same,
     recalled,
     recalled_by,
@@ -408,11 +409,15 @@ def friendly(state: State, player: str, place: str, snapshot: bool = False) -> b
     return controller_player(state, place) == player
 
 
-def friendly_snapshot(state: State, player: str) -> frozenset[str]:
+def friendly_snapshot(state: State, player: str,
+                      grants: frozenset[tuple[str, str]] | None = None) -> frozenset[str]:
     """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
-    for every place of known kind, with who is inside each gathered once."""
+    for every place of known kind, with who is inside each gathered once. `grants` stands for
+    the state's own when given (the new phase's, before its state is made)."""
     occupants = _owners_inside(state.nobles)
-    grants, control, nobles = state.grants, state.control, state.nobles
+    control, nobles = state.control, state.nobles
+    if grants is None:
+        grants = state.grants
     found = []
     for name, kind in _kinds_known(state.box):
         if (grants and (name, player) in grants) or kind == "unfortified":
@@ -1193,14 +1198,14 @@ def begin_turn(state: State, seat: int) -> State:
 
 
 def begin_phase(state: State, stage: str) -> State:
-    state = evolve(state, stage=stage, grants=frozenset(), moved={}, acted=frozenset())
+    # One new state: the friendly places are taken with this phase's grants (none yet).
+    fresh: dict[str, Any] = dict(stage=stage, grants=frozenset(), moved={}, acted=frozenset())
     if stage == MOVEMENT:
-        return evolve(state, friendly=friendly_snapshot(state, state.active))
-    if stage == COMBAT:  # R-27: the active player's sieges count one more turn
-        sieges = {p: (evolve(s, turn=s.turn + 1) if s.owner == state.active else s)
-                  for p, s in state.sieges.items()}
-        return evolve(state, sieges=sieges)
-    return state
+        fresh["friendly"] = friendly_snapshot(state, state.active, grants=frozenset())
+    elif stage == COMBAT:  # R-27: the active player's sieges count one more turn
+        fresh["sieges"] = {p: (evolve(s, turn=s.turn + 1) if s.owner == state.active else s)
+                           for p, s in state.sieges.items()}
+    return evolve(state, **fresh)
 
 
 def advance(state: State) -> State:
@@ -1288,7 +1293,7 @@ def deck_cards(state: State) -> list[str]:
 
 @recalled
 def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
-    return tuple(c for c, w in cards.items() if w == DECK)
+    return tuple(placed(cards).get(DECK, ()))
 
 
 def deck_size(state: State) -> int:
@@ -1428,8 +1433,12 @@ SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines"
                "beaufort_crowned", "options", "box")
 
 
-@quiet_while_same(*SIEGE_READS)
 def _check_sieges(state: State) -> State:
+    return _check_laid_sieges(state) if state.sieges else state  # none: nothing to check
+
+
+@quiet_while_same(*SIEGE_READS)
+def _check_laid_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
     for place, siege in list(state.sieges.items()):
@@ -1538,11 +1547,13 @@ TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "
               "duties")
 
 
-@quiet_while_same(*TOWN_READS)
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
-    if not _towns_in_hand(state.cards, state.box):
-        return state
+    return _place_waiting_towns(state) if _towns_in_hand(state.cards, state.box) else state
+
+
+@quiet_while_same(*TOWN_READS)
+def _place_waiting_towns(state: State) -> State:
     for player in state.names:
         for card in state.hand(player):
             if state.kind(card) == "town":
@@ -1577,13 +1588,21 @@ def _hand_limits(state: State) -> State:
 
 def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
-    owners = {noble.owner for noble in state.nobles.values()}
+    owners = _owners(state.nobles)
+    if all(player in owners for player in state.names):  # every seat has a noble
+        return state
     for player in state.playing:
         if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
                 and deck_size(rebuild_deck(state)) > 0:
             state = add_duty(state, Duty("deal", player))
     return state
+
+
+@recalled
+def _owners(nobles: Mapping[str, NobleState]) -> frozenset[str]:
+    """The players with a noble in play."""
+    return frozenset(noble.owner for noble in nobles.values())
 
 
 def _auto_advance(state: State) -> State:
