@@ -1293,7 +1293,7 @@ def deck_cards(state: State) -> list[str]:
 
 @recalled
 def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
-    return tuple(placed(cards).get(DECK, ()))
+    return tuple(placed(cards).at.get(DECK, ()))
 
 
 def deck_size(state: State) -> int:

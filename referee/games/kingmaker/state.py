@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import wraps
+from inspect import signature
 from operator import attrgetter, is_
-from typing import Any, Callable, Mapping, ParamSpec, TypeVar
+from typing import Any, Callable, Mapping, NamedTuple, ParamSpec, TypeVar
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
@@ -358,6 +359,8 @@ T = TypeVar("T")
 def recalled(function: Callable[P, R]) -> Callable[P, R]:
     """`function` of immutable positional arguments, computed again only when they are not the
     objects of its last call. Its result is shared: callers must not change it."""
+    if len(signature(function).parameters) == 1:
+        return _recalled_one(function)  # type: ignore[arg-type, return-value]
     last: list[Any] = [(), None]  # the arguments, the result
 
     @wraps(function)
@@ -370,6 +373,24 @@ def recalled(function: Callable[P, R]) -> Callable[P, R]:
         return result
 
     return again
+
+
+def _recalled_one(function: Callable[[T], R]) -> Callable[[T], R]:
+    """`recalled` for a function of one argument: the test is a single `is`."""
+    last: list[Any] = [_NEVER, None]  # the argument, the result
+
+    @wraps(function)
+    def again(arg: T) -> R:
+        if arg is last[0]:
+            return last[1]  # type: ignore[no-any-return]
+        result = function(arg)
+        last[:] = arg, result
+        return result
+
+    return again
+
+
+_NEVER = object()  # no argument is this object: nothing is recalled before the first call
 
 
 def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
@@ -436,33 +457,43 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: (get(obj),)
 
 
+class Placed(NamedTuple):
+    """Where the crown cards lie, in `cards` order, worked out in one pass (callers do not
+    change what it holds: it is shared)."""
+
+    at: dict[str, list[str]]  # where -> the cards there
+    holdings: dict[str, list[str]]  # noble -> the cards assigned to him, in the order they came
+    hands: dict[str, tuple[str, ...]]  # player -> the known cards in his hand
+    dealt: dict[str, tuple[str, ...]]  # player -> the cards dealt to him, not laid out yet
+
+
 @recalled
-def placed(cards: Mapping[str, str]) -> dict[str, list[str]]:
-    """Where -> the crown cards there, in `cards` order: one pass that the views below share
-    (callers do not change the lists)."""
-    out: dict[str, list[str]] = {}
+def placed(cards: Mapping[str, str]) -> Placed:
+    at: dict[str, list[str]] = {}
     for card, where in cards.items():
-        out.setdefault(where, []).append(card)
-    return out
+        at.setdefault(where, []).append(card)
+    holdings: dict[str, list[str]] = {}
+    hands: dict[str, tuple[str, ...]] = {}
+    dealt: dict[str, tuple[str, ...]] = {}
+    for where, there in at.items():
+        kind, _, name = where.partition(":")
+        if kind == "noble":
+            holdings[name] = there
+        elif kind == "hand":
+            hands[name] = tuple(there)
+        elif kind == "dealt":
+            dealt[name] = tuple(there)
+    return Placed(at, holdings, hands, dealt)
 
 
-def placed_under(cards: Mapping[str, str], prefix: str) -> dict[str, list[str]]:
-    """`prefix`NAME -> the cards there, keyed by NAME, in the order NAME first appears."""
-    size = len(prefix)
-    return {where[size:]: held for where, held in placed(cards).items()
-            if where.startswith(prefix)}
-
-
-@recalled
 def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
     """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
-    return placed_under(cards, "noble:")
+    return placed(cards).holdings
 
 
-@recalled
 def hands(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """player -> the known cards in his hand, in `cards` order."""
-    return {player: tuple(held) for player, held in placed_under(cards, "hand:").items()}
+    return placed(cards).hands
 
 
 def instances(entry: Entry) -> list[str]:
