@@ -219,10 +219,12 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
     plain = bonuses and not french and not extra_regions
-    total = state.entry(noble).number("troops")
     place = place_of(noble_position(state, noble)) if bonuses else None
-    if plain and (noble, place) in _strengths(state):
-        return _strengths(state)[noble, place]
+    if plain:
+        known = _strengths(state)  # the table is looked up once: its key takes some work
+        if (noble, place) in known:
+            return known[noble, place]
+    total = state.entry(noble).number("troops")
     here: set[str] = set()
     if bonuses:
         here = (regions(state, place) if place else set()) | set(extra_regions)
@@ -238,7 +240,7 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
         if by == noble:
             total += state.entry(guard).number("troops")
     if plain:
-        _strengths(state)[noble, place] = total
+        known[noble, place] = total
     return total
 
 
@@ -1572,9 +1574,24 @@ def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
     return False
 
 
-@quiet_while_same("duties", "hidden", "cards", "names")
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
+    if _hands_within_limit(state.cards, state.hidden, state.names) and \
+            not any(d.kind == "discard" for d in state.duties):
+        return state  # no discard to add, none to drop
+    return _enforce_hand_limits(state)
+
+
+@recalled
+def _hands_within_limit(cards: Mapping[str, str], hidden: Mapping[str, int],
+                        names: tuple[str, ...]) -> bool:
+    """Whether every player's hand (State.hand_size) holds two cards or fewer."""
+    known = hands(cards)
+    return all(len(known.get(player, ())) + hidden.get(player, 0) <= 2 for player in names)
+
+
+@quiet_while_same("duties", "hidden", "cards", "names")
+def _enforce_hand_limits(state: State) -> State:
     kept = tuple(d for d in state.duties if d.kind != "discard" or
                  state.hand_size(str(d.player)) > 2)
     if kept != state.duties:
@@ -1617,7 +1634,7 @@ def _auto_advance(state: State) -> State:
 
 def _complete_victory(state: State) -> State:
     """§10: a faction controls the sole crowned King and every other heir is dead."""
-    living = living_heirs(state)
+    living = _living(state)
     if len(living) != 1 or not is_crowned(state, living[0]):
         return state
     player = heir_player(state, living[0])
