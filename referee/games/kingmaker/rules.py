@@ -220,16 +220,18 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
     plain = bonuses and not french and not extra_regions
     place = place_of(noble_position(state, noble)) if bonuses else None
+    held = state.cards_of(noble)
     if plain:
         known = _strengths(state)  # the table is looked up once: its key takes some work
-        if (noble, place) in known:
-            return known[noble, place]
+        key = (noble, place, tuple(held))
+        if key in known:
+            return known[key]
     total = state.entry(noble).number("troops")
     here: set[str] = set()
     if bonuses:
         here = (regions(state, place) if place else set()) | set(extra_regions)
         here |= {WITHIN[r] for r in here if r in WITHIN}
-    for card in state.cards_of(noble):
+    for card in held:
         entry = state.entry(card)
         if entry.kind in ("title", "office", "mercenary"):
             if not entry.flag("attack_only") or french:
@@ -240,18 +242,19 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
         if by == noble:
             total += state.entry(guard).number("troops")
     if plain:
-        known[noble, place] = total
+        known[key] = total
     return total
 
 
 def _strengths_key(state: State) -> tuple[object, ...]:
-    return state.cards, _guards(state), state.box
+    return _guards(state), state.box
 
 
 @recalled_by(_strengths_key)
-def _strengths(state: State) -> dict[tuple[str, str | None], int]:
-    """(noble, his place) -> his strength without extra regions: what else it reads (his cards,
-    the Royal Guards, the box) is the key. A table `strength` fills as it is asked."""
+def _strengths(state: State) -> dict[tuple[str, str | None, tuple[str, ...]], int]:
+    """(noble, his place, his cards) -> his strength without extra regions: what else it reads
+    (the Royal Guards, the box) is the table's key, so that it outlives changes of `cards`
+    elsewhere. A table `strength` fills as it is asked."""
     return {}
 
 
