@@ -14,10 +14,12 @@ square), `aboard:SHIP`; ships lie at `port:P` or `sea:TEXT`. An unfortified plac
 from __future__ import annotations
 
 import datetime as dt
+from bisect import insort
 from functools import wraps
 from inspect import signature
-from operator import attrgetter, is_
-from typing import Any, Callable, Mapping, NamedTuple, ParamSpec, TypeVar
+from itertools import compress
+from operator import attrgetter, is_, ne
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, ParamSpec, TypeVar
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
@@ -458,32 +460,91 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 class Placed(NamedTuple):
-    """Where the crown cards lie, in `cards` order, worked out in one pass (callers do not
-    change what it holds: it is shared)."""
+    """Where the crown cards lie, each list in `cards` order (callers do not change what it
+    holds: it is shared). The order of the mappings' keys means nothing: they are looked up."""
 
     at: dict[str, list[str]]  # where -> the cards there
     holdings: dict[str, list[str]]  # noble -> the cards assigned to him, in the order they came
     hands: dict[str, tuple[str, ...]]  # player -> the known cards in his hand
     dealt: dict[str, tuple[str, ...]]  # player -> the cards dealt to him, not laid out yet
+    order: dict[str, int]  # card -> its place in `cards`
 
 
-@recalled
+_last_placed: list[Any] = [None, None]  # the `cards` last sorted out, and its Placed
+FEW_MOVED = 3  # beyond this many cards moved, sorting out afresh is as quick
+
+
 def placed(cards: Mapping[str, str]) -> Placed:
+    """Where the cards of `cards` lie. Most events move one card: when `cards` has the keys of
+    the last one sorted out, in the same order (the same objects), and few other values, its
+    Placed is derived from that one's."""
+    last, before = _last_placed
+    if cards is last:
+        return before  # type: ignore[no-any-return]
+    out = None
+    if last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
+        out = _placed_after(last, before, cards)
+    if out is None:
+        out = placed_afresh(cards)
+    _last_placed[:] = cards, out
+    return out
+
+
+def placed_afresh(cards: Mapping[str, str]) -> Placed:
+    """Where the cards of `cards` lie, sorted out in one pass."""
     at: dict[str, list[str]] = {}
     for card, where in cards.items():
         at.setdefault(where, []).append(card)
-    holdings: dict[str, list[str]] = {}
-    hands: dict[str, tuple[str, ...]] = {}
-    dealt: dict[str, tuple[str, ...]] = {}
-    for where, there in at.items():
+    order = {card: index for index, card in enumerate(cards)}
+    return Placed(at, *_views({}, {}, {}, at, at), order)
+
+
+def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, str]
+                  ) -> Placed | None:
+    """`cards` from `before`, the Placed of `last` (the same keys in the same order)."""
+    moved = list(compress(cards, map(ne, cards.values(), last.values())))
+    if not moved:
+        return before  # equal, another object
+    if len(moved) > FEW_MOVED:
+        return None
+    at = dict(before.at)
+    for card in moved:
+        rest = [other for other in at[last[card]] if other != card]
+        if rest:
+            at[last[card]] = rest
+        else:
+            del at[last[card]]
+        there = list(at.get(cards[card], ()))
+        insort(there, card, key=before.order.__getitem__)
+        at[cards[card]] = there
+    touched = {last[card] for card in moved} | {cards[card] for card in moved}
+    views = _views(dict(before.holdings), dict(before.hands), dict(before.dealt), at, touched)
+    return Placed(at, *views, before.order)
+
+
+def _views(holdings: dict[str, list[str]], hands: dict[str, tuple[str, ...]],
+           dealt: dict[str, tuple[str, ...]], at: dict[str, list[str]], wheres: Iterable[str]
+           ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]],
+                      dict[str, tuple[str, ...]]]:
+    """The holdings, hands and dealt cards brought up to date with `at` for `wheres` (a noble,
+    hand or dealt cards left empty leaves its view)."""
+    for where in wheres:
         kind, _, name = where.partition(":")
+        there = at.get(where)
         if kind == "noble":
-            holdings[name] = there
+            _put(holdings, name, there)
         elif kind == "hand":
-            hands[name] = tuple(there)
+            _put(hands, name, tuple(there) if there else None)
         elif kind == "dealt":
-            dealt[name] = tuple(there)
-    return Placed(at, holdings, hands, dealt)
+            _put(dealt, name, tuple(there) if there else None)
+    return holdings, hands, dealt
+
+
+def _put(view: dict[str, Any], name: str, value: Any) -> None:
+    if value:
+        view[name] = value
+    else:
+        view.pop(name, None)
 
 
 def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
