@@ -688,6 +688,8 @@ def call_place_problem(state: State, player: str, place: str) -> IllegalMove | N
 def may_call(state: State) -> bool:
     """Whether the active player may call Parliament now: the Parliament phase has something to
     do (else it is skipped, §5)."""
+    if calling(state, state.active) is None:
+        return False  # most turns: he has no King or Chancellor to call, no refusal to word
     return call_problem(state, state.active) is None
 
 
@@ -826,10 +828,15 @@ def send_home(state: State, noble: str, to: str | None = None) -> State:
 
 def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
     """Nobles (with the heirs they control) to a location."""
+    return evolve(state, nobles=nobles_moved(state, nobles, to))
+
+
+def nobles_moved(state: State, nobles: Iterable[str], to: str) -> dict[str, NobleState]:
+    """`state.nobles` with `nobles` at `to` (for an event that changes more in one new state)."""
     moved = dict(state.nobles)
     for noble in nobles:
         moved[noble] = NobleState(moved[noble].owner, to)  # evolve(..., at=to), made directly
-    return evolve(state, nobles=moved)
+    return moved
 
 
 def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> State:
