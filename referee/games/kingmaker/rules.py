@@ -763,13 +763,21 @@ def take_control(state: State, place: str, noble: str) -> State:
     control = dict(state.control)
     control[place] = noble
     moved = {}  # the town card goes with the fortress (§8.1)
-    for town in state.box.of("town"):
-        where = state.cards.get(town.name, "")
-        if town.get("place") == place and where.startswith("noble:") and \
-                where != f"noble:{noble}":
-            moved[town.name] = f"noble:{noble}"
+    for town in _towns_by_place(state.box).get(place, ()):
+        where = state.cards.get(town, "")
+        if where.startswith("noble:") and where != f"noble:{noble}":
+            moved[town] = f"noble:{noble}"
     cards = {**state.cards, **moved} if moved else state.cards  # kept when nothing moves
     return evolve(state, control=control, cards=cards)
+
+
+@recalled
+def _towns_by_place(box: Box) -> dict[object, list[str]]:
+    """place -> the town cards of its fortress, in the box's order."""
+    out: dict[object, list[str]] = {}
+    for town in box.of("town"):
+        out.setdefault(town.get("place"), []).append(town.name)
+    return out
 
 
 def bring_ships(state: State, noble: str, entry: Entry) -> State:
