@@ -97,7 +97,19 @@ def place_entry(state: State, name: str) -> Entry:
 
 
 def kind_of(state: State, name: str) -> PlaceKind:
-    return PLACE_KINDS[str(place_entry(state, name).get("kind"))]
+    return PLACE_KINDS[str(place_kind(state, name))]
+
+
+def place_kind(state: State, name: str) -> Any:
+    """`place_entry(state, name).get("kind")`: looked up in one step for a place of known kind,
+    through place_entry (which refuses) otherwise."""
+    kind = _place_kinds(state.box).get(name)
+    return place_entry(state, name).get("kind") if kind is None else kind
+
+
+@recalled
+def _place_kinds(box: Box) -> dict[str, Any]:
+    return dict(_kinds_known(box))
 
 
 def is_fortress(state: State, name: str) -> bool:
@@ -105,11 +117,11 @@ def is_fortress(state: State, name: str) -> bool:
 
 
 def is_open_town(state: State, name: str) -> bool:
-    return bool(place_entry(state, name).get("kind") == "open-town")
+    return bool(place_kind(state, name) == "open-town")
 
 
 def is_unfortified(state: State, name: str) -> bool:
-    return bool(place_entry(state, name).get("kind") == "unfortified")
+    return bool(place_kind(state, name) == "unfortified")
 
 
 def garrison(state: State, name: str) -> int:
