@@ -9,6 +9,8 @@ from referee.engine import apply_event, load_game
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
     State,
+    placed,
+    placed_afresh,
     quiet_while_same,
     recalled,
     recalled_by,
@@ -102,6 +104,20 @@ def test_a_replay_agrees_with_fresh_objects_at_every_event():
         fresh = apply_event(game, copy.deepcopy(before), event, playout.players)
         assert same_realm(after, fresh)
         assert values == derived(fresh)
+
+
+def test_where_the_cards_lie_derived_from_the_last_agrees_with_a_fresh_sorting():
+    """Most events move one card: `placed` derives the new lists from the last ones; they are
+    the lists a fresh pass makes, in `cards` order."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events:
+        state = apply_event(game, state, event, playout.players)
+        kept, fresh = placed(state.cards), placed_afresh(dict(state.cards))
+        assert kept.at == fresh.at and kept.order == fresh.order
+        assert (kept.holdings, kept.hands, kept.dealt) == (fresh.holdings, fresh.hands,
+                                                           fresh.dealt)
 
 
 def test_the_heirs_standing_follows_beaufort_into_play():

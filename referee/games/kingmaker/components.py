@@ -332,8 +332,12 @@ class Box:
         kept = tuple(item for item in self.entries if item[0] != key)
         return Box(kept + ((key, entry),))
 
+    @cached_property
+    def _places(self) -> dict[str, Entry]:
+        return {name: entry for (kind, name), entry in self.entries if kind == "place"}
+
     def place(self, name: str) -> Entry | None:
-        return self.get("place", name)
+        return self._places.get(name)  # get("place", name), asked most: one lookup
 
     def single(self, kind: str) -> Entry:
         return self.get(kind, kind) or Entry(kind, kind)

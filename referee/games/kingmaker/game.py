@@ -177,7 +177,8 @@ class Kingmaker(Game[State]):
         if started is None and state.in_play and state.turn == 1 and not state.event_drawn \
                 and state.ended is None:
             started = at
-        state = evolve(state, clock=evolve(clock, started=started, now=at))
+        if started is not clock.started or not _same_time(at, clock.now):
+            state = evolve(state, clock=evolve(clock, started=started, now=at))
         if state.options.get("time_end") == "immediate" and state.in_play and \
                 state.ended is None and not state.time_up and rules.over_time(state):
             state = evolve(state, time_up=True)
@@ -260,3 +261,9 @@ class Kingmaker(Game[State]):
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)
+
+
+def _same_time(at: dt.datetime, now: dt.datetime | None) -> bool:
+    """Whether the clock already reads `at`, offset and all (equal instants in other offsets
+    print apart): then the state is kept, not copied."""
+    return now is not None and at == now and at.tzinfo is now.tzinfo and at.fold == now.fold

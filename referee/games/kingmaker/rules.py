@@ -8,7 +8,7 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from referee.engine import ToAct
 from referee.errors import IllegalMove
@@ -55,6 +55,7 @@ from referee.games.kingmaker.state import (
     card_entry,
     crown_instances,
     hands,
+    placed,
     quiet_while_same,
     recalled,
     recalled_by,
@@ -96,7 +97,19 @@ def place_entry(state: State, name: str) -> Entry:
 
 
 def kind_of(state: State, name: str) -> PlaceKind:
-    return PLACE_KINDS[str(place_entry(state, name).get("kind"))]
+    return PLACE_KINDS[str(place_kind(state, name))]
+
+
+def place_kind(state: State, name: str) -> Any:
+    """`place_entry(state, name).get("kind")`: looked up in one step for a place of known kind,
+    through place_entry (which refuses) otherwise."""
+    kind = _place_kinds(state.box).get(name)
+    return place_entry(state, name).get("kind") if kind is None else kind
+
+
+@recalled
+def _place_kinds(box: Box) -> dict[str, Any]:
+    return dict(_kinds_known(box))
 
 
 def is_fortress(state: State, name: str) -> bool:
@@ -104,11 +117,11 @@ def is_fortress(state: State, name: str) -> bool:
 
 
 def is_open_town(state: State, name: str) -> bool:
-    return bool(place_entry(state, name).get("kind") == "open-town")
+    return bool(place_kind(state, name) == "open-town")
 
 
 def is_unfortified(state: State, name: str) -> bool:
-    return bool(place_entry(state, name).get("kind") == "unfortified")
+    return bool(place_kind(state, name) == "unfortified")
 
 
 def garrison(state: State, name: str) -> int:
@@ -218,15 +231,19 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
     plain = bonuses and not french and not extra_regions
-    total = state.entry(noble).number("troops")
     place = place_of(noble_position(state, noble)) if bonuses else None
-    if plain and (noble, place) in _strengths(state):
-        return _strengths(state)[noble, place]
+    held = state.cards_of(noble)
+    if plain:
+        known = _strengths(state)  # the table is looked up once: its key takes some work
+        key = (noble, place, tuple(held))
+        if key in known:
+            return known[key]
+    total = state.entry(noble).number("troops")
     here: set[str] = set()
     if bonuses:
         here = (regions(state, place) if place else set()) | set(extra_regions)
         here |= {WITHIN[r] for r in here if r in WITHIN}
-    for card in state.cards_of(noble):
+    for card in held:
         entry = state.entry(card)
         if entry.kind in ("title", "office", "mercenary"):
             if not entry.flag("attack_only") or french:
@@ -237,18 +254,19 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
         if by == noble:
             total += state.entry(guard).number("troops")
     if plain:
-        _strengths(state)[noble, place] = total
+        known[key] = total
     return total
 
 
 def _strengths_key(state: State) -> tuple[object, ...]:
-    return state.cards, _guards(state), state.box
+    return _guards(state), state.box
 
 
 @recalled_by(_strengths_key)
-def _strengths(state: State) -> dict[tuple[str, str | None], int]:
-    """(noble, his place) -> his strength without extra regions: what else it reads (his cards,
-    the Royal Guards, the box) is the key. A table `strength` fills as it is asked."""
+def _strengths(state: State) -> dict[tuple[str, str | None, tuple[str, ...]], int]:
+    """(noble, his place, his cards) -> his strength without extra regions: what else it reads
+    (the Royal Guards, the box) is the table's key, so that it outlives changes of `cards`
+    elsewhere. A table `strength` fills as it is asked."""
     return {}
 
 
@@ -408,11 +426,15 @@ def friendly(state: State, player: str, place: str, snapshot: bool = False) -> b
     return controller_player(state, place) == player
 
 
-def friendly_snapshot(state: State, player: str) -> frozenset[str]:
+def friendly_snapshot(state: State, player: str,
+                      grants: frozenset[tuple[str, str]] | None = None) -> frozenset[str]:
     """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
-    for every place of known kind, with who is inside each gathered once."""
+    for every place of known kind, with who is inside each gathered once. `grants` stands for
+    the state's own when given (the new phase's, before its state is made)."""
     occupants = _owners_inside(state.nobles)
-    grants, control, nobles = state.grants, state.control, state.nobles
+    control, nobles = state.control, state.nobles
+    if grants is None:
+        grants = state.grants
     found = []
     for name, kind in _kinds_known(state.box):
         if (grants and (name, player) in grants) or kind == "unfortified":
@@ -678,6 +700,8 @@ def call_place_problem(state: State, player: str, place: str) -> IllegalMove | N
 def may_call(state: State) -> bool:
     """Whether the active player may call Parliament now: the Parliament phase has something to
     do (else it is skipped, §5)."""
+    if calling(state, state.active) is None:
+        return False  # most turns: he has no King or Chancellor to call, no refusal to word
     return call_problem(state, state.active) is None
 
 
@@ -751,13 +775,21 @@ def take_control(state: State, place: str, noble: str) -> State:
     control = dict(state.control)
     control[place] = noble
     moved = {}  # the town card goes with the fortress (§8.1)
-    for town in state.box.of("town"):
-        where = state.cards.get(town.name, "")
-        if town.get("place") == place and where.startswith("noble:") and \
-                where != f"noble:{noble}":
-            moved[town.name] = f"noble:{noble}"
+    for town in _towns_by_place(state.box).get(place, ()):
+        where = state.cards.get(town, "")
+        if where.startswith("noble:") and where != f"noble:{noble}":
+            moved[town] = f"noble:{noble}"
     cards = {**state.cards, **moved} if moved else state.cards  # kept when nothing moves
     return evolve(state, control=control, cards=cards)
+
+
+@recalled
+def _towns_by_place(box: Box) -> dict[object, list[str]]:
+    """place -> the town cards of its fortress, in the box's order."""
+    out: dict[object, list[str]] = {}
+    for town in box.of("town"):
+        out.setdefault(town.get("place"), []).append(town.name)
+    return out
 
 
 def bring_ships(state: State, noble: str, entry: Entry) -> State:
@@ -816,10 +848,15 @@ def send_home(state: State, noble: str, to: str | None = None) -> State:
 
 def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
     """Nobles (with the heirs they control) to a location."""
+    return evolve(state, nobles=nobles_moved(state, nobles, to))
+
+
+def nobles_moved(state: State, nobles: Iterable[str], to: str) -> dict[str, NobleState]:
+    """`state.nobles` with `nobles` at `to` (for an event that changes more in one new state)."""
     moved = dict(state.nobles)
     for noble in nobles:
         moved[noble] = NobleState(moved[noble].owner, to)  # evolve(..., at=to), made directly
-    return evolve(state, nobles=moved)
+    return moved
 
 
 def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> State:
@@ -1193,14 +1230,14 @@ def begin_turn(state: State, seat: int) -> State:
 
 
 def begin_phase(state: State, stage: str) -> State:
-    state = evolve(state, stage=stage, grants=frozenset(), moved={}, acted=frozenset())
+    # One new state: the friendly places are taken with this phase's grants (none yet).
+    fresh: dict[str, Any] = dict(stage=stage, grants=frozenset(), moved={}, acted=frozenset())
     if stage == MOVEMENT:
-        return evolve(state, friendly=friendly_snapshot(state, state.active))
-    if stage == COMBAT:  # R-27: the active player's sieges count one more turn
-        sieges = {p: (evolve(s, turn=s.turn + 1) if s.owner == state.active else s)
-                  for p, s in state.sieges.items()}
-        return evolve(state, sieges=sieges)
-    return state
+        fresh["friendly"] = friendly_snapshot(state, state.active, grants=frozenset())
+    elif stage == COMBAT:  # R-27: the active player's sieges count one more turn
+        fresh["sieges"] = {p: (evolve(s, turn=s.turn + 1) if s.owner == state.active else s)
+                           for p, s in state.sieges.items()}
+    return evolve(state, **fresh)
 
 
 def advance(state: State) -> State:
@@ -1288,7 +1325,7 @@ def deck_cards(state: State) -> list[str]:
 
 @recalled
 def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
-    return tuple(c for c, w in cards.items() if w == DECK)
+    return tuple(placed(cards).at.get(DECK, ()))
 
 
 def deck_size(state: State) -> int:
@@ -1428,8 +1465,12 @@ SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines"
                "beaufort_crowned", "options", "box")
 
 
-@quiet_while_same(*SIEGE_READS)
 def _check_sieges(state: State) -> State:
+    return _check_laid_sieges(state) if state.sieges else state  # none: nothing to check
+
+
+@quiet_while_same(*SIEGE_READS)
+def _check_laid_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
     for place, siege in list(state.sieges.items()):
@@ -1538,11 +1579,13 @@ TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "
               "duties")
 
 
-@quiet_while_same(*TOWN_READS)
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
-    if not _towns_in_hand(state.cards, state.box):
-        return state
+    return _place_waiting_towns(state) if _towns_in_hand(state.cards, state.box) else state
+
+
+@quiet_while_same(*TOWN_READS)
+def _place_waiting_towns(state: State) -> State:
     for player in state.names:
         for card in state.hand(player):
             if state.kind(card) == "town":
@@ -1561,9 +1604,24 @@ def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
     return False
 
 
-@quiet_while_same("duties", "hidden", "cards", "names")
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
+    if _hands_within_limit(state.cards, state.hidden, state.names) and \
+            not any(d.kind == "discard" for d in state.duties):
+        return state  # no discard to add, none to drop
+    return _enforce_hand_limits(state)
+
+
+@recalled
+def _hands_within_limit(cards: Mapping[str, str], hidden: Mapping[str, int],
+                        names: tuple[str, ...]) -> bool:
+    """Whether every player's hand (State.hand_size) holds two cards or fewer."""
+    known = hands(cards)
+    return all(len(known.get(player, ())) + hidden.get(player, 0) <= 2 for player in names)
+
+
+@quiet_while_same("duties", "hidden", "cards", "names")
+def _enforce_hand_limits(state: State) -> State:
     kept = tuple(d for d in state.duties if d.kind != "discard" or
                  state.hand_size(str(d.player)) > 2)
     if kept != state.duties:
@@ -1577,13 +1635,21 @@ def _hand_limits(state: State) -> State:
 
 def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
-    owners = {noble.owner for noble in state.nobles.values()}
+    owners = _owners(state.nobles)
+    if all(player in owners for player in state.names):  # every seat has a noble
+        return state
     for player in state.playing:
         if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
                 and deck_size(rebuild_deck(state)) > 0:
             state = add_duty(state, Duty("deal", player))
     return state
+
+
+@recalled
+def _owners(nobles: Mapping[str, NobleState]) -> frozenset[str]:
+    """The players with a noble in play."""
+    return frozenset(noble.owner for noble in nobles.values())
 
 
 def _auto_advance(state: State) -> State:
@@ -1598,7 +1664,7 @@ def _auto_advance(state: State) -> State:
 
 def _complete_victory(state: State) -> State:
     """§10: a faction controls the sole crowned King and every other heir is dead."""
-    living = living_heirs(state)
+    living = _living(state)
     if len(living) != 1 or not is_crowned(state, living[0]):
         return state
     player = heir_player(state, living[0])

@@ -14,9 +14,12 @@ square), `aboard:SHIP`; ships lie at `port:P` or `sea:TEXT`. An unfortified plac
 from __future__ import annotations
 
 import datetime as dt
+from bisect import insort
 from functools import wraps
-from operator import attrgetter, is_
-from typing import Any, Callable, Mapping, ParamSpec, TypeVar
+from inspect import signature
+from itertools import compress
+from operator import attrgetter, is_, ne
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, ParamSpec, TypeVar
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
@@ -358,6 +361,8 @@ T = TypeVar("T")
 def recalled(function: Callable[P, R]) -> Callable[P, R]:
     """`function` of immutable positional arguments, computed again only when they are not the
     objects of its last call. Its result is shared: callers must not change it."""
+    if len(signature(function).parameters) == 1:
+        return _recalled_one(function)  # type: ignore[arg-type, return-value]
     last: list[Any] = [(), None]  # the arguments, the result
 
     @wraps(function)
@@ -370,6 +375,24 @@ def recalled(function: Callable[P, R]) -> Callable[P, R]:
         return result
 
     return again
+
+
+def _recalled_one(function: Callable[[T], R]) -> Callable[[T], R]:
+    """`recalled` for a function of one argument: the test is a single `is`."""
+    last: list[Any] = [_NEVER, None]  # the argument, the result
+
+    @wraps(function)
+    def again(arg: T) -> R:
+        if arg is last[0]:
+            return last[1]  # type: ignore[no-any-return]
+        result = function(arg)
+        last[:] = arg, result
+        return result
+
+    return again
+
+
+_NEVER = object()  # no argument is this object: nothing is recalled before the first call
 
 
 def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
@@ -436,24 +459,102 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: (get(obj),)
 
 
-@recalled
-def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
-    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
-    out: dict[str, list[str]] = {}
-    for card, where in cards.items():
-        if where.startswith("noble:"):
-            out.setdefault(where[6:], []).append(card)
+class Placed(NamedTuple):
+    """Where the crown cards lie, each list in `cards` order (callers do not change what it
+    holds: it is shared). The order of the mappings' keys means nothing: they are looked up."""
+
+    at: dict[str, list[str]]  # where -> the cards there
+    holdings: dict[str, list[str]]  # noble -> the cards assigned to him, in the order they came
+    hands: dict[str, tuple[str, ...]]  # player -> the known cards in his hand
+    dealt: dict[str, tuple[str, ...]]  # player -> the cards dealt to him, not laid out yet
+    order: dict[str, int]  # card -> its place in `cards`
+
+
+_last_placed: list[Any] = [None, None]  # the `cards` last sorted out, and its Placed
+FEW_MOVED = 3  # beyond this many cards moved, sorting out afresh is as quick
+
+
+def placed(cards: Mapping[str, str]) -> Placed:
+    """Where the cards of `cards` lie. Most events move one card: when `cards` has the keys of
+    the last one sorted out, in the same order (the same objects), and few other values, its
+    Placed is derived from that one's."""
+    last, before = _last_placed
+    if cards is last:
+        return before  # type: ignore[no-any-return]
+    out = None
+    if last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
+        out = _placed_after(last, before, cards)
+    if out is None:
+        out = placed_afresh(cards)
+    _last_placed[:] = cards, out
     return out
 
 
-@recalled
+def placed_afresh(cards: Mapping[str, str]) -> Placed:
+    """Where the cards of `cards` lie, sorted out in one pass."""
+    at: dict[str, list[str]] = {}
+    for card, where in cards.items():
+        at.setdefault(where, []).append(card)
+    order = {card: index for index, card in enumerate(cards)}
+    return Placed(at, *_views({}, {}, {}, at, at), order)
+
+
+def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, str]
+                  ) -> Placed | None:
+    """`cards` from `before`, the Placed of `last` (the same keys in the same order)."""
+    moved = list(compress(cards, map(ne, cards.values(), last.values())))
+    if not moved:
+        return before  # equal, another object
+    if len(moved) > FEW_MOVED:
+        return None
+    at = dict(before.at)
+    for card in moved:
+        rest = [other for other in at[last[card]] if other != card]
+        if rest:
+            at[last[card]] = rest
+        else:
+            del at[last[card]]
+        there = list(at.get(cards[card], ()))
+        insort(there, card, key=before.order.__getitem__)
+        at[cards[card]] = there
+    touched = {last[card] for card in moved} | {cards[card] for card in moved}
+    views = _views(dict(before.holdings), dict(before.hands), dict(before.dealt), at, touched)
+    return Placed(at, *views, before.order)
+
+
+def _views(holdings: dict[str, list[str]], hands: dict[str, tuple[str, ...]],
+           dealt: dict[str, tuple[str, ...]], at: dict[str, list[str]], wheres: Iterable[str]
+           ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]],
+                      dict[str, tuple[str, ...]]]:
+    """The holdings, hands and dealt cards brought up to date with `at` for `wheres` (a noble,
+    hand or dealt cards left empty leaves its view)."""
+    for where in wheres:
+        kind, _, name = where.partition(":")
+        there = at.get(where)
+        if kind == "noble":
+            _put(holdings, name, there)
+        elif kind == "hand":
+            _put(hands, name, tuple(there) if there else None)
+        elif kind == "dealt":
+            _put(dealt, name, tuple(there) if there else None)
+    return holdings, hands, dealt
+
+
+def _put(view: dict[str, Any], name: str, value: Any) -> None:
+    if value:
+        view[name] = value
+    else:
+        view.pop(name, None)
+
+
+def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
+    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
+    return placed(cards).holdings
+
+
 def hands(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """player -> the known cards in his hand, in `cards` order."""
-    out: dict[str, list[str]] = {}
-    for card, where in cards.items():
-        if where.startswith("hand:"):
-            out.setdefault(where[5:], []).append(card)
-    return {player: tuple(cards) for player, cards in out.items()}
+    return placed(cards).hands
 
 
 def instances(entry: Entry) -> list[str]:

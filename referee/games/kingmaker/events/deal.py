@@ -4,7 +4,7 @@ extra deals, the layout.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Iterator, Sequence
 
 from referee.engine import Args, Event
 from referee.errors import NotationError
@@ -45,7 +45,7 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
-    recalled,
+    placed,
 )
 
 
@@ -285,17 +285,7 @@ def where_is(state: State, card: str) -> str:
 
 
 def dealt_cards(state: State, player: str) -> list[str]:
-    return list(_dealt(state.cards).get(player, ()))
-
-
-@recalled
-def _dealt(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
-    """player -> the cards dealt to him and not laid out yet, in `cards` order."""
-    out: dict[str, list[str]] = {}
-    for card, where in cards.items():
-        if where.startswith("dealt:"):
-            out.setdefault(where[6:], []).append(card)
-    return {player: tuple(cards) for player, cards in out.items()}
+    return list(placed(state.cards).dealt.get(player, ()))
 
 
 def start_layout(state: State) -> State:

@@ -76,7 +76,9 @@ def end_turn(state: State) -> State:
     if deadline is not None and deadline <= state.own.get(player, 0):
         raise refuse(f"{player} holds heirs of both houses: back to one house (a transfer or an "
                      "execution) before this turn ends (R-47)", "both-houses", "R-47")
-    state = evolve(state, barred=tuple(b for b in state.barred if b[2] > state.turn))
+    barred = tuple(b for b in state.barred if b[2] > state.turn)
+    if barred != state.barred:  # most turns end with none to lift: no copy of the realm
+        state = evolve(state, barred=barred)
     seat = rules.next_seat(state, state.seat)
     timing = state.options.get("time_end", "turn")
     if rules.over_time(state) and (timing != "round" or seat == state.first):

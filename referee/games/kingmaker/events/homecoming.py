@@ -192,9 +192,9 @@ class Return(Base):
         problem = return_problem(state, player, noble, event["to"])
         if problem is not None:
             raise problem
-        state = rules.move_nobles(state, [noble], event["to"])
-        state = evolve(state, sitting=evolve(s, placed=s.placed + (noble,),
-                                              returned=s.returned + (noble,)))
+        state = evolve(state, nobles=rules.nobles_moved(state, [noble], event["to"]),
+                       sitting=evolve(s, placed=s.placed + (noble,),
+                                      returned=s.returned + (noble,)))
         return maybe_next(state, player)
 
     def moves(self, state: State) -> Iterator[Event]:

@@ -229,8 +229,8 @@ class MoveForce(Base):
             barred += tuple((n, split(start)[1], state.turn) for n in nobles)  # §8.5
         moved = dict(state.moved)
         moved.update({n: "land" for n in nobles})
-        state = rules.move_nobles(state, nobles, to)
-        return evolve(state, moved=moved, barred=barred)
+        return evolve(state, nobles=rules.nobles_moved(state, nobles, to), moved=moved,
+                      barred=barred)
 
     def moves(self, state: State) -> Iterator[Event]:
         if state.duties or state.combat is not None:
