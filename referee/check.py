@@ -147,7 +147,9 @@ def check_files(paths: Iterable[str | Path], strict: bool = False, jobs: int = 1
         return reports
     from concurrent.futures import ProcessPoolExecutor
 
-    chunk = max(1, len(paths) // (jobs * 4))
+    # Chunks large enough to pay for passing them, small enough that a slow game's logs left
+    # for last do not keep one process working while the others wait.
+    chunk = max(1, len(paths) // (jobs * 16))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(check_file, paths, chunksize=chunk))
 
