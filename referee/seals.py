@@ -10,9 +10,10 @@ the receipt carries 60 random bits. At the end the player types the secret and t
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
+try:  # the builtin module: hashlib would first load OpenSSL (3-5 ms of every reveal)
+    from _sha256 import sha256  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import sha256
 
 # Crockford's base32: no I, L, O or U, so a receipt copied by hand reads back unambiguously.
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -23,6 +24,8 @@ _READ_AS = {"O": "0", "I": "1", "L": "1", "U": "V"}
 
 def new_receipt() -> str:
     """A fresh receipt code, e.g. `7KQF-2M9X-PA4D`."""
+    import secrets  # only when a seal is made
+
     symbols = "".join(secrets.choice(ALPHABET) for _ in range(GROUPS * GROUP))
     return "-".join(symbols[i:i + GROUP] for i in range(0, len(symbols), GROUP))
 
@@ -38,7 +41,7 @@ def normal_receipt(text: str) -> str | None:
 
 def commitment(secret: str, receipt: str) -> str:
     """The seal written to the log: `sha256:` and 64 hex digits."""
-    digest = hashlib.sha256(f"referee-seal/1\n{receipt}\n{secret}".encode()).hexdigest()
+    digest: str = sha256(f"referee-seal/1\n{receipt}\n{secret}".encode()).hexdigest()
     return PREFIX + digest
 
 
@@ -49,5 +52,12 @@ def is_commitment(text: str) -> bool:
 
 
 def opens(seal: str, secret: str, receipt: str) -> bool:
-    """Whether `secret` with `receipt` (canonical forms) is what was sealed."""
-    return hmac.compare_digest(seal, commitment(secret, receipt))
+    """Whether `secret` with `receipt` (canonical forms) is what was sealed. The two are
+    compared through a second hash, so the time the comparison takes says nothing about the
+    seal (as hmac.compare_digest would ensure, at the cost of loading OpenSSL)."""
+    return _blind(seal) == _blind(commitment(secret, receipt))
+
+
+def _blind(text: str) -> bytes:
+    blinded: bytes = sha256(text.encode()).digest()
+    return blinded

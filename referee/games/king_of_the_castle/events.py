@@ -73,7 +73,7 @@ def simulated_secret(state: State, name: str) -> tuple[str, str]:
     Never used for a real player: their secret is typed unseen or drawn by `secrets`."""
     import random
 
-    from referee import seals  # hashlib: only when a seal is made or opened
+    from referee import seals  # only when a seal is made or opened
 
     rng = random.Random(f"king-of-the-castle:simulated:{state.seed}:{name}")
     letters = "".join(sorted(rng.sample(LETTERS, SQUIRES)))
@@ -103,7 +103,7 @@ class Squires(EventType[State]):
                          "write the receipt on your slip"),)
 
     def parse(self, state: State, args: Args) -> Event:
-        from referee import seals  # hashlib: only when a seal is made or opened
+        from referee import seals  # only when a seal is made or opened
 
         if not args.words:
             return self.make(args.by)  # `referee play` seals the secret it asks for
@@ -126,7 +126,7 @@ class Squires(EventType[State]):
         return "".join(sorted(secrets.SystemRandom().sample(LETTERS, SQUIRES)))
 
     def apply(self, state: State, event: Event) -> State:
-        from referee import seals  # hashlib: only when a seal is made or opened
+        from referee import seals  # only when a seal is made or opened
 
         if not seals.is_commitment(event["seal"]):
             raise IllegalMove("the seal must be `sha256:` and 64 hex digits", code="bad-seal",
@@ -138,7 +138,7 @@ class Squires(EventType[State]):
         return rules.deal_kingdom(state)
 
     def moves(self, state: State) -> Iterator[Event]:
-        from referee import seals  # hashlib: only when a seal is made or opened
+        from referee import seals  # only when a seal is made or opened
 
         name = state.names[state.seals.index(None)]
         letters, receipt = simulated_secret(state, name)
@@ -500,7 +500,7 @@ class Open(EventType[State]):
                                       "e.g. open D K Q 7KQF-2M9X-PA4D (--as NAME)"),)
 
     def parse(self, state: State, args: Args) -> Event:
-        from referee import seals  # hashlib: only when a seal is made or opened
+        from referee import seals  # only when a seal is made or opened
 
         words = args.words
         for size in (1, 3):
@@ -516,7 +516,7 @@ class Open(EventType[State]):
         return f"open {' '.join(map(str, event['letters']))} {event['receipt']}"
 
     def apply(self, state: State, event: Event) -> State:
-        from referee import seals  # hashlib: only when a seal is made or opened
+        from referee import seals  # only when a seal is made or opened
 
         assert event.by is not None
         if state.squires == HAND:
@@ -535,7 +535,7 @@ class Open(EventType[State]):
 
     def moves(self, state: State) -> Iterator[Event]:
         """Only a simulated player's opening can be listed: nobody else's secret is known."""
-        from referee import seals  # hashlib: only when a seal is made or opened
+        from referee import seals  # only when a seal is made or opened
 
         if state.squires == HAND:
             return
