@@ -101,8 +101,11 @@ def _fields(cls: type) -> tuple[Field, ...]:
         spec = default if isinstance(default, Field) else Field(default)
         spec.name = name
         found.append(spec)
-        if default is not _MISSING and spec.default is _MISSING:
-            delattr(cls, name)  # a Field marker is no default to fall back on
+        if spec is default:  # the class keeps the plain default, as with dataclasses
+            if spec.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, spec.default)
     _check_defaults(cls.__name__, found)
     return tuple(found)
 

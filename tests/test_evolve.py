@@ -67,6 +67,7 @@ def test_a_value_is_a_frozen_dataclass():
     assert hash(Slotted(1, "x")) == hash(Slotted(1, "x")) and Slotted(1) in {Slotted(1)}
     assert repr(Slotted(1, "x")) == "Slotted(a=1, b='x', tags=())"
     assert [f.name for f in fields(Memo)] == ["name", "items", "note", "memo"]
+    assert Memo.note == DataMemo.note == "" and not hasattr(Memo, "items")
     assert not hasattr(Slotted(1), "__dict__")
     with pytest.raises(FrozenInstanceError):
         Slotted(1).a = 2  # type: ignore[misc]
