@@ -20,7 +20,7 @@ copy. Equal instances are of the same class with equal compared fields, as with 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Callable, TypeVar, dataclass_transform, overload
+from typing import Any, Callable, Sequence, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
 _MISSING: Any = object()
@@ -78,15 +78,15 @@ def _make(cls: type, slots: bool) -> type:
     compared = [f.name for f in found if f.compare]
     shown = [f.name for f in found if f.repr]
     cls.__value_fields__ = found  # type: ignore[attr-defined]
-    cls._value_key = staticmethod(_getter(compared))  # type: ignore[attr-defined]
-    cls._value_shown = staticmethod(_getter(shown))  # type: ignore[attr-defined]
+    cls._value_key = staticmethod(attributes(compared))  # type: ignore[attr-defined]
+    cls._value_shown = staticmethod(attributes(shown))  # type: ignore[attr-defined]
     cls._value_names = tuple(shown)  # type: ignore[attr-defined]
     cls.__init__ = _first_init(cls, found, slots)  # type: ignore[misc]
     for name, method in _METHODS.items():
         setattr(cls, name, method)
     if slots:  # the default pickling would assign the slots one by one, which frozen refuses
         cls._value_args = staticmethod(  # type: ignore[attr-defined]
-            _getter([f.name for f in found if f.init]))
+            attributes([f.name for f in found if f.init]))
         cls.__reduce__ = _reduce  # type: ignore[method-assign, assignment]
     return cls
 
@@ -123,7 +123,8 @@ def _check_defaults(name: str, found: list[Field]) -> None:
         defaulted = defaulted or (spec.init and has_default)
 
 
-def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+def attributes(names: Sequence[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The named attributes of an object, as a tuple (of one, or none, too)."""
     if not names:
         return _NO_FIELDS
     if len(names) == 1:

@@ -18,12 +18,12 @@ from bisect import insort
 from functools import wraps
 from inspect import signature
 from itertools import compress
-from operator import attrgetter, is_, ne
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, ParamSpec, TypeVar
+from operator import is_, ne
+from typing import Any, Callable, Iterable, Mapping, ParamSpec, TypeVar
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
-from referee.values import field, value
+from referee.values import attributes, field, value
 from referee.votes import Motion
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
@@ -398,7 +398,7 @@ _NEVER = object()  # no argument is this object: nothing is recalled before the 
 def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
     """For a function of one state that reads only the fields named (`reads`): computed again
     only when those fields are not the objects of its last call. Its result is shared."""
-    return recalled_by(_getter(reads))
+    return recalled_by(attributes(reads))
 
 
 def recalled_by(key: Callable[[T], tuple[Any, ...]]
@@ -430,7 +430,7 @@ def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], 
     do: once it had nothing to do, it is not run again while the fields it reads (`reads`) are
     the same objects. The step must read nothing else: it is then a function of those fields,
     and would again do nothing."""
-    get = _getter(reads)
+    get = attributes(reads)
 
     def wrap(step: Callable[[T], T]) -> Callable[[T], T]:
         quiet: list[Any] = [()]  # the fields read when it last had nothing to do
@@ -451,15 +451,8 @@ def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], 
     return wrap
 
 
-def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """The named attributes of an object, as a tuple (even one)."""
-    if len(names) > 1:
-        return attrgetter(*names)
-    get = attrgetter(names[0])
-    return lambda obj: (get(obj),)
-
-
-class Placed(NamedTuple):
+@value
+class Placed:
     """Where the crown cards lie, each list in `cards` order (callers do not change what it
     holds: it is shared). The order of the mappings' keys means nothing: they are looked up."""
 
