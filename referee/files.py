@@ -81,11 +81,16 @@ def read_regular(path: Path, limit: int, noun: str = "log", hint: str | None = N
     except OSError as exc:
         raise LogMissing(f"{path}: cannot read the {noun} ({exc.strerror})") from None
     with open(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):  # swapped for something else since the stat
-            raise LogMissing(f"{path}: is {kind(mode)}, not a {noun} file")
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):  # swapped for something else since the stat
+            raise LogMissing(f"{path}: is {kind(info.st_mode)}, not a {noun} file")
         try:
-            return handle.read(limit)
+            # Asked for `limit` bytes at once, read() would first allocate all of them.
+            expected = min(limit, info.st_size + 1)
+            data = handle.read(expected)
+            if len(data) == expected < limit:  # it grew since the fstat: the rest, up to limit
+                data += handle.read(limit - expected)
+            return data
         except OSError as exc:
             raise LogMissing(f"{path}: cannot read the {noun} ({exc.strerror})") from None
 

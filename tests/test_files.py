@@ -362,3 +362,22 @@ def test_text_that_is_not_utf8_never_reaches_a_log(tmp_path):
     with pytest.raises(UsageError):
         logfile.write_atomic(tmp_path / "g.toml", 'note = "\udcff"\n')
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("grown_by", [1, 50, 5000])
+def test_a_file_that_grows_after_its_size_was_taken_is_read_up_to_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, grown_by: int) -> None:
+    """read_regular asks for the size the fstat gave (not the whole limit at once); a file
+    longer by then is still read on, to the limit, so that an oversized log is still refused."""
+    path = tmp_path / "growing.toml"
+    path.write_bytes(b"x" * (100 + grown_by))
+    real_fstat = os.fstat
+
+    class Older:
+        def __init__(self, info: os.stat_result) -> None:
+            self.st_mode, self.st_size = info.st_mode, 100
+
+    monkeypatch.setattr(os, "fstat", lambda fd: Older(real_fstat(fd)))
+    assert files.read_regular(path, 10_000) == b"x" * min(100 + grown_by, 10_000)
+    assert files.read_regular(path, 120) == b"x" * min(100 + grown_by, 120)
+    assert files.read_regular(path, 100) == b"x" * 100
