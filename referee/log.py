@@ -56,7 +56,10 @@ class Entry:
     line: int | None = None
 
 
-_TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]\]", re.M)
+# `[[name]]`, kept when only blanks precede it on its line. Searched without `^` and re.M, the
+# pattern starts with a literal, which the regex engine finds quickly instead of trying every
+# position in the text.
+_TABLE_HEADER = re.compile(r"\[\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]\]")
 
 
 class _Locator:
@@ -68,8 +71,12 @@ class _Locator:
         # One pass of the regex engine over the whole text, counting lines as it goes.
         line, at = 1, 0
         for m in _TABLE_HEADER.finditer(text):
-            line += text.count("\n", at, m.start())
-            at = m.start()
+            start = m.start()
+            begin = text.rfind("\n", 0, start) + 1
+            if begin != start and text[begin:start].strip(" \t"):
+                continue  # not a table header: something else precedes it on its line
+            line += text.count("\n", at, start)
+            at = start
             self._tables.setdefault(m.group(1), []).append(line)
 
     @cached_property

@@ -183,6 +183,16 @@ def test_without_last_moves_the_event_to_retracted():
     assert "[[retracted]]" in text and logfile.parse(text).retracted[0]["house"] == "Stag"
 
 
+
+def test_table_lines_count_only_headers_at_the_start_of_their_line():
+    """A header may be indented; `[[events]]` inside a value or after a key is no header."""
+    text = ('[[players]]\nname = "Ann"\nnote = "[[events]]"\n'
+            '  \t[[events]]\nseq = 1\nx = 1 # [[events]]\n[[ events ]]\n[[[events]]\n'
+            'y = "a" [[events]]\n[[events]]')
+    locator = logfile._Locator(text)
+    assert [locator.table("events", i) for i in range(4)] == [4, 7, 10, None]
+    assert locator.table("players", 0) == 1 and locator.table("players", 1) is None
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
 def test_unreadable_file(tmp_path):  # pragma: no cover - CI runs as root
     target = tmp_path / "g.toml"
