@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -260,3 +262,20 @@ def test_a_time_typed_without_its_offset_is_local_time_and_compares_with_the_oth
     assert all(e.at is None or e.at.utcoffset() is not None for e in log.entries)
     assert log.created.utcoffset() is not None
     replay.replay_log(log)  # the clock compares every time with every other
+
+
+@pytest.mark.parametrize("text", ["2026-11-22T14:27:08+01:00", "2026-11-22T14:27:08.123456-05:30",
+                                  "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00",
+                                  "2026-11-22T14:27:08Z", "1979-05-27T00:32:00.999999+23:59"])
+def test_a_time_from_rtoml_is_the_standard_librarys_at_any_offset_and_year(text):
+    """Times are rebuilt with datetime.timezone (rtoml's zone cannot be pickled): the same
+    instant and wall time as tomllib's, even where shifting by the offset would overflow."""
+    import rtoml
+    import tomllib
+
+    mine = logfile._standard_time(rtoml.loads(f"x = {text}")["x"])
+    reference = tomllib.loads(f"x = {text}")["x"]
+    assert type(mine.tzinfo) is dt.timezone
+    assert (mine, str(mine), mine.utcoffset()) == (reference, str(reference),
+                                                   reference.utcoffset())
+    assert pickle.loads(pickle.dumps(mine)) == mine
