@@ -1,5 +1,5 @@
 """`python -m referee` runs the command line."""
 
-from referee.cli import run
+from referee.console import run
 
 run()

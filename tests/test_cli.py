@@ -271,6 +271,19 @@ def test_console_script_and_python_m(tmp_path, capsys):
         assert rules.returncode == 0 and rules.stdout == whole  # flushed to its last line
 
 
+
+def test_the_command_defers_garbage_collection_and_the_library_does_not():
+    """`referee` (referee.console) raises the collector's first threshold before it imports
+    anything; importing referee.cli, as the tests and other programs do, changes nothing."""
+    def threshold(module: str) -> int:
+        code = f"import gc, {module}; print(gc.get_threshold()[0])" if module else \
+            "import gc; print(gc.get_threshold()[0])"
+        return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                  check=True).stdout)
+
+    default = threshold("")
+    assert threshold("referee.cli") == default < 100_000 == threshold("referee.console")
+
 def test_two_writers_never_lose_a_move(tmp_path):
     """Two terminals record moves at the same time: every accepted move is in the log."""
     env = {**env_without_log(), "REFEREE_LOCK_TIMEOUT": "10"}
