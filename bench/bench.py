@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import pickle
 import random
 import re
 import shutil
@@ -103,20 +104,28 @@ def worst_position(game: Game[Any], quick: bool) -> tuple[Any, str]:
     return best, "most moves in random games"
 
 
+def fresh(state: Any) -> Any:
+    """A copy of `state` no computation has seen, as a command finds it in the replay cache
+    (what a game recalls for a state object, it would recall for the same one again)."""
+    return pickle.loads(pickle.dumps(state))
+
+
 def options_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, float, int]:
     """Seconds and peak MiB of what `referee options` computes, and how many moves it covers."""
-    def options() -> list[str]:
+    def options(state: Any) -> list[str]:
         events = game.legal(state)
         game.count_moves(state)
         return game.option_lines(state, events)
 
     times = []
     for _ in range(runs):
+        copy = fresh(state)
         start = time.perf_counter()
-        options()
+        options(copy)
         times.append(time.perf_counter() - start)
+    copy = fresh(state)
     tracemalloc.start()
-    options()
+    options(copy)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return min(times), peak, game.count_moves(state)
@@ -129,12 +138,13 @@ def mistyped_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, str]:
     text = (lines[0].split("  ")[0] if lines else "x") + " nonsense"
     times = []
     for _ in range(runs):
+        copy = fresh(state)
         start = time.perf_counter()
         try:
-            game.parse(state, text, player)
+            game.parse(copy, text, player)
         except MoveError:
             close = [line.split("  ")[0]
-                     for line in game.option_lines(state, game.legal(state, player))]
+                     for line in game.option_lines(copy, game.legal(copy, player))]
             difflib.get_close_matches(text, close, n=3, cutoff=0.0)
         times.append(time.perf_counter() - start)
     return min(times), text
