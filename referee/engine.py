@@ -528,6 +528,18 @@ class Game(Generic[S]):
 
     def legal(self, state: S, player: str | None = None) -> list[Event]:
         """The legal events of the phase, from each event type's `moves` (of `player` if given)."""
+        # `options --json` lists and counts them, a refused move lists them for its suggestions:
+        # the last answer is kept while asked of the same state (states never change).
+        last = self._last_legal
+        if last is not None and last[0] is state and last[1] == player:
+            return list(last[2])
+        events = self._legal(state, player)
+        self._last_legal = state, player, tuple(events)
+        return events
+
+    _last_legal: tuple[Any, str | None, tuple[Event, ...]] | None = None
+
+    def _legal(self, state: S, player: str | None) -> list[Event]:
         if self.finished(state):
             return []
         now = self.phase(state)
