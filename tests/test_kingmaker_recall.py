@@ -87,7 +87,8 @@ def same_realm(one: State, other: State) -> bool:
 
 def derived(state: State) -> tuple[object, ...]:
     return ([(rules.strength(state, n), state.cards_of(n)) for n in state.nobles],
-            rules.guards(state), rules.living_heirs(state))
+            rules.guards(state), rules.living_heirs(state), rules.kings(state),
+            rules.sole_king(state), dict(rules.noble_owners(state.nobles)))
 
 
 def test_a_replay_agrees_with_fresh_objects_at_every_event():
@@ -137,3 +138,28 @@ def test_the_heirs_standing_follows_beaufort_into_play():
     assert came.heirs is state.heirs and came.lines is state.lines
     assert rules.BEAUFORT in rules.living_heirs(came)
     assert rules.BEAUFORT not in rules.living_heirs(state)
+
+
+def test_the_owners_and_the_holdings_outlive_moves_that_leave_them():
+    """A noble moved keeps `noble_owners` the same object (what is recalled by it stands); a
+    card drawn into a hand (no noble takes one) keeps the nobles' holdings the same object."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    moved = drawn = 0
+    for event in playout.events:
+        after = apply_event(game, state, event, playout.players)
+        owners = rules.noble_owners(state.nobles)
+        if after.nobles is not state.nobles and {n: s.owner for n, s in after.nobles.items()} \
+                == {n: s.owner for n, s in state.nobles.items()}:
+            assert rules.noble_owners(after.nobles) is owners
+            moved += 1
+        before_placed = placed(state.cards)
+        shifted = [c for c in after.cards if after.cards[c] != state.cards.get(c)]
+        if event.type == "draw" and list(after.cards) == list(state.cards) and not any(
+                where.startswith("noble:") for c in shifted
+                for where in (after.cards[c], state.cards[c])):
+            assert placed(after.cards).holdings is before_placed.holdings
+            drawn += 1
+        state = after
+    assert moved and drawn

@@ -8,11 +8,13 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from referee.engine import ToAct
 from referee.errors import IllegalMove
 from referee.evolve import evolve
+from referee.values import attributes
 from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.components import (
     PLACE_KINDS,
@@ -56,6 +58,7 @@ from referee.games.kingmaker.state import (
     crown_instances,
     hands,
     placed,
+    quiet_by,
     quiet_while_same,
     recalled,
     recalled_by,
@@ -345,11 +348,17 @@ def is_crowned(state: State, heir: str) -> bool:
 
 
 def kings(state: State) -> list[str]:
-    return [h for h in living_heirs(state) if is_crowned(state, h)]
+    return list(_kings(state))
+
+
+@recalled_by(_heirs_key)
+def _kings(state: State) -> tuple[str, ...]:
+    """The crowned living heirs: is_crowned reads only what _heirs_key holds."""
+    return tuple(h for h in _living(state) if is_crowned(state, h))
 
 
 def sole_king(state: State) -> str | None:
-    found = kings(state)
+    found = _kings(state)
     return found[0] if len(found) == 1 else None
 
 
@@ -1276,7 +1285,7 @@ def coronations(state: State) -> list[tuple[str, str]]:
     out = []
     for house in ("lancaster", "york"):
         heir = first_in_line(state, house)
-        if heir is None or any(house_of(state, k) == house for k in kings(state)):
+        if heir is None or any(house_of(state, k) == house for k in _kings(state)):
             continue
         if heir_player(state, heir) != state.active:
             continue
@@ -1291,7 +1300,7 @@ def coronation_problem(state: State, heir: str, place: str) -> IllegalMove | Non
     if first_in_line(state, house) != heir:
         return refuse(f"{heir} is not the first living heir of {house.title()}", "not-first",
                       "§8.1")
-    if any(house_of(state, k) == house for k in kings(state)):
+    if any(house_of(state, k) == house for k in _kings(state)):
         return refuse(f"a King of {house.title()} lives", "king-lives", "§8.1")
     noble = controller(state, heir)
     if noble is None or state.owner(noble) != state.active:
@@ -1460,16 +1469,22 @@ def settle(before: State, state: State) -> State:
     return _complete_victory(state)
 
 
-# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too.
-SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines",
-               "beaufort_crowned", "options", "box")
+# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too; of the
+# cards, only the nobles' holdings (strength): a card drawn or discarded leaves them.
+SIEGE_READS = ("sieges", "nobles", "ships", "control", "heirs", "lines", "beaufort_crowned",
+               "options", "box")
+_siege_fields = attributes(SIEGE_READS)
+
+
+def _siege_key(state: State) -> tuple[object, ...]:
+    return _siege_fields(state) + (placed(state.cards).holdings,)
 
 
 def _check_sieges(state: State) -> State:
     return _check_laid_sieges(state) if state.sieges else state  # none: nothing to check
 
 
-@quiet_while_same(*SIEGE_READS)
+@quiet_by(_siege_key)
 def _check_laid_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
@@ -1558,7 +1573,13 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
-@quiet_while_same("heirs", "lines", "nobles", "box", "names", "own", "both")
+def _both_houses_key(state: State) -> tuple[object, ...]:
+    """What _track_both_houses reads: of the nobles, only who owns each (a move leaves it)."""
+    return (state.heirs, state.lines, noble_owners(state.nobles), state.box, state.names,
+            state.own, state.both)
+
+
+@quiet_by(_both_houses_key)
 def _track_both_houses(state: State) -> State:
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
@@ -1635,9 +1656,9 @@ def _enforce_hand_limits(state: State) -> State:
 
 def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
-    owners = _owners(state.nobles)
-    if all(player in owners for player in state.names):  # every seat has a noble
+    if _owners(state.nobles).issuperset(state.names):  # every seat has a noble
         return state
+    owners = _owners(state.nobles)
     for player in state.playing:
         if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
@@ -1649,7 +1670,24 @@ def _no_elimination(state: State) -> State:
 @recalled
 def _owners(nobles: Mapping[str, NobleState]) -> frozenset[str]:
     """The players with a noble in play."""
-    return frozenset(noble.owner for noble in nobles.values())
+    return frozenset(map(_OWNER, nobles.values()))
+
+
+_OWNER = attrgetter("owner")
+_last_owners: list[Any] = [None, {}]  # the nobles last asked about, and their owners
+
+
+def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
+    """noble -> the player who owns him. While the owners are those of the last call (most
+    events move nobles, few change hands), the last result is returned, the same object, so
+    that what is recalled by it outlives the move. Callers do not change it."""
+    last_nobles, last = _last_owners
+    if nobles is not last_nobles:
+        owners = dict(zip(nobles, map(_OWNER, nobles.values())))
+        if owners != last:
+            last = owners
+        _last_owners[:] = nobles, last
+    return last  # type: ignore[no-any-return]
 
 
 def _auto_advance(state: State) -> State:

@@ -430,14 +430,21 @@ def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], 
     do: once it had nothing to do, it is not run again while the fields it reads (`reads`) are
     the same objects. The step must read nothing else: it is then a function of those fields,
     and would again do nothing."""
-    get = attributes(reads)
+    return quiet_by(attributes(reads))
+
+
+def quiet_by(key: Callable[[T], tuple[Any, ...]]
+             ) -> Callable[[Callable[[T], T]], Callable[[T], T]]:
+    """quiet_while_same for a step that depends on nothing but `key(state)` (its fields, or
+    what it reads in them): not run again while the key's items are the objects they were
+    when it last had nothing to do."""
 
     def wrap(step: Callable[[T], T]) -> Callable[[T], T]:
-        quiet: list[Any] = [()]  # the fields read when it last had nothing to do
+        quiet: list[Any] = [()]  # the key when it last had nothing to do
 
         @wraps(step)
         def run(state: T) -> T:
-            fields = get(state)
+            fields = key(state)
             last = quiet[0]
             if last and all(map(is_, fields, last)):
                 return state
@@ -511,7 +518,7 @@ def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, s
         insort(there, card, key=before.order.__getitem__)
         at[cards[card]] = there
     touched = {last[card] for card in moved} | {cards[card] for card in moved}
-    views = _views(dict(before.holdings), dict(before.hands), dict(before.dealt), at, touched)
+    views = _views(before.holdings, before.hands, before.dealt, at, touched)
     return Placed(at, *views, before.order)
 
 
@@ -520,17 +527,22 @@ def _views(holdings: dict[str, list[str]], hands: dict[str, tuple[str, ...]],
            ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]],
                       dict[str, tuple[str, ...]]]:
     """The holdings, hands and dealt cards brought up to date with `at` for `wheres` (a noble,
-    hand or dealt cards left empty leaves its view)."""
+    hand or dealt cards left empty leaves its view). A view no `where` touches is returned as
+    given, the same object (so that what is recalled by it outlives the move); one that is
+    touched is copied first."""
+    views: dict[str, dict[str, Any]] = {"noble": holdings, "hand": hands, "dealt": dealt}
+    copied: set[str] = set()
     for where in wheres:
         kind, _, name = where.partition(":")
+        view = views.get(kind)
+        if view is None:
+            continue
+        if kind not in copied:
+            view = views[kind] = dict(view)
+            copied.add(kind)
         there = at.get(where)
-        if kind == "noble":
-            _put(holdings, name, there)
-        elif kind == "hand":
-            _put(hands, name, tuple(there) if there else None)
-        elif kind == "dealt":
-            _put(dealt, name, tuple(there) if there else None)
-    return holdings, hands, dealt
+        _put(view, name, there if kind == "noble" or not there else tuple(there))
+    return views["noble"], views["hand"], views["dealt"]
 
 
 def _put(view: dict[str, Any], name: str, value: Any) -> None:
