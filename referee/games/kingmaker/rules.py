@@ -159,7 +159,7 @@ def regions(state: State, name: str) -> set[str]:
 
 def normal(state: State, location: str) -> str:
     """A location as stored: an unfortified place has no inside (§3)."""
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")  # split(), inlined: asked at every event
     if prefix == "in" and is_unfortified(state, name):
         return f"near:{name}"
     return location
@@ -167,7 +167,7 @@ def normal(state: State, location: str) -> str:
 
 def position(state: State, location: str) -> str:
     """Where a location is on the board: aboard a ship means where the ship is."""
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     if prefix == "aboard":
         ship = state.ships.get(name)
         return ship.at if ship else location
@@ -175,13 +175,13 @@ def position(state: State, location: str) -> str:
 
 
 def place_of(location: str) -> str | None:
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     return name if prefix in ("in", "near", "port") else None
 
 
 def on_mainland(state: State, location: str) -> bool:
     """8.4: land squares and mainland places; the sea and every other area are not."""
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     if prefix == "sea":
         return False
     if prefix == "sq":
@@ -1602,7 +1602,8 @@ TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "
 
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
-    return _place_waiting_towns(state) if _towns_in_hand(state.cards, state.box) else state
+    return _place_waiting_towns(state) if _towns_in_hand(hands(state.cards), state.box) \
+        else state
 
 
 @quiet_while_same(*TOWN_READS)
@@ -1615,9 +1616,10 @@ def _place_waiting_towns(state: State) -> State:
 
 
 @recalled
-def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
-    """Whether any hand may hold a town card (a card of no entry: the loop will say)."""
-    for held in hands(cards).values():
+def _towns_in_hand(known: Mapping[str, tuple[str, ...]], box: Box) -> bool:
+    """Whether any hand (`known`, the hands of `placed`) may hold a town card (a card of no
+    entry: the loop will say)."""
+    for held in known.values():
         for card in held:
             entry = box.crown_card(card)
             if entry is None or entry.kind == "town":
@@ -1627,17 +1629,18 @@ def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
 
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
-    if _hands_within_limit(state.cards, state.hidden, state.names) and \
-            not any(d.kind == "discard" for d in state.duties):
+    if _hands_within_limit(hands(state.cards), state.hidden, state.names) and \
+            not (state.duties and any(d.kind == "discard" for d in state.duties)):
         return state  # no discard to add, none to drop
     return _enforce_hand_limits(state)
 
 
 @recalled
-def _hands_within_limit(cards: Mapping[str, str], hidden: Mapping[str, int],
+def _hands_within_limit(known: Mapping[str, tuple[str, ...]], hidden: Mapping[str, int],
                         names: tuple[str, ...]) -> bool:
-    """Whether every player's hand (State.hand_size) holds two cards or fewer."""
-    known = hands(cards)
+    """Whether every player's hand (State.hand_size: `known`, the hands of `placed`, and the
+    `hidden` cards) holds two cards or fewer. Keyed by the hands, not every card: a card laid
+    out or moved between nobles leaves them."""
     return all(len(known.get(player, ())) + hidden.get(player, 0) <= 2 for player in names)
 
 
