@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 from referee.engine import apply_event, load_game
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
     State,
@@ -88,7 +89,9 @@ def same_realm(one: State, other: State) -> bool:
 def derived(state: State) -> tuple[object, ...]:
     return ([(rules.strength(state, n), state.cards_of(n)) for n in state.nobles],
             rules.guards(state), rules.living_heirs(state), rules.kings(state),
-            rules.sole_king(state), dict(rules.noble_owners(state.nobles)))
+            rules.sole_king(state), dict(rules.noble_owners(state.nobles)),
+            [rules.at_location(state, s.at) for s in state.nobles.values()],
+            rules._heirs_at_rest(state), [rules.friendly_snapshot(state, p) for p in state.names])
 
 
 def test_a_replay_agrees_with_fresh_objects_at_every_event():
@@ -163,3 +166,22 @@ def test_the_owners_and_the_holdings_outlive_moves_that_leave_them():
             drawn += 1
         state = after
     assert moved and drawn
+
+
+def test_the_friendly_snapshot_is_friendly_for_every_place_of_known_kind():
+    """§8.2: the snapshot taken at the start of a movement phase holds the places `friendly`
+    finds friendly now, among those of known kind, with grants or without."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events:
+        state = apply_event(game, state, event, playout.players)
+        known = [p.name for p in state.box.of("place") if p.get("kind") is not None]
+        if not known or not state.in_play:
+            continue
+        grants = frozenset({(known[0], state.names[0]), (known[-1], state.names[1])})
+        for player in state.names:
+            for given in (None, frozenset(), grants):
+                granted = state if given is None else evolve(state, grants=given)
+                assert rules.friendly_snapshot(state, player, given) == frozenset(
+                    p for p in known if rules.friendly(granted, player, p))

@@ -195,7 +195,17 @@ def noble_position(state: State, noble: str) -> str:
 
 def at_location(state: State, location: str) -> list[str]:
     """The nobles stored at a location (in:P, near:P, sq:X or aboard:S)."""
-    return [n for n, s in state.nobles.items() if s.at == location]
+    return list(_nobles_by_location(state.nobles).get(location, ()))
+
+
+@recalled
+def _nobles_by_location(nobles: Mapping[str, NobleState]) -> dict[str, list[str]]:
+    """location -> the nobles there, in `nobles` order: sorted out once for every location a
+    state's nobles are asked about (a combat phase asks about every ship)."""
+    out: dict[str, list[str]] = {}
+    for noble, info in nobles.items():
+        out.setdefault(info.at, []).append(noble)
+    return out
 
 
 def inside(state: State, place: str) -> list[str]:
@@ -440,20 +450,41 @@ def friendly_snapshot(state: State, player: str,
     """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
     for every place of known kind, with who is inside each gathered once. `grants` stands for
     the state's own when given (the new phase's, before its state is made)."""
-    occupants = _owners_inside(state.nobles)
-    control, nobles = state.control, state.nobles
     if grants is None:
         grants = state.grants
-    found = []
-    for name, kind in _kinds_known(state.box):
-        if (grants and (name, player) in grants) or kind == "unfortified":
-            found.append(name)
-        elif kind == "open-town":
-            if all(owner == player for owner in occupants.get(name, ())):
-                found.append(name)
-        elif control.get(name) and nobles[control[name]].owner == player:  # controller_player
-            found.append(name)
-    return frozenset(found)
+    places = _places_by_kind(state.box)
+    granted = {name for name, to in grants if to == player} if grants else set()
+    found = set(places.unfortified)
+    found |= granted
+    occupants = _owners_inside(state.nobles)
+    for name in places.open_towns:
+        if all(owner == player for owner in occupants.get(name, ())):
+            found.add(name)
+    nobles, kinds = state.nobles, places.kinds
+    for name, noble in state.control.items():  # controller_player, for the other kinds
+        if noble and name not in granted and kinds.get(name) not in _NOT_BY_CONTROL and \
+                nobles[noble].owner == player:
+            found.add(name)
+    # In the box's order, known kinds only, as a walk through every place would make it.
+    return frozenset(filter(found.__contains__, places.names))
+
+
+_NOT_BY_CONTROL = (None, "unfortified", "open-town")  # unknown, or friendly by other rules
+
+
+class PlacesByKind(NamedTuple):
+    names: tuple[str, ...]  # every place of known kind, in the box's order
+    kinds: dict[str, str]  # place -> its kind
+    unfortified: tuple[str, ...]
+    open_towns: tuple[str, ...]
+
+
+@recalled
+def _places_by_kind(box: Box) -> PlacesByKind:
+    known = _kinds_known(box)
+    return PlacesByKind(tuple(name for name, _ in known), dict(known),
+                        tuple(name for name, kind in known if kind == "unfortified"),
+                        tuple(name for name, kind in known if kind == "open-town"))
 
 
 @recalled
@@ -1404,9 +1435,13 @@ def finish_setup(state: State) -> State:
     if cards.get(CONSTABLE) == ASIDE:
         cards[CONSTABLE] = DECK
     state = evolve(state, cards=cards, heirs=start_heirs(state))
+    # Each noble home (send_home): where he goes reads the control and the owners, which no
+    # noble's placing changes, so all are placed in one new state.
+    nobles = dict(state.nobles)
     for player in order:
         for noble in state.faction(player):
-            state = send_home(state, noble)
+            nobles[noble] = NobleState(nobles[noble].owner, home_choices(state, noble)[0])
+    state = evolve(state, nobles=nobles)
     return chronicle(begin_turn(state, first), "the game begins")
 
 
@@ -1548,7 +1583,20 @@ def _track_heirs(before: State, state: State) -> State:
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
-@recalled_on("heirs", "nobles", "ships", "box")
+def _heirs_at_rest_key(state: State) -> tuple[object, ...]:
+    """What _heirs_at_rest reads: of the nobles, only those who control a living heir (a move
+    of any other leaves it). The heirs come first: the same heirs, the same number of items."""
+    nobles = state.nobles
+    return (state.heirs, state.ships, state.box) + tuple(
+        map(nobles.get, _heir_controllers(state.heirs)))
+
+
+@recalled
+def _heir_controllers(heirs: Mapping[str, HeirState]) -> tuple[str, ...]:
+    return tuple(info.by for info in heirs.values() if info.alive and info.by)
+
+
+@recalled_by(_heirs_at_rest_key)
 def _heirs_at_rest(state: State) -> bool:
     """Whether _track_heirs has nothing to do: every living heir uncontrolled, or on the
     mainland off Wight, with no deadline and no Wight mark (then `before` does not matter)."""
@@ -1557,16 +1605,16 @@ def _heirs_at_rest(state: State) -> bool:
             continue
         if info.due is not None or info.wight or heir == BEAUFORT:
             return False
-        if heir_player(state, heir) is None:
+        if not info.by:  # heir_player(state, heir) is None: uncontrolled
             continue
-        location = position(state, heir_location(state, heir))
+        location = position(state, state.nobles[info.by].at)  # heir_location
         if not on_mainland(state, location) or _is_wight(state, location):
             return False
     return True
 
 
 def _is_wight(state: State, location: str) -> bool:
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     entry = state.box.place(name) if prefix != "sea" else None
     carisbrooke = state.box.place("Carisbrooke")
     return entry is not None and carisbrooke is not None and \

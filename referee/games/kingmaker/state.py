@@ -81,7 +81,7 @@ class Duty:
     combat: bool = False  # part of an active combat (rule 14): heirs and fortress of the victor
 
 
-@value(slots=True)
+@value  # no slots: evolve copies its fields at once, not through __init__ (it changes often)
 class Combat:
     """A battle or a siege conclusion from its declaration to its deaths (§6)."""
 
@@ -167,7 +167,7 @@ class Ballot:
     round: int  # 1 or 2; 0 for other business
 
 
-@value(slots=True)
+@value  # no slots: evolve copies its thirty fields at once, not through __init__
 class Sitting:
     """A Parliament in session, from its call to the last noble sent home (§7.1-7.5, 7.7)."""
 
@@ -329,7 +329,9 @@ class State:
         return found
 
     def kind(self, card: str) -> str:
-        return self.entry(card).kind
+        found = self.box.crown_card(card)  # self.entry(card), in one step: asked most
+        assert found is not None, card
+        return found.kind
 
     def heirs_of(self, noble: str) -> list[str]:
         return [h for h, s in self.heirs.items() if s.alive and s.by == noble]
@@ -509,7 +511,8 @@ def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, s
         return None
     at = dict(before.at)
     for card in moved:
-        rest = [other for other in at[last[card]] if other != card]
+        rest = at[last[card]].copy()
+        rest.remove(card)  # its one place: a card lies in one place
         if rest:
             at[last[card]] = rest
         else:
