@@ -339,6 +339,11 @@ class Box:
     def place(self, name: str) -> Entry | None:
         return self._places.get(name)  # get("place", name), asked most: one lookup
 
+    @cached_property
+    def place_kinds(self) -> dict[str, Any]:
+        """place -> its kind, for every place whose kind is known, in the box's order."""
+        return {p.name: p.get("kind") for p in self.of("place") if p.get("kind") is not None}
+
     def single(self, kind: str) -> Entry:
         return self.get(kind, kind) or Entry(kind, kind)
 

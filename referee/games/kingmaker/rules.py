@@ -106,13 +106,8 @@ def kind_of(state: State, name: str) -> PlaceKind:
 def place_kind(state: State, name: str) -> Any:
     """`place_entry(state, name).get("kind")`: looked up in one step for a place of known kind,
     through place_entry (which refuses) otherwise."""
-    kind = _place_kinds(state.box).get(name)
+    kind = state.box.place_kinds.get(name)
     return place_entry(state, name).get("kind") if kind is None else kind
-
-
-@recalled
-def _place_kinds(box: Box) -> dict[str, Any]:
-    return dict(_kinds_known(box))
 
 
 def is_fortress(state: State, name: str) -> bool:
@@ -481,16 +476,10 @@ class PlacesByKind(NamedTuple):
 
 @recalled
 def _places_by_kind(box: Box) -> PlacesByKind:
-    known = _kinds_known(box)
-    return PlacesByKind(tuple(name for name, _ in known), dict(known),
-                        tuple(name for name, kind in known if kind == "unfortified"),
-                        tuple(name for name, kind in known if kind == "open-town"))
-
-
-@recalled
-def _kinds_known(box: Box) -> tuple[tuple[str, str], ...]:
-    """(place, kind) for every place whose kind is known, in the box's order."""
-    return tuple((p.name, p.get("kind")) for p in box.of("place") if p.get("kind") is not None)
+    known = box.place_kinds
+    return PlacesByKind(tuple(known), known,
+                        tuple(name for name, kind in known.items() if kind == "unfortified"),
+                        tuple(name for name, kind in known.items() if kind == "open-town"))
 
 
 def _owners_inside(nobles: Mapping[str, NobleState]) -> dict[str, set[str]]:

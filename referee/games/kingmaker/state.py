@@ -483,21 +483,24 @@ def placed(cards: Mapping[str, str]) -> Placed:
     last, before = _last_placed
     if cards is last:
         return before  # type: ignore[no-any-return]
-    out = None
+    out = order = None
     if last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
         out = _placed_after(last, before, cards)
+        order = before.order  # the same keys in the same order: their places stand
     if out is None:
-        out = placed_afresh(cards)
+        out = placed_afresh(cards, order)
     _last_placed[:] = cards, out
     return out
 
 
-def placed_afresh(cards: Mapping[str, str]) -> Placed:
-    """Where the cards of `cards` lie, sorted out in one pass."""
+def placed_afresh(cards: Mapping[str, str], order: dict[str, int] | None = None) -> Placed:
+    """Where the cards of `cards` lie, sorted out in one pass (`order`, when given, is that of
+    `cards`' keys, known already)."""
     at: dict[str, list[str]] = {}
     for card, where in cards.items():
         at.setdefault(where, []).append(card)
-    order = {card: index for index, card in enumerate(cards)}
+    if order is None:
+        order = dict(zip(cards, range(len(cards))))  # card -> its index
     return Placed(at, *_views({}, {}, {}, at, at), order)
 
 
@@ -509,18 +512,21 @@ def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, s
         return before  # equal, another object
     if len(moved) > FEW_MOVED:
         return None
-    at = dict(before.at)
+    at = before.at.copy()
+    order = before.order.__getitem__
+    touched: list[str] = []
     for card in moved:
-        rest = at[last[card]].copy()
+        source, target = last[card], cards[card]
+        rest = at[source].copy()
         rest.remove(card)  # its one place: a card lies in one place
         if rest:
-            at[last[card]] = rest
+            at[source] = rest
         else:
-            del at[last[card]]
-        there = list(at.get(cards[card], ()))
-        insort(there, card, key=before.order.__getitem__)
-        at[cards[card]] = there
-    touched = {last[card] for card in moved} | {cards[card] for card in moved}
+            del at[source]
+        there = list(at.get(target, ()))
+        insort(there, card, key=order)
+        at[target] = there
+        touched += source, target
     views = _views(before.holdings, before.hands, before.dealt, at, touched)
     return Placed(at, *views, before.order)
 
@@ -533,19 +539,24 @@ def _views(holdings: dict[str, list[str]], hands: dict[str, tuple[str, ...]],
     hand or dealt cards left empty leaves its view). A view no `where` touches is returned as
     given, the same object (so that what is recalled by it outlives the move); one that is
     touched is copied first."""
-    views: dict[str, dict[str, Any]] = {"noble": holdings, "hand": hands, "dealt": dealt}
-    copied: set[str] = set()
+    given = holdings, hands, dealt
     for where in wheres:
         kind, _, name = where.partition(":")
-        view = views.get(kind)
-        if view is None:
-            continue
-        if kind not in copied:
-            view = views[kind] = dict(view)
-            copied.add(kind)
-        there = at.get(where)
-        _put(view, name, there if kind == "noble" or not there else tuple(there))
-    return views["noble"], views["hand"], views["dealt"]
+        if kind == "noble":
+            if holdings is given[0]:
+                holdings = holdings.copy()
+            _put(holdings, name, at.get(where))
+        elif kind == "hand":
+            if hands is given[1]:
+                hands = hands.copy()
+            there = at.get(where)
+            _put(hands, name, tuple(there) if there else None)
+        elif kind == "dealt":
+            if dealt is given[2]:
+                dealt = dealt.copy()
+            there = at.get(where)
+            _put(dealt, name, tuple(there) if there else None)
+    return holdings, hands, dealt
 
 
 def _put(view: dict[str, Any], name: str, value: Any) -> None:
