@@ -40,6 +40,28 @@ def test_recalled_computes_again_only_for_other_objects():
     assert size(first) == 2 and len(calls) == 3  # one result is kept, the last
 
 
+def test_recalled_of_several_arguments_tests_each_by_identity():
+    calls = []
+
+    @recalled
+    def pair(a, b):
+        calls.append((a, b))
+        return len(a) + len(b)
+
+    @recalled
+    def three(a, b, c):
+        calls.append((a, b, c))
+        return len(a) + len(b) + len(c)
+
+    a, b, c, same_as_b = [1], [2, 3], [4], [2, 3]
+    assert pair(a, b) == 3 and pair(a, b) == 3 and len(calls) == 1
+    assert pair(a, same_as_b) == 3 and len(calls) == 2  # equal but distinct: computed again
+    assert pair(b, a) == 3 and len(calls) == 3
+    assert three(a, b, c) == 4 and three(a, b, c) == 4 and len(calls) == 4
+    assert three(a, b, same_as_b) == 5 and len(calls) == 5
+    assert three(a, b, same_as_b) == 5 and len(calls) == 5
+
+
 def test_recalled_on_and_by_read_only_their_key():
     calls = []
 

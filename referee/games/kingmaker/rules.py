@@ -451,20 +451,42 @@ def friendly_snapshot(state: State, player: str,
     granted = {name for name, to in grants if to == player} if grants else set()
     found = set(places.unfortified)
     found |= granted
-    occupants = _owners_inside(state.nobles)
-    for name in places.open_towns:
-        if all(owner == player for owner in occupants.get(name, ())):
-            found.add(name)
     nobles, kinds = state.nobles, places.kinds
-    for name, noble in state.control.items():  # controller_player, for the other kinds
-        if noble and name not in granted and kinds.get(name) not in _NOT_BY_CONTROL and \
-                nobles[noble].owner == player:
+    by_location = _nobles_by_location(nobles)
+    for name in places.open_towns:  # no other faction inside
+        if all(nobles[noble].owner == player for noble in by_location.get(f"in:{name}", ())):
+            found.add(name)
+    held, astray = _places_held(state.control, noble_owners(nobles))
+    for name, noble in astray:  # a controller not in play: a realm out of joint
+        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
+            raise KeyError(noble)  # as looking his owner up did
+    for name in held.get(player, ()):  # controller_player, for the other kinds
+        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
             found.add(name)
     # In the box's order, known kinds only, as a walk through every place would make it.
     return frozenset(filter(found.__contains__, places.names))
 
 
 _NOT_BY_CONTROL = (None, "unfortified", "open-town")  # unknown, or friendly by other rules
+
+
+@recalled
+def _places_held(control: Mapping[str, str], owners: Mapping[str, str]
+                 ) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """player -> the places his nobles control, in `control` order; and (place, noble) for each
+    controller not in play (none in a sound realm). Sorted out once while the control and the
+    owners stand (most turns change neither)."""
+    held: dict[str, list[str]] = {}
+    astray: list[tuple[str, str]] = []
+    for place, noble in control.items():
+        if not noble:
+            continue
+        owner = owners.get(noble)
+        if owner is None:
+            astray.append((place, noble))
+        else:
+            held.setdefault(owner, []).append(place)
+    return held, astray
 
 
 class PlacesByKind(NamedTuple):
@@ -480,16 +502,6 @@ def _places_by_kind(box: Box) -> PlacesByKind:
     return PlacesByKind(tuple(known), known,
                         tuple(name for name, kind in known.items() if kind == "unfortified"),
                         tuple(name for name, kind in known.items() if kind == "open-town"))
-
-
-def _owners_inside(nobles: Mapping[str, NobleState]) -> dict[str, set[str]]:
-    """place -> the players whose nobles are inside it."""
-    out: dict[str, set[str]] = {}
-    for noble in nobles.values():
-        prefix, _, place = noble.at.partition(":")
-        if prefix == "in":
-            out.setdefault(place, set()).add(noble.owner)
-    return out
 
 
 def besieged_place(state: State, noble: str) -> str | None:

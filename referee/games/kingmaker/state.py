@@ -363,8 +363,11 @@ T = TypeVar("T")
 def recalled(function: Callable[P, R]) -> Callable[P, R]:
     """`function` of immutable positional arguments, computed again only when they are not the
     objects of its last call. Its result is shared: callers must not change it."""
-    if len(signature(function).parameters) == 1:
+    arity = len(signature(function).parameters)
+    if arity == 1:
         return _recalled_one(function)  # type: ignore[arg-type, return-value]
+    if arity in (2, 3):
+        return _recalled_few(function, arity)
     last: list[Any] = [(), None]  # the arguments, the result
 
     @wraps(function)
@@ -394,6 +397,29 @@ def _recalled_one(function: Callable[[T], R]) -> Callable[[T], R]:
     return again
 
 
+def _recalled_few(function: Callable[P, R], arity: int) -> Callable[P, R]:
+    """`recalled` for a function of two or three positional arguments (the hand checks after
+    every event): each is tested with its own `is`, no tuple made of them."""
+    last: list[Any] = [_NEVER, _NEVER, _NEVER, None]  # the arguments, the result
+
+    if arity == 2:
+        def again(a: Any, b: Any) -> Any:
+            if a is last[0] and b is last[1]:
+                return last[3]
+            result = function(a, b)  # type: ignore[call-arg]
+            last[:] = a, b, _NEVER, result
+            return result
+    else:
+        def again(a: Any, b: Any, c: Any) -> Any:  # type: ignore[misc]
+            if a is last[0] and b is last[1] and c is last[2]:
+                return last[3]
+            result = function(a, b, c)  # type: ignore[call-arg]
+            last[:] = a, b, c, result
+            return result
+
+    return wraps(function)(again)  # type: ignore[return-value]
+
+
 _NEVER = object()  # no argument is this object: nothing is recalled before the first call
 
 
@@ -410,16 +436,19 @@ def recalled_by(key: Callable[[T], tuple[Any, ...]]
     objects of its last call. Its result is shared."""
 
     def wrap(function: Callable[[T], R]) -> Callable[[T], R]:
-        last: list[Any] = [(), None]  # the key, the result
+        last: list[Any] = [(), None, _NEVER]  # the key, the result, the last state asked
 
         @wraps(function)
         def again(state: T) -> R:
+            if state is last[2]:  # asked again of one state (an event asks several times)
+                return last[1]  # type: ignore[no-any-return]
             inputs = key(state)
-            seen, result = last
+            seen, result, _ = last
             if seen and all(map(is_, inputs, seen)):
+                last[2] = state
                 return result  # type: ignore[no-any-return]
             result = function(state)
-            last[:] = inputs, result
+            last[:] = inputs, result, state
             return result
 
         return again
