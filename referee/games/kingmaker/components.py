@@ -138,14 +138,14 @@ class Entry:
         return self._map.get(key, default)
 
     def number(self, key: str, default: int = 0) -> int:
-        value = self.get(key)
+        value = self._map.get(key)  # self.get(key), asked at every event: one call less
         return value if isinstance(value, int) else default
 
     def names(self, key: str) -> tuple[str, ...]:
-        return tuple(self.get(key, ()))
+        return tuple(self._map.get(key, ()))
 
     def flag(self, key: str) -> bool:
-        return bool(self.get(key, False))
+        return bool(self._map.get(key, False))
 
     @property
     def copies(self) -> int | None:

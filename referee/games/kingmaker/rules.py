@@ -506,7 +506,10 @@ def _places_by_kind(box: Box) -> PlacesByKind:
 
 def besieged_place(state: State, noble: str) -> str | None:
     """The place whose siege holds a noble: inside it, or aboard a besieging ship (§3)."""
-    prefix, name = split(state.nobles[noble].at)
+    at = state.nobles[noble].at
+    if not state.sieges:  # most of the game: no siege holds anyone
+        return None
+    prefix, _, name = at.partition(":")
     if prefix == "in" and name in state.sieges:
         return name
     if prefix == "aboard":
@@ -519,7 +522,10 @@ def under_siege(state: State, noble: str) -> bool:
 
 
 def ship_besieger(state: State, noble: str) -> bool:
-    prefix, name = split(state.nobles[noble].at)
+    at = state.nobles[noble].at
+    if not state.sieges:
+        return False
+    prefix, _, name = at.partition(":")
     return prefix == "aboard" and any(s.ship == name for s in state.sieges.values())
 
 

@@ -313,14 +313,14 @@ class State:
     def cards_of(self, noble: str) -> list[str]:
         """The crown cards assigned to a noble, in the order they came (callers do not change
         the list: it is shared)."""
-        return holdings(self.cards).get(noble, [])
+        return placed(self.cards).holdings.get(noble, [])
 
     def hand(self, player: str) -> list[str]:
         """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
-        return list(hands(self.cards).get(player, ()))
+        return list(placed(self.cards).hands.get(player, ()))
 
     def hand_size(self, player: str) -> int:
-        return len(hands(self.cards).get(player, ())) + self.hidden.get(player, 0)
+        return len(placed(self.cards).hands.get(player, ())) + self.hidden.get(player, 0)
 
     def entry(self, card: str) -> Entry:
         """The box entry of a card in play (copies share their entry: `Welsh Mercenaries #2`)."""
