@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 from referee.engine import apply_event, load_game
+from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
     State,
@@ -37,6 +38,28 @@ def test_recalled_computes_again_only_for_other_objects():
     assert size(first) == 2 and size(first) == 2 and calls == [first]
     assert size(equal) == 2 and len(calls) == 2  # equal but distinct: computed again
     assert size(first) == 2 and len(calls) == 3  # one result is kept, the last
+
+
+def test_recalled_of_several_arguments_tests_each_by_identity():
+    calls = []
+
+    @recalled
+    def pair(a, b):
+        calls.append((a, b))
+        return len(a) + len(b)
+
+    @recalled
+    def three(a, b, c):
+        calls.append((a, b, c))
+        return len(a) + len(b) + len(c)
+
+    a, b, c, same_as_b = [1], [2, 3], [4], [2, 3]
+    assert pair(a, b) == 3 and pair(a, b) == 3 and len(calls) == 1
+    assert pair(a, same_as_b) == 3 and len(calls) == 2  # equal but distinct: computed again
+    assert pair(b, a) == 3 and len(calls) == 3
+    assert three(a, b, c) == 4 and three(a, b, c) == 4 and len(calls) == 4
+    assert three(a, b, same_as_b) == 5 and len(calls) == 5
+    assert three(a, b, same_as_b) == 5 and len(calls) == 5
 
 
 def test_recalled_on_and_by_read_only_their_key():
@@ -87,7 +110,10 @@ def same_realm(one: State, other: State) -> bool:
 
 def derived(state: State) -> tuple[object, ...]:
     return ([(rules.strength(state, n), state.cards_of(n)) for n in state.nobles],
-            rules.guards(state), rules.living_heirs(state))
+            rules.guards(state), rules.living_heirs(state), rules.kings(state),
+            rules.sole_king(state), dict(rules.noble_owners(state.nobles)),
+            [rules.at_location(state, s.at) for s in state.nobles.values()],
+            rules._heirs_at_rest(state), [rules.friendly_snapshot(state, p) for p in state.names])
 
 
 def test_a_replay_agrees_with_fresh_objects_at_every_event():
@@ -137,3 +163,47 @@ def test_the_heirs_standing_follows_beaufort_into_play():
     assert came.heirs is state.heirs and came.lines is state.lines
     assert rules.BEAUFORT in rules.living_heirs(came)
     assert rules.BEAUFORT not in rules.living_heirs(state)
+
+
+def test_the_owners_and_the_holdings_outlive_moves_that_leave_them():
+    """A noble moved keeps `noble_owners` the same object (what is recalled by it stands); a
+    card drawn into a hand (no noble takes one) keeps the nobles' holdings the same object."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    moved = drawn = 0
+    for event in playout.events:
+        after = apply_event(game, state, event, playout.players)
+        owners = rules.noble_owners(state.nobles)
+        if after.nobles is not state.nobles and {n: s.owner for n, s in after.nobles.items()} \
+                == {n: s.owner for n, s in state.nobles.items()}:
+            assert rules.noble_owners(after.nobles) is owners
+            moved += 1
+        before_placed = placed(state.cards)
+        shifted = [c for c in after.cards if after.cards[c] != state.cards.get(c)]
+        if event.type == "draw" and list(after.cards) == list(state.cards) and not any(
+                where.startswith("noble:") for c in shifted
+                for where in (after.cards[c], state.cards[c])):
+            assert placed(after.cards).holdings is before_placed.holdings
+            drawn += 1
+        state = after
+    assert moved and drawn
+
+
+def test_the_friendly_snapshot_is_friendly_for_every_place_of_known_kind():
+    """§8.2: the snapshot taken at the start of a movement phase holds the places `friendly`
+    finds friendly now, among those of known kind, with grants or without."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events:
+        state = apply_event(game, state, event, playout.players)
+        known = [p.name for p in state.box.of("place") if p.get("kind") is not None]
+        if not known or not state.in_play:
+            continue
+        grants = frozenset({(known[0], state.names[0]), (known[-1], state.names[1])})
+        for player in state.names:
+            for given in (None, frozenset(), grants):
+                granted = state if given is None else evolve(state, grants=given)
+                assert rules.friendly_snapshot(state, player, given) == frozenset(
+                    p for p in known if rules.friendly(granted, player, p))

@@ -138,14 +138,14 @@ class Entry:
         return self._map.get(key, default)
 
     def number(self, key: str, default: int = 0) -> int:
-        value = self.get(key)
+        value = self._map.get(key)  # self.get(key), asked at every event: one call less
         return value if isinstance(value, int) else default
 
     def names(self, key: str) -> tuple[str, ...]:
-        return tuple(self.get(key, ()))
+        return tuple(self._map.get(key, ()))
 
     def flag(self, key: str) -> bool:
-        return bool(self.get(key, False))
+        return bool(self._map.get(key, False))
 
     @property
     def copies(self) -> int | None:
@@ -338,6 +338,11 @@ class Box:
 
     def place(self, name: str) -> Entry | None:
         return self._places.get(name)  # get("place", name), asked most: one lookup
+
+    @cached_property
+    def place_kinds(self) -> dict[str, Any]:
+        """place -> its kind, for every place whose kind is known, in the box's order."""
+        return {p.name: p.get("kind") for p in self.of("place") if p.get("kind") is not None}
 
     def single(self, kind: str) -> Entry:
         return self.get(kind, kind) or Entry(kind, kind)

@@ -8,11 +8,13 @@ rulebook.py (`§6.2`, `R-27`...).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from referee.engine import ToAct
 from referee.errors import IllegalMove
 from referee.evolve import evolve
+from referee.values import attributes
 from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.components import (
     PLACE_KINDS,
@@ -56,6 +58,7 @@ from referee.games.kingmaker.state import (
     crown_instances,
     hands,
     placed,
+    quiet_by,
     quiet_while_same,
     recalled,
     recalled_by,
@@ -103,13 +106,8 @@ def kind_of(state: State, name: str) -> PlaceKind:
 def place_kind(state: State, name: str) -> Any:
     """`place_entry(state, name).get("kind")`: looked up in one step for a place of known kind,
     through place_entry (which refuses) otherwise."""
-    kind = _place_kinds(state.box).get(name)
+    kind = state.box.place_kinds.get(name)
     return place_entry(state, name).get("kind") if kind is None else kind
-
-
-@recalled
-def _place_kinds(box: Box) -> dict[str, Any]:
-    return dict(_kinds_known(box))
 
 
 def is_fortress(state: State, name: str) -> bool:
@@ -156,7 +154,7 @@ def regions(state: State, name: str) -> set[str]:
 
 def normal(state: State, location: str) -> str:
     """A location as stored: an unfortified place has no inside (§3)."""
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")  # split(), inlined: asked at every event
     if prefix == "in" and is_unfortified(state, name):
         return f"near:{name}"
     return location
@@ -164,7 +162,7 @@ def normal(state: State, location: str) -> str:
 
 def position(state: State, location: str) -> str:
     """Where a location is on the board: aboard a ship means where the ship is."""
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     if prefix == "aboard":
         ship = state.ships.get(name)
         return ship.at if ship else location
@@ -172,13 +170,13 @@ def position(state: State, location: str) -> str:
 
 
 def place_of(location: str) -> str | None:
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     return name if prefix in ("in", "near", "port") else None
 
 
 def on_mainland(state: State, location: str) -> bool:
     """8.4: land squares and mainland places; the sea and every other area are not."""
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     if prefix == "sea":
         return False
     if prefix == "sq":
@@ -192,7 +190,17 @@ def noble_position(state: State, noble: str) -> str:
 
 def at_location(state: State, location: str) -> list[str]:
     """The nobles stored at a location (in:P, near:P, sq:X or aboard:S)."""
-    return [n for n, s in state.nobles.items() if s.at == location]
+    return list(_nobles_by_location(state.nobles).get(location, ()))
+
+
+@recalled
+def _nobles_by_location(nobles: Mapping[str, NobleState]) -> dict[str, list[str]]:
+    """location -> the nobles there, in `nobles` order: sorted out once for every location a
+    state's nobles are asked about (a combat phase asks about every ship)."""
+    out: dict[str, list[str]] = {}
+    for noble, info in nobles.items():
+        out.setdefault(info.at, []).append(noble)
+    return out
 
 
 def inside(state: State, place: str) -> list[str]:
@@ -345,11 +353,17 @@ def is_crowned(state: State, heir: str) -> bool:
 
 
 def kings(state: State) -> list[str]:
-    return [h for h in living_heirs(state) if is_crowned(state, h)]
+    return list(_kings(state))
+
+
+@recalled_by(_heirs_key)
+def _kings(state: State) -> tuple[str, ...]:
+    """The crowned living heirs: is_crowned reads only what _heirs_key holds."""
+    return tuple(h for h in _living(state) if is_crowned(state, h))
 
 
 def sole_king(state: State) -> str | None:
-    found = kings(state)
+    found = _kings(state)
     return found[0] if len(found) == 1 else None
 
 
@@ -431,41 +445,71 @@ def friendly_snapshot(state: State, player: str,
     """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
     for every place of known kind, with who is inside each gathered once. `grants` stands for
     the state's own when given (the new phase's, before its state is made)."""
-    occupants = _owners_inside(state.nobles)
-    control, nobles = state.control, state.nobles
     if grants is None:
         grants = state.grants
-    found = []
-    for name, kind in _kinds_known(state.box):
-        if (grants and (name, player) in grants) or kind == "unfortified":
-            found.append(name)
-        elif kind == "open-town":
-            if all(owner == player for owner in occupants.get(name, ())):
-                found.append(name)
-        elif control.get(name) and nobles[control[name]].owner == player:  # controller_player
-            found.append(name)
-    return frozenset(found)
+    places = _places_by_kind(state.box)
+    granted = {name for name, to in grants if to == player} if grants else set()
+    found = set(places.unfortified)
+    found |= granted
+    nobles, kinds = state.nobles, places.kinds
+    by_location = _nobles_by_location(nobles)
+    for name in places.open_towns:  # no other faction inside
+        if all(nobles[noble].owner == player for noble in by_location.get(f"in:{name}", ())):
+            found.add(name)
+    held, astray = _places_held(state.control, noble_owners(nobles))
+    for name, noble in astray:  # a controller not in play: a realm out of joint
+        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
+            raise KeyError(noble)  # as looking his owner up did
+    for name in held.get(player, ()):  # controller_player, for the other kinds
+        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
+            found.add(name)
+    # In the box's order, known kinds only, as a walk through every place would make it.
+    return frozenset(filter(found.__contains__, places.names))
+
+
+_NOT_BY_CONTROL = (None, "unfortified", "open-town")  # unknown, or friendly by other rules
 
 
 @recalled
-def _kinds_known(box: Box) -> tuple[tuple[str, str], ...]:
-    """(place, kind) for every place whose kind is known, in the box's order."""
-    return tuple((p.name, p.get("kind")) for p in box.of("place") if p.get("kind") is not None)
+def _places_held(control: Mapping[str, str], owners: Mapping[str, str]
+                 ) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """player -> the places his nobles control, in `control` order; and (place, noble) for each
+    controller not in play (none in a sound realm). Sorted out once while the control and the
+    owners stand (most turns change neither)."""
+    held: dict[str, list[str]] = {}
+    astray: list[tuple[str, str]] = []
+    for place, noble in control.items():
+        if not noble:
+            continue
+        owner = owners.get(noble)
+        if owner is None:
+            astray.append((place, noble))
+        else:
+            held.setdefault(owner, []).append(place)
+    return held, astray
 
 
-def _owners_inside(nobles: Mapping[str, NobleState]) -> dict[str, set[str]]:
-    """place -> the players whose nobles are inside it."""
-    out: dict[str, set[str]] = {}
-    for noble in nobles.values():
-        prefix, _, place = noble.at.partition(":")
-        if prefix == "in":
-            out.setdefault(place, set()).add(noble.owner)
-    return out
+class PlacesByKind(NamedTuple):
+    names: tuple[str, ...]  # every place of known kind, in the box's order
+    kinds: dict[str, str]  # place -> its kind
+    unfortified: tuple[str, ...]
+    open_towns: tuple[str, ...]
+
+
+@recalled
+def _places_by_kind(box: Box) -> PlacesByKind:
+    known = box.place_kinds
+    return PlacesByKind(tuple(known), known,
+                        tuple(name for name, kind in known.items() if kind == "unfortified"),
+                        tuple(name for name, kind in known.items() if kind == "open-town"))
 
 
 def besieged_place(state: State, noble: str) -> str | None:
     """The place whose siege holds a noble: inside it, or aboard a besieging ship (§3)."""
-    prefix, name = split(state.nobles[noble].at)
+    at = state.nobles[noble].at
+    if not state.sieges:  # most of the game: no siege holds anyone
+        return None
+    prefix, _, name = at.partition(":")
     if prefix == "in" and name in state.sieges:
         return name
     if prefix == "aboard":
@@ -478,7 +522,10 @@ def under_siege(state: State, noble: str) -> bool:
 
 
 def ship_besieger(state: State, noble: str) -> bool:
-    prefix, name = split(state.nobles[noble].at)
+    at = state.nobles[noble].at
+    if not state.sieges:
+        return False
+    prefix, _, name = at.partition(":")
     return prefix == "aboard" and any(s.ship == name for s in state.sieges.values())
 
 
@@ -1276,7 +1323,7 @@ def coronations(state: State) -> list[tuple[str, str]]:
     out = []
     for house in ("lancaster", "york"):
         heir = first_in_line(state, house)
-        if heir is None or any(house_of(state, k) == house for k in kings(state)):
+        if heir is None or any(house_of(state, k) == house for k in _kings(state)):
             continue
         if heir_player(state, heir) != state.active:
             continue
@@ -1291,7 +1338,7 @@ def coronation_problem(state: State, heir: str, place: str) -> IllegalMove | Non
     if first_in_line(state, house) != heir:
         return refuse(f"{heir} is not the first living heir of {house.title()}", "not-first",
                       "§8.1")
-    if any(house_of(state, k) == house for k in kings(state)):
+    if any(house_of(state, k) == house for k in _kings(state)):
         return refuse(f"a King of {house.title()} lives", "king-lives", "§8.1")
     noble = controller(state, heir)
     if noble is None or state.owner(noble) != state.active:
@@ -1395,9 +1442,13 @@ def finish_setup(state: State) -> State:
     if cards.get(CONSTABLE) == ASIDE:
         cards[CONSTABLE] = DECK
     state = evolve(state, cards=cards, heirs=start_heirs(state))
+    # Each noble home (send_home): where he goes reads the control and the owners, which no
+    # noble's placing changes, so all are placed in one new state.
+    nobles = dict(state.nobles)
     for player in order:
         for noble in state.faction(player):
-            state = send_home(state, noble)
+            nobles[noble] = NobleState(nobles[noble].owner, home_choices(state, noble)[0])
+    state = evolve(state, nobles=nobles)
     return chronicle(begin_turn(state, first), "the game begins")
 
 
@@ -1460,16 +1511,22 @@ def settle(before: State, state: State) -> State:
     return _complete_victory(state)
 
 
-# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too.
-SIEGE_READS = ("sieges", "nobles", "ships", "control", "cards", "heirs", "lines",
-               "beaufort_crowned", "options", "box")
+# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too; of the
+# cards, only the nobles' holdings (strength): a card drawn or discarded leaves them.
+SIEGE_READS = ("sieges", "nobles", "ships", "control", "heirs", "lines", "beaufort_crowned",
+               "options", "box")
+_siege_fields = attributes(SIEGE_READS)
+
+
+def _siege_key(state: State) -> tuple[object, ...]:
+    return _siege_fields(state) + (placed(state.cards).holdings,)
 
 
 def _check_sieges(state: State) -> State:
     return _check_laid_sieges(state) if state.sieges else state  # none: nothing to check
 
 
-@quiet_while_same(*SIEGE_READS)
+@quiet_by(_siege_key)
 def _check_laid_sieges(state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
@@ -1533,7 +1590,20 @@ def _track_heirs(before: State, state: State) -> State:
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
-@recalled_on("heirs", "nobles", "ships", "box")
+def _heirs_at_rest_key(state: State) -> tuple[object, ...]:
+    """What _heirs_at_rest reads: of the nobles, only those who control a living heir (a move
+    of any other leaves it). The heirs come first: the same heirs, the same number of items."""
+    nobles = state.nobles
+    return (state.heirs, state.ships, state.box) + tuple(
+        map(nobles.get, _heir_controllers(state.heirs)))
+
+
+@recalled
+def _heir_controllers(heirs: Mapping[str, HeirState]) -> tuple[str, ...]:
+    return tuple(info.by for info in heirs.values() if info.alive and info.by)
+
+
+@recalled_by(_heirs_at_rest_key)
 def _heirs_at_rest(state: State) -> bool:
     """Whether _track_heirs has nothing to do: every living heir uncontrolled, or on the
     mainland off Wight, with no deadline and no Wight mark (then `before` does not matter)."""
@@ -1542,23 +1612,29 @@ def _heirs_at_rest(state: State) -> bool:
             continue
         if info.due is not None or info.wight or heir == BEAUFORT:
             return False
-        if heir_player(state, heir) is None:
+        if not info.by:  # heir_player(state, heir) is None: uncontrolled
             continue
-        location = position(state, heir_location(state, heir))
+        location = position(state, state.nobles[info.by].at)  # heir_location
         if not on_mainland(state, location) or _is_wight(state, location):
             return False
     return True
 
 
 def _is_wight(state: State, location: str) -> bool:
-    prefix, name = split(location)
+    prefix, _, name = location.partition(":")
     entry = state.box.place(name) if prefix != "sea" else None
     carisbrooke = state.box.place("Carisbrooke")
     return entry is not None and carisbrooke is not None and \
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
-@quiet_while_same("heirs", "lines", "nobles", "box", "names", "own", "both")
+def _both_houses_key(state: State) -> tuple[object, ...]:
+    """What _track_both_houses reads: of the nobles, only who owns each (a move leaves it)."""
+    return (state.heirs, state.lines, noble_owners(state.nobles), state.box, state.names,
+            state.own, state.both)
+
+
+@quiet_by(_both_houses_key)
 def _track_both_houses(state: State) -> State:
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
@@ -1581,7 +1657,8 @@ TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "
 
 def _waiting_towns(state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
-    return _place_waiting_towns(state) if _towns_in_hand(state.cards, state.box) else state
+    return _place_waiting_towns(state) if _towns_in_hand(hands(state.cards), state.box) \
+        else state
 
 
 @quiet_while_same(*TOWN_READS)
@@ -1594,9 +1671,10 @@ def _place_waiting_towns(state: State) -> State:
 
 
 @recalled
-def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
-    """Whether any hand may hold a town card (a card of no entry: the loop will say)."""
-    for held in hands(cards).values():
+def _towns_in_hand(known: Mapping[str, tuple[str, ...]], box: Box) -> bool:
+    """Whether any hand (`known`, the hands of `placed`) may hold a town card (a card of no
+    entry: the loop will say)."""
+    for held in known.values():
         for card in held:
             entry = box.crown_card(card)
             if entry is None or entry.kind == "town":
@@ -1606,17 +1684,18 @@ def _towns_in_hand(cards: Mapping[str, str], box: Box) -> bool:
 
 def _hand_limits(state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
-    if _hands_within_limit(state.cards, state.hidden, state.names) and \
-            not any(d.kind == "discard" for d in state.duties):
+    if _hands_within_limit(hands(state.cards), state.hidden, state.names) and \
+            not (state.duties and any(d.kind == "discard" for d in state.duties)):
         return state  # no discard to add, none to drop
     return _enforce_hand_limits(state)
 
 
 @recalled
-def _hands_within_limit(cards: Mapping[str, str], hidden: Mapping[str, int],
+def _hands_within_limit(known: Mapping[str, tuple[str, ...]], hidden: Mapping[str, int],
                         names: tuple[str, ...]) -> bool:
-    """Whether every player's hand (State.hand_size) holds two cards or fewer."""
-    known = hands(cards)
+    """Whether every player's hand (State.hand_size: `known`, the hands of `placed`, and the
+    `hidden` cards) holds two cards or fewer. Keyed by the hands, not every card: a card laid
+    out or moved between nobles leaves them."""
     return all(len(known.get(player, ())) + hidden.get(player, 0) <= 2 for player in names)
 
 
@@ -1635,9 +1714,9 @@ def _enforce_hand_limits(state: State) -> State:
 
 def _no_elimination(state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
-    owners = _owners(state.nobles)
-    if all(player in owners for player in state.names):  # every seat has a noble
+    if _owners(state.nobles).issuperset(state.names):  # every seat has a noble
         return state
+    owners = _owners(state.nobles)
     for player in state.playing:
         if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
@@ -1649,7 +1728,24 @@ def _no_elimination(state: State) -> State:
 @recalled
 def _owners(nobles: Mapping[str, NobleState]) -> frozenset[str]:
     """The players with a noble in play."""
-    return frozenset(noble.owner for noble in nobles.values())
+    return frozenset(map(_OWNER, nobles.values()))
+
+
+_OWNER = attrgetter("owner")
+_last_owners: list[Any] = [None, {}]  # the nobles last asked about, and their owners
+
+
+def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
+    """noble -> the player who owns him. While the owners are those of the last call (most
+    events move nobles, few change hands), the last result is returned, the same object, so
+    that what is recalled by it outlives the move. Callers do not change it."""
+    last_nobles, last = _last_owners
+    if nobles is not last_nobles:
+        owners = dict(zip(nobles, map(_OWNER, nobles.values())))
+        if owners != last:
+            last = owners
+        _last_owners[:] = nobles, last
+    return last  # type: ignore[no-any-return]
 
 
 def _auto_advance(state: State) -> State:

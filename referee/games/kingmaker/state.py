@@ -81,7 +81,7 @@ class Duty:
     combat: bool = False  # part of an active combat (rule 14): heirs and fortress of the victor
 
 
-@value(slots=True)
+@value  # no slots: evolve copies its fields at once, not through __init__ (it changes often)
 class Combat:
     """A battle or a siege conclusion from its declaration to its deaths (§6)."""
 
@@ -167,7 +167,7 @@ class Ballot:
     round: int  # 1 or 2; 0 for other business
 
 
-@value(slots=True)
+@value  # no slots: evolve copies its thirty fields at once, not through __init__
 class Sitting:
     """A Parliament in session, from its call to the last noble sent home (§7.1-7.5, 7.7)."""
 
@@ -313,14 +313,14 @@ class State:
     def cards_of(self, noble: str) -> list[str]:
         """The crown cards assigned to a noble, in the order they came (callers do not change
         the list: it is shared)."""
-        return holdings(self.cards).get(noble, [])
+        return placed(self.cards).holdings.get(noble, [])
 
     def hand(self, player: str) -> list[str]:
         """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
-        return list(hands(self.cards).get(player, ()))
+        return list(placed(self.cards).hands.get(player, ()))
 
     def hand_size(self, player: str) -> int:
-        return len(hands(self.cards).get(player, ())) + self.hidden.get(player, 0)
+        return len(placed(self.cards).hands.get(player, ())) + self.hidden.get(player, 0)
 
     def entry(self, card: str) -> Entry:
         """The box entry of a card in play (copies share their entry: `Welsh Mercenaries #2`)."""
@@ -329,7 +329,9 @@ class State:
         return found
 
     def kind(self, card: str) -> str:
-        return self.entry(card).kind
+        found = self.box.crown_card(card)  # self.entry(card), in one step: asked most
+        assert found is not None, card
+        return found.kind
 
     def heirs_of(self, noble: str) -> list[str]:
         return [h for h, s in self.heirs.items() if s.alive and s.by == noble]
@@ -361,8 +363,11 @@ T = TypeVar("T")
 def recalled(function: Callable[P, R]) -> Callable[P, R]:
     """`function` of immutable positional arguments, computed again only when they are not the
     objects of its last call. Its result is shared: callers must not change it."""
-    if len(signature(function).parameters) == 1:
+    arity = len(signature(function).parameters)
+    if arity == 1:
         return _recalled_one(function)  # type: ignore[arg-type, return-value]
+    if arity in (2, 3):
+        return _recalled_few(function, arity)
     last: list[Any] = [(), None]  # the arguments, the result
 
     @wraps(function)
@@ -392,6 +397,29 @@ def _recalled_one(function: Callable[[T], R]) -> Callable[[T], R]:
     return again
 
 
+def _recalled_few(function: Callable[P, R], arity: int) -> Callable[P, R]:
+    """`recalled` for a function of two or three positional arguments (the hand checks after
+    every event): each is tested with its own `is`, no tuple made of them."""
+    last: list[Any] = [_NEVER, _NEVER, _NEVER, None]  # the arguments, the result
+
+    if arity == 2:
+        def again(a: Any, b: Any) -> Any:
+            if a is last[0] and b is last[1]:
+                return last[3]
+            result = function(a, b)  # type: ignore[call-arg]
+            last[:] = a, b, _NEVER, result
+            return result
+    else:
+        def again(a: Any, b: Any, c: Any) -> Any:  # type: ignore[misc]
+            if a is last[0] and b is last[1] and c is last[2]:
+                return last[3]
+            result = function(a, b, c)  # type: ignore[call-arg]
+            last[:] = a, b, c, result
+            return result
+
+    return wraps(function)(again)  # type: ignore[return-value]
+
+
 _NEVER = object()  # no argument is this object: nothing is recalled before the first call
 
 
@@ -408,16 +436,19 @@ def recalled_by(key: Callable[[T], tuple[Any, ...]]
     objects of its last call. Its result is shared."""
 
     def wrap(function: Callable[[T], R]) -> Callable[[T], R]:
-        last: list[Any] = [(), None]  # the key, the result
+        last: list[Any] = [(), None, _NEVER]  # the key, the result, the last state asked
 
         @wraps(function)
         def again(state: T) -> R:
+            if state is last[2]:  # asked again of one state (an event asks several times)
+                return last[1]  # type: ignore[no-any-return]
             inputs = key(state)
-            seen, result = last
+            seen, result, _ = last
             if seen and all(map(is_, inputs, seen)):
+                last[2] = state
                 return result  # type: ignore[no-any-return]
             result = function(state)
-            last[:] = inputs, result
+            last[:] = inputs, result, state
             return result
 
         return again
@@ -430,14 +461,21 @@ def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], 
     do: once it had nothing to do, it is not run again while the fields it reads (`reads`) are
     the same objects. The step must read nothing else: it is then a function of those fields,
     and would again do nothing."""
-    get = attributes(reads)
+    return quiet_by(attributes(reads))
+
+
+def quiet_by(key: Callable[[T], tuple[Any, ...]]
+             ) -> Callable[[Callable[[T], T]], Callable[[T], T]]:
+    """quiet_while_same for a step that depends on nothing but `key(state)` (its fields, or
+    what it reads in them): not run again while the key's items are the objects they were
+    when it last had nothing to do."""
 
     def wrap(step: Callable[[T], T]) -> Callable[[T], T]:
-        quiet: list[Any] = [()]  # the fields read when it last had nothing to do
+        quiet: list[Any] = [()]  # the key when it last had nothing to do
 
         @wraps(step)
         def run(state: T) -> T:
-            fields = get(state)
+            fields = key(state)
             last = quiet[0]
             if last and all(map(is_, fields, last)):
                 return state
@@ -474,21 +512,24 @@ def placed(cards: Mapping[str, str]) -> Placed:
     last, before = _last_placed
     if cards is last:
         return before  # type: ignore[no-any-return]
-    out = None
+    out = order = None
     if last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
         out = _placed_after(last, before, cards)
+        order = before.order  # the same keys in the same order: their places stand
     if out is None:
-        out = placed_afresh(cards)
+        out = placed_afresh(cards, order)
     _last_placed[:] = cards, out
     return out
 
 
-def placed_afresh(cards: Mapping[str, str]) -> Placed:
-    """Where the cards of `cards` lie, sorted out in one pass."""
+def placed_afresh(cards: Mapping[str, str], order: dict[str, int] | None = None) -> Placed:
+    """Where the cards of `cards` lie, sorted out in one pass (`order`, when given, is that of
+    `cards`' keys, known already)."""
     at: dict[str, list[str]] = {}
     for card, where in cards.items():
         at.setdefault(where, []).append(card)
-    order = {card: index for index, card in enumerate(cards)}
+    if order is None:
+        order = dict(zip(cards, range(len(cards))))  # card -> its index
     return Placed(at, *_views({}, {}, {}, at, at), order)
 
 
@@ -500,18 +541,22 @@ def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, s
         return before  # equal, another object
     if len(moved) > FEW_MOVED:
         return None
-    at = dict(before.at)
+    at = before.at.copy()
+    order = before.order.__getitem__
+    touched: list[str] = []
     for card in moved:
-        rest = [other for other in at[last[card]] if other != card]
+        source, target = last[card], cards[card]
+        rest = at[source].copy()
+        rest.remove(card)  # its one place: a card lies in one place
         if rest:
-            at[last[card]] = rest
+            at[source] = rest
         else:
-            del at[last[card]]
-        there = list(at.get(cards[card], ()))
-        insort(there, card, key=before.order.__getitem__)
-        at[cards[card]] = there
-    touched = {last[card] for card in moved} | {cards[card] for card in moved}
-    views = _views(dict(before.holdings), dict(before.hands), dict(before.dealt), at, touched)
+            del at[source]
+        there = list(at.get(target, ()))
+        insort(there, card, key=order)
+        at[target] = there
+        touched += source, target
+    views = _views(before.holdings, before.hands, before.dealt, at, touched)
     return Placed(at, *views, before.order)
 
 
@@ -520,15 +565,25 @@ def _views(holdings: dict[str, list[str]], hands: dict[str, tuple[str, ...]],
            ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]],
                       dict[str, tuple[str, ...]]]:
     """The holdings, hands and dealt cards brought up to date with `at` for `wheres` (a noble,
-    hand or dealt cards left empty leaves its view)."""
+    hand or dealt cards left empty leaves its view). A view no `where` touches is returned as
+    given, the same object (so that what is recalled by it outlives the move); one that is
+    touched is copied first."""
+    given = holdings, hands, dealt
     for where in wheres:
         kind, _, name = where.partition(":")
-        there = at.get(where)
         if kind == "noble":
-            _put(holdings, name, there)
+            if holdings is given[0]:
+                holdings = holdings.copy()
+            _put(holdings, name, at.get(where))
         elif kind == "hand":
+            if hands is given[1]:
+                hands = hands.copy()
+            there = at.get(where)
             _put(hands, name, tuple(there) if there else None)
         elif kind == "dealt":
+            if dealt is given[2]:
+                dealt = dealt.copy()
+            there = at.get(where)
             _put(dealt, name, tuple(there) if there else None)
     return holdings, hands, dealt
 

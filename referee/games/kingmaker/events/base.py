@@ -85,7 +85,7 @@ class Base(EventType[State]):
     def apply(self, state: State, event: Event) -> State:
         before = state
         self.gate(state, event)
-        if event.get("declares"):
+        if "declares" in self.fields and event.get("declares"):  # only where declared
             state = with_inline(state, event["declares"], refusal=True)
         state = self.effect(state, event)
         return rules.settle(before, state)
