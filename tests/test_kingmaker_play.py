@@ -555,3 +555,21 @@ def test_r53_a_town_card_no_noble_may_take_waits_in_hand():
     freed = rules.break_siege(state, "Fotheringhay", "a test")
     freed = rules.settle(freed, freed)
     assert rules.duty(freed).kind == "place" and rules.duty(freed).subject == town
+
+
+def test_random_play_does_not_end_a_turn_that_r47_holds_open():
+    """Seeded random game 89 of seven players reaches a draw phase whose player holds heirs of
+    both houses at his deadline: `next` is refused (R-47), the prompt says why, and random play
+    makes another move instead of proposing it (it used to stop `simulate` with an internal
+    error)."""
+    from referee.engine import apply_event
+    from referee.simulate import default_players, play_out
+
+    playout = play_out(GAME, 89, default_players(GAME, 7))
+    assert playout.finished and len(playout.events) > 156
+    state = playout.setup.state
+    for event in playout.events[:156]:
+        state = apply_event(GAME, state, event, playout.setup.players)
+    assert state.drew and "Ben holds heirs of both houses" in GAME.to_act(state).prompt
+    assert "next" not in {e.type for e in GAME.legal(state)}
+    assert playout.events[156].type != "next"

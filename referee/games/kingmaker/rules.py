@@ -1108,7 +1108,19 @@ def to_act(state: State) -> ToAct:
         player = next(p for p in state.playing if p not in state.dealt)
         return ToAct((player,), f"{player} enters the {deal_size(state)} crown cards dealt: "
                                 "`dealt CARD, CARD, ...` (R-5)")
+    if state.stage == DRAW and state.drew:
+        return ToAct((state.active,), _after_draw(state))
     return ToAct((state.active,), PROMPTS[state.stage].format(player=state.active))
+
+
+def _after_draw(state: State) -> str:
+    """The draw made, the turn ends with `next`, unless R-47's deadline holds it open."""
+    player = state.active
+    deadline = state.both.get(player)
+    if deadline is not None and deadline <= state.own.get(player, 0):
+        return (f"{player} holds heirs of both houses: back to one house (`transfer HEIR from "
+                f"NOBLE to NOBLE` or `execute HEIR`) before `next` ends the turn (R-47)")
+    return f"{player} has drawn: `next` ends the turn"
 
 
 def acting(state: State) -> tuple[str, ...]:

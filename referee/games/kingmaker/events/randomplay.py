@@ -11,6 +11,7 @@ from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import Entry
 from referee.games.kingmaker.events import EVENTS
 from referee.games.kingmaker.events.assembly import titles_first
+from referee.games.kingmaker.events.ending import Next
 from referee.games.kingmaker.events.movement import forces, move_problem
 from referee.games.kingmaker.rules import split
 from referee.games.kingmaker.state import (
@@ -56,7 +57,17 @@ def random_move(game: Any, state: State, rng: random.Random) -> Event | None:
         return _random_card(state, rng)
     if state.sitting is not None:
         return _random_session(game, state, rng)
-    return _random_turn(state, rng) or Event.make("next", state.active)
+    return _random_turn(state, rng) or _next_or_other(game, state, rng)
+
+
+def _next_or_other(game: Any, state: State, rng: random.Random) -> Event | None:
+    """`next`, when the rules allow it now; else another legal move (R-47: a player holding
+    heirs of both houses at his deadline must transfer or execute one before his turn ends)."""
+    done = Event.make("next", state.active)
+    if Next().valid(state, done):
+        return done
+    choices = [e for e in game.legal(state) if e.by == state.active]
+    return rng.choice(choices) if choices else None
 
 
 def _random_card(state: State, rng: random.Random) -> Event:
