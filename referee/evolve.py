@@ -69,16 +69,19 @@ def _dict_copy(cls: type) -> Plan:
     fresh = tuple((f.name, f.default_factory) for f in fields(cls)
                   if not f.init and callable(f.default_factory))
 
+    count = len(names)
+
     def plan(value: Any, changes: dict[str, Any]) -> Any:
-        if not changes.keys() <= allowed:
-            _refuse(cls, allowed, changes)
         old = value.__dict__
         values = old.copy()
-        if len(values) != len(names):  # something cached on the old object: the fields only
+        if len(values) != count:  # something cached on the old object: the fields only
             values = {name: old[name] for name in names}
         values.update(changes)
-        for name, factory in fresh:
-            values[name] = factory()
+        if len(values) != count:  # a change that is no field added a key
+            _refuse(cls, allowed, changes)
+        if fresh:
+            for name, factory in fresh:
+                values[name] = factory()
         new: Any = _new(cls)
         _set(new, "__dict__", values)
         return new
