@@ -125,11 +125,13 @@ class Reveal(EventType[State]):
             raise self._over_the_box(state, tiles)
         if refusal is not None:
             raise refusal
-        done = len(tiles) == len(awaiting)
-        after = evolve(state, seen=seen_now, valley=tuple(valley), hill=tuple(hill),
-                       awaiting=awaiting[len(tiles):],
-                       phase=KING if done and state.setting_up else state.phase)
-        return rules.next_turn(after) if done and not state.setting_up else after
+        changes = {"seen": seen_now, "valley": tuple(valley), "hill": tuple(hill),
+                   "awaiting": awaiting[len(tiles):]}
+        if len(tiles) < len(awaiting):
+            return evolve(state, **changes)
+        if state.setting_up:
+            return evolve(state, **changes, phase=KING)
+        return rules.next_turn(state, **changes)
 
     @staticmethod
     def _unknown(state: State, taken: int, pile: int, tile: str) -> IllegalMove | None:
@@ -605,11 +607,12 @@ class Refill(EventType[State]):
         supply = state.pile_supply()
         count = min(sum(gaps), supply)
         left = min(gaps[0], count)  # new tiles fill the left column first
-        after = evolve(state, valley=tuple(valley), hill=tuple(tuple(h) for h in hill),
-                        awaiting=(HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
-                        end_triggered=state.end_triggered or supply < sum(gaps),
-                        phase=REVEAL if count else state.phase)
-        return after if count else rules.next_turn(after)
+        changes = {"valley": tuple(valley), "hill": tuple(tuple(h) for h in hill),
+                   "awaiting": (HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
+                   "end_triggered": state.end_triggered or supply < sum(gaps)}
+        if count:
+            return evolve(state, **changes, phase=REVEAL)
+        return rules.next_turn(state, **changes)
 
     def moves(self, state: State) -> Iterator[Event]:
         for side in SIDES:
