@@ -45,7 +45,9 @@ from referee.games.king_of_the_castle.state import (
     Frame,
     Hand,
     Harm,
+    Stacks,
     State,
+    level_of,
     with_hand,
 )
 from referee.replies import ReplyWindow
@@ -63,6 +65,19 @@ CARDS_RULE = "Cards"
 
 
 def phase(state: State) -> str:
+    """The phase of `state`, recalled for the last state asked: an event asks it three times
+    (the turn, the phase check, the move itself) of the same state."""
+    asked, now = _last_phase[0]
+    if state is not asked:
+        now = _phase(state)
+        _last_phase[0] = state, now
+    return now
+
+
+_last_phase: list[tuple[State | None, str]] = [(None, "")]  # the state asked last, its phase
+
+
+def _phase(state: State) -> str:
     if state.over:
         return OVER
     if None in state.seals:
@@ -222,10 +237,9 @@ def draw_cards(state: State, count: int) -> tuple[dict[str, Any], tuple[str | No
 
 def start_turn(state: State, seat: int) -> State:
     """A turn begins: its player draws up to four cards (Turn, 1; counted by the referee)."""
-    deck, drawn = draw_cards(state, max(0, DRAW_TO - state.hands[seat].size))
     hand = state.hands[seat]
-    for card in drawn:
-        hand = hand.with_card(card)
+    deck, drawn = draw_cards(state, max(0, DRAW_TO - hand.size))
+    hand = hand.with_cards(drawn)
     return evolve(state, turn=seat, turns=state.turns + 1, played=False, drew=len(drawn),
                   hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:], **deck)
 
@@ -672,46 +686,46 @@ def announce(state: State, harm: Harm) -> State:
 
 def resolve(state: State, harm: Harm, saved: int | None = None,
             kept: tuple[int, int] | None = None) -> State:
-    """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad."""
-    kills = tuple(p for p in harm.kills if p != saved)
+    """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad:
+    the attribute cards go, the men die and the card leaves play, in one copy of the state."""
+    stacks, discard = state.stacks, state.discard
     for index, level in harm.discards:
         if (index, level) != kept:
-            state = removed(state, index, level)
-    state = killed(state, kills, harm.crown if KING in kills else None)
+            levels = tuple(v for v in stacks[index] if v != level)
+            stacks = stacks[:index] + (levels,) + stacks[index + 1:]
+            discard += (attribute_card(index % 3, level),)
     # The card leaves play for the discard pile only now, after the attribute cards it took.
-    state = evolve(state, pending=None, window=None, discard=state.discard + (harm.card,))
+    changes = {"stacks": stacks, "discard": discard + (harm.card,), "pending": None,
+               "window": None}
+    kills = tuple(p for p in harm.kills if p != saved)
+    if kills:
+        changes.update(deaths(state, stacks, kills, harm.crown if KING in kills else None))
+    state = evolve(state, **changes)
     return state if state.vacancies else proceed(state)
-
-
-def removed(state: State, index: int, level: int) -> State:
-    levels = tuple(v for v in state.stacks[index] if v != level)
-    stacks = state.stacks[:index] + (levels,) + state.stacks[index + 1:]
-    return evolve(state, stacks=stacks,
-                        discard=state.discard + (attribute_card(index % 3, level),))
 
 
 # --------------------------------------------------------------------------------------------
 # Death and promotion (R-6, R-15)
 
 
-def successor(state: State, men: list[str | None]) -> int | None:
+def successor(stacks: Stacks, men: list[str | None]) -> int | None:
     """The castle whose Lord becomes King: the largest that still has a Lord (R-15)."""
     castles = [c for c in range(CASTLES) if men[post(c, LORD)] is not None]
-    return max(castles, key=lambda c: (state.level(c), -c)) if castles else None
+    return max(castles, key=lambda c: (level_of(stacks, c), -c)) if castles else None
 
 
-def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
-    """All the men die at once; the King's successor moves up; each castle's survivors move up
-    to its highest posts; new men are dealt to the vacancies, highest first (R-6)."""
-    if not posts:
-        return state
+def deaths(state: State, stacks: Stacks, posts: tuple[int, ...],
+           crown: int | None) -> dict[str, Any]:
+    """The fields that change when all the men at `posts` die at once (the castles' levels are
+    those of `stacks`): the King's successor moves up; each castle's survivors move up to its
+    highest posts; new men are dealt to the vacancies, highest first (R-6)."""
     men = list(state.men)
     dead = tuple(m for m in (men[p] for p in posts) if m is not None)
     for p in posts:
         men[p] = None
     touched = {castle_of(p) for p in posts if p != KING}
     if KING in posts:
-        castle = crown if crown is not None else successor(state, men)
+        castle = crown if crown is not None else successor(stacks, men)
         if castle is not None:
             men[KING], men[post(castle, LORD)] = men[post(castle, LORD)], None
             touched.add(castle)
@@ -725,11 +739,11 @@ def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
 
 
 def filled(state: State, men: list[str | None], dead: tuple[str, ...],
-           vacancies: tuple[int, ...]) -> State:
+           vacancies: tuple[int, ...]) -> dict[str, Any]:
     """New men from the personality deck, highest vacancy first: dealt by the referee when the
     deck's order is known (R-19), else turned up by the table. A vacancy that finds the deck
     empty starts the end; then posts stay empty (R-15). `men` and `dead` (the posts and the
-    personality discard pile after the deaths) go into the same new state."""
+    personality discard pile after the deaths) are among the fields returned."""
     waiting: list[int] = []
     seen, left = state.seen, state.persona_left
     upcoming = iter(state.persona_order or ())
@@ -747,8 +761,8 @@ def filled(state: State, men: list[str | None], dead: tuple[str, ...],
             continue
         men[vacancy] = letter
         seen, left = seen | {letter}, left - 1
-    return evolve(state, men=tuple(men), dead=dead, seen=seen, ending=ending,
-                  vacancies=tuple(waiting))
+    return {"men": tuple(men), "dead": dead, "seen": seen, "ending": ending,
+            "vacancies": tuple(waiting)}
 
 
 def reveal(state: State, letters: tuple[str, ...]) -> State:

@@ -30,6 +30,7 @@ from referee.replies import ReplyWindow
 from referee.values import value
 
 SECRET, RANDOM, HAND = "secret", "random", "hand"  # R-2: how the squires are chosen
+Stacks = tuple[tuple[int, ...], ...]  # the levels on each of the nine attribute stacks
 
 
 @value(slots=True)
@@ -68,6 +69,14 @@ class Hand:
         if card is None:
             return Hand(self.size + 1, self.known, False)
         return Hand(self.size + 1, tuple(sorted(self.known + (card,))), self.complete)
+
+    def with_cards(self, cards: tuple[str | None, ...]) -> Hand:
+        """`with_card` for each of `cards` in turn, made at once (a turn's draw)."""
+        if not cards:
+            return self
+        seen = tuple(card for card in cards if card is not None)
+        known = tuple(sorted(self.known + seen)) if seen else self.known
+        return Hand(self.size + len(cards), known, self.complete and len(seen) == len(cards))
 
     def losing_unseen(self) -> Hand:
         """The hand after a card the referee did not see left it: any known card may be gone."""
@@ -165,7 +174,7 @@ class State:
         return levels[-1] if levels else 0
 
     def level(self, castle: int) -> int:
-        return sum(self.top(stack(castle, a)) for a in range(len(ATTRIBUTES)))
+        return level_of(self.stacks, castle)
 
     def man_in(self, castle: int, rank: int) -> str | None:
         return self.men[post(castle, rank)]
@@ -244,6 +253,12 @@ class State:
         return CARD[card].count - self.on_table[card] - self.in_hands[card]
 
 
+
+
+def level_of(stacks: Stacks, castle: int) -> int:
+    """A castle's level: the sum of its three attributes' top levels."""
+    return sum(levels[-1] for levels in (stacks[stack(castle, a)] for a in range(len(ATTRIBUTES)))
+               if levels)
 
 
 def with_hand(state: State, seat: int, hand: Hand) -> State:
