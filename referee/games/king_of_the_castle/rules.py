@@ -320,19 +320,23 @@ def draw_source(state: State, card: str) -> Frame:
     return frame
 
 
-def take_card(state: State, card: str) -> State:
+def take_card(state: State, card: str) -> dict[str, Any]:
     """The card leaves where the active player plays it from: their hand, or the cards drawn
-    by Sudden Changes; after the extra play of a Targeted Theft, that play is used."""
+    by Sudden Changes; after the extra play of a Targeted Theft, that play is used. Returned as
+    the fields it changes, for the copy of the state the play makes."""
     now = phase(state)
     if now == SUDDEN:
         frame = draw_source(state, card).after_play(card)
-        return evolve(state, frames=state.frames[:-1] + (frame,))
+        return {"frames": state.frames[:-1] + (frame,)}
     check_held(state, state.turn, card, "play")
-    state = with_hand(state, state.turn, state.hands[state.turn].without(card))
+    seat = state.turn
+    hands = state.hands
+    taken: dict[str, Any] = {
+        "hands": hands[:seat] + (hands[seat].without(card),) + hands[seat + 1:]}
     if now == EXTRA:
         frame = state.frames[-1].after_play(None)
-        state = evolve(state, frames=state.frames[:-1] + (frame,))
-    return state
+        taken["frames"] = state.frames[:-1] + (frame,)
+    return taken
 
 
 # --------------------------------------------------------------------------------------------
@@ -639,26 +643,28 @@ def play(state: State, event: Event) -> State:
                           + (": discard it" if phase(state) == SUDDEN else ""),
                           code="reply-only", rule="R-10")
     check_fields(event, card)
-    state = take_card(state, title)
-    if card.effect in HARMS:
-        return announce(state, HARMS[card.effect](state, event, card))
-    return ACTIONS[card.effect](state, event, card)
+    taken = take_card(state, title)
+    if card.effect in HARMS:  # a harm reads neither the hands nor the frames the card left
+        return announce(state, HARMS[card.effect](state, event, card), taken)
+    return ACTIONS[card.effect](evolve(state, **taken), event, card)
 
 
 # --------------------------------------------------------------------------------------------
 # Replies (R-5) and the resolution of a harm
 
 
-def reply_order(state: State, harm: Harm) -> tuple[str, ...]:
+def reply_order(state: State, harm: Harm,
+                hands: tuple[Hand, ...] | None = None) -> tuple[str, ...]:
     """Who is asked, in order: the other players from the active player's left, then the active
     player, each holding a card, while a copy of a reply card that helps may lie face down
     (R-23). Only what the table sees decides: the tool never skips a player whose hand it
     knows."""
     if not any(CARD[c].count > state.face_up(c) for c in harm.replies):
         return ()
+    hands = hands or state.hands
     n = len(state.names)
     seats = [(state.turn + k) % n for k in range(1, n)] + [state.turn]
-    return tuple(state.names[s] for s in seats if state.hands[s].size > 0)
+    return tuple(state.names[s] for s in seats if hands[s].size > 0)
 
 
 def describe_harm(state: State, harm: Harm) -> str:
@@ -676,18 +682,22 @@ def describe_harm(state: State, harm: Harm) -> str:
     return f"{harm.by}'s {harm.card} ({'; '.join(parts)})"
 
 
-def announce(state: State, harm: Harm) -> State:
-    """A harm is announced: a reply window opens when someone may answer it, else it happens."""
-    order = reply_order(state, harm)
+def announce(state: State, harm: Harm, taken: dict[str, Any]) -> State:
+    """A harm is announced: a reply window opens when someone may answer it, else it happens.
+    `taken`: the fields the card's play changed (the hand or frame it left), set in the same
+    copy of the state."""
+    order = reply_order(state, harm, taken.get("hands"))
     if not order:
-        return resolve(state, harm)
-    return evolve(state, pending=harm, window=ReplyWindow(describe_harm(state, harm), order))
+        return resolve(state, harm, **taken)
+    return evolve(state, **taken, pending=harm,
+                  window=ReplyWindow(describe_harm(state, harm), order))
 
 
 def resolve(state: State, harm: Harm, saved: int | None = None,
-            kept: tuple[int, int] | None = None) -> State:
+            kept: tuple[int, int] | None = None, **taken: Any) -> State:
     """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad:
-    the attribute cards go, the men die and the card leaves play, in one copy of the state."""
+    the attribute cards go, the men die and the card leaves play, in one copy of the state
+    (with the hands or frames `taken` by a harm that nobody could answer)."""
     stacks, discard = state.stacks, state.discard
     for index, level in harm.discards:
         if (index, level) != kept:
@@ -695,7 +705,7 @@ def resolve(state: State, harm: Harm, saved: int | None = None,
             stacks = stacks[:index] + (levels,) + stacks[index + 1:]
             discard += (attribute_card(index % 3, level),)
     # The card leaves play for the discard pile only now, after the attribute cards it took.
-    changes = {"stacks": stacks, "discard": discard + (harm.card,), "pending": None,
+    changes = {**taken, "stacks": stacks, "discard": discard + (harm.card,), "pending": None,
                "window": None}
     kills = tuple(p for p in harm.kills if p != saved)
     if kills:
@@ -880,6 +890,6 @@ def plays(state: State, card: str) -> list[Event]:
     """The legal plays of `card` by the active player (none for a reply card, R-10)."""
     if CARD[card].effect == "reply":
         return []
-    after = take_card(state, card)
+    after = evolve(state, **take_card(state, card))
     return [Event.make("play", state.player, card=card, **fields)
             for fields in targets(after, CARD[card])]
