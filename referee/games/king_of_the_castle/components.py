@@ -156,6 +156,9 @@ CARD = {c.title: c for c in CARDS}
 SLUGS = {c.slug: c.title for c in CARDS}
 ALIASES = {alias: c.title for c in CARDS for alias in c.aliases}
 EVENT_CARDS = sum(c.count for c in CARDS)
+CARD_ORDER = {title: index for index, title in enumerate(CARD)}  # the order of the card table
+# (attribute, level) of each attribute card: asked of every card counted face up
+BUILDS = {c.title: (c.param("attribute"), c.param("level")) for c in CARDS if c.effect == "build"}
 assert EVENT_CARDS == 78 and len(CARDS) == 32
 
 
@@ -165,12 +168,11 @@ def attribute_card(attribute: int, level: int) -> str:
 
 def build_of(title: str) -> tuple[int, int] | None:
     """(attribute, level) of an attribute card, None for any other card."""
-    card = CARD[title]
-    return (card.param("attribute"), card.param("level")) if card.effect == "build" else None
+    return BUILDS.get(title)
 
 
 def card_order(title: str) -> int:
-    return list(CARD).index(title)
+    return CARD_ORDER[title]
 
 
 def sort_cards(titles: Any) -> list[str]:

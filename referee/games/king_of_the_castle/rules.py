@@ -360,6 +360,9 @@ def fields_of(card: Card) -> tuple[str, ...]:
     return TARGETS[card.effect] + (("attribute",) if chosen else ())
 
 
+_PLAY_FIELDS = {card.title: {"card", *fields_of(card)} for card in CARDS}
+
+
 def card_named(name: Any) -> str:
     if name not in CARD:
         raise IllegalMove(f"{name!r} is not an event card of King of the Castle",
@@ -368,8 +371,10 @@ def card_named(name: Any) -> str:
 
 
 def check_fields(event: Event, card: Card) -> None:
-    wanted = fields_of(card)
     given = {key for key, found in event.fields if found is not None}
+    if given == _PLAY_FIELDS.get(card.title):  # the card and its targets, no more, no less
+        return
+    wanted = fields_of(card)
     for key in TARGET_FIELDS:
         if (key in given) != (key in wanted):
             need = "needs" if key in wanted else "takes no"

@@ -229,7 +229,11 @@ class State:
     def face_up(self, card: str) -> int:
         """`on_table[card]`, counted for this card alone: who may reply is asked at every card
         announced, of a new state each time."""
-        count = self.discard.count(card) + self.in_play.count(card)
+        count = self.discard.count(card)
+        for frame in self.frames:  # `in_play`, without making it
+            count += frame.card == card
+        if self.pending is not None:
+            count += self.pending.card == card
         built = build_of(card)  # only attribute cards lie on the stacks
         if built is not None:
             attribute, level = built
