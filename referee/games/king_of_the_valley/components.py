@@ -185,8 +185,12 @@ def first_of_virtual_piles(seen: tuple[tuple[str, ...], ...],
     it too (`pile_problems` is None), since a pile's first tiles hold no more of a kind than
     the pile does, and leave room for every specialist it must still hold. A replay of a
     --shuffle game asks it at every reveal, in place of counting the box again."""
-    return virtual is not None and _fitting_piles(virtual) \
-        and all(tiles == pile[:len(tiles)] for tiles, pile in zip(seen, virtual))
+    if virtual is None or not _fitting_piles(virtual):
+        return False
+    for tiles, pile in zip(seen, virtual):
+        if tiles != pile[:len(tiles)]:
+            return False
+    return True
 
 
 def _fitting_piles(virtual: tuple[tuple[str, ...], ...]) -> bool:

@@ -28,6 +28,7 @@ from referee.games.king_of_the_valley.components import (
     KINGDOM_COLUMNS,
     PILE_SIZES,
     SIDES,
+    SUBJECT_KINDS,
     between,
     box_limit,
     is_subject,
@@ -85,6 +86,8 @@ def wizard_feasible(state: State, castle: Castle) -> bool:
 
 def unmet_requirement(state: State, castle: Castle, tiles: list[str]) -> str | None:
     """Why the specialists among `tiles` cannot all be activated now, or None."""
+    if all(kind(t) in SUBJECT_KINDS for t in tiles):  # most summons: nothing to activate
+        return None
     if any(kind(t) == "wizard" for t in tiles) and not wizard_feasible(state, castle):
         if not castle.any_face_up():
             return "the wizard needs a face-up subject in your castle"
@@ -178,7 +181,7 @@ def check(state: State, summon: Summon) -> None:
     if path[0] != start:
         raise _refuse_move(path, f": your king stands on {square_name(start)}, "
                            f"not on {square_name(path[0])}", "not-your-square")
-    gold = state.castle.gold
+    gold = state.castles[me].gold
     gone: set[int] = set()
     for leg, (a, b) in enumerate(zip(path, path[1:]), start=1):
         if a == b:
@@ -229,7 +232,7 @@ def _check_final(state: State, summon: Summon, gone: set[int]) -> None:
         tiles = [here]
     else:
         tiles = _check_take(state, summon, tile)
-    problem = unmet_requirement(state, state.castle, tiles)
+    problem = unmet_requirement(state, state.castles[me], tiles)
     if problem:
         rule = "Wizard" if kind(tiles[0]) == "wizard" else "Tax Collector"
         raise _refuse_move(path, f": {problem}, so you cannot summon "
@@ -398,7 +401,8 @@ def next_pending(state: State) -> State:
 
 def carry_out(state: State, summon: Summon) -> State:
     """Carry out a checked summon: priests paid, tiles taken, coins collected, king moved."""
-    castle = state.castle
+    me = state.active
+    castle = state.castles[me]
     gold = castle.gold
     valley, coins = list(state.valley), list(state.coins)
     discard, pending, emptied, subjects = list(state.discard), [], [], []
@@ -429,10 +433,10 @@ def carry_out(state: State, summon: Summon) -> State:
                     pending.append(tile)
                 else:
                     gold += pay
-    castles = with_item(state.castles, state.active, castle.receiving(subjects, gold))
+    castles = with_item(state.castles, me, castle.receiving(subjects, gold))
     return evolve(state, castles=castles, valley=tuple(valley), coins=tuple(coins),
                   discard=tuple(discard), pending=tuple(pending), emptied=tuple(emptied),
-                  kings=with_item(state.kings, state.active, summon.path[-1]),
+                  kings=with_item(state.kings, me, summon.path[-1]),
                   phase=ACTIVATE if pending else KINGDOM)
 
 

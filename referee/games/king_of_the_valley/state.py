@@ -145,8 +145,10 @@ class State:
     def next_piles(self, count: int) -> list[int]:
         """`next_pile` of each of the next `count` tiles, counting the piles once."""
         out: list[int] = []
-        for index, left in enumerate(self.unrevealed()):
-            out += [index] * min(left, count - len(out))
+        for index, (size, seen) in enumerate(zip(PILE_SIZES, self.seen)):
+            if len(out) == count:
+                break
+            out += [index] * min(size - len(seen), count - len(out))
         if len(out) < count:
             raise IndexError("all piles are empty")
         return out
