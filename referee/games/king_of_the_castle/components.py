@@ -156,6 +156,7 @@ CARD = {c.title: c for c in CARDS}
 SLUGS = {c.slug: c.title for c in CARDS}
 ALIASES = {alias: c.title for c in CARDS for alias in c.aliases}
 EVENT_CARDS = sum(c.count for c in CARDS)
+DECK = tuple(c.title for c in CARDS for _ in range(c.count))  # every copy, in the card table's order
 CARD_ORDER = {title: index for index, title in enumerate(CARD)}  # the order of the card table
 # (attribute, level) of each attribute card: asked of every card counted face up
 BUILDS = {c.title: (c.param("attribute"), c.param("level")) for c in CARDS if c.effect == "build"}

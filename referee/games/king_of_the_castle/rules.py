@@ -21,6 +21,7 @@ from referee.games.king_of_the_castle.components import (
     CARD,
     CARDS,
     CASTLES,
+    DECK,
     DRAW_TO,
     KING,
     LETTERS,
@@ -190,7 +191,7 @@ def picked(state: State, seat: int) -> str:
 
 def deal(state: State, alphabetical: bool) -> State:
     """The tool shuffles both decks and deals three event cards to each player."""
-    cards = shuffled(state, "events", tuple(c.title for c in CARDS for _ in range(c.count)))
+    cards = shuffled(state, "events", DECK)
     size = START_HAND * len(state.names)
     hands = tuple(Hand.of(cards[i:size:len(state.names)]) for i in range(len(state.names)))
     people = shuffled(state, "personalities", LETTERS)
