@@ -152,6 +152,7 @@ def count_key(tile: str) -> str:
     return "tax" if kind(tile) == "tax" else tile
 
 
+@lru_cache(maxsize=16)  # a value: every game with these Orders starts from the same piles
 def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """The three piles of the assumed mix, unshuffled, with knights named by Order label."""
     piles = []
