@@ -293,8 +293,10 @@ def could_hold(state: State, seat: int, card: str) -> bool:
 
 
 def check_held(state: State, seat: int, card: str, verb: str) -> None:
-    name = state.names[seat]
     hand = state.hands[seat]
+    if hand.size > 0 and hand.holds(card):  # known to be in the hand: nothing to refuse
+        return
+    name = state.names[seat]
     if hand.size == 0:
         raise IllegalMove(f"{name} has no card in hand to {verb}", code="empty-hand",
                           rule="Conservation")
@@ -723,6 +725,8 @@ def resolve(state: State, harm: Harm, saved: int | None = None,
 # --------------------------------------------------------------------------------------------
 # Death and promotion (R-6, R-15)
 
+CASTLE_POSTS = tuple(tuple(post(c, rank) for rank in range(3)) for c in range(CASTLES))
+
 
 def successor(stacks: Stacks, men: list[str | None]) -> int | None:
     """The castle whose Lord becomes King: the largest that still has a Lord (R-15)."""
@@ -746,9 +750,11 @@ def deaths(state: State, stacks: Stacks, posts: tuple[int, ...],
             men[KING], men[post(castle, LORD)] = men[post(castle, LORD)], None
             touched.add(castle)
     for castle in touched:
-        survivors = [m for m in (men[post(castle, r)] for r in range(3)) if m is not None]
-        for rank in range(3):
-            men[post(castle, rank)] = survivors[rank] if rank < len(survivors) else None
+        posts_of = CASTLE_POSTS[castle]
+        survivors = [men[p] for p in posts_of if men[p] is not None]
+        survivors += [None] * (len(posts_of) - len(survivors))
+        for p, man in zip(posts_of, survivors):
+            men[p] = man
     vacancies = [post(c, r) for r in range(3) for c in sorted(touched)  # highest first
                  if men[post(c, r)] is None]
     return filled(state, men, state.dead + dead, tuple(vacancies))
@@ -771,7 +777,7 @@ def filled(state: State, men: list[str | None], dead: tuple[str, ...],
             ending = True
             break
         # The deck's next card when its order is known (`State.next_persona`, as dealt so far).
-        letter = next((c for c in upcoming if c not in seen), None)
+        letter = next(itertools.filterfalse(seen.__contains__, upcoming), None)
         if letter is None:
             waiting.append(vacancy)
             continue
