@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, cast
 
 from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
@@ -74,6 +74,9 @@ class Hand:
         """`with_card` for each of `cards` in turn, made at once (a turn's draw)."""
         if not cards:
             return self
+        if None not in cards:  # a deck the tool dealt: every card drawn is known
+            drawn = cast("tuple[str, ...]", cards)
+            return Hand(self.size + len(cards), tuple(sorted(self.known + drawn)), self.complete)
         seen = tuple(card for card in cards if card is not None)
         known = tuple(sorted(self.known + seen)) if seen else self.known
         return Hand(self.size + len(cards), known, self.complete and len(seen) == len(cards))
