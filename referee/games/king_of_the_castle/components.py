@@ -10,6 +10,7 @@ and by a slug (`barbarians`, `domain-2`) in the notation.
 from __future__ import annotations
 
 import string
+from functools import lru_cache
 from typing import Any
 
 from referee.errors import UsageError
@@ -156,7 +157,6 @@ CARD = {c.title: c for c in CARDS}
 SLUGS = {c.slug: c.title for c in CARDS}
 ALIASES = {alias: c.title for c in CARDS for alias in c.aliases}
 EVENT_CARDS = sum(c.count for c in CARDS)
-DECK = tuple(c.title for c in CARDS for _ in range(c.count))  # every copy, in the card table's order
 CARD_ORDER = {title: index for index, title in enumerate(CARD)}  # the order of the card table
 # (attribute, level) of each attribute card: asked of every card counted face up
 BUILDS = {c.title: (c.param("attribute"), c.param("level")) for c in CARDS if c.effect == "build"}
@@ -170,6 +170,12 @@ def attribute_card(attribute: int, level: int) -> str:
 def build_of(title: str) -> tuple[int, int] | None:
     """(attribute, level) of an attribute card, None for any other card."""
     return BUILDS.get(title)
+
+
+@lru_cache(maxsize=1)  # only dealing needs it: made at the first deal, not at start-up
+def full_deck() -> tuple[str, ...]:
+    """Every copy of every event card, in the card table's order."""
+    return tuple(c.title for c in CARDS for _ in range(c.count))
 
 
 def card_order(title: str) -> int:

@@ -21,7 +21,6 @@ from referee.games.king_of_the_castle.components import (
     CARD,
     CARDS,
     CASTLES,
-    DECK,
     DRAW_TO,
     KING,
     LETTERS,
@@ -35,6 +34,7 @@ from referee.games.king_of_the_castle.components import (
     attribute_card,
     build_of,
     castle_of,
+    full_deck,
     post,
     post_title,
     sort_cards,
@@ -191,7 +191,7 @@ def picked(state: State, seat: int) -> str:
 
 def deal(state: State, alphabetical: bool) -> State:
     """The tool shuffles both decks and deals three event cards to each player."""
-    cards = shuffled(state, "events", DECK)
+    cards = shuffled(state, "events", full_deck())
     size = START_HAND * len(state.names)
     hands = tuple(Hand.of(cards[i:size:len(state.names)]) for i in range(len(state.names)))
     people = shuffled(state, "personalities", LETTERS)
@@ -363,7 +363,7 @@ def fields_of(card: Card) -> tuple[str, ...]:
     return TARGETS[card.effect] + (("attribute",) if chosen else ())
 
 
-_PLAY_FIELDS = {card.title: {"card", *fields_of(card)} for card in CARDS}
+_PLAY_FIELDS: dict[str, frozenset[str]] = {}  # the fields of a play of each card, once seen
 
 
 def card_named(name: Any) -> str:
@@ -375,7 +375,10 @@ def card_named(name: Any) -> str:
 
 def check_fields(event: Event, card: Card) -> None:
     given = {key for key, found in event.fields if found is not None}
-    if given == _PLAY_FIELDS.get(card.title):  # the card and its targets, no more, no less
+    exact = _PLAY_FIELDS.get(card.title)
+    if exact is None:
+        exact = _PLAY_FIELDS[card.title] = frozenset({"card", *fields_of(card)})
+    if given == exact:  # the card and its targets, no more, no less
         return
     wanted = fields_of(card)
     for key in TARGET_FIELDS:
