@@ -596,18 +596,18 @@ class Refill(EventType[State]):
 
     def apply(self, state: State, event: Event) -> State:
         side = rules.side_field(event["side"])
-        hill = [list(h) for h in state.hill]
+        hill = list(state.hill)  # a column's tuple is made again only when a tile leaves it
         valley = list(state.valley)
         for square in state.emptied:
             source = side if hill[side] else 1 - side  # then the other column
             if not hill[source]:
                 break  # the hill is bare; the square stays empty
-            valley[square] = hill[source].pop(0)
+            valley[square], hill[source] = hill[source][0], hill[source][1:]
         gaps = [HILL_ROWS - len(hill[0]), HILL_ROWS - len(hill[1])]
         supply = state.pile_supply()
         count = min(sum(gaps), supply)
         left = min(gaps[0], count)  # new tiles fill the left column first
-        changes = {"valley": tuple(valley), "hill": tuple(tuple(h) for h in hill),
+        changes = {"valley": tuple(valley), "hill": tuple(hill),
                    "awaiting": (HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
                    "end_triggered": state.end_triggered or supply < sum(gaps)}
         if count:
