@@ -772,3 +772,29 @@ def test_knights_of_all_orders_are_identical_for_taxes_and_tokens_do_not_run_out
     assert legal_texts(after) == {"tax knight"}
     done = play(after, "tax knight")  # 7 tax tokens in play now: the referee does not mind
     assert done.castles[0].gold == 7 and done.castles[0].column("knight")[0] == ("knight-A", False)
+
+
+def test_first_tiles_of_virtual_piles_fit_the_box_as_counting_says():
+    """`first_of_virtual_piles`, which a replay asks in place of counting the box, is never
+    wrong: at every reveal of random --shuffle games, and for tiles that are not the piles'."""
+    import random
+
+    from referee.games.king_of_the_valley.components import first_of_virtual_piles
+    from referee.simulate import play_out
+
+    for seed in range(6):
+        playout = play_out(GAME, seed, list(PLAYERS[:2 + seed % 2]))
+        state = playout.setup.state
+        for event in playout.events:
+            state = apply_event(GAME, state, event, PLAYERS)
+            assert state.virtual is not None
+            assert first_of_virtual_piles(state.seen, state.virtual)
+            assert pile_problems(state.seen) is None
+    rng = random.Random(1)
+    for _ in range(200):
+        piles = tuple(tuple(rng.sample(p, len(p))) for p in virtual_piles(("A", "B", "C", "D")))
+        seen = tuple(p[:rng.randrange(len(p) + 1)] for p in piles)
+        assert first_of_virtual_piles(seen, piles)
+        assert pile_problems(seen) is None
+    assert not first_of_virtual_piles((("queen",) * 2, (), ()), piles)
+    assert not first_of_virtual_piles(((),) * 3, (("priest", "priest"), (), ()))

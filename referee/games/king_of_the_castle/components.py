@@ -10,6 +10,7 @@ and by a slug (`barbarians`, `domain-2`) in the notation.
 from __future__ import annotations
 
 import string
+from functools import lru_cache
 from typing import Any
 
 from referee.errors import UsageError
@@ -156,6 +157,9 @@ CARD = {c.title: c for c in CARDS}
 SLUGS = {c.slug: c.title for c in CARDS}
 ALIASES = {alias: c.title for c in CARDS for alias in c.aliases}
 EVENT_CARDS = sum(c.count for c in CARDS)
+CARD_ORDER = {title: index for index, title in enumerate(CARD)}  # the order of the card table
+# (attribute, level) of each attribute card: asked of every card counted face up
+BUILDS = {c.title: (c.param("attribute"), c.param("level")) for c in CARDS if c.effect == "build"}
 assert EVENT_CARDS == 78 and len(CARDS) == 32
 
 
@@ -165,12 +169,17 @@ def attribute_card(attribute: int, level: int) -> str:
 
 def build_of(title: str) -> tuple[int, int] | None:
     """(attribute, level) of an attribute card, None for any other card."""
-    card = CARD[title]
-    return (card.param("attribute"), card.param("level")) if card.effect == "build" else None
+    return BUILDS.get(title)
+
+
+@lru_cache(maxsize=1)  # only dealing needs it: made at the first deal, not at start-up
+def full_deck() -> tuple[str, ...]:
+    """Every copy of every event card, in the card table's order."""
+    return tuple(c.title for c in CARDS for _ in range(c.count))
 
 
 def card_order(title: str) -> int:
-    return list(CARD).index(title)
+    return CARD_ORDER[title]
 
 
 def sort_cards(titles: Any) -> list[str]:

@@ -59,6 +59,7 @@ from referee.games.king_of_the_castle.rules import (
 )
 from referee.games.king_of_the_castle.state import HAND, RANDOM, State, with_hand
 from referee.notation import expect_end
+from referee.replies import ReplyWindow
 
 SQUIRES = 3
 
@@ -322,11 +323,13 @@ class Pass(EventType[State]):
     def apply(self, state: State, event: Event) -> State:
         now = rules.phase(state)
         if now == REPLY:
-            assert state.window is not None and state.pending is not None
-            window = state.window.passed()
-            if window is None:
+            window = state.window
+            assert window is not None and state.pending is not None
+            if window.asked + 1 >= len(window.order):  # everyone has passed
                 return rules.resolve(state, state.pending)
-            return evolve(state, window=window)
+            # `window.passed()`, made directly: a value class is copied through its __init__
+            return evolve(state, window=ReplyWindow(window.announced, window.order,
+                                                    window.asked + 1))
         if now == EXTRA:
             frame = state.frames[-1].after_play(None)
             state = evolve(state, frames=state.frames[:-1] + (frame,))

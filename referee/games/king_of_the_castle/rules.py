@@ -34,6 +34,7 @@ from referee.games.king_of_the_castle.components import (
     attribute_card,
     build_of,
     castle_of,
+    full_deck,
     post,
     post_title,
     sort_cards,
@@ -45,7 +46,9 @@ from referee.games.king_of_the_castle.state import (
     Frame,
     Hand,
     Harm,
+    Stacks,
     State,
+    level_of,
     with_hand,
 )
 from referee.replies import ReplyWindow
@@ -63,6 +66,19 @@ CARDS_RULE = "Cards"
 
 
 def phase(state: State) -> str:
+    """The phase of `state`, recalled for the last state asked: an event asks it three times
+    (the turn, the phase check, the move itself) of the same state."""
+    asked, now = _last_phase[0]
+    if state is not asked:
+        now = _phase(state)
+        _last_phase[0] = state, now
+    return now
+
+
+_last_phase: list[tuple[State | None, str]] = [(None, "")]  # the state asked last, its phase
+
+
+def _phase(state: State) -> str:
     if state.over:
         return OVER
     if None in state.seals:
@@ -175,7 +191,7 @@ def picked(state: State, seat: int) -> str:
 
 def deal(state: State, alphabetical: bool) -> State:
     """The tool shuffles both decks and deals three event cards to each player."""
-    cards = shuffled(state, "events", tuple(c.title for c in CARDS for _ in range(c.count)))
+    cards = shuffled(state, "events", full_deck())
     size = START_HAND * len(state.names)
     hands = tuple(Hand.of(cards[i:size:len(state.names)]) for i in range(len(state.names)))
     people = shuffled(state, "personalities", LETTERS)
@@ -222,10 +238,9 @@ def draw_cards(state: State, count: int) -> tuple[dict[str, Any], tuple[str | No
 
 def start_turn(state: State, seat: int) -> State:
     """A turn begins: its player draws up to four cards (Turn, 1; counted by the referee)."""
-    deck, drawn = draw_cards(state, max(0, DRAW_TO - state.hands[seat].size))
     hand = state.hands[seat]
-    for card in drawn:
-        hand = hand.with_card(card)
+    deck, drawn = draw_cards(state, max(0, DRAW_TO - hand.size))
+    hand = hand.with_cards(drawn)
     return evolve(state, turn=seat, turns=state.turns + 1, played=False, drew=len(drawn),
                   hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:], **deck)
 
@@ -278,8 +293,10 @@ def could_hold(state: State, seat: int, card: str) -> bool:
 
 
 def check_held(state: State, seat: int, card: str, verb: str) -> None:
-    name = state.names[seat]
     hand = state.hands[seat]
+    if hand.size > 0 and hand.holds(card):  # known to be in the hand: nothing to refuse
+        return
+    name = state.names[seat]
     if hand.size == 0:
         raise IllegalMove(f"{name} has no card in hand to {verb}", code="empty-hand",
                           rule="Conservation")
@@ -306,19 +323,23 @@ def draw_source(state: State, card: str) -> Frame:
     return frame
 
 
-def take_card(state: State, card: str) -> State:
+def take_card(state: State, card: str) -> dict[str, Any]:
     """The card leaves where the active player plays it from: their hand, or the cards drawn
-    by Sudden Changes; after the extra play of a Targeted Theft, that play is used."""
+    by Sudden Changes; after the extra play of a Targeted Theft, that play is used. Returned as
+    the fields it changes, for the copy of the state the play makes."""
     now = phase(state)
     if now == SUDDEN:
         frame = draw_source(state, card).after_play(card)
-        return evolve(state, frames=state.frames[:-1] + (frame,))
+        return {"frames": state.frames[:-1] + (frame,)}
     check_held(state, state.turn, card, "play")
-    state = with_hand(state, state.turn, state.hands[state.turn].without(card))
+    seat = state.turn
+    hands = state.hands
+    taken: dict[str, Any] = {
+        "hands": hands[:seat] + (hands[seat].without(card),) + hands[seat + 1:]}
     if now == EXTRA:
         frame = state.frames[-1].after_play(None)
-        state = evolve(state, frames=state.frames[:-1] + (frame,))
-    return state
+        taken["frames"] = state.frames[:-1] + (frame,)
+    return taken
 
 
 # --------------------------------------------------------------------------------------------
@@ -342,6 +363,9 @@ def fields_of(card: Card) -> tuple[str, ...]:
     return TARGETS[card.effect] + (("attribute",) if chosen else ())
 
 
+_PLAY_FIELDS: dict[str, frozenset[str]] = {}  # the fields of a play of each card, once seen
+
+
 def card_named(name: Any) -> str:
     if name not in CARD:
         raise IllegalMove(f"{name!r} is not an event card of King of the Castle",
@@ -350,8 +374,13 @@ def card_named(name: Any) -> str:
 
 
 def check_fields(event: Event, card: Card) -> None:
-    wanted = fields_of(card)
     given = {key for key, found in event.fields if found is not None}
+    exact = _PLAY_FIELDS.get(card.title)
+    if exact is None:
+        exact = _PLAY_FIELDS[card.title] = frozenset({"card", *fields_of(card)})
+    if given == exact:  # the card and its targets, no more, no less
+        return
+    wanted = fields_of(card)
     for key in TARGET_FIELDS:
         if (key in given) != (key in wanted):
             need = "needs" if key in wanted else "takes no"
@@ -625,26 +654,28 @@ def play(state: State, event: Event) -> State:
                           + (": discard it" if phase(state) == SUDDEN else ""),
                           code="reply-only", rule="R-10")
     check_fields(event, card)
-    state = take_card(state, title)
-    if card.effect in HARMS:
-        return announce(state, HARMS[card.effect](state, event, card))
-    return ACTIONS[card.effect](state, event, card)
+    taken = take_card(state, title)
+    if card.effect in HARMS:  # a harm reads neither the hands nor the frames the card left
+        return announce(state, HARMS[card.effect](state, event, card), taken)
+    return ACTIONS[card.effect](evolve(state, **taken), event, card)
 
 
 # --------------------------------------------------------------------------------------------
 # Replies (R-5) and the resolution of a harm
 
 
-def reply_order(state: State, harm: Harm) -> tuple[str, ...]:
+def reply_order(state: State, harm: Harm,
+                hands: tuple[Hand, ...] | None = None) -> tuple[str, ...]:
     """Who is asked, in order: the other players from the active player's left, then the active
     player, each holding a card, while a copy of a reply card that helps may lie face down
     (R-23). Only what the table sees decides: the tool never skips a player whose hand it
     knows."""
     if not any(CARD[c].count > state.face_up(c) for c in harm.replies):
         return ()
+    hands = hands or state.hands
     n = len(state.names)
     seats = [(state.turn + k) % n for k in range(1, n)] + [state.turn]
-    return tuple(state.names[s] for s in seats if state.hands[s].size > 0)
+    return tuple(state.names[s] for s in seats if hands[s].size > 0)
 
 
 def describe_harm(state: State, harm: Harm) -> str:
@@ -662,74 +693,82 @@ def describe_harm(state: State, harm: Harm) -> str:
     return f"{harm.by}'s {harm.card} ({'; '.join(parts)})"
 
 
-def announce(state: State, harm: Harm) -> State:
-    """A harm is announced: a reply window opens when someone may answer it, else it happens."""
-    order = reply_order(state, harm)
+def announce(state: State, harm: Harm, taken: dict[str, Any]) -> State:
+    """A harm is announced: a reply window opens when someone may answer it, else it happens.
+    `taken`: the fields the card's play changed (the hand or frame it left), set in the same
+    copy of the state."""
+    order = reply_order(state, harm, taken.get("hands"))
     if not order:
-        return resolve(state, harm)
-    return evolve(state, pending=harm, window=ReplyWindow(describe_harm(state, harm), order))
+        return resolve(state, harm, **taken)
+    return evolve(state, **taken, pending=harm,
+                  window=ReplyWindow(describe_harm(state, harm), order))
 
 
 def resolve(state: State, harm: Harm, saved: int | None = None,
-            kept: tuple[int, int] | None = None) -> State:
-    """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad."""
-    kills = tuple(p for p in harm.kills if p != saved)
+            kept: tuple[int, int] | None = None, **taken: Any) -> State:
+    """The harm happens, minus the man saved by Lucky Escape or the card kept by Not That Bad:
+    the attribute cards go, the men die and the card leaves play, in one copy of the state
+    (with the hands or frames `taken` by a harm that nobody could answer)."""
+    stacks, discard = state.stacks, state.discard
     for index, level in harm.discards:
         if (index, level) != kept:
-            state = removed(state, index, level)
-    state = killed(state, kills, harm.crown if KING in kills else None)
+            levels = tuple(v for v in stacks[index] if v != level)
+            stacks = stacks[:index] + (levels,) + stacks[index + 1:]
+            discard += (attribute_card(index % 3, level),)
     # The card leaves play for the discard pile only now, after the attribute cards it took.
-    state = evolve(state, pending=None, window=None, discard=state.discard + (harm.card,))
+    changes = {**taken, "stacks": stacks, "discard": discard + (harm.card,), "pending": None,
+               "window": None}
+    kills = tuple(p for p in harm.kills if p != saved)
+    if kills:
+        changes.update(deaths(state, stacks, kills, harm.crown if KING in kills else None))
+    state = evolve(state, **changes)
     return state if state.vacancies else proceed(state)
-
-
-def removed(state: State, index: int, level: int) -> State:
-    levels = tuple(v for v in state.stacks[index] if v != level)
-    stacks = state.stacks[:index] + (levels,) + state.stacks[index + 1:]
-    return evolve(state, stacks=stacks,
-                        discard=state.discard + (attribute_card(index % 3, level),))
 
 
 # --------------------------------------------------------------------------------------------
 # Death and promotion (R-6, R-15)
 
+CASTLE_POSTS = tuple(tuple(post(c, rank) for rank in range(3)) for c in range(CASTLES))
 
-def successor(state: State, men: list[str | None]) -> int | None:
+
+def successor(stacks: Stacks, men: list[str | None]) -> int | None:
     """The castle whose Lord becomes King: the largest that still has a Lord (R-15)."""
     castles = [c for c in range(CASTLES) if men[post(c, LORD)] is not None]
-    return max(castles, key=lambda c: (state.level(c), -c)) if castles else None
+    return max(castles, key=lambda c: (level_of(stacks, c), -c)) if castles else None
 
 
-def killed(state: State, posts: tuple[int, ...], crown: int | None) -> State:
-    """All the men die at once; the King's successor moves up; each castle's survivors move up
-    to its highest posts; new men are dealt to the vacancies, highest first (R-6)."""
-    if not posts:
-        return state
+def deaths(state: State, stacks: Stacks, posts: tuple[int, ...],
+           crown: int | None) -> dict[str, Any]:
+    """The fields that change when all the men at `posts` die at once (the castles' levels are
+    those of `stacks`): the King's successor moves up; each castle's survivors move up to its
+    highest posts; new men are dealt to the vacancies, highest first (R-6)."""
     men = list(state.men)
     dead = tuple(m for m in (men[p] for p in posts) if m is not None)
     for p in posts:
         men[p] = None
     touched = {castle_of(p) for p in posts if p != KING}
     if KING in posts:
-        castle = crown if crown is not None else successor(state, men)
+        castle = crown if crown is not None else successor(stacks, men)
         if castle is not None:
             men[KING], men[post(castle, LORD)] = men[post(castle, LORD)], None
             touched.add(castle)
     for castle in touched:
-        survivors = [m for m in (men[post(castle, r)] for r in range(3)) if m is not None]
-        for rank in range(3):
-            men[post(castle, rank)] = survivors[rank] if rank < len(survivors) else None
+        posts_of = CASTLE_POSTS[castle]
+        survivors = [men[p] for p in posts_of if men[p] is not None]
+        survivors += [None] * (len(posts_of) - len(survivors))
+        for p, man in zip(posts_of, survivors):
+            men[p] = man
     vacancies = [post(c, r) for r in range(3) for c in sorted(touched)  # highest first
                  if men[post(c, r)] is None]
     return filled(state, men, state.dead + dead, tuple(vacancies))
 
 
 def filled(state: State, men: list[str | None], dead: tuple[str, ...],
-           vacancies: tuple[int, ...]) -> State:
+           vacancies: tuple[int, ...]) -> dict[str, Any]:
     """New men from the personality deck, highest vacancy first: dealt by the referee when the
     deck's order is known (R-19), else turned up by the table. A vacancy that finds the deck
     empty starts the end; then posts stay empty (R-15). `men` and `dead` (the posts and the
-    personality discard pile after the deaths) go into the same new state."""
+    personality discard pile after the deaths) are among the fields returned."""
     waiting: list[int] = []
     seen, left = state.seen, state.persona_left
     upcoming = iter(state.persona_order or ())
@@ -741,14 +780,14 @@ def filled(state: State, men: list[str | None], dead: tuple[str, ...],
             ending = True
             break
         # The deck's next card when its order is known (`State.next_persona`, as dealt so far).
-        letter = next((c for c in upcoming if c not in seen), None)
+        letter = next(itertools.filterfalse(seen.__contains__, upcoming), None)
         if letter is None:
             waiting.append(vacancy)
             continue
         men[vacancy] = letter
         seen, left = seen | {letter}, left - 1
-    return evolve(state, men=tuple(men), dead=dead, seen=seen, ending=ending,
-                  vacancies=tuple(waiting))
+    return {"men": tuple(men), "dead": dead, "seen": seen, "ending": ending,
+            "vacancies": tuple(waiting)}
 
 
 def reveal(state: State, letters: tuple[str, ...]) -> State:
@@ -866,6 +905,6 @@ def plays(state: State, card: str) -> list[Event]:
     """The legal plays of `card` by the active player (none for a reply card, R-10)."""
     if CARD[card].effect == "reply":
         return []
-    after = take_card(state, card)
+    after = evolve(state, **take_card(state, card))
     return [Event.make("play", state.player, card=card, **fields)
             for fields in targets(after, CARD[card])]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, cast
 
 from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
@@ -30,6 +30,7 @@ from referee.replies import ReplyWindow
 from referee.values import value
 
 SECRET, RANDOM, HAND = "secret", "random", "hand"  # R-2: how the squires are chosen
+Stacks = tuple[tuple[int, ...], ...]  # the levels on each of the nine attribute stacks
 
 
 @value(slots=True)
@@ -68,6 +69,17 @@ class Hand:
         if card is None:
             return Hand(self.size + 1, self.known, False)
         return Hand(self.size + 1, tuple(sorted(self.known + (card,))), self.complete)
+
+    def with_cards(self, cards: tuple[str | None, ...]) -> Hand:
+        """`with_card` for each of `cards` in turn, made at once (a turn's draw)."""
+        if not cards:
+            return self
+        if None not in cards:  # a deck the tool dealt: every card drawn is known
+            drawn = cast("tuple[str, ...]", cards)
+            return Hand(self.size + len(cards), tuple(sorted(self.known + drawn)), self.complete)
+        seen = tuple(card for card in cards if card is not None)
+        known = tuple(sorted(self.known + seen)) if seen else self.known
+        return Hand(self.size + len(cards), known, self.complete and len(seen) == len(cards))
 
     def losing_unseen(self) -> Hand:
         """The hand after a card the referee did not see left it: any known card may be gone."""
@@ -165,7 +177,7 @@ class State:
         return levels[-1] if levels else 0
 
     def level(self, castle: int) -> int:
-        return sum(self.top(stack(castle, a)) for a in range(len(ATTRIBUTES)))
+        return level_of(self.stacks, castle)
 
     def man_in(self, castle: int, rank: int) -> str | None:
         return self.men[post(castle, rank)]
@@ -220,7 +232,11 @@ class State:
     def face_up(self, card: str) -> int:
         """`on_table[card]`, counted for this card alone: who may reply is asked at every card
         announced, of a new state each time."""
-        count = self.discard.count(card) + self.in_play.count(card)
+        count = self.discard.count(card)
+        for frame in self.frames:  # `in_play`, without making it
+            count += frame.card == card
+        if self.pending is not None:
+            count += self.pending.card == card
         built = build_of(card)  # only attribute cards lie on the stacks
         if built is not None:
             attribute, level = built
@@ -244,6 +260,12 @@ class State:
         return CARD[card].count - self.on_table[card] - self.in_hands[card]
 
 
+
+
+def level_of(stacks: Stacks, castle: int) -> int:
+    """A castle's level: the sum of its three attributes' top levels."""
+    return sum(levels[-1] for levels in (stacks[stack(castle, a)] for a in range(len(ATTRIBUTES)))
+               if levels)
 
 
 def with_hand(state: State, seat: int, hand: Hand) -> State:

@@ -134,6 +134,12 @@ def tile_names(orders: tuple[str, ...]) -> tuple[str, ...]:
             "jester", "priest", "wizard", *tax_names())
 
 
+@lru_cache(maxsize=16)
+def tile_set(orders: tuple[str, ...]) -> frozenset[str]:
+    """`tile_names(orders)` as a set: a reveal asks of every tile whether it is one."""
+    return frozenset(tile_names(orders))
+
+
 def box_limit(tile: str) -> int:
     """How many tiles of this exact name the box may hold (tax: counted together, see BOX)."""
     if kind(tile) == "knight":
@@ -146,6 +152,7 @@ def count_key(tile: str) -> str:
     return "tax" if kind(tile) == "tax" else tile
 
 
+@lru_cache(maxsize=16)  # a value: every game with these Orders starts from the same piles
 def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """The three piles of the assumed mix, unshuffled, with knights named by Order label."""
     piles = []
@@ -171,6 +178,33 @@ def pile_problems(seen: tuple[tuple[str, ...], ...], added: Iterable[str] | None
     if added is None:  # every kind, in the order first seen
         added = (tile for tiles in seen for tile in tiles)
     return _box_problem(dict.fromkeys(count_key(tile) for tile in added), seen)
+
+
+def first_of_virtual_piles(seen: tuple[tuple[str, ...], ...],
+                           virtual: tuple[tuple[str, ...], ...] | None) -> bool:
+    """The tiles seen are the first ones of whole virtual piles that fit the box: then they fit
+    it too (`pile_problems` is None), since a pile's first tiles hold no more of a kind than
+    the pile does, and leave room for every specialist it must still hold. A replay of a
+    --shuffle game asks it at every reveal, in place of counting the box again."""
+    if virtual is None or not _fitting_piles(virtual):
+        return False
+    for tiles, pile in zip(seen, virtual):
+        if tiles != pile[:len(tiles)]:
+            return False
+    return True
+
+
+def _fitting_piles(virtual: tuple[tuple[str, ...], ...]) -> bool:
+    """Whole piles of their full sizes that fit the box (recalled while the piles are the same
+    object: a game's state carries its piles from event to event)."""
+    if virtual is not _FITTING[0]:
+        fits = len(virtual) == len(PILE_SIZES) and pile_problems(virtual) is None \
+            and tuple(len(pile) for pile in virtual) == PILE_SIZES
+        _FITTING[:] = virtual, fits
+    return bool(_FITTING[1])
+
+
+_FITTING: list[Any] = [None, False]  # the virtual piles asked last, and whether they fit
 
 
 def _pile_problem(index: int, tiles: tuple[str, ...]) -> str | None:

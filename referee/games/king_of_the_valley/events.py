@@ -26,12 +26,14 @@ from referee.games.king_of_the_valley.components import (
     SIDES,
     SQUARES,
     TAKE_KINDS,
+    first_of_virtual_piles,
     is_subject,
     kind,
     pile_problems,
     square_name,
     tax_terms,
     tile_names,
+    tile_set,
     valid_tax,
 )
 from referee.games.king_of_the_valley.notation import (
@@ -94,45 +96,51 @@ class Reveal(EventType[State]):
 
     def apply(self, state: State, event: Event) -> State:
         tiles = list(event["tiles"])
-        if not 1 <= len(tiles) <= len(state.awaiting):
-            raise IllegalMove(f"reveal: {len(tiles)} tile(s) named, but {len(state.awaiting)} "
+        awaiting = state.awaiting
+        if not 1 <= len(tiles) <= len(awaiting):
+            raise IllegalMove(f"reveal: {len(tiles)} tile(s) named, but {len(awaiting)} "
                               "place(s) wait for a tile", code="wrong-count", rule="R-2")
-        seen = [list(s) for s in state.seen]
-        valley, hill = list(state.valley), [list(h) for h in state.hill]
+        # Only the piles and hill columns a tile joins are made again (one or two, mostly).
+        seen, hill = list(state.seen), list(state.hill)
+        valley = list(state.valley)
         piles = state.next_piles(len(tiles))  # the pile each tile comes from
         refusal = None
         for offset, tile in enumerate(tiles):
-            refusal = self._unknown(state, seen, piles[offset], tile)
+            pile = piles[offset]
+            refusal = self._unknown(state, len(seen[pile]), pile, tile)
             if refusal is not None:
                 tiles = tiles[:offset]  # the box is checked for the tiles before it first
                 break
-            seen[piles[offset]].append(tile)
-            place = state.awaiting[offset]
+            seen[pile] += (tile,)
+            place = awaiting[offset]
             if place < SQUARES:
                 valley[place] = tile
             else:
-                hill[place - SQUARES].append(tile)
+                hill[place - SQUARES] += (tile,)
         # The box's limits only ever tighten as tiles come: checked once for the whole event,
         # and tile by tile only to name the one that broke them.
-        seen_now = tuple(tuple(s) for s in seen)
-        if pile_problems(seen_now, tiles, set(piles[:len(tiles)])) is not None:
+        seen_now = tuple(seen)
+        if not first_of_virtual_piles(seen_now, state.virtual) \
+                and pile_problems(seen_now, tiles, set(piles[:len(tiles)])) is not None:
             raise self._over_the_box(state, tiles)
         if refusal is not None:
             raise refusal
-        done = len(tiles) == len(state.awaiting)
-        after = evolve(state, seen=seen_now, valley=tuple(valley),
-                        hill=tuple(tuple(h) for h in hill), awaiting=state.awaiting[len(tiles):],
-                        phase=KING if done and state.setting_up else state.phase)
-        return rules.next_turn(after) if done and not state.setting_up else after
+        changes = {"seen": seen_now, "valley": tuple(valley), "hill": tuple(hill),
+                   "awaiting": awaiting[len(tiles):]}
+        if len(tiles) < len(awaiting):
+            return evolve(state, **changes)
+        if state.setting_up:
+            return evolve(state, **changes, phase=KING)
+        return rules.next_turn(state, **changes)
 
     @staticmethod
-    def _unknown(state: State, seen: list[list[str]], pile: int,
-                 tile: str) -> IllegalMove | None:
-        """A tile that is no tile of this game, or not the one a virtual pile holds next."""
-        if tile not in tile_names(state.orders) and not valid_tax(tile):
+    def _unknown(state: State, taken: int, pile: int, tile: str) -> IllegalMove | None:
+        """A tile that is no tile of this game, or not the one a virtual pile holds next (after
+        the `taken` tiles already turned up from it)."""
+        if tile not in tile_set(state.orders) and not valid_tax(tile):
             return IllegalMove(f"reveal: {tile!r} is not a tile of this game (Orders: "
                                f"{', '.join(state.orders)})", code="unknown-tile", rule="R-2")
-        if state.virtual is not None and state.virtual[pile][len(seen[pile])] != tile:
+        if state.virtual is not None and state.virtual[pile][taken] != tile:
             # Never name the tile it holds: nobody has seen it yet.
             return IllegalMove(f"reveal: {tile} is not the next tile of the virtual pile "
                                f"{PILE_NAMES[pile]}: type `reveal` alone and the tool turns "
@@ -588,22 +596,23 @@ class Refill(EventType[State]):
 
     def apply(self, state: State, event: Event) -> State:
         side = rules.side_field(event["side"])
-        hill = [list(h) for h in state.hill]
+        hill = list(state.hill)  # a column's tuple is made again only when a tile leaves it
         valley = list(state.valley)
         for square in state.emptied:
             source = side if hill[side] else 1 - side  # R-9: then the other column
             if not hill[source]:
                 break  # R-16: the hill is bare; the square stays empty
-            valley[square] = hill[source].pop(0)
+            valley[square], hill[source] = hill[source][0], hill[source][1:]
         gaps = [HILL_ROWS - len(hill[0]), HILL_ROWS - len(hill[1])]
         supply = state.pile_supply()
         count = min(sum(gaps), supply)
         left = min(gaps[0], count)  # R-14: new tiles fill the left column first
-        after = evolve(state, valley=tuple(valley), hill=tuple(tuple(h) for h in hill),
-                        awaiting=(HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
-                        end_triggered=state.end_triggered or supply < sum(gaps),
-                        phase=REVEAL if count else state.phase)
-        return after if count else rules.next_turn(after)
+        changes = {"valley": tuple(valley), "hill": tuple(hill),
+                   "awaiting": (HILL_PLACE[0],) * left + (HILL_PLACE[1],) * (count - left),
+                   "end_triggered": state.end_triggered or supply < sum(gaps)}
+        if count:
+            return evolve(state, **changes, phase=REVEAL)
+        return rules.next_turn(state, **changes)
 
     def moves(self, state: State) -> Iterator[Event]:
         for side in SIDES:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove, NotationError
@@ -28,6 +28,7 @@ from referee.games.king_of_the_valley.components import (
     KINGDOM_COLUMNS,
     PILE_SIZES,
     SIDES,
+    SUBJECT_KINDS,
     between,
     box_limit,
     is_subject,
@@ -85,6 +86,8 @@ def wizard_feasible(state: State, castle: Castle) -> bool:
 
 def unmet_requirement(state: State, castle: Castle, tiles: list[str]) -> str | None:
     """Why the specialists among `tiles` cannot all be activated now, or None."""
+    if all(kind(t) in SUBJECT_KINDS for t in tiles):  # most summons: nothing to activate
+        return None
     if any(kind(t) == "wizard" for t in tiles) and not wizard_feasible(state, castle):
         if not castle.any_face_up():
             return "the wizard needs a face-up subject in your castle"
@@ -170,45 +173,46 @@ def check(state: State, summon: Summon) -> None:
     """Raise IllegalMove naming the rule if `summon` is not legal for the active player."""
     me = state.active
     path = summon.path
-    names = " ".join(square_name(s) for s in path)
     if len(path) < 2:
-        raise _refuse(f"move {names}: name where your king starts and where it ends",
-                      "incomplete-move")
+        raise _refuse_move(path, ": name where your king starts and where it ends",
+                           "incomplete-move")
     start = state.kings[me]
     assert start is not None  # summons come after the kings are placed
     if path[0] != start:
-        raise _refuse(f"move {names}: your king stands on {square_name(start)}, "
-                      f"not on {square_name(path[0])}", "not-your-square")
-    gold = state.castle.gold
+        raise _refuse_move(path, f": your king stands on {square_name(start)}, "
+                           f"not on {square_name(path[0])}", "not-your-square")
+    gold = state.castles[me].gold
     gone: set[int] = set()
     for leg, (a, b) in enumerate(zip(path, path[1:]), start=1):
         if a == b:
-            raise _refuse(f"move {names}: you may not summon the tile you start on (only after a "
-                          "priest may you come back to it)", "start-square")
+            raise _refuse_move(path, ": you may not summon the tile you start on (only after a "
+                               "priest may you come back to it)", "start-square")
         if between(a, b) is None:
-            raise _refuse(f"move {names}: {square_name(a)} to {square_name(b)} is not a straight "
-                          "line (orthogonal or diagonal)", "not-a-line")
+            raise _refuse_move(path, f": {square_name(a)} to {square_name(b)} is not a straight "
+                               "line (orthogonal or diagonal)", "not-a-line")
         if leg == len(path) - 1:
             break
         here = None if b in gone else state.valley[b]
         if here != "priest":
-            raise _refuse(f"move {names}: the king may only change direction at a priest, and "
-                          f"{square_name(b)} holds {here or 'no tile'}", "not-a-priest", "Priest")
+            raise _refuse_move(path, ": the king may only change direction at a priest, and "
+                               f"{square_name(b)} holds {here or 'no tile'}", "not-a-priest",
+                               "Priest")
         if state.other_king_on(b, me):
-            raise _refuse(f"move {names}: the priest on {square_name(b)} is under another king",
-                          "under-a-king")
+            raise _refuse_move(path, f": the priest on {square_name(b)} is under another king",
+                               "under-a-king")
         gold += state.coins[b]
         if gold < 1:
-            raise _refuse(f"move {names}: the priest on {square_name(b)} needs 1 gold and you "
-                          "have none", "priest-needs-gold", "Priest")
+            raise _refuse_move(path, f": the priest on {square_name(b)} needs 1 gold and you "
+                               "have none", "priest-needs-gold", "Priest")
         gold -= 1
         gone.add(b)
-    _check_final(state, summon, gone, names)
+    _check_final(state, summon, gone)
 
 
-def _check_final(state: State, summon: Summon, gone: set[int], names: str) -> None:
+def _check_final(state: State, summon: Summon, gone: set[int]) -> None:
     me = state.active
-    end = summon.path[-1]
+    path = summon.path
+    end = path[-1]
 
     def tile(square: int) -> str | None:
         return None if square in gone else state.valley[square]
@@ -216,55 +220,65 @@ def _check_final(state: State, summon: Summon, gone: set[int], names: str) -> No
     if not summon.take:
         here = tile(end)
         if here is None:
-            raise _refuse(f"move {names}: {square_name(end)} holds no tile to summon",
-                          "empty-square")
+            raise _refuse_move(path, f": {square_name(end)} holds no tile to summon",
+                               "empty-square")
         if state.other_king_on(end, me):
-            raise _refuse(f"move {names}: you may not summon the tile under another king on "
-                          f"{square_name(end)}", "under-a-king")
+            raise _refuse_move(path, ": you may not summon the tile under another king on "
+                               f"{square_name(end)}", "under-a-king")
         if here == "priest":
-            raise _refuse(f"move {names}: a priest only changes your path; continue from "
-                          f"{square_name(end)} to a tile (e.g. move {names} SQUARE)",
-                          "priest-must-continue", "Priest")
+            raise _refuse_move(path, ": a priest only changes your path; continue from "
+                               f"{square_name(end)} to a tile (e.g. move {_words(path)} SQUARE)",
+                               "priest-must-continue", "Priest")
         tiles = [here]
     else:
-        tiles = _check_take(state, summon, tile, names)
-    problem = unmet_requirement(state, state.castle, tiles)
+        tiles = _check_take(state, summon, tile)
+    problem = unmet_requirement(state, state.castles[me], tiles)
     if problem:
         rule = "Wizard" if kind(tiles[0]) == "wizard" else "Tax Collector"
-        raise _refuse(f"move {names}: {problem}, so you cannot summon "
-                      f"{' and '.join(tiles)}", "requirement-not-met", rule)
+        raise _refuse_move(path, f": {problem}, so you cannot summon "
+                           f"{' and '.join(tiles)}", "requirement-not-met", rule)
 
 
-def _check_take(state: State, summon: Summon, tile: Callable[[int], "str | None"],
-                names: str) -> list[str]:
+def _check_take(state: State, summon: Summon, tile: Callable[[int], "str | None"]) -> list[str]:
     me = state.active
-    passed = between(summon.path[-2], summon.path[-1]) or ()
+    path = summon.path
+    passed = between(path[-2], path[-1]) or ()
     take = summon.take
-    listed = " ".join(square_name(s) for s in take)
     if not 2 <= len(take) <= MAX_TAKE or len(set(take)) != len(take):
-        raise _refuse(f"move {names} take {listed}: take 2 or 3 passed tiles (or none, to "
-                      "summon the tile you end on)", "take-two-or-three")
+        raise _refuse_move(path, f" take {_words(take)}: take 2 or 3 passed tiles (or none, to "
+                           "summon the tile you end on)", "take-two-or-three")
     for square in take:
         if square not in passed:
-            raise _refuse(f"move {names}: {square_name(square)} is not passed on the last move",
-                          "not-passed")
+            raise _refuse_move(path, f": {square_name(square)} is not passed on the last move",
+                               "not-passed")
         if tile(square) is None:
-            raise _refuse(f"move {names}: {square_name(square)} holds no tile", "empty-square")
+            raise _refuse_move(path, f": {square_name(square)} holds no tile", "empty-square")
         if state.other_king_on(square, me):
-            raise _refuse(f"move {names}: you may not summon the tile under another king on "
-                          f"{square_name(square)}", "under-a-king")
+            raise _refuse_move(path, ": you may not summon the tile under another king on "
+                               f"{square_name(square)}", "under-a-king")
     if take[-1] != passed[-1] or list(take) != sorted(take, key=passed.index):
-        raise _refuse(f"move {names} take {listed}: you must end on the square directly behind "
-                      f"the last tile you take ({square_name(passed[-1])} is the last passed)",
-                      "land-behind-last")
+        raise _refuse_move(path, f" take {_words(take)}: you must end on the square directly "
+                           f"behind the last tile you take ({square_name(passed[-1])} is the "
+                           "last passed)",
+                           "land-behind-last")
     tiles = [t for s in take if (t := tile(s)) is not None]  # each was checked above
     if "priest" in tiles:
-        raise _refuse(f"move {names}: a priest is summoned only by ending a move on it (R-11)",
-                      "priest-not-passed", "R-11")
+        raise _refuse_move(path, ": a priest is summoned only by ending a move on it (R-11)",
+                           "priest-not-passed", "R-11")
     if len({kind(t) for t in tiles}) != 1:
-        raise _refuse(f"move {names}: {', '.join(tiles)} are not identical characters (R-5)",
-                      "not-identical", "R-5")
+        raise _refuse_move(path, f": {', '.join(tiles)} are not identical characters (R-5)",
+                           "not-identical", "R-5")
     return tiles
+
+
+def _refuse_move(path: tuple[int, ...], rest: str, code: str, rule: str = "Summon") -> IllegalMove:
+    """A refused summon, quoting its path: `move a1 c3` followed by `rest`."""
+    return _refuse(f"move {_words(path)}{rest}", code, rule)
+
+
+def _words(path: tuple[int, ...]) -> str:
+    """A path's squares as typed, written only when a refusal quotes them."""
+    return " ".join(square_name(s) for s in path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,16 +317,19 @@ def round_name(state: State) -> str:
     return f"round {state.round}" + (" (the last)" if state.end_triggered else "")
 
 
-def next_turn(state: State) -> State:
+def next_turn(state: State, **changes: Any) -> State:
+    """The next turn begins, in one copy with the `changes` that ended this one (they may
+    trigger the end; they never touch the castles, which a round's end keeps)."""
     turn = state.turn + 1
-    if turn % len(state.names):
-        phase = RECRUIT if turn // len(state.names) >= 1 else SUMMON  # recruiting from round 2
-        return evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=(),
-                      phase=phase)
-    # A round ends: its castles are kept for the scoresheet.
-    return evolve(state, turn=turn, emptied=(), kingdom_claimed=False, pending=(),
-                  round_castles=state.round_castles + (state.castles,),
-                  phase=OVER if state.end_triggered else RECRUIT)
+    players = len(state.names)
+    changes.update(turn=turn, emptied=(), kingdom_claimed=False, pending=())
+    if turn % players:
+        changes["phase"] = RECRUIT if turn // players >= 1 else SUMMON  # recruiting from round 2
+    else:  # a round ends: its castles are kept for the scoresheet
+        ended = changes.get("end_triggered", state.end_triggered)
+        changes.update(round_castles=state.round_castles + (state.castles,),
+                       phase=OVER if ended else RECRUIT)
+    return evolve(state, **changes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,7 +401,8 @@ def next_pending(state: State) -> State:
 
 def carry_out(state: State, summon: Summon) -> State:
     """Carry out a checked summon: priests paid, tiles taken, coins collected, king moved."""
-    castle = state.castle
+    me = state.active
+    castle = state.castles[me]
     gold = castle.gold
     valley, coins = list(state.valley), list(state.coins)
     discard, pending, emptied, subjects = list(state.discard), [], [], []
@@ -415,10 +433,10 @@ def carry_out(state: State, summon: Summon) -> State:
                     pending.append(tile)
                 else:
                     gold += pay
-    castles = with_item(state.castles, state.active, castle.receiving(subjects, gold))
+    castles = with_item(state.castles, me, castle.receiving(subjects, gold))
     return evolve(state, castles=castles, valley=tuple(valley), coins=tuple(coins),
                   discard=tuple(discard), pending=tuple(pending), emptied=tuple(emptied),
-                  kings=with_item(state.kings, state.active, summon.path[-1]),
+                  kings=with_item(state.kings, me, summon.path[-1]),
                   phase=ACTIVATE if pending else KINGDOM)
 
 

@@ -17,6 +17,7 @@ from referee.games.king_of_the_valley.components import (
 )
 from referee.values import value
 
+TILES = sum(PILE_SIZES)  # in the three piles
 Held = tuple[str, bool]  # a tile in a castle column and whether it is face up
 
 
@@ -131,7 +132,7 @@ class State:
 
     def pile_supply(self) -> int:
         """Tiles still in piles II and III that are not already promised to a waiting place."""
-        return sum(self.unrevealed()) - len(self.awaiting)
+        return TILES - sum(map(len, self.seen)) - len(self.awaiting)
 
     def next_pile(self, offset: int = 0) -> int:
         """The pile the `offset`-th next revealed tile comes from (I, then II, then III)."""
@@ -145,8 +146,10 @@ class State:
     def next_piles(self, count: int) -> list[int]:
         """`next_pile` of each of the next `count` tiles, counting the piles once."""
         out: list[int] = []
-        for index, left in enumerate(self.unrevealed()):
-            out += [index] * min(left, count - len(out))
+        for index, (size, seen) in enumerate(zip(PILE_SIZES, self.seen)):
+            if len(out) == count:
+                break
+            out += [index] * min(size - len(seen), count - len(out))
         if len(out) < count:
             raise IndexError("all piles are empty")
         return out
