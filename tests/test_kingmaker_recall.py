@@ -10,6 +10,7 @@ from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
     State,
+    moved_cards,
     placed,
     placed_afresh,
     quiet_while_same,
@@ -144,6 +145,31 @@ def test_where_the_cards_lie_derived_from_the_last_agrees_with_a_fresh_sorting()
         assert kept.at == fresh.at and kept.order == fresh.order
         assert (kept.holdings, kept.hands, kept.dealt) == (fresh.holdings, fresh.hands,
                                                            fresh.dealt)
+
+
+def test_cards_moved_by_name_are_sorted_out_as_a_fresh_pass_would():
+    """`moved_cards` names the cards a move touches, and `placed` derives the new lists from
+    those alone: after one move, after moves chained before anything is sorted out, after a
+    card moved and moved back, from cards that were not the last sorted out, and with a card
+    new to the mapping (no shortcut)."""
+    cards = {f"C{i}": ("deck" if i % 3 else f"noble:N{i % 4}") for i in range(30)}
+
+    def agrees(mapping: dict[str, str]) -> None:
+        kept, fresh = placed(mapping), placed_afresh(dict(mapping))
+        assert (kept.at, kept.holdings, kept.hands, kept.dealt, kept.order) == \
+            (fresh.at, fresh.holdings, fresh.hands, fresh.dealt, fresh.order)
+
+    agrees(cards)
+    one = moved_cards(cards, {"C1": "hand:Ann"})
+    assert cards["C1"] == "deck" and one["C1"] == "hand:Ann"  # the given mapping is not changed
+    agrees(one)
+    two = moved_cards(one, {"C2": "noble:N1", "C4": "dealt:Ben"})
+    three = moved_cards(two, {"C2": "deck", "C5": "hand:Ann"})  # chained, C2 back where it was
+    agrees(three)
+    agrees(moved_cards(one, {"C7": "hand:Cat"}))  # made from cards sorted out before the last
+    agrees(moved_cards(three, {"C99": "deck"}))  # a card new to the mapping
+    many = moved_cards(three, {f"C{i}": "discard" for i in range(10, 20)})
+    agrees(many)
 
 
 def test_the_heirs_standing_follows_beaufort_into_play():

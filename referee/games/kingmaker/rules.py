@@ -57,6 +57,7 @@ from referee.games.kingmaker.state import (
     card_entry,
     crown_instances,
     hands,
+    moved_cards,
     placed,
     quiet_by,
     quiet_while_same,
@@ -794,9 +795,7 @@ def eligible_nobles(state: State, card: str, player: str) -> list[str]:
 
 def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
     """The card goes to the noble; the places and ships it brings come with it (R-7)."""
-    cards = dict(state.cards)
-    cards[card] = f"noble:{noble}"
-    state = evolve(state, cards=cards)
+    state = evolve(state, cards=moved_cards(state.cards, {card: f"noble:{noble}"}))
     entry = state.entry(card)
     if entry.kind == "town":  # at set-up control is settled after the layout (R-7)
         return take_control(state, str(entry.get("place")), noble) if claims else state
@@ -826,7 +825,7 @@ def take_control(state: State, place: str, noble: str) -> State:
         where = state.cards.get(town, "")
         if where.startswith("noble:") and where != f"noble:{noble}":
             moved[town] = f"noble:{noble}"
-    cards = {**state.cards, **moved} if moved else state.cards  # kept when nothing moves
+    cards = moved_cards(state.cards, moved) if moved else state.cards  # kept if none moves
     return evolve(state, control=control, cards=cards)
 
 
@@ -911,9 +910,7 @@ def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> S
     Lucas (rule 26), and (when `placed`) his position by R-30's placement (R-60)."""
     nobles = dict(state.nobles)
     nobles[noble] = NobleState(player, "")
-    cards = dict(state.cards)
-    cards[noble] = PLAY
-    state = evolve(state, nobles=nobles, cards=cards)
+    state = evolve(state, nobles=nobles, cards=moved_cards(state.cards, {noble: PLAY}))
     if noble == STANLEY and state.box.card(LE_LUCAS) is not None and \
             state.cards.get(LE_LUCAS) in (ASIDE, DECK, DISCARD):
         state = assign(state, LE_LUCAS, STANLEY)
@@ -1450,10 +1447,8 @@ def finish_setup(state: State) -> State:
     order = state.names[first:] + state.names[:first]
     for player in order:
         state = _claims_at_setup(state, player)
-    cards = dict(state.cards)
-    if cards.get(CONSTABLE) == ASIDE:
-        cards[CONSTABLE] = DECK
-    state = evolve(state, cards=cards, heirs=start_heirs(state))
+    back = {CONSTABLE: DECK} if state.cards.get(CONSTABLE) == ASIDE else {}
+    state = evolve(state, cards=moved_cards(state.cards, back), heirs=start_heirs(state))
     # Each noble home (send_home): where he goes reads the control and the owners, which no
     # noble's placing changes, so all are placed in one new state.
     nobles = dict(state.nobles)
@@ -1481,9 +1476,8 @@ def _town_at_setup(state: State, card: str, noble: str) -> State:
     owner = state.control.get(place)
     if owner is None:
         return take_control(state, place, noble)
-    cards = dict(state.cards)
-    cards[card] = f"noble:{owner}"  # §8.1: the card goes to the fortress's controller
-    return evolve(state, cards=cards)
+    # §8.1: the card goes to the fortress's controller
+    return evolve(state, cards=moved_cards(state.cards, {card: f"noble:{owner}"}))
 
 
 def start_heirs(state: State) -> dict[str, HeirState]:

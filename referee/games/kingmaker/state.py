@@ -503,17 +503,41 @@ class Placed:
 
 _last_placed: list[Any] = [None, None]  # the `cards` last sorted out, and its Placed
 FEW_MOVED = 3  # beyond this many cards moved, sorting out afresh is as quick
+# The `cards` last made by `moved_cards`, the `cards` it was made from (through any number of
+# moves), and the cards those moves named.
+_last_moved: list[Any] = [None, None, ()]
+
+
+def moved_cards(cards: Mapping[str, str], moves: Mapping[str, str]) -> dict[str, str]:
+    """`cards` with each card of `moves` in its new place: the way a move of known cards is
+    made, so that `placed` derives the new Placed from those cards alone (most events move one
+    card of a hundred). The result is not changed afterwards: it is a state's."""
+    out = dict(cards)
+    out.update(moves)
+    made, base, names = _last_moved
+    if len(out) != len(cards):  # a card new to `cards`: its keys changed, no shortcut
+        _last_moved[:] = None, None, ()
+    elif cards is made and _last_placed[0] is not made:
+        # a move made on the last one, not sorted out yet: the same base, both moves' cards
+        _last_moved[:] = out, base, names + tuple(moves)
+    else:
+        _last_moved[:] = out, cards, tuple(moves)
+    return out
 
 
 def placed(cards: Mapping[str, str]) -> Placed:
-    """Where the cards of `cards` lie. Most events move one card: when `cards` has the keys of
-    the last one sorted out, in the same order (the same objects), and few other values, its
-    Placed is derived from that one's."""
+    """Where the cards of `cards` lie. Most events move one card: when `cards` was made by
+    `moved_cards` from the last one sorted out, or has its keys in the same order (the same
+    objects) and few other values, its Placed is derived from that one's."""
     last, before = _last_placed
     if cards is last:
         return before  # type: ignore[no-any-return]
     out = order = None
-    if last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
+    made, base, names = _last_moved
+    if cards is made and base is last and last is not None:
+        out = _placed_after(last, before, cards, names)
+        order = before.order
+    elif last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
         out = _placed_after(last, before, cards)
         order = before.order  # the same keys in the same order: their places stand
     if out is None:
@@ -533,10 +557,14 @@ def placed_afresh(cards: Mapping[str, str], order: dict[str, int] | None = None)
     return Placed(at, *_views({}, {}, {}, at, at), order)
 
 
-def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, str]
-                  ) -> Placed | None:
-    """`cards` from `before`, the Placed of `last` (the same keys in the same order)."""
-    moved = list(compress(cards, map(ne, cards.values(), last.values())))
+def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, str],
+                  names: Iterable[str] | None = None) -> Placed | None:
+    """`cards` from `before`, the Placed of `last` (the same keys in the same order); `names`,
+    when known, the only cards that may have moved."""
+    if names is None:
+        moved = list(compress(cards, map(ne, cards.values(), last.values())))
+    else:
+        moved = [card for card in dict.fromkeys(names) if cards[card] != last[card]]
     if not moved:
         return before  # equal, another object
     if len(moved) > FEW_MOVED:

@@ -42,6 +42,7 @@ from referee.games.kingmaker.state import (
     Question,
     Sitting,
     State,
+    moved_cards,
 )
 from referee.votes import Motion, VoteError
 
@@ -681,11 +682,8 @@ def decided_illegitimacy(state: State, question: Question, passed: bool) -> Stat
         else:
             state = rules.chronicle(state, f"King {own_king} stays uncontrolled: no other noble "
                                            "attends (R-76)")
-    cards = dict(state.cards)
     stripped = [c for c in state.cards_of(mover) if state.kind(c) in ("title", "office")]
-    for card in stripped:
-        cards[card] = CHANCERY
-    state = evolve(state, cards=cards)
+    state = evolve(state, cards=moved_cards(state.cards, dict.fromkeys(stripped, CHANCERY)))
     state = rules.chronicle(state, f"{mover} hands over his King and loses "
                                    f"{', '.join(stripped) or 'no title or office'} (7.4)")
     there = rules.place_of(rules.position(state, rules.heir_location(state, king)))
@@ -738,9 +736,7 @@ def parliament_transfer(state: State, event: Event, kind: str) -> State:
 
 
 def move_card(state: State, card: str, noble: str) -> State:
-    cards = dict(state.cards)
-    cards[card] = f"noble:{noble}"
-    return evolve(state, cards=cards)
+    return evolve(state, cards=moved_cards(state.cards, {card: f"noble:{noble}"}))
 
 
 def decided_transfer(state: State, question: Question, passed: bool) -> State:

@@ -44,6 +44,7 @@ from referee.games.kingmaker.state import (
     MOVEMENT,
     State,
     card_entry,
+    moved_cards,
 )
 
 
@@ -244,9 +245,7 @@ def enter_drawn(state: State, card: str, player: str) -> State:
     if kind == "noble":
         return rules.chronicle(rules.enter_noble(state, card, player),
                                f"{card} enters play for {player}")
-    cards = dict(state.cards)
-    cards[card] = f"hand:{player}"
-    state = evolve(state, cards=cards)
+    state = evolve(state, cards=moved_cards(state.cards, {card: f"hand:{player}"}))
     if kind == "town":
         return rules.place_town(state, card, player)
     return state
@@ -260,8 +259,7 @@ def hand_card(state: State, player: str, name: str) -> tuple[State, str]:
     if state.hidden.get(player, 0) > 0 and state.cards[card] == DECK:
         hidden = dict(state.hidden)
         hidden[player] -= 1
-        cards = dict(state.cards)
-        cards[card] = f"hand:{player}"
+        cards = moved_cards(state.cards, {card: f"hand:{player}"})
         return evolve(state, hidden=hidden, cards=cards), card
     raise refuse(f"{card} is not in {player}'s hand ({where_is(state, card)})", "not-in-hand",
                  "§5.3")
@@ -357,9 +355,7 @@ class Discard(Base):
         if state.kind(card) == "noble":
             raise refuse(f"{card} is a noble: he entered play when drawn (R-18)",
                          "noble-in-hand", "R-18")
-        cards = dict(state.cards)
-        cards[card] = DISCARD
-        return evolve(state, cards=cards)
+        return evolve(state, cards=moved_cards(state.cards, {card: DISCARD}))
 
     def moves(self, state: State) -> Iterator[Event]:
         for item in state.duties:
@@ -425,9 +421,7 @@ class Give(Base):
         card = known_card(state, item)
         if state.cards[card] != f"hand:{giver}":
             raise refuse(f"{card} is not in {giver}'s hand", "not-in-hand", "§5.4")
-        cards = dict(state.cards)
-        cards[card] = f"hand:{taker}"
-        return evolve(state, cards=cards)
+        return evolve(state, cards=moved_cards(state.cards, {card: f"hand:{taker}"}))
 
     def moves(self, state: State) -> Iterator[Event]:
         if active_combat(state) or not state.in_play:
@@ -563,9 +557,7 @@ class Transfer(Base):
             ships[item] = evolve(ships[item], by=taker)
             state = evolve(state, ships=ships)
         if item in state.cards:
-            cards = dict(state.cards)
-            cards[item] = f"noble:{taker}"
-            state = evolve(state, cards=cards)
+            state = evolve(state, cards=moved_cards(state.cards, {item: f"noble:{taker}"}))
         return state
 
     def moves(self, state: State) -> Iterator[Event]:

@@ -45,6 +45,7 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
+    moved_cards,
     placed,
 )
 
@@ -230,10 +231,8 @@ class Dealt(Base):
                 raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
                              "not-in-deck", "§4")
             check_data(state, card)
-        moved = dict(state.cards)
-        for card in cards:
-            moved[card] = f"dealt:{player}"
-        state = evolve(state, cards=moved)
+        state = evolve(state, cards=moved_cards(state.cards,
+                                                dict.fromkeys(cards, f"dealt:{player}")))
         if extra and current is not None:
             return self._dealt_on(state, current, cards[0])
         state = evolve(state, dealt=state.dealt + (player,))
@@ -345,9 +344,7 @@ class Assign(Base):
             if eligible:
                 raise refuse(f"{card} can be laid out on {', '.join(eligible)}: only a card "
                              "no noble may take goes to the Chancery", "placeable", "§4")
-            cards = dict(state.cards)
-            cards[card] = "chancery"
-            state = evolve(state, cards=cards)
+            state = evolve(state, cards=moved_cards(state.cards, {card: "chancery"}))
         else:
             noble = known_noble(state, event["to"])
             problem = rules.placement_problem(state, card, noble, player)
