@@ -1396,10 +1396,11 @@ def rebuild_deck(state: State) -> State:
     return evolve(state, cards=cards)
 
 
-def initial_place(state: State, card: str) -> str:
+def initial_place(box: Box, card: str) -> str:
     """§4.1, rule 25: where a crown card starts: the deck, set aside, or out of the game."""
-    entry = state.entry(card)
-    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in _ships_brought(state.box):
+    entry = box.crown_card(card)
+    assert entry is not None, card
+    if entry.get("assoc") in ("calais", "ireland") or card_entry(card) in _ships_brought(box):
         return OUT
     if card in (LE_LUCAS, CONSTABLE):
         return ASIDE
@@ -1415,8 +1416,14 @@ def _ships_brought(box: Box) -> frozenset[str]:
 
 def open_deck(state: State) -> State:
     """At the first deal: the Crown deck as rule 25 makes it."""
-    cards = {c: initial_place(state, c) for c in crown_instances(state.box)}
-    return evolve(state, cards=cards)
+    return evolve(state, cards=_opening_places(state.box))
+
+
+@recalled
+def _opening_places(box: Box) -> dict[str, str]:
+    """card -> where it starts, a function of the box alone: the logs of a folder played with
+    one box share it (a state's `cards` is never changed, only replaced)."""
+    return {c: initial_place(box, c) for c in crown_instances(box)}
 
 
 def first_player(state: State) -> int:

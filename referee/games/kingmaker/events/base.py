@@ -369,7 +369,7 @@ def _declare(state: State, kind: str, name: str, values: dict[str, Any], new: bo
             state.cards:
         cards = dict(state.cards)
         for card in instances(entry):
-            cards.setdefault(card, rules.initial_place(state, card))
+            cards.setdefault(card, rules.initial_place(state.box, card))
         state = evolve(state, cards=cards)
     if new and kind == "heir":
         heirs = dict(state.heirs)
