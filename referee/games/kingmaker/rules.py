@@ -1385,7 +1385,7 @@ def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def deck_size(state: State) -> int:
-    return len(_deck(state.cards)) - sum(state.hidden.values())
+    return len(placed(state.cards).at.get(DECK, ())) - sum(state.hidden.values())
 
 
 def rebuild_deck(state: State) -> State:
