@@ -19,7 +19,6 @@ from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
     ATTRIBUTES,
     CARD,
-    CARDS,
     CASTLES,
     DRAW_TO,
     KING,

@@ -63,7 +63,6 @@ from referee.games.kingmaker.state import (
     quiet_while_same,
     recalled,
     recalled_by,
-    recalled_on,
 )
 
 # Names the rules themselves use (seed §4, rules 25-26; rules page R-8).
@@ -1376,12 +1375,7 @@ def coronation_problem(state: State, heir: str, place: str) -> IllegalMove | Non
 
 
 def deck_cards(state: State) -> list[str]:
-    return list(_deck(state.cards))
-
-
-@recalled
-def _deck(cards: Mapping[str, str]) -> tuple[str, ...]:
-    return tuple(placed(cards).at.get(DECK, ()))
+    return list(placed(state.cards).at.get(DECK, ()))
 
 
 def deck_size(state: State) -> int:
