@@ -75,7 +75,7 @@ def check_file(path: str | Path, strict: bool = False) -> Report:
 def _check(path: str | Path, strict: bool) -> Report:
     report = Report(str(path))
     try:
-        log = logfile.read(Path(path))
+        log = logfile.read(Path(path), lines=False)  # a finding's line is found when made
         setup = replay.from_log(log)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
@@ -91,7 +91,8 @@ def _check(path: str | Path, strict: bool) -> Report:
             for notice in step.notices:
                 report.findings.append(Finding(notice.code, f"event {step.entry.seq}: "
                                                f"{notice.message}", step.entry.seq,
-                                               step.entry.line, notice.rule, kind="notice"))
+                                               log.event_line(step.entry), notice.rule,
+                                               kind="notice"))
             if strict and report.findings:
                 break
     except replay.ReplayError as exc:
@@ -103,7 +104,7 @@ def _check(path: str | Path, strict: bool) -> Report:
         also = "".join(f"; and {o.message}" for o in getattr(error, "also", ()))
         report.findings.append(Finding(error.code,
                                        f"event {entry.seq}: {error.message}{also}{tail}",
-                                       entry.seq, entry.line, error.rule))
+                                       entry.seq, log.event_line(entry), error.rule))
     report.finished = setup.game.finished(state)
     report.ok = not report.findings
     return report

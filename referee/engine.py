@@ -771,16 +771,27 @@ def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
         return
     if event.by is None:
         raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-    for player in players:
-        if player.name == event.by:
-            break
-    else:
+    if event.by not in _names_of(players):
         raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
     if etype.actor == "player" and event.by not in game.acting(state):
         turn = game.to_act(state)
         who = " or ".join(turn.players) or "the table"
         raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.prompt})",
                           code="not-your-turn", rule=game.turn_rule or None)
+
+
+_last_players: list[Any] = [None, frozenset()]  # a replay asks of one tuple at every event
+
+
+def _names_of(players: Iterable[Player]) -> frozenset[str]:
+    """The players' names; those of the tuple asked of last are kept (`check_actor` runs at
+    every event of a replay, always with the set-up's players)."""
+    if players is _last_players[0]:
+        return _last_players[1]  # type: ignore[no-any-return]
+    names = frozenset(player.name for player in players)
+    if isinstance(players, tuple):  # a tuple cannot change behind the kept names
+        _last_players[:] = players, names
+    return names
 
 
 def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:

@@ -73,16 +73,17 @@ def _dict_copy(cls: type) -> Plan:
 
     def plan(value: Any, changes: dict[str, Any]) -> Any:
         old = value.__dict__
-        values = old.copy()
-        if len(values) != count:  # something cached on the old object: the fields only
-            values = {name: old[name] for name in names}
+        new: Any = _new(cls)
+        values = new.__dict__  # filled in place: a third quicker than assigning a copy
+        if len(old) == count:
+            values.update(old)
+        else:  # something cached on the old object: the fields only
+            values.update({name: old[name] for name in names})
         values.update(changes)
         if len(values) != count:  # a change that is no field added a key
             _refuse(cls, allowed, changes)
         if fresh:
             for name, factory in fresh:
                 values[name] = factory()
-        new: Any = _new(cls)
-        _set(new, "__dict__", values)
         return new
     return plan

@@ -67,7 +67,12 @@ class _Locator:
 
     def __init__(self, text: str):
         self.text = text
-        self._tables: dict[str, list[int]] = {}
+
+    @cached_property
+    def _tables(self) -> dict[str, list[int]]:
+        """Each table's header lines, found when first asked (`check` asks only of a finding)."""
+        text = self.text
+        tables: dict[str, list[int]] = {}
         # One pass of the regex engine over the whole text, counting lines as it goes.
         line, at = 1, 0
         for m in _TABLE_HEADER.finditer(text):
@@ -77,7 +82,8 @@ class _Locator:
                 continue  # not a table header: something else precedes it on its line
             line += text.count("\n", at, start)
             at = start
-            self._tables.setdefault(m.group(1), []).append(line)
+            tables.setdefault(m.group(1), []).append(line)
+        return tables
 
     @cached_property
     def lines(self) -> list[str]:  # only an error message needs them
@@ -133,6 +139,13 @@ class GameLog:
     def player_line(self, index: int) -> int | None:
         return self._locator.table("players", index) if self._locator else None
 
+    def event_line(self, entry: Entry) -> int | None:
+        """The TOML line of an entry's table: its own, or found now in a log read without
+        lines (`read(..., lines=False)`)."""
+        if entry.line is not None or self._locator is None:
+            return entry.line
+        return self._locator.table("events", entry.seq - 1)
+
     def fail(self, message: str, *, code: str, line: int | None = None,
              seq: int | None = None) -> LogError:
         return _fail(self.source, message, code=code, line=line, seq=seq)
@@ -146,10 +159,12 @@ def now() -> dt.datetime:
 # Reading
 
 
-def read(path: str | os.PathLike[str]) -> GameLog:
-    """Read a log file and check its structure. Raises LogMissing (66) or LogError (65)."""
+def read(path: str | os.PathLike[str], lines: bool = True) -> GameLog:
+    """Read a log file and check its structure. Raises LogMissing (66) or LogError (65).
+    `lines=False` leaves each entry's line to be found when asked (`GameLog.event_line`): a
+    reader that names lines only in its findings (`check`) skips the search."""
     path = Path(path)
-    return from_data(read_data(path), path)
+    return from_data(read_data(path), path, lines)
 
 
 def read_data(path: Path) -> bytes:
@@ -164,17 +179,17 @@ def read_data(path: Path) -> bytes:
     return data
 
 
-def from_data(data: bytes, path: Path) -> GameLog:
+def from_data(data: bytes, path: Path, lines: bool = True) -> GameLog:
     """The log in a file's bytes (read_data), its structure checked."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LogError(f"{path}: not UTF-8 text (byte {exc.start})", code="log-encoding") from None
-    return evolve(parse(text, str(path)), path=path)
+    return evolve(parse(text, str(path), lines), path=path)
 
 
-def parse(text: str, source: str = "<log>") -> GameLog:
-    return _structure(_load_toml(text, source), _Locator(text), source)
+def parse(text: str, source: str = "<log>", lines: bool = True) -> GameLog:
+    return _structure(_load_toml(text, source), _Locator(text), source, lines)
 
 
 @cache
@@ -254,7 +269,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _structure(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
+def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = True) -> GameLog:
     for key in doc:
         if key not in TOP_KEYS:
             raise _fail(source, f"unknown top-level key {show(key)}", code="unknown-key",
@@ -274,7 +289,7 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str) -> GameLog:
     if not isinstance(options, dict):
         raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
     seat_field, players = _read_players(doc.get("players"), loc, source)
-    entries = _read_events(doc.get("events", []), loc, source)
+    entries = _read_events(doc.get("events", []), loc, source, lines)
     retracted = _read_retracted(doc.get("retracted", []), loc, source)
     return GameLog(game=doc["game"], players=players, options=options,
                    created=_standard_time(doc["created"]),
@@ -291,9 +306,9 @@ def _read_players(players: Any, loc: _Locator,
     seat_field: str | None = None
     out = []
     for index, record in enumerate(players):
-        line = loc.table("players", index)
         if not isinstance(record, dict):
-            raise _fail(source, "players must be tables", code="bad-player", line=line)
+            raise _fail(source, "players must be tables", code="bad-player",
+                        line=loc.table("players", index))
         extra = [key for key in record if key != "name"]
         if seat_field is None and extra and index == 0:
             seat_field = extra[0]
@@ -302,23 +317,25 @@ def _read_players(players: Any, loc: _Locator,
                 raise _fail(source, f"player field {show(key)} is not a seat (the players' seats "
                             f"are under {seat_field!r})" if seat_field else
                             f"player field {show(key)}: the first player has no seat",
-                            code="unknown-field", line=loc.key(key, line))
+                            code="unknown-field",
+                            line=loc.key(key, loc.table("players", index)))
         name = record.get("name")
         seat = record.get(seat_field) if seat_field else None
         if not isinstance(name, str) or (seat is not None and not isinstance(seat, str)):
             raise _fail(source, "a player needs a name (text)"
                         + (f" and a {seat_field} (text)" if seat_field else ""),
-                        code="bad-player", line=line)
+                        code="bad-player", line=loc.table("players", index))
         out.append(Player(name, seat))
     return seat_field, tuple(out)
 
 
-def _read_events(events: Any, loc: _Locator, source: str) -> tuple[Entry, ...]:
+def _read_events(events: Any, loc: _Locator, source: str, lines: bool = True
+                 ) -> tuple[Entry, ...]:
     if not isinstance(events, list):
         raise _fail(source, "events must be an array of tables ([[events]])", code="bad-events")
     out = []
     for index, record in enumerate(events):
-        line = loc.table("events", index)
+        line = loc.table("events", index) if lines else None
         out.append(_read_event(record, index + 1, line, loc, source))
     return tuple(out)
 
@@ -380,6 +397,8 @@ def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
                 fields.sort()
                 event = Event(etype, by, tuple(fields))
                 return Entry(seq, event, _standard_time(at), note, line)
+    if line is None:  # read without lines: this one's message needs it
+        line = loc.table("events", expected_seq - 1)
     return _examine_event(record, expected_seq, line, loc, source)
 
 

@@ -143,7 +143,8 @@ def _check_event(game: Game[Any], log: GameLog, entry: Entry) -> None:
     event = entry.event
 
     def fail(message: str, code: str, key: str | None = None) -> LogError:
-        line = log.line_of(key, entry.line) if key and entry.line else entry.line
+        line = log.event_line(entry)
+        line = log.line_of(key, line) if key and line else line
         return log.fail(f"event {entry.seq}: {message}", code=code, line=line, seq=entry.seq)
 
     etype = game.events.get(event.type)

@@ -131,3 +131,28 @@ def test_a_malformed_log_is_named_once_in_its_finding(cli, tmp_path):
                                  "'referee-log/1'"
     missing = cli("check", "gone.toml")
     assert missing.out.strip() == "gone.toml:-:-: log-missing: no such log"
+
+
+def test_a_log_read_without_lines_finds_each_line_when_asked():
+    """`check` reads without lines and asks only for a finding's: the same lines as a full read."""
+    from referee import log as logfile
+
+    for path in sorted(GOLDEN.glob("*/*.toml")):
+        eager, lazy = logfile.read(path), logfile.read(path, lines=False)
+        assert {e.line for e in lazy.entries} == {None}
+        assert [lazy.event_line(e) for e in lazy.entries] == [e.line for e in eager.entries]
+        assert all(line is not None for line in (e.line for e in eager.entries))
+
+
+def test_a_malformed_event_and_a_wrong_field_are_placed_on_their_lines(tmp_path):
+    text = GOOD.read_text()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line == "seq = 9") + 1  # 1-based
+    bad_value = tmp_path / "value.toml"  # not a flat value: the log's own reading refuses it
+    bad_value.write_text(text.replace("seq = 9\n", "seq = 9\nextra = { a = 1 }\n", 1))
+    unknown = tmp_path / "field.toml"  # no such field of the event type: the replay refuses it
+    unknown.write_text(text.replace("seq = 9\n", "seq = 9\nextra = 1\n", 1))
+    for path, code in ((bad_value, "bad-field"), (unknown, "unknown-field")):
+        [finding] = check_file(path).findings
+        assert finding.code == code and finding.event == 9
+        assert finding.line == header + 1, (path.name, finding.line, header)  # `extra = ...`
