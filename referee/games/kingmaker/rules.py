@@ -807,13 +807,15 @@ def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
     """R-7: places become the noble's if they are neutral fortresses."""
     claimed: dict[str, str] = {}
     for place in places:
-        entry = state.box.place(place)
-        if entry is None or entry.get("kind") is None or \
-                not PLACE_KINDS[str(entry.get("kind"))].fortress:  # is_fortress
-            continue
-        if place not in state.control:
+        if place not in state.control and is_fortress_entry(state.box.place(place)):
             claimed.setdefault(place, noble)
     return evolve(state, control={**state.control, **claimed}) if claimed else state
+
+
+def is_fortress_entry(entry: Entry | None) -> bool:
+    """is_fortress, of a place's entry (None: a place not declared)."""
+    kind = entry.get("kind") if entry is not None else None
+    return kind is not None and PLACE_KINDS[str(kind)].fortress
 
 
 def take_control(state: State, place: str, noble: str) -> State:
@@ -907,15 +909,26 @@ def nobles_moved(state: State, nobles: Iterable[str], to: str) -> dict[str, Nobl
 def enter_noble(state: State, noble: str, player: str, placed: bool = True) -> State:
     """A noble comes into play for `player`: his home castles if neutral (R-7), Stanley with Le
     Lucas (rule 26), and (when `placed`) his position by R-30's placement (R-60)."""
-    nobles = dict(state.nobles)
-    nobles[noble] = NobleState(player, "")
-    state = evolve(state, nobles=nobles, cards=moved_cards(state.cards, {noble: PLAY}))
-    if noble == STANLEY and state.box.card(LE_LUCAS) is not None and \
-            state.cards.get(LE_LUCAS) in (ASIDE, DECK, DISCARD):
-        state = assign(state, LE_LUCAS, STANLEY)
+    state = enter_nobles(state, [(noble, player)])
     if placed:
         state = claim_places(state, noble, state.entry(noble).names("home"))
         state = send_home(state, noble)
+    return state
+
+
+def enter_nobles(state: State, entering: Iterable[tuple[str, str]]) -> State:
+    """Nobles come into play, each for his player (noble, player), with no place yet (the
+    layout of §4.3 places them all at once, in `finish_setup`): one new state for them all, and
+    Stanley's Le Lucas (rule 26)."""
+    nobles = dict(state.nobles)
+    moves = {}
+    for noble, player in entering:
+        nobles[noble] = NobleState(player, "")
+        moves[noble] = PLAY
+    state = evolve(state, nobles=nobles, cards=moved_cards(state.cards, moves))
+    if STANLEY in moves and state.box.card(LE_LUCAS) is not None and \
+            state.cards.get(LE_LUCAS) in (ASIDE, DECK, DISCARD):
+        state = assign(state, LE_LUCAS, STANLEY)
     return state
 
 
@@ -1289,7 +1302,9 @@ def begin_phase(state: State, stage: str) -> State:
     fresh: dict[str, Any] = dict(stage=stage, grants=frozenset(), moved={}, acted=frozenset())
     if stage == MOVEMENT:
         fresh["friendly"] = friendly_snapshot(state, state.active, grants=frozenset())
-    elif stage == COMBAT:  # R-27: the active player's sieges count one more turn
+    elif stage == COMBAT and any(s.owner == state.active for s in state.sieges.values()):
+        # R-27: the active player's sieges count one more turn (the others' stand as they were,
+        # the same objects: what is checked by them is not checked again)
         fresh["sieges"] = {p: (evolve(s, turn=s.turn + 1) if s.owner == state.active else s)
                            for p, s in state.sieges.items()}
     return evolve(state, **fresh)
@@ -1465,11 +1480,17 @@ def _claims_at_setup(state: State, player: str) -> State:
         for card in state.cards_of(noble):
             if state.kind(card) == "town":
                 state = _town_at_setup(state, card, noble)
+    # claim_places for each noble's homes, then for what each of his cards brings, in one new
+    # state: the first to claim a neutral fortress has it.
+    control = dict(state.control)
     for noble in state.faction(player):
-        state = claim_places(state, noble, state.entry(noble).names("home"))
+        places = list(state.entry(noble).names("home"))
         for card in state.cards_of(noble):
-            state = claim_places(state, noble, state.entry(card).names("brings"))
-    return state
+            places += state.entry(card).names("brings")
+        for place in places:
+            if place not in control and is_fortress_entry(state.box.place(place)):
+                control[place] = noble
+    return evolve(state, control=control) if control != state.control else state
 
 
 def _town_at_setup(state: State, card: str, noble: str) -> State:

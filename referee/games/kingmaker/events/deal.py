@@ -225,9 +225,11 @@ class Dealt(Base):
                          "deal-size", "R-5" if not extra else "R-6")
         if len(set(cards)) != len(cards):
             raise refuse("a card is named twice", "duplicate-card", "§4")
-        deck = rules.deck_size(state)
+        # A card in the deck leaves it one at least, unless hidden draws took it: only then is
+        # the deck counted (it takes sorting out where every card lies).
+        empty = bool(state.hidden) and any(state.hidden.values()) and rules.deck_size(state) <= 0
         for card in cards:
-            if state.cards.get(card) != DECK or deck <= 0:
+            if state.cards.get(card) != DECK or empty:
                 raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
                              "not-in-deck", "§4")
             check_data(state, card)
@@ -289,10 +291,9 @@ def dealt_cards(state: State, player: str) -> list[str]:
 
 def start_layout(state: State) -> State:
     """§4.3: nobles face up (Stanley with Le Lucas), then each player lays out the rest."""
-    for player in state.playing:
-        for card in dealt_cards(state, player):
-            if state.kind(card) == "noble":
-                state = rules.enter_noble(state, card, player, placed=False)
+    state = rules.enter_nobles(state, [(card, player) for player in state.playing
+                                       for card in dealt_cards(state, player)
+                                       if state.kind(card) == "noble"])
     state = evolve(state, stage=LAYOUT)
     for player in state.playing:
         if dealt_cards(state, player):
