@@ -712,13 +712,16 @@ def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Pla
 def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None, str] | None:
     """What is wrong with an event's fields against its declaration: (code, field, message)."""
     checks, required = _FIELD_CHECKS.get(etype) or _field_checks(etype)
+    present = 0  # of the required fields (an event's keys are distinct)
     for key, value in event.fields:
         check = checks.get(key)
         if check is None:
             return "unknown-field", key, f"{event.type} has no field {key!r}"
         if not check(value):
             return "bad-field", key, f"{event.type}.{key} must be a {etype.fields[key]}"
-    if required and not required.issubset([key for key, _ in event.fields]):
+        if key in required:
+            present += 1
+    if present < len(required):
         missing = next(key for key in etype.fields if key in required and
                        key not in {k for k, _ in event.fields})
         return "missing-field", None, f"{event.type} needs the field {missing!r}"

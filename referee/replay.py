@@ -141,19 +141,22 @@ def _named(log: GameLog, message: str) -> int:
 
 def _check_event(game: Game[Any], log: GameLog, entry: Entry) -> None:
     event = entry.event
-
-    def fail(message: str, code: str, key: str | None = None) -> LogError:
-        line = log.event_line(entry)
-        line = log.line_of(key, line) if key and line else line
-        return log.fail(f"event {entry.seq}: {message}", code=code, line=line, seq=entry.seq)
-
     etype = game.events.get(event.type)
     if etype is None:
-        raise fail(f"unknown event type {event.type!r} for {game.id}", "unknown-event", "type")
+        raise _event_failure(log, entry, f"unknown event type {event.type!r} for {game.id}",
+                             "unknown-event", "type")
     problem = field_problem(etype, event)
     if problem is not None:
         code, key, message = problem
-        raise fail(message, code, key)
+        raise _event_failure(log, entry, message, code, key)
+
+
+def _event_failure(log: GameLog, entry: Entry, message: str, code: str,
+                   key: str | None = None) -> LogError:
+    """An entry's refusal, at the line of its `key` (else of its table)."""
+    line = log.event_line(entry)
+    line = log.line_of(key, line) if key and line else line
+    return log.fail(f"event {entry.seq}: {message}", code=code, line=line, seq=entry.seq)
 
 
 # --------------------------------------------------------------------------------------------
