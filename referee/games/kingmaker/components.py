@@ -157,6 +157,10 @@ class Entry:
 
     def missing(self) -> tuple[str, ...]:
         """The required values not known yet (R-2)."""
+        return self._missing
+
+    @cached_property
+    def _missing(self) -> tuple[str, ...]:  # asked at every draw: an entry never changes
         have = {field for field, _ in self.values}
         needed = [key for key in REQUIRED.get(self.kind, ()) if key not in have]
         if self.kind == "event":

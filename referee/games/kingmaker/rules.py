@@ -1849,8 +1849,16 @@ def event_available(state: State, name: str) -> bool:
 
 
 def event_deck_empty(state: State) -> bool:
-    events = state.box.of("event")
-    return bool(events) and all(not event_available(state, e.name) for e in events)
+    """Whether no event card is available (event_available of each is false)."""
+    copies = _event_copies(state.box)
+    out = state.events_out.get
+    return bool(copies) and not any(n is None or out(name, 0) < n for name, n in copies)
+
+
+@recalled
+def _event_copies(box: Box) -> tuple[tuple[str, int | None], ...]:
+    """(event, its copies or None when unknown), in the box's order (event_counts of each)."""
+    return tuple((e.name, e.copies) for e in box.of("event"))
 
 
 def rebuild_events(state: State) -> State:
