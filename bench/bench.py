@@ -290,6 +290,35 @@ def python_chess_floor(moves_wanted: int = 20000) -> float | None:
 # --------------------------------------------------------------------------------------------
 
 
+def _spin(count: int = 3_000_000) -> int:
+    total = 0
+    for i in range(count):
+        total += i * i % 7
+    return total
+
+
+def host_check(rounds: int = 3) -> float:
+    """Two CPU-bound loops, one after the other, then at once in two processes: the ratio of
+    the times. An idle 2-core machine gives nearly 2; a shared VM whose neighbour is busy gives
+    less, and then single figures move by up to half (README, "Speed")."""
+    import multiprocessing
+
+    in_turn = at_once = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        _spin()
+        _spin()
+        in_turn = min(in_turn, time.perf_counter() - start)
+        start = time.perf_counter()
+        workers = [multiprocessing.Process(target=_spin) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        at_once = min(at_once, time.perf_counter() - start)
+    return in_turn / at_once
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
@@ -306,7 +335,8 @@ def main() -> None:
     games = [load_game(g) for g in (args.games or available_game_ids())]
     env = environment()
     print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores; "
-          f"load {os.getloadavg()[0]:.2f}; runs {runs}")
+          f"load {os.getloadavg()[0]:.2f}; runs {runs}; two loops at once run "
+          f"{host_check():.2f} x as fast as in turn (an idle 2-core machine: nearly 2)")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         print("\n(1) options in the worst position (goal: <= 20 ms, <= 50 MiB; mistyped play "
@@ -349,8 +379,9 @@ def main() -> None:
             summary = simulate(game.id, 20 if quick else 200, 7)
             print(f"  {game.id:<20} {summary.games / summary.seconds:,.1f} games/s "
                   f"({summary.events / summary.games:.0f} events per game)")
-    print(f"\nload at the end {os.getloadavg()[0]:.2f}; a load well above 0 means the figures "
-          f"are not those of an idle machine: run again")
+    print(f"\nat the end: load {os.getloadavg()[0]:.2f}, two loops at once {host_check():.2f} x "
+          "as fast as in turn; a load well above 0, or a ratio well below 2 on 2 cores, means "
+          "the figures are not those of an idle machine: run again")
 
 
 if __name__ == "__main__":
