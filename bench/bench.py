@@ -290,31 +290,24 @@ def python_chess_floor(moves_wanted: int = 20000) -> float | None:
 # --------------------------------------------------------------------------------------------
 
 
-def _spin(count: int = 3_000_000) -> int:
-    total = 0
-    for i in range(count):
-        total += i * i % 7
-    return total
+SPIN = "total = 0\nfor i in range(6_000_000):\n    total += i * i % 7"
 
 
 def host_check(rounds: int = 3) -> float:
-    """Two CPU-bound loops, one after the other, then at once in two processes: the ratio of
+    """Two CPU-bound loops, each a fresh Python, one after the other, then at once: the ratio of
     the times. An idle 2-core machine gives nearly 2; a shared VM whose neighbour is busy gives
     less, and then single figures move by up to half (README, "Speed")."""
-    import multiprocessing
-
+    command = [sys.executable, "-c", SPIN]
     in_turn = at_once = float("inf")
     for _ in range(rounds):
         start = time.perf_counter()
-        _spin()
-        _spin()
+        for _ in range(2):
+            subprocess.run(command, check=True)
         in_turn = min(in_turn, time.perf_counter() - start)
         start = time.perf_counter()
-        workers = [multiprocessing.Process(target=_spin) for _ in range(2)]
+        workers = [subprocess.Popen(command) for _ in range(2)]
         for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
+            worker.wait()
         at_once = min(at_once, time.perf_counter() - start)
     return in_turn / at_once
 
