@@ -17,7 +17,6 @@ T = TypeVar("T")
 Plan = Callable[[Any, dict[str, Any]], Any]
 _PLANS: dict[type, Plan] = {}  # how to evolve each class, worked out at its first evolve
 _new = object.__new__
-_set = object.__setattr__
 
 
 def evolve(value: T, **changes: Any) -> T:

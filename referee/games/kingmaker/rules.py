@@ -805,17 +805,22 @@ def assign(state: State, card: str, noble: str, claims: bool = True) -> State:
 
 def claim_places(state: State, noble: str, places: Iterable[str]) -> State:
     """R-7: places become the noble's if they are neutral fortresses."""
-    claimed: dict[str, str] = {}
+    control = dict(state.control)
+    return evolve(state, control=control) if _claim(control, state.box, noble, places) \
+        else state
+
+
+def _claim(control: dict[str, str], box: Box, noble: str, places: Iterable[str]) -> bool:
+    """R-7 in `control`: each of `places` that is a neutral fortress becomes the noble's (the
+    first to claim one has it). Whether any did."""
+    claimed = False
     for place in places:
-        if place not in state.control and is_fortress_entry(state.box.place(place)):
-            claimed.setdefault(place, noble)
-    return evolve(state, control={**state.control, **claimed}) if claimed else state
-
-
-def is_fortress_entry(entry: Entry | None) -> bool:
-    """is_fortress, of a place's entry (None: a place not declared)."""
-    kind = entry.get("kind") if entry is not None else None
-    return kind is not None and PLACE_KINDS[str(kind)].fortress
+        entry = box.place(place)
+        kind = entry.get("kind") if entry is not None else None
+        if place not in control and kind is not None and PLACE_KINDS[str(kind)].fortress:
+            control[place] = noble
+            claimed = True
+    return claimed
 
 
 def take_control(state: State, place: str, noble: str) -> State:
@@ -1482,15 +1487,12 @@ def _claims_at_setup(state: State, player: str) -> State:
                 state = _town_at_setup(state, card, noble)
     # claim_places for each noble's homes, then for what each of his cards brings, in one new
     # state: the first to claim a neutral fortress has it.
-    control = dict(state.control)
+    control, claimed = dict(state.control), False
     for noble in state.faction(player):
-        places = list(state.entry(noble).names("home"))
+        claimed |= _claim(control, state.box, noble, state.entry(noble).names("home"))
         for card in state.cards_of(noble):
-            places += state.entry(card).names("brings")
-        for place in places:
-            if place not in control and is_fortress_entry(state.box.place(place)):
-                control[place] = noble
-    return evolve(state, control=control) if control != state.control else state
+            claimed |= _claim(control, state.box, noble, state.entry(card).names("brings"))
+    return evolve(state, control=control) if claimed else state
 
 
 def _town_at_setup(state: State, card: str, noble: str) -> State:

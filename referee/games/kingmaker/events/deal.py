@@ -227,7 +227,7 @@ class Dealt(Base):
             raise refuse("a card is named twice", "duplicate-card", "§4")
         # A card in the deck leaves it one at least, unless hidden draws took it: only then is
         # the deck counted (it takes sorting out where every card lies).
-        empty = bool(state.hidden) and any(state.hidden.values()) and rules.deck_size(state) <= 0
+        empty = any(state.hidden.values()) and rules.deck_size(state) <= 0
         for card in cards:
             if state.cards.get(card) != DECK or empty:
                 raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
