@@ -904,10 +904,15 @@ def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
 
 
 def nobles_moved(state: State, nobles: Iterable[str], to: str) -> dict[str, NobleState]:
-    """`state.nobles` with `nobles` at `to` (for an event that changes more in one new state)."""
+    """`state.nobles` with `nobles` at `to` (for an event that changes more in one new state).
+    A move changes no owner: `noble_owners` is told, and need not look."""
     moved = dict(state.nobles)
     for noble in nobles:
         moved[noble] = NobleState(moved[noble].owner, to)  # evolve(..., at=to), made directly
+    made, base = _moved_nobles
+    if state.nobles is not made or made is _last_owners[0]:
+        base = state.nobles  # else a move of the last move, not asked about: the same base
+    _moved_nobles[:] = moved, base
     return moved
 
 
@@ -1755,14 +1760,21 @@ def _no_elimination(state: State) -> State:
     return state
 
 
-@recalled
 def _owners(nobles: Mapping[str, NobleState]) -> frozenset[str]:
     """The players with a noble in play."""
-    return frozenset(map(_OWNER, nobles.values()))
+    return _players_of(noble_owners(nobles))
+
+
+@recalled
+def _players_of(owners: Mapping[str, str]) -> frozenset[str]:
+    return frozenset(owners.values())
 
 
 _OWNER = attrgetter("owner")
 _last_owners: list[Any] = [None, {}]  # the nobles last asked about, and their owners
+# The nobles last made by `nobles_moved`, and those it was made from through any number of
+# moves: the same owners.
+_moved_nobles: list[Any] = [None, None]
 
 
 def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
@@ -1771,9 +1783,11 @@ def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
     that what is recalled by it outlives the move. Callers do not change it."""
     last_nobles, last = _last_owners
     if nobles is not last_nobles:
-        owners = dict(zip(nobles, map(_OWNER, nobles.values())))
-        if owners != last:
-            last = owners
+        made, base = _moved_nobles
+        if nobles is not made or base is not last_nobles or last_nobles is None:
+            owners = dict(zip(nobles, map(_OWNER, nobles.values())))
+            if owners != last:
+                last = owners
         _last_owners[:] = nobles, last
     return last  # type: ignore[no-any-return]
 
