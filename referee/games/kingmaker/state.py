@@ -121,7 +121,7 @@ class Combat:
         return self.defenders + self.def_allies
 
 
-@value(slots=True)
+@value  # no slots: a new one at every event of a timed log, and evolve copies a dict at once
 class Clock:
     """R-49: the time played, from the first chance phase, less the pauses (event times)."""
 
