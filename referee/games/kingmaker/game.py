@@ -157,14 +157,10 @@ class Kingmaker(Game[State]):
         return components.template(components.load(text, SHIPPED))
 
     # ---- where the game stands -----------------------------------------------------------
-    def phase(self, state: State) -> str:
-        return rules.phase(state)
-
-    def to_act(self, state: State) -> ToAct:
-        return rules.to_act(state)
-
-    def acting(self, state: State) -> tuple[str, ...]:
-        return rules.acting(state)
+    # The rules' own functions, with no method around them: the core asks at every event.
+    phase = staticmethod(rules.phase)
+    to_act = staticmethod(rules.to_act)
+    acting = staticmethod(rules.acting)
 
     def finished(self, state: State) -> bool:
         return state.ended is not None
