@@ -9,7 +9,9 @@ Every figure is printed beside its floor, measured in the same run:
 (2) `referee play` on a long log, as a whole process, against `python -c "import typer"`: with the
     replay cache warm (the log was written by the previous command, as at the table) and cold.
 (3) `referee check`: events per second per core, in-process, and its time divided by a plain
-    `tomllib.load` of the same files (the parser a pure-Python referee could not beat).
+    `tomllib.load` of the same files (the parser a pure-Python referee could not beat); on
+    simulated logs, which carry no event times, and on the same logs timed as `play` writes
+    them at a table (a time to every event: more to parse, and Kingmaker's clock to keep).
 (4) `referee check --jobs 2` on many logs, as a whole process: the speed-up over `--jobs 1`.
 (5) `referee simulate`: games per second.
 Run it on an idle machine; the timings are minimums (or medians where said) of repeated runs.
@@ -25,6 +27,7 @@ the Castle, so only times are given.)
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import difflib
 import os
 import pickle
@@ -222,6 +225,24 @@ def make_logs(game_id: str, count: int, folder: Path) -> list[Path]:
     return sorted(folder.glob("*.toml"))
 
 
+def timed_copies(files: list[Path], folder: Path) -> list[Path]:
+    """The logs as `play` writes them at a table, where every event carries its time (a
+    simulated log has none): 10 s apart from the log's start, and the last two events a day
+    later, so that a game ended by its clock (Kingmaker's `end time`, at a turn's end) ends
+    past its time limit, as at the table."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for path in files:
+        log = logfile.read(path)
+        last = len(log.entries)
+        entries = tuple(evolve(entry, at=log.created + dt.timedelta(
+            seconds=10 * entry.seq, days=1 if entry.seq >= last - 1 else 0))
+            for entry in log.entries)
+        out.append(folder / path.name)
+        out[-1].write_text(logfile.dumps(evolve(log, entries=entries)))
+    return out
+
+
 def bench_check(logs: dict[str, list[Path]], rounds: int) -> dict[str, dict[str, float]]:
     """Each game's check and tomllib.load of its files, paired, in `rounds` rounds that take
     every game in turn: a neighbour passing on a shared machine slows a round of every game,
@@ -357,8 +378,11 @@ def main() -> None:
               f"{floor}")
         logs = {game.id: make_logs(game.id, 20 if quick else 200, work / game.id)
                 for game in games}
+        # and the same games as a table's logs, every event timed
+        logs.update({f"{game_id} timed": timed_copies(files, work / f"timed-{game_id}")
+                     for game_id, files in list(logs.items())})
         for game_id, c in bench_check(logs, 3 if quick else 7).items():
-            print(f"  {game_id:<20} {len(logs[game_id])} logs, {c['events']:,} events: "
+            print(f"  {game_id:<26} {len(logs[game_id])} logs, {c['events']:,} events: "
                   f"{c['events'] / c['check']:,.0f} events/s; check {c['check'] * 1e3:.0f} ms "
                   f"= {c['check'] / c['toml']:.2f} x tomllib.load {c['toml'] * 1e3:.0f} ms")
         count = args.jobs_logs or (60 if quick else 1000)
