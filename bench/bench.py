@@ -14,7 +14,8 @@ Every figure is printed beside its floor, measured in the same run:
     them at a table (a time to every event: more to parse, and Kingmaker's clock to keep).
 (4) `referee check --jobs 2` on many logs, as a whole process: the speed-up over `--jobs 1`.
 (5) `referee simulate`: games per second.
-Run it on an idle machine; the timings are minimums (or medians where said) of repeated runs.
+Run it on an idle machine; the timings are minimums (or medians where said) of repeated runs
+(for (3), the sum of each file's best time).
 
 `--instructions` adds, where valgrind is installed, the CPU instructions of (2) beside its floor
 (callgrind's count, user space only: fsync and the disk are not in it). Unlike the timings, they
