@@ -9,6 +9,7 @@ from referee.engine import apply_event, load_game
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import (
+    NobleState,
     State,
     moved_cards,
     placed,
@@ -214,6 +215,41 @@ def test_the_owners_and_the_holdings_outlive_moves_that_leave_them():
             drawn += 1
         state = after
     assert moved and drawn
+
+
+def test_the_owners_after_moves_agree_with_a_fresh_look():
+    """`nobles_moved` tells `noble_owners` that no owner changed: after one move, after moves
+    chained before anyone asks, after nobles whose owners did change, and after a move from
+    nobles that were not the last asked about, the owners are those a fresh look finds."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events:
+        state = apply_event(game, state, event, playout.players)
+        if len({s.owner for s in state.nobles.values()}) > 1:
+            break
+
+    def agrees(nobles: dict[str, NobleState]) -> dict[str, str]:
+        owners = rules.noble_owners(nobles)
+        assert owners == {n: s.owner for n, s in nobles.items()}
+        assert rules._owners(nobles) == frozenset(owners.values())
+        return owners
+
+    def moved(state: State, noble: str, to: str) -> State:
+        return evolve(state, nobles=rules.nobles_moved(state, [noble], to))
+
+    first, second = list(state.nobles)[:2]
+    owners = agrees(state.nobles)
+    one = moved(state, first, "sq:X")
+    assert agrees(one.nobles) is owners  # the same owners, not gathered again
+    three = moved(moved(one, second, "sq:Y"), first, "sq:Z")  # chained, nobody asked between
+    assert agrees(three.nobles) is owners
+    other = next(p for p in state.names if p != state.nobles[first].owner)
+    changed = evolve(three, nobles={**three.nobles,
+                                    first: NobleState(other, three.nobles[first].at)})
+    agrees(changed.nobles)  # not a move: its owners are looked at
+    agrees(moved(changed, second, "sq:W").nobles)
+    agrees(moved(one, second, "sq:V").nobles)  # from nobles asked about before the change
 
 
 def test_the_friendly_snapshot_is_friendly_for_every_place_of_known_kind():
