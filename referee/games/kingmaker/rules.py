@@ -1784,7 +1784,7 @@ def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
     last_nobles, last = _last_owners
     if nobles is not last_nobles:
         made, base = _moved_nobles
-        if nobles is not made or base is not last_nobles or last_nobles is None:
+        if nobles is not made or base is not last_nobles:
             owners = dict(zip(nobles, map(_OWNER, nobles.values())))
             if owners != last:
                 last = owners
