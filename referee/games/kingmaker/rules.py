@@ -814,9 +814,9 @@ def _claim(control: dict[str, str], box: Box, noble: str, places: Iterable[str])
     """R-7 in `control`: each of `places` that is a neutral fortress becomes the noble's (the
     first to claim one has it). Whether any did."""
     claimed = False
+    kinds = box.place_kinds  # of the places whose kind is known: another is claimed by none
     for place in places:
-        entry = box.place(place)
-        kind = entry.get("kind") if entry is not None else None
+        kind = kinds.get(place)
         if place not in control and kind is not None and PLACE_KINDS[str(kind)].fortress:
             control[place] = noble
             claimed = True
