@@ -642,6 +642,13 @@ class Game(Generic[S]):
         (`to_act(state).line()`), or starts with "Game over" once the game is over."""
         raise NotImplementedError
 
+    def compact(self, state: S) -> str:
+        """The board for a shared screen: `status` on a terminal and the session. What players
+        need to act (who acts, the standing, the public pieces that matter now) in at most
+        `screen.BOARD_ROWS` rows of `screen.BOARD_COLUMNS` columns at the game's largest player
+        count; ends like `render`. The default: the whole board."""
+        return self.render(state)
+
     def board(self, state: S) -> dict[str, Any]:
         """The board as data for `status --json`: JSON values only (str, int, bool, None, lists,
         dicts with str keys), and nothing the table has not seen. The core adds who acts, the

@@ -279,6 +279,56 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: the hand, its special card and quest, the trick on
+    the table, one line per player (cards held, tricks won, points this hand, total so far,
+    what the table knows of the hand); the per-hand table and chart stay in `status --full`."""
+    deal = state.deal
+    lines = [f"The Dwarf King (edition {state.edition})"]
+    if state.over:
+        lines.append(f"Game over: {outcome_line(state)}")
+    else:
+        extra = " (extra hand)" if deal.number > HANDS else f" of {HANDS}"
+        lines[0] += f" - hand {deal.number}{extra}, dealer {state.names[deal.dealer]}"
+        if deal.special:
+            s = SPECIAL_CARD[deal.special]
+            lines.append(f"Special card: {s.name} - {s.text}")
+        if deal.quest:
+            lines.append(f"Quest: {quest_line(state, deal.quest)}")
+        if deal.tricks:
+            t = deal.tricks[-1]
+            lines.append(f"Last trick ({t.number}): {' '.join(t.cards)} - won by "
+                         f"{state.names[t.winner]}")
+        if deal.leader is not None and deal.slots:
+            shown = " ".join(f"{state.names[s]}:{c}" for s, c in deal.plays) or "(no card yet)"
+            lines.append(f"Trick {deal.trick_number}: {shown}")
+    lines += ["", _player_lines(state), "Game over: `referee scoresheet` prints the sheet."
+              if state.over else to_act(state).line()]
+    return "\n".join(line for line in lines if line is not None)
+
+
+def _player_lines(state: State) -> str:
+    deal = state.deal
+    playing = bool(deal.slots) and not state.over
+    won = [sum(1 for t in deal.tricks if t.winner == s) for s in range(state.players)]
+    now = hand_points(deal, state.players, state.edition) if playing and deal.tricks else None
+    head = f"  {'':<8} {'total':>5}" + ("  cards tricks  now" if playing else "")
+    rows = [head]
+    for seat, name in enumerate(state.names):
+        row = f"  {name[:8]:<8} {state.totals[seat]:>5}"
+        if playing:
+            slot = deal.slots[seat]
+            row += f"  {slot.size:>5} {won[seat]:>6} " + (f"{now[seat]:>+4}" if now else "   -")
+            if slot.complete:
+                row += "  known: " + " ".join(sort_cards(slot.known))
+            elif slot.known:
+                row += "  holds " + " ".join(sort_cards(slot.known))
+            if slot.voids:
+                row += "  no " + ", ".join(v.what for v in slot.voids)
+        rows.append(row)
+    return "\n".join(rows)
+
+
 def _trick_lines(state: State) -> list[str]:
     deal = state.deal
     if not deal.slots:

@@ -145,6 +145,40 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: the kingdom, then the piles by their sizes (the
+    discard by its top card), hands, seals, the card answered and who acts; `status --full`
+    lists the whole discard pile."""
+    lines = kingdom(state) if state.revealed else ["The kingdom is not dealt yet."]
+    if state.revealed:  # the bonuses go up beside the King, in place of the blank line
+        best = [state.best(1), state.best(2)]
+        lines[0] += (f"; largest castle {state.largest + 1}, most prestigious "
+                     + (f"{best[0] + 1}" if best[0] is not None else "none")
+                     + ", best defended " + (f"{best[1] + 1}" if best[1] is not None
+                                             else "none"))
+        lines = lines[:1] + lines[2:-1]
+    top = f", top {CARD[state.discard[-1]].slug}" if state.discard else ""
+    lines.append(f"Event deck {state.deck_size}; discard {len(state.discard)}{top}; "
+                 f"personalities {state.persona_left} left, dead: "
+                 f"{' '.join(state.dead) or 'none'}")
+    hands = "Hands: " + ", ".join(f"{n} {h.size}" for n, h in zip(state.names, state.hands))
+    if state.squires != HAND:
+        sealed = [n for n, s in zip(state.names, state.seals) if s]
+        hands += "; sealed: " + ("everyone" if len(sealed) == len(state.names)
+                                 else ", ".join(sealed) or "nobody yet")
+    lines.append(hands)
+    if state.window is not None:
+        lines.append(f"Announced: {state.window.announced}; asked in turn: "
+                     + ", ".join(state.window.order[state.window.asked:]))
+    if state.frames:
+        lines.append("In play: " + ", ".join(f.card for f in state.frames))
+    if state.ending and not state.over:
+        lines.append(f"The personality deck ran out: the game ends after {state.names[-1]}'s "
+                     "turn (R-15)")
+    lines.append("Game over: " + outcome(state) if state.over else to_act(state).line())
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------------------------
 # What a move changed
 

@@ -58,6 +58,42 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: one row per House (more when its cards need them),
+    a column per profession with its net and its cards; the pile, the card waiting, who acts."""
+    width = 16
+    lines = ["House".ljust(14) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
+    for house in row_order(state):
+        owner = state.owner(house)
+        head = f"{state.houses[house]} {owner or '-'}"[:13].ljust(14)
+        columns = []
+        for prof in range(4):
+            cards = sorted(c for c in state.under(house) if card_profession(c) == prof)
+            words = [f"{state.net(house, prof):>3}"] + [
+                short_name(state.houses, c) + ("*" if locked(state, c) else "") for c in cards]
+            columns.append(_cell_rows(words, width - 1))
+        for row in range(max(map(len, columns))):
+            cells = [col[row] if row < len(col) else "" for col in columns]
+            lines.append(((head if row == 0 else " " * 14)
+                          + "".join(cell.ljust(width) for cell in cells)).rstrip())
+    waiting = f"; drawn, waiting: {card_name(state, state.pending)}" \
+        if state.pending is not None else ""
+    lines.append(f"Pile: {state.pile_size} card(s){waiting}   (* = locked)")
+    lines.append("Game over: " + outcome(state) if state.finished else to_act(state).line())
+    return "\n".join(lines)
+
+
+def _cell_rows(words: list[str], width: int) -> list[str]:
+    """Words packed into rows at most `width` wide (a table cell that grows downwards)."""
+    rows = [words[0]]
+    for word in words[1:]:
+        if len(rows[-1]) + 1 + len(word) <= width:
+            rows[-1] += " " + word
+        else:
+            rows.append("    " + word)
+    return rows
+
+
 def option_lines(state: State, events: list[Event], formatted: list[str],
                  families: list[Family]) -> list[str]:
     """Forty single draws read worse than one line: `draw CARD` with the count. With
