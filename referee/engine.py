@@ -666,11 +666,12 @@ class Game(Generic[S]):
         """The notation in one line: each event type's first form."""
         return " | ".join(t.forms[0][0] for t in self.events if t.forms)
 
-    def rules(self) -> str:
-        """The rules summary, the rulings in force by default, the notation: for `referee rules`."""
+    def rules(self, width: int = 0) -> str:
+        """The rules summary, the rulings in force by default, the notation: for `referee rules`,
+        wrapped to `width` columns (0: the reference width of the man pages)."""
         from referee.rulebook import reference
 
-        return reference(self)
+        return reference(self, width)
 
 
 # --------------------------------------------------------------------------------------------

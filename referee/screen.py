@@ -8,6 +8,7 @@ plain text, printed once, so scripts and tests read exactly what they read befor
 
 from __future__ import annotations
 
+import io
 import os
 import shlex
 import shutil
@@ -150,9 +151,7 @@ def paged(allowed: bool = True, stream: IO[str] | None = None) -> Iterator[None]
     if argv is None:
         yield
         return
-    import io
-
-    held = io.StringIO()
+    held = _Held()
     sys.stdout = held
     try:
         yield
@@ -164,6 +163,13 @@ def paged(allowed: bool = True, stream: IO[str] | None = None) -> Iterator[None]
                             screen_rows=screen_rows) and page(text, argv)):
             out.write(text)
             out.flush()
+
+
+class _Held(io.StringIO):
+    """Output held for the pager, bound for a terminal: writers keep their colours."""
+
+    def isatty(self) -> bool:
+        return True
 
 
 # --------------------------------------------------------------------------------------------
