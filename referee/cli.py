@@ -896,6 +896,7 @@ class Pacer:
         self.delay = delay
         self.stops = interactive and delay is None
         self.rows = max(10, shutil.get_terminal_size((80, 24)).lines)
+        self.columns = max(20, shutil.get_terminal_size((80, 24)).columns)
         self.shown = 0
         self.blank = False
 
@@ -903,10 +904,13 @@ class Pacer:
         for line in (line for text in texts for line in text.split("\n")):
             if not line and self.blank:
                 continue  # one blank line between parts is enough
-            if self.stops and self.shown >= self.rows - 2:
+            from referee.screen import rows
+
+            needed = rows(clean(line), self.columns)  # a long line wraps onto more rows
+            if self.stops and self.shown and self.shown + needed > self.rows - 2:
                 self.stop()
             out(line)
-            self.shown += 1
+            self.shown += needed
             self.blank = not line
 
     def after_move(self) -> None:

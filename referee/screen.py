@@ -63,7 +63,7 @@ def cells(text: str) -> int:
 def rows(text: str, columns: int) -> int:
     """The screen rows `text` fills on a terminal `columns` wide that wraps long lines."""
     lines = text.split("\n")
-    if lines and lines[-1] == "":
+    if len(lines) > 1 and lines[-1] == "":
         lines.pop()  # the newline that ends the text starts no row of its own
     return sum(max(1, -(-cells(line) // columns)) for line in lines)
 

@@ -1,0 +1,230 @@
+"""The shared screen (issue 25): the pager's decision, the hand-over screen through a real
+pseudo-terminal, colour, and the compact boards of every game at its largest player count."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import screen
+from referee.cli import folded
+from tests.screens import midgame_log, midgame_states
+
+PYTHON = sys.executable
+SRC = str(Path(__file__).resolve().parents[1])
+
+
+# --------------------------------------------------------------------------------------------
+# The pager's decision
+
+
+def test_rows_counts_wrapped_and_wide_lines():
+    assert screen.rows("", 80) == 1
+    assert screen.rows("a\nb\n", 80) == 2
+    assert screen.rows("x" * 81, 80) == 2
+    assert screen.rows("x" * 160 + "\n\n", 80) == 3
+    assert screen.rows("\u4e2d" * 41, 80) == 2  # wide characters take two columns
+
+
+def test_only_what_is_taller_than_the_window_on_a_terminal_is_paged():
+    tall, short = "line\n" * 30, "line\n" * 10
+    assert screen.should_page(tall, terminal=True, allowed=True, columns=80, screen_rows=24)
+    assert not screen.should_page(short, terminal=True, allowed=True, columns=80,
+                                  screen_rows=24)
+    assert not screen.should_page(tall, terminal=False, allowed=True, columns=80,
+                                  screen_rows=24)
+    assert not screen.should_page(tall, terminal=True, allowed=False, columns=80,
+                                  screen_rows=24)
+    # twelve lines of 200 characters fill 36 rows of an 80-column window
+    assert screen.should_page(("y" * 200 + "\n") * 12, terminal=True, allowed=True, columns=80,
+                              screen_rows=24)
+
+
+def test_the_pager_is_chosen_as_git_does():
+    assert screen.pager_argv({"PAGER": "less -S"}) == ["less", "-S"] or not shutil.which("less")
+    assert screen.pager_argv({"PAGER": ""}) is None
+    assert screen.pager_argv({"PAGER": "cat"}) is None
+    assert screen.pager_argv({"PAGER": "no-such-pager-anywhere"}) is None
+    assert screen.pager_argv({"PAGER": "'unclosed"}) is None
+    if shutil.which("less"):
+        assert screen.pager_argv({}) == ["less"]
+    assert screen.pager_environ({})["LESS"] == "FRX"
+    assert screen.pager_environ({"LESS": "M"})["LESS"] == "M"  # the user's choice wins
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_paged_sends_tall_output_through_the_pager_and_prints_short_output(
+        tmp_path, monkeypatch):
+    caught = tmp_path / "paged.txt"
+    monkeypatch.setenv("PAGER", f"tee {caught}")
+    monkeypatch.setattr(screen, "size", lambda: (80, 10))
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    with screen.paged(True, terminal):
+        print("\n".join(f"row {n}" for n in range(30)))
+    assert caught.read_text().splitlines()[-1] == "row 29"
+    assert terminal.getvalue() == ""  # it went to the pager, not straight to the screen
+    caught.unlink()
+    with screen.paged(True, terminal):
+        print("short")
+    assert terminal.getvalue() == "short\n" and not caught.exists()
+    with screen.paged(False, terminal):  # --no-pager
+        print("\n".join(f"row {n}" for n in range(30)))
+    assert not caught.exists() and "row 29" in terminal.getvalue()
+
+
+def test_off_a_terminal_nothing_is_held_or_paged(monkeypatch, tmp_path):
+    monkeypatch.setenv("PAGER", f"tee {tmp_path / 'no'}")
+    plain = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", plain)
+    with screen.paged(True, plain):
+        print("x\n" * 100, end="")
+        assert sys.stdout is plain  # streamed as it comes
+    assert plain.getvalue().count("x") == 100 and not (tmp_path / "no").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# Colour
+
+
+def test_colour_only_on_a_terminal_without_no_color():
+    terminal = FakeTerminal()
+    assert screen.colour_wanted(terminal, {"TERM": "xterm"})
+    assert not screen.colour_wanted(terminal, {"TERM": "xterm", "NO_COLOR": "1"})
+    assert not screen.colour_wanted(terminal, {"TERM": "dumb"})
+    assert not screen.colour_wanted(io.StringIO(), {"TERM": "xterm"})
+    assert screen.paint("To act: Ann", "act", True) == "\x1b[1mTo act: Ann\x1b[0m"
+    assert screen.paint("To act: Ann", "act", False) == "To act: Ann"
+
+
+# --------------------------------------------------------------------------------------------
+# The hand-over screen, through a pseudo-terminal
+
+
+def run_in_pty(argv: list[str], cwd: Path, enters: int, env: dict[str, str] | None = None,
+               timeout: float = 60) -> str:
+    """Run `argv` on a pseudo-terminal, pressing Enter `enters` times as it waits; all output."""
+    master, slave = os.openpty()
+    environ = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80",
+               "LINES": "24", **(env or {})}
+    environ.pop("NO_COLOR", None)
+    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
+                             env=environ, close_fds=True)
+    os.close(slave)
+    seen = b""
+    pressed = 0
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            prompts = seen.count(b"press Enter") + seen.count(b"Press Enter when done")
+            if pressed < min(enters, prompts):
+                os.write(master, b"\r")
+                pressed += 1
+            if child.poll() is not None and not ready:
+                break
+    finally:
+        os.close(master)
+        child.wait(timeout=10)
+    return seen.decode("utf-8", "replace")
+
+
+def assert_handed_over(output: str, player: str, secret: str) -> None:
+    """The player is named first, the secret shown after that, and wiped (screen and scrollback)
+    before anything else is printed: the secret never appears after the last wipe."""
+    named = output.index(f"{player} only")
+    shown = output.index(secret)
+    wiped = output.index(screen.WIPE, shown)
+    assert named < shown < wiped
+    assert output.index(screen.WIPE) < named  # the screen was cleared before the name too
+    assert secret not in output[wiped:]
+    assert "\x1b[3J" in output[shown:]  # the scrollback too
+
+
+def test_handover_shows_the_secret_between_two_enters_then_wipes_it(tmp_path):
+    code = ("from referee.screen import handover; print('before'); "
+            "handover('Ann', 'SECRET-XYZ 42'); print('after')")
+    output = run_in_pty([PYTHON, "-c", code], tmp_path, enters=2)
+    assert_handed_over(output, "Ann", "SECRET-XYZ 42")
+    assert output.rindex("after") > output.rindex(screen.WIPE)
+
+
+def test_handover_off_a_terminal_prints_the_secret_once_plainly():
+    stream = io.StringIO()
+    screen.handover("Ann", "SECRET\x1b[2J", stdout=stream)
+    assert stream.getvalue() == "SECRET\\x1b[2J\n"  # once, plain, neutralised
+    said: list[str] = []
+    screen.handover("Ann", "to stderr", said.append, stdout=stream)
+    assert said == ["to stderr"]
+
+
+def test_play_squires_hands_the_drawn_squires_and_receipt_to_their_player(tmp_path):
+    referee = [PYTHON, "-m", "referee", "--log", "g.toml"]
+    made = subprocess.run(referee + ["new", "king-of-the-castle", "-p", "Ann", "-p", "Ben",
+                                     "-o", "squires=random", "--seed", "7"],
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": SRC},
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    output = run_in_pty(referee + ["play", "squires"], tmp_path, enters=2)
+    receipt = output.split("Your receipt: ")[1].split()[0]
+    assert_handed_over(output, "Ann", receipt)
+    assert "Drawn for you: " in output[:output.index(receipt)]
+    after = output[output.rindex(screen.WIPE):]
+    assert "seals" in after and "Next: Ben" in after  # the table's lines come after the wipe
+
+
+def test_options_for_a_player_is_handed_over_and_the_table_sees_it_plainly_off_a_terminal(
+        tmp_path, cli):
+    log = midgame_log(tmp_path, "dwarf-king", seed=1, point=0.3)
+    output = run_in_pty([PYTHON, "-m", "referee", "--log", str(log), "status", "--for", "Ann"],
+                        tmp_path, enters=2)
+    assert_handed_over(output, "Ann", "as Ann sees it")
+    plain = cli("--log", str(log), "options", "--for", "Ann")
+    assert plain.status == 0 and "\x1b" not in plain.out and plain.out.strip()
+
+
+# --------------------------------------------------------------------------------------------
+# The compact board: every game at its largest player count, on real mid-game states
+
+
+@pytest.mark.parametrize("gid, seed, count, game, state", list(midgame_states()),
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
+def test_the_compact_board_fits_80_by_24(gid, seed, count, game, state):
+    board = game.compact(game.view(state))
+    shown = folded(board, screen.BOARD_COLUMNS).split("\n")
+    assert len(shown) <= screen.BOARD_ROWS, f"{gid} seed {seed} after {count}:\n{board}"
+    assert max(screen.cells(line) for line in shown) <= screen.BOARD_COLUMNS
+    last = board.rsplit("\n", 1)[-1]
+    assert last.startswith(("To act", "Game over")) or gid == "dwarf-king"
+    assert last == game.render(game.view(state)).rsplit("\n", 1)[-1]  # the same closing line
+
+
+def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_path, cli):
+    log = midgame_log(tmp_path, "king-of-the-valley")
+    plain = cli("--log", str(log), "status")
+    full = cli("--log", str(log), "status", "--full")
+    assert plain.out == full.out and "Castles ((tile) = face down" in plain.out
+    output = run_in_pty([PYTHON, "-m", "referee", "--no-pager", "--log", str(log), "status"],
+                        tmp_path, enters=0)
+    assert "Castles ((tile)" not in output and "Castles gold tok" in output
+    assert len(output.strip("\r\n").split("\r\n")) <= screen.BOARD_ROWS + 1
