@@ -228,3 +228,41 @@ def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_pat
                         tmp_path, enters=0)
     assert "Castles ((tile)" not in output and "Castles gold tok" in output
     assert len(output.strip("\r\n").split("\r\n")) <= screen.BOARD_ROWS + 1
+
+
+# --------------------------------------------------------------------------------------------
+# The proof at a real terminal: tmux at 80x24
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None,
+                    reason="tmux is not installed (.ci/run installs it, so CI runs this test)")
+@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley", "dwarf-king",
+                                 "king-of-the-castle", "kingmaker"])
+def test_a_tmux_capture_at_80x24_shows_the_whole_status_board(tmp_path, gid):
+    log = midgame_log(tmp_path, gid, seed=2, point=0.5)
+    session = f"referee-screen-{os.getpid()}-{gid}"
+    env = {**os.environ, "PYTHONPATH": SRC}
+    env.pop("TMUX", None)
+    tmux = ["tmux", "-L", session, "-f", "/dev/null"]
+    done = tmp_path / "done"
+    command = (f"cd {tmp_path} && PS1='$ ' {PYTHON} -m referee --log {log} status; "
+               f"touch {done}; exec sleep 60")
+    subprocess.run(tmux + ["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+                           "sh", "-c", command], env=env, check=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        capture = subprocess.run(tmux + ["capture-pane", "-p", "-t", session],
+                                 capture_output=True, text=True, check=True).stdout
+        history = subprocess.run(tmux + ["display-message", "-p", "-t", session,
+                                         "#{history_size}"],
+                                 capture_output=True, text=True, check=True).stdout
+    finally:
+        subprocess.run(tmux + ["kill-server"], env=env)
+    shown = capture.rstrip("\n").split("\n")
+    assert shown[0].startswith(("The King's Ear", "King of the Valley", "The Dwarf King",
+                                "King of the Castle", "Kingmaker")), capture
+    assert any(line.startswith(("To act", "Game over")) for line in shown[-3:]), capture
+    assert int(history.strip()) == 0, capture  # nothing scrolled off the top
+    assert len(shown) <= 24 - 2  # room left for the command above it and a prompt below
