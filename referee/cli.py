@@ -971,7 +971,13 @@ def _report(exc: RefereeError, as_json: bool = False) -> None:
     if as_json:
         _err_json(_error_dict(exc))
         return
-    for line in _refusal_lines(exc):
+    lines = _refusal_lines(exc)
+    from referee import screen
+
+    if screen.colour_wanted(sys.stderr):  # the refusal itself in red; the words say it anyway
+        typer.echo(screen.paint(lines[0], "refusal", True), err=True)
+        lines = lines[1:]
+    for line in lines:
         err(line)
 
 
