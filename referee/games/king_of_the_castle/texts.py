@@ -133,6 +133,13 @@ def render(state: State) -> str:
     if state.squires != HAND:
         sealed = [n for n, s in zip(state.names, state.seals) if s]
         lines.append(f"Sealed squires: {', '.join(sealed) or 'none yet'}")
+    return "\n".join(lines + _now(state))
+
+
+def _now(state: State) -> list[str]:
+    """The lines every board ends with: the card being answered, the cards in play, the end
+    coming, who acts."""
+    lines = []
     if state.window is not None:
         lines.append(f"Announced: {state.window.announced}; asked in turn: "
                      + ", ".join(state.window.order[state.window.asked:]))
@@ -142,7 +149,7 @@ def render(state: State) -> str:
         lines.append(f"The personality deck ran out: the game ends after {state.names[-1]}'s "
                      "turn (R-15)")
     lines.append("Game over: " + outcome(state) if state.over else to_act(state).line())
-    return "\n".join(lines)
+    return lines
 
 
 def compact(state: State) -> str:
@@ -167,16 +174,7 @@ def compact(state: State) -> str:
         hands += "; sealed: " + ("everyone" if len(sealed) == len(state.names)
                                  else ", ".join(sealed) or "nobody yet")
     lines.append(hands)
-    if state.window is not None:
-        lines.append(f"Announced: {state.window.announced}; asked in turn: "
-                     + ", ".join(state.window.order[state.window.asked:]))
-    if state.frames:
-        lines.append("In play: " + ", ".join(f.card for f in state.frames))
-    if state.ending and not state.over:
-        lines.append(f"The personality deck ran out: the game ends after {state.names[-1]}'s "
-                     "turn (R-15)")
-    lines.append("Game over: " + outcome(state) if state.over else to_act(state).line())
-    return "\n".join(lines)
+    return "\n".join(lines + _now(state))
 
 
 # --------------------------------------------------------------------------------------------
