@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
+import pyte
 import pytest
 
 from referee import screen
@@ -266,3 +268,48 @@ def test_a_tmux_capture_at_80x24_shows_the_whole_status_board(tmp_path, gid):
     assert any(line.startswith(("To act", "Game over")) for line in shown[-3:]), capture
     assert int(history.strip()) == 0, capture  # nothing scrolled off the top
     assert len(shown) <= 24 - 2  # room left for the command above it and a prompt below
+
+
+# --------------------------------------------------------------------------------------------
+# The demo's pager, read off an emulated 80x24 screen at every stop
+
+
+def screen_rows_of(text: str, columns: int = 80) -> list[str]:
+    """The rows `text` fills on a terminal `columns` wide that wraps long lines (ASCII text)."""
+    rows = []
+    for line in text.splitlines():
+        while len(line) > columns:
+            rows.append(line[:columns])
+            line = line[columns:]
+        rows.append(line)
+    return rows
+
+
+@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley", "dwarf-king",
+                                 "king-of-the-castle", "kingmaker"])
+def test_the_demo_shows_every_row_on_an_80x24_terminal_before_it_scrolls_away(tmp_path, gid):
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+    env.pop("NO_COLOR", None)
+    plain = subprocess.run([PYTHON, "-m", "referee", "demo", gid], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True).stdout
+    child = pexpect.spawn(PYTHON, ["-m", "referee", "demo", gid], cwd=str(tmp_path), env=env,
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    terminal = pyte.Screen(80, 24)
+    stream = pyte.Stream(terminal)
+    seen: set[str] = set()  # every row the screen showed when the demo stopped, or at its end
+    stops = 0
+    while True:
+        ended = child.expect(["-- Enter: go on, q: to the end --", pexpect.EOF])
+        stream.feed(child.before + (child.after if not ended else ""))
+        seen.update(row.rstrip() for row in terminal.display)
+        if ended:
+            break
+        stops += 1
+        child.send("\r")
+    child.close()
+    assert child.exitstatus == 0 and stops > 3
+    unseen = [row for row in screen_rows_of(plain) if row.strip() and row.rstrip() not in seen]
+    assert unseen == [], f"{gid}: rows that scrolled off unseen: {unseen}"
+    if gid == "kings-ear":  # the events issue 25 found missing
+        for seq in (23, 32, 41):
+            assert any(row.startswith(f"{seq:>4}  ") for row in seen)
