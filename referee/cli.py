@@ -446,7 +446,13 @@ def play(
         ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
           "end, and is shown only now)"] if played.receipt else [])
     if secret:  # shown to its player alone, and gone before the table's lines are printed
-        for_eyes_of(played.event.by or "the player", "\n".join(secret), err)
+        try:
+            for_eyes_of(played.event.by or "the player", "\n".join(secret), err)
+        except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
+            err("referee: interrupted: the move is in the log, but its "
+                + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
+                "be shown again; `referee undo` takes the move back, then play it again")
+            raise typer.Exit(130) from None
     for line in played.lines:
         out(clean(line))
     for notice in played.notices:

@@ -205,11 +205,14 @@ def handover(player: str, secret: str, plain: Callable[[str], None] | None = Non
         out.write(WIPE + paint(f"{clean_line(player)} only", "act", bright)
                   + " \u2014 press Enter (everyone else, look away)")
         out.flush()
-        keys.readline()
+        keys.readline()  # Ctrl-C here leaves the secret unseen: the caller says so
         out.write(HOME_CLEAR + clean(secret).rstrip("\n")
                   + "\n\nPress Enter when done: the screen is wiped.")
         out.flush()
-        keys.readline()
+        try:
+            keys.readline()
+        except KeyboardInterrupt:  # the secret was seen: Ctrl-C ends the hand-over as Enter
+            pass
     finally:
         out.write(WIPE)  # whatever happened (Ctrl-C too), the secret does not stay
         out.flush()

@@ -313,3 +313,45 @@ def test_the_demo_shows_every_row_on_an_80x24_terminal_before_it_scrolls_away(tm
     if gid == "kings-ear":  # the events issue 25 found missing
         for seq in (23, 32, 41):
             assert any(row.startswith(f"{seq:>4}  ") for row in seen)
+
+
+def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(tmp_path):
+    """Ctrl-C before the receipt was shown: the seal is in the log, its receipt is lost; the
+    player is told so (and `undo` takes the seal back), never left without a word."""
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
+    referee = ["-m", "referee", "--log", "g.toml"]
+    subprocess.run([PYTHON, *referee, "new", "king-of-the-castle", "-p", "Ann", "-p", "Ben",
+                    "-o", "squires=random", "--seed", "7"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    child = pexpect.spawn(PYTHON, [*referee, "play", "squires"], cwd=str(tmp_path), env=env,
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    child.expect("press Enter")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    said = child.before
+    assert "Your receipt" not in said and child.exitstatus == 130
+    assert "receipt was not shown" in said and "referee undo" in said
+    undone = subprocess.run([PYTHON, *referee, "undo"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)
+    assert undone.returncode == 0 and "squires" in undone.stdout
+
+
+def test_ctrl_c_once_the_secret_was_shown_ends_the_hand_over_like_enter(tmp_path):
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
+    referee = ["-m", "referee", "--log", "g.toml"]
+    subprocess.run([PYTHON, *referee, "new", "king-of-the-castle", "-p", "Ann", "-p", "Ben",
+                    "-o", "squires=random", "--seed", "7"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    child = pexpect.spawn(PYTHON, [*referee, "play", "squires"], cwd=str(tmp_path), env=env,
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    child.expect("press Enter")
+    child.send("\r")
+    child.expect("Your receipt: (\\S+)")
+    receipt = child.match.group(1)
+    child.expect("Press Enter when done")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    after = child.before[child.before.rindex(screen.WIPE):]
+    assert receipt not in after and "Next: Ben" in after and child.exitstatus == 0
