@@ -11,19 +11,22 @@ from referee import simulate
 from referee.engine import Player, apply_event, available_game_ids, load_game
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
+# Long names (18 characters), alike in their first eight: "Margaret-Ann-Tudor".
+LONG_NAMES = tuple(f"Margaret-{name}-Tudor" for name in NAMES)
 POINTS = (0.25, 0.5, 0.75, 1.0)  # how far into a random game its board is taken
 
 
-def largest_table(game: Any) -> list[Player]:
-    return game.seat_players([Player(n) for n in NAMES[:game.max_players]],
+def largest_table(game: Any, names: tuple[str, ...] = NAMES) -> list[Player]:
+    return game.seat_players([Player(n) for n in names[:game.max_players]],
                              game.default_options())
 
 
-def midgame_states(seeds: range = range(3)) -> Iterator[tuple[str, int, int, Any, Any]]:
+def midgame_states(seeds: range = range(3), names: tuple[str, ...] = NAMES
+                   ) -> Iterator[tuple[str, int, int, Any, Any]]:
     """(game id, seed, events played, game, state) at several points of random games."""
     for gid in available_game_ids():
         game = load_game(gid)
-        players = largest_table(game)
+        players = largest_table(game, names)
         for seed in seeds:
             played = simulate.play_out(game, seed, players)
             state = played.setup.state

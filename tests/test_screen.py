@@ -18,7 +18,7 @@ import pytest
 
 from referee import screen
 from referee.cli import folded
-from tests.screens import midgame_log, midgame_states
+from tests.screens import LONG_NAMES, midgame_log, midgame_states
 
 PYTHON = sys.executable
 SRC = str(Path(__file__).resolve().parents[1])
@@ -219,6 +219,20 @@ def test_the_compact_board_fits_80_by_24(gid, seed, count, game, state):
     last = board.rsplit("\n", 1)[-1]
     assert last.startswith(("To act", "Game over")) or gid == "dwarf-king"
     assert last == game.render(game.view(state)).rsplit("\n", 1)[-1]  # the same closing line
+
+
+LONG_NAMED = list(midgame_states(names=LONG_NAMES))
+
+
+@pytest.mark.parametrize("gid, seed, count, game, state", LONG_NAMED,
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
+def test_the_compact_board_tells_long_names_alike_in_their_first_letters_apart(
+        gid, seed, count, game, state):
+    board = game.compact(game.view(state))
+    for name in state.names:  # each player is there, by as much of the name as tells them apart
+        others = [n for n in state.names if n != name]
+        assert any(name[:k] in board and not any(o.startswith(name[:k]) for o in others)
+                   for k in range(1, len(name) + 1)), f"{gid}: {name} not told apart:\n{board}"
 
 
 def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_path, cli):

@@ -23,6 +23,7 @@ from referee.games.dwarf_king.rules import (
 )
 from referee.games.dwarf_king.scoring import HANDS, chart, hand_points, outcome_line
 from referee.games.dwarf_king.state import State
+from referee.textsafe import short_names
 
 
 def quest_line(state: State, quest: tuple[int, str]) -> str:
@@ -312,10 +313,12 @@ def _player_lines(state: State) -> str:
     playing = bool(deal.slots) and not state.over
     won = [sum(1 for t in deal.tricks if t.winner == s) for s in range(state.players)]
     now = hand_points(deal, state.players, state.edition) if playing and deal.tricks else None
-    head = f"  {'':<8} {'total':>5}" + ("  cards tricks  now" if playing else "")
+    names = short_names(state.names, 8)
+    column = max(8, *map(len, names))
+    head = f"  {'':<{column}} {'total':>5}" + ("  cards tricks  now" if playing else "")
     rows = [head]
-    for seat, name in enumerate(state.names):
-        row = f"  {name[:8]:<8} {state.totals[seat]:>5}"
+    for seat, name in enumerate(names):
+        row = f"  {name:<{column}} {state.totals[seat]:>5}"
         if playing:
             slot = deal.slots[seat]
             row += f"  {slot.size:>5} {won[seat]:>6} " + (f"{now[seat]:>+4}" if now else "   -")

@@ -19,7 +19,7 @@ from referee.games.king_of_the_valley.notation import parse_square
 from referee.games.king_of_the_valley.rules import OVER, round_name, to_act
 from referee.games.king_of_the_valley.scoring import outcome
 from referee.games.king_of_the_valley.state import State
-from referee.textsafe import clean_line
+from referee.textsafe import clean_line, short_names
 
 # --------------------------------------------------------------------------------------------
 # The board
@@ -121,7 +121,7 @@ def _castle_table(state: State) -> list[str]:
                        + ("*" if column in castle.taxed else ""))
         rows.append(row)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
-    names = [f" {i + 1} {clean_line(n)[:8]}" for i, n in enumerate(state.names)]
+    names = [f" {i + 1} {n}" for i, n in enumerate(short_names(state.names, 8))]
     lead = max(len("Castles"), *map(len, names)) + 1
     lines = [_within("Castles".ljust(lead) + " ".join(h.rjust(w) for h, w in zip(heads, widths)),
                      "  (n) down, * taxed")]

@@ -15,6 +15,7 @@ from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rules import Family, card_of, to_act
 from referee.games.kings_ear.scoring import outcome, row_order
 from referee.games.kings_ear.state import State, locked
+from referee.textsafe import short_names
 
 
 def describe(before: State, event: Event, text: str, after: State) -> list[str]:
@@ -62,10 +63,13 @@ def compact(state: State) -> str:
     """The board for a shared 80x24 screen: one row per House (more when its cards need them),
     a column per profession with its net and its cards; the pile, the card waiting, who acts."""
     width = 16
-    lines = ["House".ljust(14) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
+    owners = dict(zip(state.names, short_names(state.names, 7)))
+    heads = {house: f"{state.houses[house]} {owners.get(state.owner(house) or '', '-')}"
+             for house in row_order(state)}
+    lead = max(14, *(len(head) + 1 for head in heads.values()))
+    lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
     for house in row_order(state):
-        owner = state.owner(house)
-        head = f"{state.houses[house]} {owner or '-'}"[:13].ljust(14)
+        head = heads[house].ljust(lead)
         columns = []
         for prof in range(4):
             cards = sorted(c for c in state.under(house) if card_profession(c) == prof)
@@ -74,7 +78,7 @@ def compact(state: State) -> str:
             columns.append(_cell_rows(words, width - 1))
         for row in range(max(map(len, columns))):
             cells = [col[row] if row < len(col) else "" for col in columns]
-            lines.append(((head if row == 0 else " " * 14)
+            lines.append(((head if row == 0 else " " * lead)
                           + "".join(cell.ljust(width) for cell in cells)).rstrip())
     waiting = f"; drawn, waiting: {card_name(state, state.pending)}" \
         if state.pending is not None else ""
