@@ -157,18 +157,22 @@ def compact(state: State) -> str:
     discard by its top card), hands, seals, the card answered and who acts; `status --full`
     lists the whole discard pile."""
     lines = kingdom(state) if state.revealed else ["The kingdom is not dealt yet."]
-    if state.revealed:  # the bonuses go up beside the King, in place of the blank line
+    if state.revealed:  # the bonuses go up beside the King (or below him), not at the foot
         best = [state.best(1), state.best(2)]
-        lines[0] += (f"; largest castle {state.largest + 1}, most prestigious "
-                     + (f"{best[0] + 1}" if best[0] is not None else "none")
-                     + ", best defended " + (f"{best[1] + 1}" if best[1] is not None
-                                             else "none"))
-        lines = lines[:1] + lines[2:-1]
+        bonuses = (f"largest {state.largest + 1}, most prestigious "
+                   + (f"{best[0] + 1}" if best[0] is not None else "none")
+                   + ", best defended " + (f"{best[1] + 1}" if best[1] is not None else "none"))
+        beside = len(lines[0]) + 2 + len(bonuses) <= 80
+        lines = [lines[0] + "; " + bonuses if beside else lines[0]] \
+            + ([] if beside else [f"Castles: {bonuses}"]) + lines[2:-1]
     top = f", top {CARD[state.discard[-1]].slug}" if state.discard else ""
     lines.append(f"Event deck {state.deck_size}; discard {len(state.discard)}{top}; "
                  f"personalities {state.persona_left} left, dead: "
                  f"{' '.join(state.dead) or 'none'}")
-    hands = "Hands: " + ", ".join(f"{n} {h.size}" for n, h in zip(state.names, state.hands))
+    sizes = [h.size for h in state.hands]
+    usual = Counter(sizes).most_common(1)[0][0]  # one number for the table, then who differs
+    odd = [f"{n} {size}" for n, size in zip(state.names, sizes) if size != usual]
+    hands = f"Hands: {usual} card(s) each" + (f", but {', '.join(odd)}" if odd else "")
     if state.squires != HAND:
         sealed = [n for n, s in zip(state.names, state.seals) if s]
         hands += "; sealed: " + ("everyone" if len(sealed) == len(state.names)
