@@ -125,15 +125,23 @@ def render(state: State) -> str:
               f"Discard pile ({len(state.discard)}): {_pile(state.discard)}",
               "Hands: " + ", ".join(f"{n} {h.size}" for n, h in zip(state.names, state.hands))]
     people = f"Personality deck: {state.persona_left} card(s)"
-    following = state.next_persona()
-    if following and state.revealed == POSTS and state.persona_order is not None \
-            and not state.dealt:
+    following = _known_next(state)
+    if following:
         people += f" in alphabetical order, next {following} (R-19)"
     lines.append(people + f"; dead: {' '.join(state.dead) or 'none'}")
     if state.squires != HAND:
         sealed = [n for n, s in zip(state.names, state.seals) if s]
         lines.append(f"Sealed squires: {', '.join(sealed) or 'none yet'}")
     return "\n".join(lines + _now(state))
+
+
+def _known_next(state: State) -> str | None:
+    """The personality deck's next card when the table knows it (alphabetical order, R-19)."""
+    following = state.next_persona()
+    if following and state.revealed == POSTS and state.persona_order is not None \
+            and not state.dealt:
+        return following
+    return None
 
 
 def _now(state: State) -> list[str]:
@@ -166,9 +174,11 @@ def compact(state: State) -> str:
         lines = [lines[0] + "; " + bonuses if beside else lines[0]] \
             + ([] if beside else [f"Castles: {bonuses}"]) + lines[2:-1]
     top = f", top {CARD[state.discard[-1]].slug}" if state.discard else ""
+    following = _known_next(state)
     lines.append(f"Event deck {state.deck_size}; discard {len(state.discard)}{top}; "
-                 f"personalities {state.persona_left} left, dead: "
-                 f"{' '.join(state.dead) or 'none'}")
+                 f"personalities {state.persona_left} left"
+                 + (f", next {following}" if following else "")
+                 + f", dead: {' '.join(state.dead) or 'none'}")
     sizes = [h.size for h in state.hands]
     usual = Counter(sizes).most_common(1)[0][0]  # one number for the table, then who differs
     odd = [f"{n} {size}" for n, size in zip(state.names, sizes) if size != usual]
