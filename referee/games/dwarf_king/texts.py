@@ -258,14 +258,8 @@ def render(state: State) -> str:
     if state.over:
         lines.append(f"Game over: {outcome_line(state)}")
     else:
-        extra = " (extra hand)" if deal.number > HANDS else f" of {HANDS}"
-        lines.append(f"Hand {deal.number}{extra}; dealer {state.names[deal.dealer]}")
-        if deal.special:
-            s = SPECIAL_CARD[deal.special]
-            lines.append(f"Special card: {s.name} - {s.text}")
-        if deal.quest:
-            lines.append(f"Quest: {quest_line(state, deal.quest)}")
-        lines += _trick_lines(state)
+        lines.append(f"Hand {_numbered(deal.number)}; dealer {state.names[deal.dealer]}")
+        lines += _special_and_quest(state) + _trick_lines(state)
     lines += ["", "Scores by hand:"]
     header = "  " + " ".join(f"{n[:8]:>8}" for n in state.names)
     lines.append(header)
@@ -280,6 +274,22 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+def _numbered(number: int) -> str:
+    """A hand's number as the boards give it: `2 of 7`, or `8 (extra hand)`."""
+    return f"{number}" + (" (extra hand)" if number > HANDS else f" of {HANDS}")
+
+
+def _special_and_quest(state: State) -> list[str]:
+    """The hand's special card and quest, as both boards show them."""
+    deal, lines = state.deal, []
+    if deal.special:
+        special = SPECIAL_CARD[deal.special]
+        lines.append(f"Special card: {special.name} - {special.text}")
+    if deal.quest:
+        lines.append(f"Quest: {quest_line(state, deal.quest)}")
+    return lines
+
+
 def compact(state: State) -> str:
     """The board for a shared 80x24 screen: the hand, its special card and quest, the trick on
     the table, one line per player (cards held, tricks won, points this hand, total so far,
@@ -289,13 +299,8 @@ def compact(state: State) -> str:
     if state.over:
         lines.append(f"Game over: {outcome_line(state)}")
     else:
-        extra = " (extra hand)" if deal.number > HANDS else f" of {HANDS}"
-        lines[0] += f" - hand {deal.number}{extra}, dealer {state.names[deal.dealer]}"
-        if deal.special:
-            s = SPECIAL_CARD[deal.special]
-            lines.append(f"Special card: {s.name} - {s.text}")
-        if deal.quest:
-            lines.append(f"Quest: {quest_line(state, deal.quest)}")
+        lines[0] += f" - hand {_numbered(deal.number)}, dealer {state.names[deal.dealer]}"
+        lines += _special_and_quest(state)
         if deal.tricks:
             t = deal.tricks[-1]
             lines.append(f"Last trick ({t.number}): {' '.join(t.cards)} - won by "
