@@ -121,8 +121,9 @@ def run_in_pty(argv: list[str], cwd: Path, enters: int, env: dict[str, str] | No
     """Run `argv` on a pseudo-terminal, pressing Enter `enters` times as it waits; all output."""
     master, slave = os.openpty()
     environ = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80",
-               "LINES": "24", **(env or {})}
+               "LINES": "24"}
     environ.pop("NO_COLOR", None)
+    environ.update(env or {})
     child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
                              env=environ, close_fds=True)
     os.close(slave)
@@ -370,3 +371,14 @@ def test_ctrl_c_once_the_secret_was_shown_ends_the_hand_over_like_enter(tmp_path
     child.close()
     after = child.before[child.before.rindex(screen.WIPE):]
     assert receipt not in after and "Next: Ben" in after and child.exitstatus == 0
+
+
+def test_the_cli_colours_who_acts_and_a_refusal_on_a_terminal_but_never_with_no_color(tmp_path):
+    log = midgame_log(tmp_path, "kings-ear", seed=1, point=0.3)
+    for args in (["status"], ["play", "no-such-move"]):
+        argv = [PYTHON, "-m", "referee", "--no-pager", "--log", str(log), *args]
+        coloured = run_in_pty(argv, tmp_path, enters=0)
+        plain = run_in_pty(argv, tmp_path, enters=0, env={"NO_COLOR": "1"})
+        assert "\x1b[1m" in coloured or "\x1b[31m" in coloured, coloured
+        assert "\x1b[" not in plain, plain
+        assert screen.paint("x", "act", True) not in plain
