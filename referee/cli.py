@@ -244,10 +244,13 @@ def games(as_json: bool = typer.Option(False, "--json", help="Machine-readable o
         out_json([{"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
                    "options": {o.name: o.default for o in g.options}} for g in found])
         return
+    import textwrap
+
     for g in found:  # one line per game, its options below it, all within 80 columns
         out(f"{g.id:<20} {g.title:<24} {g.min_players}-{g.max_players} players")
         opts = ", ".join(f"{o.name}={_show_value(o.default)}" for o in g.options) or "none"
-        out(folded(f"  options: {opts}", 80).replace("\n", "\n           "))
+        out(textwrap.fill(opts, 80, initial_indent="  options: ", subsequent_indent=" " * 11,
+                          break_long_words=False, break_on_hyphens=False))
 
 
 def _show_value(value: Any) -> str:

@@ -382,3 +382,9 @@ def test_the_cli_colours_who_acts_and_a_refusal_on_a_terminal_but_never_with_no_
         assert "\x1b[1m" in coloured or "\x1b[31m" in coloured, coloured
         assert "\x1b[" not in plain, plain
         assert screen.paint("x", "act", True) not in plain
+
+
+def test_games_fits_80_columns(cli):
+    result = cli("games")
+    assert result.status == 0 and "time_end=turn" in result.out
+    assert max(map(len, result.out.splitlines())) <= 80, result.out
