@@ -102,8 +102,27 @@ def root(
         help="The game log (default: $REFEREE_LOG, else ./game.toml)."),
     version: bool = typer.Option(False, "--version", callback=version_callback, is_eager=True,
                                  help="Print the version and exit."),
+    no_pager: bool = typer.Option(False, "--no-pager",
+                                  help="Never page output taller than the terminal."),
 ) -> None:
-    ctx.obj = {"log": log or Path("game.toml")}
+    ctx.obj = {"log": log or Path("game.toml"), "pager": not no_pager}
+
+
+def paged(ctx: typer.Context) -> Any:
+    """The block's output through the pager when it is taller than the terminal (see
+    referee.screen.paged)."""
+    from referee import screen
+
+    return screen.paged(bool(ctx.obj.get("pager", True)) if ctx.obj else True)
+
+
+def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
+    """Text for one player only: on a terminal, behind the hand-over screen (see
+    referee.screen.handover); else printed once by `plain` (standard output by default)."""
+    from referee import screen
+
+    sys.stdout.flush()
+    screen.handover(player, text, plain)
 
 
 # --------------------------------------------------------------------------------------------
@@ -225,9 +244,13 @@ def games(as_json: bool = typer.Option(False, "--json", help="Machine-readable o
         out_json([{"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
                    "options": {o.name: o.default for o in g.options}} for g in found])
         return
-    for g in found:
-        opts = ", ".join(f"{o.name}={_show_value(o.default)}" for o in g.options) or "-"
-        out(f"{g.id:<20} {g.title:<24} {g.min_players}-{g.max_players} players   options: {opts}")
+    import textwrap
+
+    for g in found:  # one line per game, its options below it, all within 80 columns
+        out(f"{g.id:<20} {g.title:<24} {g.min_players}-{g.max_players} players")
+        opts = ", ".join(f"{o.name}={_show_value(o.default)}" for o in g.options) or "none"
+        out(textwrap.fill(opts, 80, initial_indent="  options: ", subsequent_indent=" " * 11,
+                          break_long_words=False, break_on_hyphens=False))
 
 
 def _show_value(value: Any) -> str:
@@ -235,7 +258,8 @@ def _show_value(value: Any) -> str:
 
 
 @app.command()
-def rules(game: str = typer.Argument(..., help="The game id (see `referee games`).",
+def rules(ctx: typer.Context,
+          game: str = typer.Argument(..., help="The game id (see `referee games`).",
                                      autocompletion=complete_game),
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The rules summary, the table rulings in force by default, and the notation."""
@@ -256,7 +280,10 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
                               for r in g.rulebook.rulings],
                   "notation": g.notation_help, "text": g.rules()})
         return
-    out(g.rules().rstrip())
+    with paged(ctx):
+        width = min(96, _on_terminal())
+        text = g.rules(width).rstrip()
+        out(folded(text, width) if width else text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -417,13 +444,20 @@ def play(
                   "drawn": played.drawn,
                   "next": _next_json(played.after)})
         return
+    secret = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
+              if played.drawn else []) + \
+        ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
+          "end, and is shown only now)"] if played.receipt else [])
+    if secret:  # shown to its player alone, and gone before the table's lines are printed
+        try:
+            for_eyes_of(played.event.by or "the player", "\n".join(secret), err)
+        except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
+            err("referee: interrupted: the move is in the log, but its "
+                + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
+                "be shown again; `referee undo` takes the move back, then play it again")
+            raise typer.Exit(130) from None
     for line in played.lines:
         out(clean(line))
-    if played.drawn:
-        err(f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)")
-    if played.receipt:
-        err(f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
-            "end, and is shown only now)")
     for notice in played.notices:
         out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
     _print_next(played.after)
@@ -465,17 +499,20 @@ def options(
         out("The game is over: no moves.")
         return
     if player is not None and player not in turn.players and not turn.table:
-        out(f"{clean_line(player)} has no move now: {' or '.join(turn.players)} must act "
-            f"({turn.prompt}).")
-        if note:  # e.g. the hand the tool dealt them, which they may look at any time
-            out(clean(note))
+        shown = [f"{clean_line(player)} has no move now: {' or '.join(turn.players)} must act "
+                 f"({turn.prompt})."]
+    else:
+        who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
+        shown = [f"{who} - {clean_line(turn.prompt)}:"]
+        shown += [f"  {line}" for line in (lines if len(lines) <= OPTIONS_FOLD else _fold(lines))]
+    if note:  # e.g. the hand the tool dealt them, which they may look at any time
+        shown.append(note)
+    if player is not None:  # with their own hand: for their eyes only
+        for_eyes_of(player, "\n".join(shown))
         return
-    who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
-    out(f"{who} - {clean_line(turn.prompt)}:")
-    for line in lines if len(lines) <= OPTIONS_FOLD else _fold(lines):
-        out(f"  {clean(line)}")
-    if note:
-        out(clean(note))
+    with paged(ctx):
+        for line in shown:
+            out(line)
 
 
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
@@ -516,21 +553,46 @@ def status(ctx: typer.Context,
            for_name: Optional[str] = typer.Option(None, "--for", metavar="NAME",
                                                   help="The board as this player sees it: with "
                                                        "their own hand (show it to them only)."),
+           full: bool = typer.Option(False, "--full", help="The whole board (on a terminal, "
+                                                             "status shows a compact one)."),
            as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
-    """The board as it stands and who acts next."""
+    """The board as it stands and who acts next (on a terminal, a board that fits 80x24)."""
     from referee import session
 
     table = session.load(log_path(ctx))
     who = table.player(for_name) if for_name else None
-    board = table.board(who)
+    width = _on_terminal()
+    compact = bool(width) and not full and not as_json
+    board = table.compact_board(who) if compact else table.board(who)
     if as_json:
         out_json({"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
                   "log": str(log_path(ctx)), "events": len(table.log.entries),
                   "finished": table.finished, **_turn_json(table),
                   "board": table.board_data(who), "text": board, "inventory": table.inventory()})
         return
-    out(f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}")
-    out(folded(board, _terminal()[0]))
+    head = f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}"
+    text = folded(clean(board), _terminal()[0])
+    if who is not None:  # their own hand is in it: for their eyes only
+        for_eyes_of(who, f"{head} - as {clean_line(who)} sees it\n{text}")
+        return
+    text = _lit(text, table.finished)  # asked of the terminal, before a pager holds the text
+    with paged(ctx):
+        out(head)
+        echo(text)
+
+
+def _lit(text: str, finished: bool) -> str:
+    """Clean text with its last line (who acts, or the outcome) in colour on a colour terminal;
+    the words are the same without it."""
+    from referee import screen
+
+    if not screen.colour_wanted(sys.stdout):
+        return text
+    lines = text.split("\n")
+    start = next((i for i in range(len(lines) - 1, -1, -1)
+                  if lines[i].startswith(("To act", "Game over"))), len(lines) - 1)
+    painted = screen.paint("\n".join(lines[start:]), "winner" if finished else "act", True)
+    return "\n".join(lines[:start] + [painted])
 
 
 @app.command()
@@ -568,6 +630,13 @@ def folded(text: str, width: int) -> str:
     return "\n".join(out)
 
 
+def _on_terminal() -> int:
+    """The width of the terminal standard output is on; 0 when it is not a terminal."""
+    from referee import screen
+
+    return screen.size()[0] if screen.is_terminal(sys.stdout) else 0
+
+
 def _terminal() -> tuple[int, bool]:
     """The width a text sheet may use (80 at most, less on a narrower terminal or $COLUMNS)
     and whether standard output takes UTF-8 (else the chart is drawn in plain ASCII)."""
@@ -591,6 +660,11 @@ def history(ctx: typer.Context,
                    **({"remark": row.remark} if row.remark else {})} for row in rows])
         return
     width = _terminal()[0]
+    with paged(ctx):
+        _history_lines(rows, width)
+
+
+def _history_lines(rows: Any, width: int) -> None:
     for row in rows:
         entry, text, remark = row.entry, row.text, row.remark
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
@@ -831,6 +905,7 @@ class Pacer:
         self.delay = delay
         self.stops = interactive and delay is None
         self.rows = max(10, shutil.get_terminal_size((80, 24)).lines)
+        self.columns = max(20, shutil.get_terminal_size((80, 24)).columns)
         self.shown = 0
         self.blank = False
 
@@ -838,10 +913,13 @@ class Pacer:
         for line in (line for text in texts for line in text.split("\n")):
             if not line and self.blank:
                 continue  # one blank line between parts is enough
-            if self.stops and self.shown >= self.rows - 2:
+            from referee.screen import rows
+
+            needed = rows(clean(line), self.columns)  # a long line wraps onto more rows
+            if self.stops and self.shown and self.shown + needed > self.rows - 2:
                 self.stop()
             out(line)
-            self.shown += 1
+            self.shown += needed
             self.blank = not line
 
     def after_move(self) -> None:
@@ -902,7 +980,13 @@ def _report(exc: RefereeError, as_json: bool = False) -> None:
     if as_json:
         _err_json(_error_dict(exc))
         return
-    for line in _refusal_lines(exc):
+    lines = _refusal_lines(exc)
+    from referee import screen
+
+    if screen.colour_wanted(sys.stderr):  # the refusal itself in red; the words say it anyway
+        typer.echo(screen.paint(lines[0], "refusal", True), err=True)
+        lines = lines[1:]
+    for line in lines:
         err(line)
 
 

@@ -642,6 +642,13 @@ class Game(Generic[S]):
         (`to_act(state).line()`), or starts with "Game over" once the game is over."""
         raise NotImplementedError
 
+    def compact(self, state: S) -> str:
+        """The board for a shared screen: `status` on a terminal and the session. What players
+        need to act (who acts, the standing, the public pieces that matter now) in at most
+        `screen.BOARD_ROWS` rows of `screen.BOARD_COLUMNS` columns at the game's largest player
+        count; ends like `render`. The default: the whole board."""
+        return self.render(state)
+
     def board(self, state: S) -> dict[str, Any]:
         """The board as data for `status --json`: JSON values only (str, int, bool, None, lists,
         dicts with str keys), and nothing the table has not seen. The core adds who acts, the
@@ -659,11 +666,12 @@ class Game(Generic[S]):
         """The notation in one line: each event type's first form."""
         return " | ".join(t.forms[0][0] for t in self.events if t.forms)
 
-    def rules(self) -> str:
-        """The rules summary, the rulings in force by default, the notation: for `referee rules`."""
+    def rules(self, width: int = 0) -> str:
+        """The rules summary, the rulings in force by default, the notation: for `referee rules`,
+        wrapped to `width` columns (0: the reference width of the man pages)."""
         from referee.rulebook import reference
 
-        return reference(self)
+        return reference(self, width)
 
 
 # --------------------------------------------------------------------------------------------

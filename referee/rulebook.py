@@ -50,7 +50,7 @@ class Rulebook:
         return next(r for r in self.rulings if r.id == rule_id)
 
 
-def _wrap(label: str, text: str, indent: int) -> list[str]:
+def _wrap(label: str, text: str, indent: int, width: int = 0) -> list[str]:
     """`label` then `text`, wrapped; lines of `text` that start with a space stay as they are."""
     out: list[str] = []
     pad = " " * indent
@@ -60,7 +60,7 @@ def _wrap(label: str, text: str, indent: int) -> list[str]:
             out.append(line)
             continue
         first = (head + " ").ljust(indent) if head else pad
-        out.extend(textwrap.wrap(line, WIDTH, initial_indent=first, subsequent_indent=pad,
+        out.extend(textwrap.wrap(line, width or WIDTH, initial_indent=first, subsequent_indent=pad,
                                  break_on_hyphens=False) or [first.rstrip()])
     return out
 
@@ -75,30 +75,33 @@ def _signature(etype: EventType[Any]) -> str:
     return f"{etype.name}{{{fields}}}" + (" (a table event)" if etype.actor == "table" else "")
 
 
-def reference(game: Game[Any]) -> str:
-    """The text of `referee rules GAME`: rules, rulings, notation and log events."""
+def reference(game: Game[Any], width: int = 0) -> str:
+    """The text of `referee rules GAME`: rules, rulings, notation and log events, wrapped to
+    `width` columns (a terminal's; by default WIDTH)."""
     book = game.rulebook
     lines = [book.title, ""]
     for section in book.sections:
-        lines += _wrap(f"{section.id}:", section.text, 0)
+        lines += _wrap(f"{section.id}:", section.text, 0, width)
     defaults = {spec.name: spec.default for spec in game.options}
     lines += ["", "Table rulings (defaults; an option is changed with `referee new --option K=V`):"]
     for ruling in book.rulings:
         text = ruling.text
         if ruling.option:
             text = f"option {ruling.option} = {_value(defaults[ruling.option])}: {text}"
-        lines += _wrap(f" {ruling.id}:", text, 7)
+        lines += _wrap(f" {ruling.id}:", text, 7, width)
     lines += ["", "Notation (case-insensitive; `referee options` prints the canonical forms):"]
     forms = [form for etype in game.events for form in etype.forms]
-    width = min(40, max((len(syntax) for syntax, _ in forms), default=0) + 2)
+    column = min(40, max((len(syntax) for syntax, _ in forms), default=0) + 2)
+    if width and width < 2 * column:  # a narrow terminal: each meaning under its form
+        column = 4
     for syntax, meaning in forms:
-        if len(syntax) + 2 > width:
+        if len(syntax) + 2 > column:
             lines.append(f"  {syntax}")
-            lines += _wrap("", meaning, width + 2)
+            lines += _wrap("", meaning, column + 2, width)
         else:
-            lines += _wrap(f"  {syntax}", meaning, width + 2)
+            lines += _wrap(f"  {syntax}", meaning, column + 2, width)
     if book.notation:
-        lines += _wrap("", book.notation, 0)
+        lines += _wrap("", book.notation, 0, width)
     events = ", ".join(_signature(etype) for etype in game.events)
-    lines += [""] + _wrap("", f"Log events (see referee-{game.id}(6)): {events}.", 0)
+    lines += [""] + _wrap("", f"Log events (see referee-{game.id}(6)): {events}.", 0, width)
     return "\n".join(lines).rstrip() + "\n"

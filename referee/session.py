@@ -100,6 +100,10 @@ class Table:
         who acts and what they may do."""
         return self.game.render(self.view(player))
 
+    def compact_board(self, player: str | None = None) -> str:
+        """The board for a shared screen (fits 80x24), for the table or for `player`'s eyes."""
+        return self.game.compact(self.view(player))
+
     def board_data(self, player: str | None = None) -> dict[str, Any]:
         """The board as data (`status --json`), for the table or for `player`'s eyes only."""
         return self.game.board(self.view(player))

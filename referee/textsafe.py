@@ -11,7 +11,7 @@ character is judged by its Unicode category in one place, not by a hand-kept lis
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, Sequence
 
 # Categories never shown raw: controls (Cc), format characters (Cf: bidi overrides, zero-width
 # characters, the soft hyphen), surrogates (Cs), private-use (Co) and unassigned (Cn) code
@@ -81,3 +81,13 @@ def name_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name)
     visible = "".join(c for c in folded if unicodedata.category(c) != "Cf")
     return unicodedata.normalize("NFKC", visible.casefold()).strip()
+
+
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """Player names cut to `width` characters for a narrow column, or only as much as keeps them
+    apart: `Alexander` and `Alexandra` stay whole, never both `Alexande`."""
+    shown = [clean_line(name) for name in names]
+    for cut in range(width, max(map(len, shown), default=0) + 1):
+        if len({name[:cut] for name in shown}) == len(shown):
+            return [name[:cut] for name in shown]
+    return shown

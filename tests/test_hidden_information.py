@@ -50,6 +50,7 @@ def outputs_at(cli, log: logfile.GameLog, cut: int, refused: list[list[str]]) ->
         result = cli(*args)
         assert result.status == 0, (args, result.err)
         printed.append(result.out + result.err)
+    printed.append(session.load(path).compact_board())  # `status` on a terminal
     for move in refused:
         result = cli("play", *move)
         assert result.status in (1, 2), (move, result.out)
@@ -218,6 +219,7 @@ def test_the_tables_view_of_a_tool_deal_does_not_depend_on_the_cards(seed):
             one = session.Table(log, setup, state)
             two = session.Table(log, setup, other)
             assert one.board() == two.board()
+            assert one.compact_board() == two.compact_board()
             assert one.choices().lines == two.choices().lines
             assert one.choices().texts() == two.choices().texts()
             assert one.turn == two.turn and one.score() == two.score()

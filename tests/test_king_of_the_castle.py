@@ -436,6 +436,7 @@ def test_an_alphabetical_deck_is_dealt_by_the_referee():
     t("unlucky-fall lord 1").passes()
     assert t.men.startswith("Q B C J") and GAME.phase(t.state) != "deal"
     assert "next K (R-19)" in GAME.render(t.state)
+    assert "next K" in GAME.compact(t.state)  # the compact board too: everyone knows him
 
 
 def test_hand_edited_events_are_refused_cleanly():

@@ -158,6 +158,9 @@ class DwarfKing(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def compact(self, state: State) -> str:
+        return texts.compact(state)
+
     def board(self, state: State) -> dict[str, Any]:
         return texts.board(state)
 

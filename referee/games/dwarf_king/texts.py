@@ -23,6 +23,7 @@ from referee.games.dwarf_king.rules import (
 )
 from referee.games.dwarf_king.scoring import HANDS, chart, hand_points, outcome_line
 from referee.games.dwarf_king.state import State
+from referee.textsafe import short_names
 
 
 def quest_line(state: State, quest: tuple[int, str]) -> str:
@@ -257,14 +258,8 @@ def render(state: State) -> str:
     if state.over:
         lines.append(f"Game over: {outcome_line(state)}")
     else:
-        extra = " (extra hand)" if deal.number > HANDS else f" of {HANDS}"
-        lines.append(f"Hand {deal.number}{extra}; dealer {state.names[deal.dealer]}")
-        if deal.special:
-            s = SPECIAL_CARD[deal.special]
-            lines.append(f"Special card: {s.name} - {s.text}")
-        if deal.quest:
-            lines.append(f"Quest: {quest_line(state, deal.quest)}")
-        lines += _trick_lines(state)
+        lines.append(f"Hand {_numbered(deal.number)}; dealer {state.names[deal.dealer]}")
+        lines += _special_and_quest(state) + _trick_lines(state)
     lines += ["", "Scores by hand:"]
     header = "  " + " ".join(f"{n[:8]:>8}" for n in state.names)
     lines.append(header)
@@ -277,6 +272,69 @@ def render(state: State) -> str:
     lines += ["", "Game over: `referee scoresheet` prints the sheet." if state.over else
               to_act(state).line()]
     return "\n".join(lines)
+
+
+def _numbered(number: int) -> str:
+    """A hand's number as the boards give it: `2 of 7`, or `8 (extra hand)`."""
+    return f"{number}" + (" (extra hand)" if number > HANDS else f" of {HANDS}")
+
+
+def _special_and_quest(state: State) -> list[str]:
+    """The hand's special card and quest, as both boards show them."""
+    deal, lines = state.deal, []
+    if deal.special:
+        special = SPECIAL_CARD[deal.special]
+        lines.append(f"Special card: {special.name} - {special.text}")
+    if deal.quest:
+        lines.append(f"Quest: {quest_line(state, deal.quest)}")
+    return lines
+
+
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: the hand, its special card and quest, the trick on
+    the table, one line per player (cards held, tricks won, points this hand, total so far,
+    what the table knows of the hand); the per-hand table and chart stay in `status --full`."""
+    deal = state.deal
+    lines = [f"The Dwarf King (edition {state.edition})"]
+    if state.over:
+        lines.append(f"Game over: {outcome_line(state)}")
+    else:
+        lines[0] += f" - hand {_numbered(deal.number)}, dealer {state.names[deal.dealer]}"
+        lines += _special_and_quest(state)
+        if deal.tricks:
+            t = deal.tricks[-1]
+            lines.append(f"Last trick ({t.number}): {' '.join(t.cards)} - won by "
+                         f"{state.names[t.winner]}")
+        if deal.leader is not None and deal.slots:
+            shown = " ".join(f"{state.names[s]}:{c}" for s, c in deal.plays) or "(no card yet)"
+            lines.append(f"Trick {deal.trick_number}: {shown}")
+    lines += ["", _player_lines(state), "Game over: `referee scoresheet` prints the sheet."
+              if state.over else to_act(state).line()]
+    return "\n".join(line for line in lines if line is not None)
+
+
+def _player_lines(state: State) -> str:
+    deal = state.deal
+    playing = bool(deal.slots) and not state.over
+    won = [sum(1 for t in deal.tricks if t.winner == s) for s in range(state.players)]
+    now = hand_points(deal, state.players, state.edition) if playing and deal.tricks else None
+    names = short_names(state.names, 8)
+    column = max(8, *map(len, names))
+    head = f"  {'':<{column}} {'total':>5}" + ("  cards tricks  now" if playing else "")
+    rows = [head]
+    for seat, name in enumerate(names):
+        row = f"  {name:<{column}} {state.totals[seat]:>5}"
+        if playing:
+            slot = deal.slots[seat]
+            row += f"  {slot.size:>5} {won[seat]:>6} " + (f"{now[seat]:>+4}" if now else "   -")
+            if slot.complete:
+                row += "  known: " + " ".join(sort_cards(slot.known))
+            elif slot.known:
+                row += "  holds " + " ".join(sort_cards(slot.known))
+            if slot.voids:
+                row += "  no " + ", ".join(v.what for v in slot.voids)
+        rows.append(row)
+    return "\n".join(rows)
 
 
 def _trick_lines(state: State) -> list[str]:

@@ -182,6 +182,9 @@ class KingOfTheCastle(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def compact(self, state: State) -> str:
+        return texts.compact(state)
+
     def board(self, state: State) -> dict[str, Any]:
         return texts.board(state)
 

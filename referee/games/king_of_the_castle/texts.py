@@ -125,14 +125,29 @@ def render(state: State) -> str:
               f"Discard pile ({len(state.discard)}): {_pile(state.discard)}",
               "Hands: " + ", ".join(f"{n} {h.size}" for n, h in zip(state.names, state.hands))]
     people = f"Personality deck: {state.persona_left} card(s)"
-    following = state.next_persona()
-    if following and state.revealed == POSTS and state.persona_order is not None \
-            and not state.dealt:
+    following = _known_next(state)
+    if following:
         people += f" in alphabetical order, next {following} (R-19)"
     lines.append(people + f"; dead: {' '.join(state.dead) or 'none'}")
     if state.squires != HAND:
         sealed = [n for n, s in zip(state.names, state.seals) if s]
         lines.append(f"Sealed squires: {', '.join(sealed) or 'none yet'}")
+    return "\n".join(lines + _now(state))
+
+
+def _known_next(state: State) -> str | None:
+    """The personality deck's next card when the table knows it (alphabetical order, R-19)."""
+    following = state.next_persona()
+    if following and state.revealed == POSTS and state.persona_order is not None \
+            and not state.dealt:
+        return following
+    return None
+
+
+def _now(state: State) -> list[str]:
+    """The lines every board ends with: the card being answered, the cards in play, the end
+    coming, who acts."""
+    lines = []
     if state.window is not None:
         lines.append(f"Announced: {state.window.announced}; asked in turn: "
                      + ", ".join(state.window.order[state.window.asked:]))
@@ -142,7 +157,38 @@ def render(state: State) -> str:
         lines.append(f"The personality deck ran out: the game ends after {state.names[-1]}'s "
                      "turn (R-15)")
     lines.append("Game over: " + outcome(state) if state.over else to_act(state).line())
-    return "\n".join(lines)
+    return lines
+
+
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: the kingdom, then the piles by their sizes (the
+    discard by its top card), hands, seals, the card answered and who acts; `status --full`
+    lists the whole discard pile."""
+    lines = kingdom(state) if state.revealed else ["The kingdom is not dealt yet."]
+    if state.revealed:  # the bonuses go up beside the King (or below him), not at the foot
+        best = [state.best(1), state.best(2)]
+        bonuses = (f"largest {state.largest + 1}, most prestigious "
+                   + (f"{best[0] + 1}" if best[0] is not None else "none")
+                   + ", best defended " + (f"{best[1] + 1}" if best[1] is not None else "none"))
+        beside = len(lines[0]) + 2 + len(bonuses) <= 80
+        lines = [lines[0] + "; " + bonuses if beside else lines[0]] \
+            + ([] if beside else [f"Castles: {bonuses}"]) + lines[2:-1]
+    top = f", top {CARD[state.discard[-1]].slug}" if state.discard else ""
+    following = _known_next(state)
+    lines.append(f"Event deck {state.deck_size}; discard {len(state.discard)}{top}; "
+                 f"personalities {state.persona_left} left"
+                 + (f", next {following}" if following else "")
+                 + f", dead: {' '.join(state.dead) or 'none'}")
+    sizes = [h.size for h in state.hands]
+    usual = Counter(sizes).most_common(1)[0][0]  # one number for the table, then who differs
+    odd = [f"{n} {size}" for n, size in zip(state.names, sizes) if size != usual]
+    hands = f"Hands: {usual} card(s) each" + (f", but {', '.join(odd)}" if odd else "")
+    if state.squires != HAND:
+        sealed = [n for n, s in zip(state.names, state.seals) if s]
+        hands += "; sealed: " + ("everyone" if len(sealed) == len(state.names)
+                                 else ", ".join(sealed) or "nobody yet")
+    lines.append(hands)
+    return "\n".join(lines + _now(state))
 
 
 # --------------------------------------------------------------------------------------------

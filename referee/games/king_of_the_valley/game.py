@@ -134,6 +134,9 @@ class KingOfTheValley(Game[State]):
     def render(self, state: State) -> str:
         return texts.render(state)
 
+    def compact(self, state: State) -> str:
+        return texts.compact(state)
+
     def board(self, state: State) -> dict[str, Any]:
         return texts.board(state)
 

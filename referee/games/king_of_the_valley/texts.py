@@ -19,7 +19,7 @@ from referee.games.king_of_the_valley.notation import parse_square
 from referee.games.king_of_the_valley.rules import OVER, round_name, to_act
 from referee.games.king_of_the_valley.scoring import outcome
 from referee.games.king_of_the_valley.state import State
-from referee.textsafe import clean_line
+from referee.textsafe import clean_line, short_names
 
 # --------------------------------------------------------------------------------------------
 # The board
@@ -70,6 +70,64 @@ def render(state: State) -> str:
     lines += ["", f"Game over: {outcome(state)}" if state.phase == OVER else
               to_act(state).line()]
     return "\n".join(lines)
+
+
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: the valley (columns as wide as their tiles), the
+    hill, a table of the castles with the count of each column, who acts. The tiles in each
+    castle are in `status --full`."""
+    stage = ("the game is over" if state.phase == OVER else "setting up" if state.setting_up
+             else round_name(state))
+    piles = ", ".join(f"{n} {c}" for n, c in zip(("I", "II", "III"), state.unrevealed()))
+    lines = [f"King of the Valley - {stage}; piles {piles}; kingdom tokens "
+             f"{state.kingdoms_left}"]
+    grid = [[_cell(state, row * SIZE + c) for c in range(SIZE)] for row in range(SIZE)]
+    widths = [max(len(FILES[c]), *(len(grid[r][c]) for r in range(SIZE))) + 2
+              for c in range(SIZE)]
+    lines.append(_within("    " + "".join(f.ljust(w) for f, w in zip(FILES, widths)),
+                         "<n> king, $n coins"))
+    for row in reversed(range(SIZE)):
+        lines.append((f" {row + 1}  " + "".join(cell.ljust(w) for cell, w
+                                                  in zip(grid[row], widths))).rstrip())
+    unplaced = [clean_line(n) for n, k in zip(state.names, state.kings) if k is None]
+    if unplaced:
+        lines.append(f"Kings not placed yet: {', '.join(unplaced)}")
+    lines.append("Hill: " + "  ".join(
+        f"{state.prices[row - 1]} " + "/".join(state.hill_tile(s, row) or "." for s in (0, 1))
+        for row in reversed(range(1, HILL_ROWS + 1))))
+    lines += _castle_table(state)
+    if state.pending:
+        lines.append(f"Still to place or activate: {' '.join(state.pending)}")
+    if state.end_triggered and state.phase != "over":
+        lines.append("The end is triggered: this round is the last.")
+    lines.append(f"Game over: {outcome(state)}" if state.phase == OVER else to_act(state).line())
+    return "\n".join(lines)
+
+
+def _within(line: str, legend: str, width: int = 80) -> str:
+    """`line` with `legend` after it when both fit in `width` columns."""
+    return line + legend if len(line) + len(legend) <= width else line.rstrip()
+
+
+def _castle_table(state: State) -> list[str]:
+    heads = ["gold", "tok"] + list(COLUMNS)
+    rows = []
+    for castle in state.castles:
+        row = [str(castle.gold), str(castle.kingdoms)]
+        for column in COLUMNS:
+            tiles = castle.column(column)
+            down = sum(1 for _, up in tiles if not up)
+            row.append(f"{len(tiles)}" + (f"({down})" if down else "")
+                       + ("*" if column in castle.taxed else ""))
+        rows.append(row)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    names = [f" {i + 1} {n}" for i, n in enumerate(short_names(state.names, 8))]
+    lead = max(len("Castles"), *map(len, names)) + 1
+    lines = [_within("Castles".ljust(lead) + " ".join(h.rjust(w) for h, w in zip(heads, widths)),
+                     "  (n) down, * taxed")]
+    for name, row in zip(names, rows):
+        lines.append(name.ljust(lead) + " ".join(c.rjust(w) for c, w in zip(row, widths)))
+    return lines
 
 
 def _summon_lines(before: State, after: State) -> list[str]:

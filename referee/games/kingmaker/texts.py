@@ -105,6 +105,66 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+def compact(state: State) -> str:
+    """The realm for a shared 80x24 screen: the turn and clock, one line per faction (votes,
+    hand size, nobles by strength and place), the heirs, the crown's piles, sieges, the
+    Parliament's question, the peace, who acts. Titles and offices are in `status --full`."""
+    if state.stage in (DEAL, LAYOUT):
+        return _setup(state)
+    played = state.clock.minutes
+    limit = int(state.options.get("time_limit", 240))
+    clock = (f"clock {'paused at ' if state.paused else ''}{played:.0f} of {limit} min"
+             if played is not None else f"clock not started ({limit} min)")
+    lines = [f"Turn {state.turn}: {state.active}, {state.stage} phase; {clock}"]
+    votes = rules.tally(state)
+    for player in state.names:
+        nobles = _nobles_by_place(state, state.faction(player))
+        late = " (later)" if player in state.late else ""
+        lines.append(_cut(f"{player}{late} C{votes[player][0]} L{votes[player][1]} hand "
+                          f"{state.hand_size(player)}: ", nobles or ["no nobles"]))
+    for house in ("lancaster", "york"):
+        heirs = [h + (" (King)" if rules.is_crowned(state, h) else "")
+                 + (f" ({c})" if (c := rules.controller(state, h)) else "")
+                 for h in rules.line(state, house)]
+        lines.append(_cut(f"{house.title()}: ", heirs or ["none"]))
+    sieges = [f"{p} ({v.owner})" for p, v in sorted(state.sieges.items())]
+    lines.append(_piles(state) + (f"; {len(sieges)} siege(s)" if sieges else ""))
+    if sieges:
+        lines.append(_cut("Sieges: ", sieges))
+    sitting = state.sitting
+    if sitting is not None:
+        lines.append(_cut("", [f"Parliament at {sitting.place}: {STEPS[sitting.step]}"]))
+        if sitting.question is not None and sitting.motion is not None:
+            lines.append(_cut("  the vote: ", [rules.subject(sitting)]))
+    lines += [_cut("", [line]) for line in (session_lines(state)[1:2] if sitting is None
+                                            else []) + peace_lines(state) if line]
+    lines.append("Game over: " + outcome(state) if state.ended else rules.to_act(state).line())
+    return "\n".join(lines)
+
+
+def _nobles_by_place(state: State, nobles: list[str]) -> list[str]:
+    """'Percy 60', 'Bourchier 10 (Cardigan)': each noble's strength, its place once after the
+    last noble there."""
+    places: dict[str, list[str]] = {}
+    for noble in nobles:
+        places.setdefault(state.nobles[noble].at.split(":")[-1], []).append(noble)
+    return [f"{n} {rules.strength(state, n)}" + (f" ({place})" if n == group[-1] else "")
+            for place, group in places.items() for n in group]
+
+
+def _cut(lead: str, items: list[str], width: int = 80) -> str:
+    """`lead` and as many of `items` as fit in `width` columns, then how many are left out."""
+    shown = lead + items[0]
+    for index, item in enumerate(items[1:], 1):
+        more = f" +{len(items) - index - 1} more" if index < len(items) - 1 else ""
+        if len(shown) + 2 + len(item) + len(more) > width:
+            return shown + f" +{len(items) - index} more"
+        shown += ", " + item
+    if len(shown) > width:  # one long item: its end goes (`status --full` has it all)
+        return shown[:width - 3] + "..."
+    return shown
+
+
 STEPS = {EXCUSE: "excuses", REVOKE: "revocations", PORTS: "ships to port", BISHOPS: "round 1, "
          "bishops", SELECT: "selection", PROPOSE: "proposals", VOTE: "a vote", ASSIGN: "round 3",
          BUSINESS: "other business", RETURN: "the return home"}

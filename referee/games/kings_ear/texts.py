@@ -15,6 +15,7 @@ from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rules import Family, card_of, to_act
 from referee.games.kings_ear.scoring import outcome, row_order
 from referee.games.kings_ear.state import State, locked
+from referee.textsafe import short_names
 
 
 def describe(before: State, event: Event, text: str, after: State) -> list[str]:
@@ -56,6 +57,45 @@ def render(state: State) -> str:
     lines.append("* = locked (under its own House)")
     lines.append("Game over: " + outcome(state) if state.finished else to_act(state).line())
     return "\n".join(lines)
+
+
+def compact(state: State) -> str:
+    """The board for a shared 80x24 screen: one row per House (more when its cards need them),
+    a column per profession with its net and its cards; the pile, the card waiting, who acts."""
+    width = 16
+    owners = dict(zip(state.names, short_names(state.names, 7)))
+    heads = {house: f"{state.houses[house]} {owners.get(state.owner(house) or '', '-')}"
+             for house in row_order(state)}
+    lead = max(14, *(len(head) + 1 for head in heads.values()))
+    lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
+    for house in row_order(state):
+        head = heads[house].ljust(lead)
+        columns = []
+        for prof in range(4):
+            cards = sorted(c for c in state.under(house) if card_profession(c) == prof)
+            words = [f"{state.net(house, prof):>3}"] + [
+                short_name(state.houses, c) + ("*" if locked(state, c) else "") for c in cards]
+            columns.append(_cell_rows(words, width - 1))
+        for row in range(max(map(len, columns))):
+            cells = [col[row] if row < len(col) else "" for col in columns]
+            lines.append(((head if row == 0 else " " * lead)
+                          + "".join(cell.ljust(width) for cell in cells)).rstrip())
+    waiting = f"; drawn, waiting: {card_name(state, state.pending)}" \
+        if state.pending is not None else ""
+    lines.append(f"Pile: {state.pile_size} card(s){waiting}   (* = locked)")
+    lines.append("Game over: " + outcome(state) if state.finished else to_act(state).line())
+    return "\n".join(lines)
+
+
+def _cell_rows(words: list[str], width: int) -> list[str]:
+    """Words packed into rows at most `width` wide (a table cell that grows downwards)."""
+    rows = [words[0]]
+    for word in words[1:]:
+        if len(rows[-1]) + 1 + len(word) <= width:
+            rows[-1] += " " + word
+        else:
+            rows.append("    " + word)
+    return rows
 
 
 def option_lines(state: State, events: list[Event], formatted: list[str],

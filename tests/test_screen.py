@@ -1,0 +1,390 @@
+"""The shared screen (issue 25): the pager's decision, the hand-over screen through a real
+pseudo-terminal, colour, and the compact boards of every game at its largest player count."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+from referee import screen
+from referee.cli import folded
+from tests.screens import LONG_NAMES, midgame_log, midgame_states
+
+PYTHON = sys.executable
+SRC = str(Path(__file__).resolve().parents[1])
+
+
+# --------------------------------------------------------------------------------------------
+# The pager's decision
+
+
+def test_rows_counts_wrapped_and_wide_lines():
+    assert screen.rows("", 80) == 1
+    assert screen.rows("a\nb\n", 80) == 2
+    assert screen.rows("x" * 81, 80) == 2
+    assert screen.rows("x" * 160 + "\n\n", 80) == 3
+    assert screen.rows("\u4e2d" * 41, 80) == 2  # wide characters take two columns
+
+
+def test_only_what_is_taller_than_the_window_on_a_terminal_is_paged():
+    tall, short = "line\n" * 30, "line\n" * 10
+    assert screen.should_page(tall, terminal=True, allowed=True, columns=80, screen_rows=24)
+    assert not screen.should_page(short, terminal=True, allowed=True, columns=80,
+                                  screen_rows=24)
+    assert not screen.should_page(tall, terminal=False, allowed=True, columns=80,
+                                  screen_rows=24)
+    assert not screen.should_page(tall, terminal=True, allowed=False, columns=80,
+                                  screen_rows=24)
+    # twelve lines of 200 characters fill 36 rows of an 80-column window
+    assert screen.should_page(("y" * 200 + "\n") * 12, terminal=True, allowed=True, columns=80,
+                              screen_rows=24)
+
+
+def test_the_pager_is_chosen_as_git_does():
+    assert screen.pager_argv({"PAGER": "less -S"}) == ["less", "-S"] or not shutil.which("less")
+    assert screen.pager_argv({"PAGER": ""}) is None
+    assert screen.pager_argv({"PAGER": "cat"}) is None
+    assert screen.pager_argv({"PAGER": "no-such-pager-anywhere"}) is None
+    assert screen.pager_argv({"PAGER": "'unclosed"}) is None
+    if shutil.which("less"):
+        assert screen.pager_argv({}) == ["less"]
+    assert screen.pager_environ({})["LESS"] == "FRX"
+    assert screen.pager_environ({"LESS": "M"})["LESS"] == "M"  # the user's choice wins
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_paged_sends_tall_output_through_the_pager_and_prints_short_output(
+        tmp_path, monkeypatch):
+    caught = tmp_path / "paged.txt"
+    monkeypatch.setenv("PAGER", f"tee {caught}")
+    monkeypatch.setattr(screen, "size", lambda: (80, 10))
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    with screen.paged(True, terminal):
+        print("\n".join(f"row {n}" for n in range(30)))
+    assert caught.read_text().splitlines()[-1] == "row 29"
+    assert terminal.getvalue() == ""  # it went to the pager, not straight to the screen
+    caught.unlink()
+    with screen.paged(True, terminal):
+        print("short")
+    assert terminal.getvalue() == "short\n" and not caught.exists()
+    with screen.paged(False, terminal):  # --no-pager
+        print("\n".join(f"row {n}" for n in range(30)))
+    assert not caught.exists() and "row 29" in terminal.getvalue()
+
+
+def test_off_a_terminal_nothing_is_held_or_paged(monkeypatch, tmp_path):
+    monkeypatch.setenv("PAGER", f"tee {tmp_path / 'no'}")
+    plain = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", plain)
+    with screen.paged(True, plain):
+        print("x\n" * 100, end="")
+        assert sys.stdout is plain  # streamed as it comes
+    assert plain.getvalue().count("x") == 100 and not (tmp_path / "no").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# Colour
+
+
+def test_colour_only_on_a_terminal_without_no_color():
+    terminal = FakeTerminal()
+    assert screen.colour_wanted(terminal, {"TERM": "xterm"})
+    assert not screen.colour_wanted(terminal, {"TERM": "xterm", "NO_COLOR": "1"})
+    assert not screen.colour_wanted(terminal, {"TERM": "dumb"})
+    assert not screen.colour_wanted(io.StringIO(), {"TERM": "xterm"})
+    assert screen.paint("To act: Ann", "act", True) == "\x1b[1mTo act: Ann\x1b[0m"
+    assert screen.paint("To act: Ann", "act", False) == "To act: Ann"
+
+
+# --------------------------------------------------------------------------------------------
+# The hand-over screen, through a pseudo-terminal
+
+
+def run_in_pty(argv: list[str], cwd: Path, enters: int, env: dict[str, str] | None = None,
+               timeout: float = 60) -> str:
+    """Run `argv` on a pseudo-terminal, pressing Enter `enters` times as it waits; all output."""
+    master, slave = os.openpty()
+    environ = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80",
+               "LINES": "24"}
+    environ.pop("NO_COLOR", None)
+    environ.update(env or {})
+    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
+                             env=environ, close_fds=True)
+    os.close(slave)
+    seen = b""
+    pressed = 0
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            prompts = seen.count(b"press Enter") + seen.count(b"Press Enter when done")
+            if pressed < min(enters, prompts):
+                os.write(master, b"\r")
+                pressed += 1
+            if child.poll() is not None and not ready:
+                break
+    finally:
+        os.close(master)
+        child.wait(timeout=10)
+    return seen.decode("utf-8", "replace")
+
+
+def assert_handed_over(output: str, player: str, secret: str) -> None:
+    """The player is named first, the secret shown after that, and wiped (screen and scrollback)
+    before anything else is printed: the secret never appears after the last wipe."""
+    named = output.index(f"{player} only")
+    shown = output.index(secret)
+    wiped = output.index(screen.WIPE, shown)
+    assert named < shown < wiped
+    assert output.index(screen.WIPE) < named  # the screen was cleared before the name too
+    assert secret not in output[wiped:]
+    assert "\x1b[3J" in output[shown:]  # the scrollback too
+
+
+def test_handover_shows_the_secret_between_two_enters_then_wipes_it(tmp_path):
+    code = ("from referee.screen import handover; print('before'); "
+            "handover('Ann', 'SECRET-XYZ 42'); print('after')")
+    output = run_in_pty([PYTHON, "-c", code], tmp_path, enters=2)
+    assert_handed_over(output, "Ann", "SECRET-XYZ 42")
+    assert output.rindex("after") > output.rindex(screen.WIPE)
+
+
+def test_handover_off_a_terminal_prints_the_secret_once_plainly():
+    stream = io.StringIO()
+    screen.handover("Ann", "SECRET\x1b[2J", stdout=stream)
+    assert stream.getvalue() == "SECRET\\x1b[2J\n"  # once, plain, neutralised
+    said: list[str] = []
+    screen.handover("Ann", "to stderr", said.append, stdout=stream)
+    assert said == ["to stderr"]
+
+
+def test_play_squires_hands_the_drawn_squires_and_receipt_to_their_player(tmp_path):
+    referee = [PYTHON, "-m", "referee", "--log", "g.toml"]
+    made = subprocess.run(referee + ["new", "king-of-the-castle", "-p", "Ann", "-p", "Ben",
+                                     "-o", "squires=random", "--seed", "7"],
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": SRC},
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    output = run_in_pty(referee + ["play", "squires"], tmp_path, enters=2)
+    receipt = output.split("Your receipt: ")[1].split()[0]
+    assert_handed_over(output, "Ann", receipt)
+    assert "Drawn for you: " in output[:output.index(receipt)]
+    after = output[output.rindex(screen.WIPE):]
+    assert "seals" in after and "Next: Ben" in after  # the table's lines come after the wipe
+
+
+def test_options_for_a_player_is_handed_over_and_the_table_sees_it_plainly_off_a_terminal(
+        tmp_path, cli):
+    log = midgame_log(tmp_path, "dwarf-king", seed=1, point=0.3)
+    output = run_in_pty([PYTHON, "-m", "referee", "--log", str(log), "status", "--for", "Ann"],
+                        tmp_path, enters=2)
+    assert_handed_over(output, "Ann", "as Ann sees it")
+    plain = cli("--log", str(log), "options", "--for", "Ann")
+    assert plain.status == 0 and "\x1b" not in plain.out and plain.out.strip()
+
+
+# --------------------------------------------------------------------------------------------
+# The compact board: every game at its largest player count, on real mid-game states
+
+
+LONG_NAMED = list(midgame_states(names=LONG_NAMES))  # 18-character names, alike at first
+
+
+@pytest.mark.parametrize("gid, seed, count, game, state", list(midgame_states()) + LONG_NAMED,
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
+def test_the_compact_board_fits_80_by_24(gid, seed, count, game, state):
+    board = game.compact(game.view(state))
+    shown = folded(board, screen.BOARD_COLUMNS).split("\n")
+    assert len(shown) <= screen.BOARD_ROWS, f"{gid} seed {seed} after {count}:\n{board}"
+    assert max(screen.cells(line) for line in shown) <= screen.BOARD_COLUMNS
+    last = board.rsplit("\n", 1)[-1]
+    assert last.startswith(("To act", "Game over")) or gid == "dwarf-king"
+    assert last == game.render(game.view(state)).rsplit("\n", 1)[-1]  # the same closing line
+
+
+@pytest.mark.parametrize("gid, seed, count, game, state", LONG_NAMED,
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
+def test_the_compact_board_tells_long_names_alike_in_their_first_letters_apart(
+        gid, seed, count, game, state):
+    board = game.compact(game.view(state))
+    assert "Margaret-Ann-Tudor" in state.names
+    # a name may be cut, but never to a prefix the players share ("Margaret-A" is fine)
+    cut_alike = re.findall(r"Margaret(?!-[A-Z]| of Anjou)", board)  # Kingmaker's heir is whole
+    assert cut_alike == [], f"{gid}: names cut alike:\n{board}"
+
+
+def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_path, cli):
+    log = midgame_log(tmp_path, "king-of-the-valley")
+    plain = cli("--log", str(log), "status")
+    full = cli("--log", str(log), "status", "--full")
+    assert plain.out == full.out and "Castles ((tile) = face down" in plain.out
+    output = run_in_pty([PYTHON, "-m", "referee", "--no-pager", "--log", str(log), "status"],
+                        tmp_path, enters=0)
+    assert "Castles ((tile)" not in output and "Castles gold tok" in output
+    assert len(output.strip("\r\n").split("\r\n")) <= screen.BOARD_ROWS + 1
+
+
+# --------------------------------------------------------------------------------------------
+# The proof at a real terminal: tmux at 80x24
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None,
+                    reason="tmux is not installed (.ci/run installs it, so CI runs this test)")
+@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley", "dwarf-king",
+                                 "king-of-the-castle", "kingmaker"])
+def test_a_tmux_capture_at_80x24_shows_the_whole_status_board(tmp_path, gid):
+    log = midgame_log(tmp_path, gid, seed=2, point=0.5)
+    session = f"referee-screen-{os.getpid()}-{gid}"
+    env = {**os.environ, "PYTHONPATH": SRC}
+    env.pop("TMUX", None)
+    tmux = ["tmux", "-L", session, "-f", "/dev/null"]
+    done = tmp_path / "done"
+    command = (f"cd {tmp_path} && PS1='$ ' {PYTHON} -m referee --log {log} status; "
+               f"touch {done}; exec sleep 60")
+    subprocess.run(tmux + ["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+                           "sh", "-c", command], env=env, check=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        capture = subprocess.run(tmux + ["capture-pane", "-p", "-t", session],
+                                 capture_output=True, text=True, check=True).stdout
+        history = subprocess.run(tmux + ["display-message", "-p", "-t", session,
+                                         "#{history_size}"],
+                                 capture_output=True, text=True, check=True).stdout
+    finally:
+        subprocess.run(tmux + ["kill-server"], env=env)
+    shown = capture.rstrip("\n").split("\n")
+    assert shown[0].startswith(("The King's Ear", "King of the Valley", "The Dwarf King",
+                                "King of the Castle", "Kingmaker")), capture
+    assert any(line.startswith(("To act", "Game over")) for line in shown[-3:]), capture
+    assert int(history.strip()) == 0, capture  # nothing scrolled off the top
+    assert len(shown) <= 24 - 2  # room left for the command above it and a prompt below
+
+
+# --------------------------------------------------------------------------------------------
+# The demo's pager, read off an emulated 80x24 screen at every stop
+
+
+def screen_rows_of(text: str, columns: int = 80) -> list[str]:
+    """The rows `text` fills on a terminal `columns` wide that wraps long lines (ASCII text)."""
+    rows = []
+    for line in text.splitlines():
+        while len(line) > columns:
+            rows.append(line[:columns])
+            line = line[columns:]
+        rows.append(line)
+    return rows
+
+
+@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley", "dwarf-king",
+                                 "king-of-the-castle", "kingmaker"])
+def test_the_demo_shows_every_row_on_an_80x24_terminal_before_it_scrolls_away(tmp_path, gid):
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+    env.pop("NO_COLOR", None)
+    plain = subprocess.run([PYTHON, "-m", "referee", "demo", gid], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True).stdout
+    child = pexpect.spawn(PYTHON, ["-m", "referee", "demo", gid], cwd=str(tmp_path), env=env,
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    terminal = pyte.Screen(80, 24)
+    stream = pyte.Stream(terminal)
+    seen: set[str] = set()  # every row the screen showed when the demo stopped, or at its end
+    stops = 0
+    while True:
+        ended = child.expect(["-- Enter: go on, q: to the end --", pexpect.EOF])
+        stream.feed(child.before + (child.after if not ended else ""))
+        seen.update(row.rstrip() for row in terminal.display)
+        if ended:
+            break
+        stops += 1
+        child.send("\r")
+    child.close()
+    assert child.exitstatus == 0 and stops > 3
+    unseen = [row for row in screen_rows_of(plain) if row.strip() and row.rstrip() not in seen]
+    assert unseen == [], f"{gid}: rows that scrolled off unseen: {unseen}"
+    if gid == "kings-ear":  # the events issue 25 found missing
+        for seq in (23, 32, 41):
+            assert any(row.startswith(f"{seq:>4}  ") for row in seen)
+
+
+def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
+    """`referee play squires` (King of the Castle, random squires) on an 80x24 pseudo-terminal,
+    waiting at the hand-over screen's first Enter."""
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
+    subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "new", "king-of-the-castle",
+                    "-p", "Ann", "-p", "Ben", "-o", "squires=random", "--seed", "7"],
+                   cwd=folder, env=env, check=True, capture_output=True)
+    child = pexpect.spawn(PYTHON, ["-m", "referee", "--log", "g.toml", "play", "squires"],
+                          cwd=str(folder), env=env, dimensions=(24, 80), encoding="utf-8",
+                          timeout=60)
+    child.expect("press Enter")
+    return child
+
+
+def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(tmp_path):
+    """Ctrl-C before the receipt was shown: the seal is in the log, its receipt is lost; the
+    player is told so (and `undo` takes the seal back), never left without a word."""
+    child = squires_on_a_terminal(tmp_path)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    said = child.before
+    assert "Your receipt" not in said and child.exitstatus == 130
+    assert "receipt was not shown" in said and "referee undo" in said
+    undone = subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "undo"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True)
+    assert undone.returncode == 0 and "squires" in undone.stdout
+
+
+def test_ctrl_c_once_the_secret_was_shown_ends_the_hand_over_like_enter(tmp_path):
+    child = squires_on_a_terminal(tmp_path)
+    child.send("\r")
+    child.expect("Your receipt: (\\S+)")
+    receipt = child.match.group(1)
+    child.expect("Press Enter when done")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    after = child.before[child.before.rindex(screen.WIPE):]
+    assert receipt not in after and "Next: Ben" in after and child.exitstatus == 0
+
+
+def test_the_cli_colours_who_acts_and_a_refusal_on_a_terminal_but_never_with_no_color(tmp_path):
+    log = midgame_log(tmp_path, "kings-ear", seed=1, point=0.3)
+    for args in (["status"], ["play", "no-such-move"]):
+        argv = [PYTHON, "-m", "referee", "--no-pager", "--log", str(log), *args]
+        coloured = run_in_pty(argv, tmp_path, enters=0)
+        plain = run_in_pty(argv, tmp_path, enters=0, env={"NO_COLOR": "1"})
+        assert "\x1b[1m" in coloured or "\x1b[31m" in coloured, coloured
+        assert "\x1b[" not in plain, plain
+        assert screen.paint("x", "act", True) not in plain
+
+
+def test_games_fits_80_columns(cli):
+    result = cli("games")
+    assert result.status == 0 and "time_end=turn" in result.out
+    assert max(map(len, result.out.splitlines())) <= 80, result.out
