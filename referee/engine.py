@@ -27,7 +27,7 @@ from typing import (
 )
 
 from referee.errors import IllegalMove, NotationError, UsageError
-from referee.notation import expect_end, match, words
+from referee.notation import expect_end, match, prefixed, words
 from referee.textsafe import name_key
 from referee.values import value
 
@@ -813,13 +813,14 @@ def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:
 
 
 def match_choice(text: str, choices: Iterable[str], what: str) -> str:
-    """The one choice `text` names (any case, unique prefix), or UsageError."""
+    """The one choice `text` names (any case, unique prefix of three or more characters), or
+    UsageError."""
     options = list(choices)
     low = text.strip().casefold()
     exact = [c for c in options if c.casefold() == low]
     if exact:
         return exact[0]
-    hits = [c for c in options if c.casefold().startswith(low)] if low else []
+    hits = prefixed(low, options)
     if len(hits) == 1:
         return hits[0]
     if hits:

@@ -30,7 +30,7 @@ from referee.errors import (
     UsageError,
 )
 from referee.evolve import evolve
-from referee.notation import match
+from referee.notation import match, prefixed
 from referee.textsafe import name_key
 from referee.values import value
 
@@ -352,7 +352,7 @@ def _verb(game: Game[Any], text: str) -> str | None:
     first = parts[0].casefold()
     if first in verbs:
         return verbs[first].name
-    hits = {t.name for word, t in verbs.items() if game.verb_prefixes and word.startswith(first)}
+    hits = {verbs[word].name for word in prefixed(first, verbs)} if game.verb_prefixes else set()
     return hits.pop() if len(hits) == 1 else None
 
 

@@ -29,6 +29,7 @@ from referee.games.king_of_the_castle.state import (
     inventory,
     with_hand,
 )
+from referee.notation import prefixed
 
 if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
     import random
@@ -112,7 +113,7 @@ class KingOfTheCastle(Game[State]):
             return self.events["play"].parse(state, Args(parts, text, player))
         except NotationError as exc:
             verbs = self.events.verbs()
-            hits = [v for v in verbs if v.startswith(parts[0].casefold())]
+            hits = prefixed(parts[0].casefold(), verbs)
             if exc.code != "unknown-card" or len(hits) != 1:
                 raise
             return verbs[hits[0]].parse(state, Args(parts[1:], text, player))

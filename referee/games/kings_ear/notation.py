@@ -7,7 +7,7 @@ from typing import Sequence
 from referee.errors import NotationError
 from referee.games.kings_ear.components import PROFESSIONS, VALUES, card_id, card_names
 from referee.games.kings_ear.state import State
-from referee.notation import match, split_list
+from referee.notation import initials, match, split_list
 
 
 def card_name(state: State, card: int) -> str:
@@ -15,7 +15,7 @@ def card_name(state: State, card: int) -> str:
 
 
 def parse_card(state: State, parts: Sequence[str], text: str) -> int:
-    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, unique prefixes), and 'PA3*'
+    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, initials or unique prefixes), and 'PA3*'
     as `status` prints a locked card."""
     if parts and parts[-1].endswith("*"):
         parts = [*parts[:-1], parts[-1].rstrip("*")]
@@ -24,8 +24,9 @@ def parse_card(state: State, parts: Sequence[str], text: str) -> int:
     if len(parts) != 3:
         raise NotationError(f"{' '.join(parts)!r} in {text!r} is not a card; write it as "
                             "'Pig Army 3' or 'PA3'", code="bad-card")
-    house = match(parts[0], state.houses, "House", text=text)
-    profession = match(parts[1], PROFESSIONS, "profession", text=text)
+    house = match(parts[0], state.houses, "House", text=text, aliases=initials(state.houses))
+    profession = match(parts[1], PROFESSIONS, "profession", text=text,
+                       aliases=initials(PROFESSIONS))
     if not parts[2].isdigit() or int(parts[2]) not in VALUES:
         raise NotationError(f"{parts[2]!r} in {text!r} is not a card value (1-4)",
                             code="bad-card")
