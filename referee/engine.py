@@ -603,7 +603,11 @@ class Game(Generic[S]):
     def option_text(self, state: S, event: Event) -> str:
         """A legal move as `options` offers it: like `format`, but without what the tool fills in
         from hidden information when it is played (a virtual pile's next card: `draw`). It parses
-        back to the same event."""
+        back to the same event. A sealed secret's move is its verb alone: `play` asks for the
+        secret unseen (or draws it) and makes the seal; a seal shown here would be no move."""
+        etype = self.events[event.type]
+        if etype.sealed:
+            return etype.words[0]
         return self.format(state, event)
 
     def random_event(self, state: S, rng: random.Random) -> Event | None:

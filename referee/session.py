@@ -169,7 +169,13 @@ class Table:
                 if not game.private(view, event) or (own and event.by == player))
 
     def count_moves(self, player: str | None = None, own: bool = False) -> int:
-        return self.game.count_moves(self.view(player if own else None), player)
+        """How many moves `choices` and `every_move` list: a move only its player may see is
+        not counted for the table either (the count would tell the size of a hidden hand)."""
+        game = self.game
+        view = self.view(player if own else None)
+        unseen = sum(1 for event in game.legal(view, player)
+                     if game.private(view, event) and not (own and event.by == player))
+        return game.count_moves(view, player) - unseen
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)

@@ -166,3 +166,40 @@ def test_the_dwarf_kings_garbage_is_not_the_special_card(cli):
         result = cli("play", *move)
         assert result.status == 1 and "plays" not in result.out, (move, result.out)
         assert (cli.path / "game.toml").read_bytes() == before
+
+
+# ---- What `options` offers is what `play` accepts (issue 24, item 14) -----------------------
+
+
+@pytest.mark.parametrize("game_id", available_game_ids())
+def test_every_offered_text_is_a_legal_move_for_play(game_id):
+    """Every move text `options --json` lists parses as `play` reads it; as each player to act
+    sees them (--for) they are legal: the event applies (a sealed secret's move too, once `play`
+    has made its seal). The table's list may offer a card a hidden hand turns out not to hold:
+    that refusal depends on the hand, and the table does not know it."""
+    from referee import seals
+    from referee.session import Table
+    from referee.simulate import to_log
+
+    game = load_game(game_id)
+    for seed in SEEDS:
+        playout = play_out(game, seed, default_players(game, None))
+        log = to_log(game, playout)
+        state = playout.setup.state
+        for index, event in enumerate(playout.events):
+            if index % 5 == 0:
+                table = Table(log, playout.setup, state)
+                for player in (None, *game.to_act(state).players):
+                    choices = table.choices(player, own=player is not None)
+                    assert table.count_moves(player, own=player is not None) >= \
+                        len(choices.texts())
+                    for text, offered in zip(choices.texts(), choices.events):
+                        read = game.parse(state, text, offered.by or player)
+                        if game.events[read.type].sealed:  # `play` makes the seal, never
+                            assert text == game.events[read.type].words[0]  # reads one typed
+                        if player is None:
+                            continue
+                        if game.events[read.type].sealed:
+                            read = read.with_fields(seal=seals.commitment("x", "y"))
+                        apply_event(game, state, read, playout.players)
+            state = apply_event(game, state, event, playout.players)
