@@ -415,6 +415,8 @@ def play(
                   "finished": played.after.finished,
                   "receipt": played.receipt,
                   "drawn": played.drawn,
+                  "revealed": played.before.game.revealed(played.before.state, played.event,
+                                                          played.after.state),
                   "next": _next_json(played.after)})
         return
     for line in played.lines:

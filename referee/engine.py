@@ -620,6 +620,11 @@ class Game(Generic[S]):
         """What `event` changed, in a few plain lines, for `play` to print."""
         return [self.format(before, event)]
 
+    def revealed(self, before: S, event: Event, after: S) -> list[str]:
+        """The cards a move turned up for the whole table that its record does not name (King
+        of the Castle's Sudden Changes draws in a dealt game), for `play --json`."""
+        return []
+
     def remark(self, before: S, event: Event, after: S) -> str:
         """What an event decided that its notation does not say (a vote's count and result),
         shown by `history` beside the move; '' for most events."""

@@ -118,6 +118,16 @@ class KingOfTheCastle(Game[State]):
                 raise
             return verbs[hits[0]].parse(state, Args(parts[1:], text, player))
 
+    def revealed(self, before: State, event: Event, after: State) -> list[str]:
+        """The cards Sudden Changes drew from the deck the tool dealt: played at once (R-12)."""
+        pushed = after.frames[len(before.frames):] if event.get("card") == "Sudden Changes" \
+            else ()
+        return [card for frame in pushed for card in frame.drawn]
+
+    def view(self, state: State, player: str | None = None) -> State:
+        """Nothing in a hand is shown to the table; `player`'s view (`--for`) shows theirs."""
+        return evolve(state, viewer=player) if player in state.names else state
+
     def private(self, state: State, event: Event) -> bool:
         """In a game the tool deals, a move from a hand shows a card of it (R-25)."""
         if not state.dealt:
