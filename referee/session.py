@@ -380,8 +380,9 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str,
 def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
                       kind: str | None) -> MoveError:
     """The same error, with the legal moves closest to what was typed: moves of the kind typed
-    (`recruit` for a refused recruit), never another kind; with no kind known, only moves that
-    look much like the text."""
+    (`recruit` for a refused recruit), never another kind; with no kind known, moves that look
+    much like the text, else (text that names no move, `@@##`) the first moves `options`
+    lists: the nearest there are, never a guess at what was meant."""
     if exc.suggestions:
         return exc
     import difflib  # only on a rejected move: keep it off start-up
@@ -397,9 +398,15 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
     cutoff = 0.0 if kind is not None else 0.6
-    exc.suggestions = tuple(difflib.get_close_matches(text[:200], _likeliest(text, lines), n=3,
-                                                      cutoff=cutoff))
+    close = difflib.get_close_matches(text[:200], _likeliest(text, lines), n=3, cutoff=cutoff)
+    exc.suggestions = tuple(close if close or kind is not None or not _names_nothing(text)
+                            else lines[:3])
     return exc
+
+
+def _names_nothing(text: str) -> bool:
+    """Text with no word of three letters or digits: it cannot name a move, even cut short."""
+    return not any(sum(ch.isalnum() for ch in word) >= 3 for word in text.split())
 
 
 SUGGESTION_POOL = 200  # difflib compares this many moves at most: a late King's Ear position

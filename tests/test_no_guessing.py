@@ -166,6 +166,8 @@ def test_the_dwarf_kings_garbage_is_not_the_special_card(cli):
         result = cli("play", *move)
         assert result.status == 1 and "plays" not in result.out, (move, result.out)
         assert (cli.path / "game.toml").read_bytes() == before
+    refused = cli("play", "@@##", "!!")  # refused with the nearest moves there are
+    assert "closest legal moves: any unplayed card: " in refused.err
 
 
 # ---- What `options` offers is what `play` accepts (issue 24, item 14) -----------------------
