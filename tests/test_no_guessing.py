@@ -44,7 +44,7 @@ ALIASES: dict[str, set[str]] = {
     | set(castle_words.NAMES) | set(castle_words.RANK_FORMS) | set(castle_words.RANK_LETTERS)
     | {"castle", "c", "and", "play", "def", "defense", "loses", "lost", "lose", "kill"}
     | {letter.casefold() for letter in LETTERS},
-    "king-of-the-valley": {"l", "r", "knight", "k", "kn", "as", "take"},
+    "king-of-the-valley": {"l", "r", "knight", "as", "take"},
     "kings-ear": {"and"} | {h[0] for h in DEFAULT_HOUSES} | {p[0] for p in PROFESSIONS}  # pig a 3
     | {f"{h[0]}{p[0]}{v}" for h in DEFAULT_HOUSES for p in PROFESSIONS for v in "1234"},  # PA3
     "kingmaker": {"in", "near", "sq", "aboard", "port", "sea", "to", "via"},

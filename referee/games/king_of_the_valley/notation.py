@@ -19,7 +19,7 @@ from referee.games.king_of_the_valley.components import (
     valid_tax,
 )
 from referee.games.king_of_the_valley.state import State
-from referee.notation import initials, match
+from referee.notation import initials, match, prefixed
 
 
 def plain(words: Sequence[str]) -> list[str]:
@@ -73,7 +73,7 @@ def join_knight_words(parts: Sequence[str], orders: tuple[str, ...]) -> list[str
     out: list[str] = []
     labels = {o.casefold() for o in orders}
     for word in parts:
-        if out and out[-1].casefold() in ("knight", "k", "kn") and word.casefold() in labels:
+        if out and prefixed(out[-1].casefold(), ["knight"]) and word.casefold() in labels:
             out[-1] = f"knight-{word}"
         else:
             out.append(word)

@@ -15,8 +15,8 @@ def card_name(state: State, card: int) -> str:
 
 
 def parse_card(state: State, parts: Sequence[str], text: str) -> int:
-    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, initials or unique prefixes), and 'PA3*'
-    as `status` prints a locked card."""
+    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, initials or unique prefixes),
+    and 'PA3*' as `status` prints a locked card."""
     if parts and parts[-1].endswith("*"):
         parts = [*parts[:-1], parts[-1].rstrip("*")]
     if len(parts) == 1 and len(parts[0]) == 3 and parts[0][2].isdigit():
