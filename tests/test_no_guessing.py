@@ -128,6 +128,29 @@ def test_text_that_names_no_move_is_never_accepted(game_id):
     assert checked > 300
 
 
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@pytest.mark.parametrize("game_id", available_game_ids())
+def test_a_number_in_lookalike_digits_is_refused_not_a_crash(game_id):
+    """`barbarians ²`, `draw Pig Army ³`, `result ²`: a superscript is a digit to
+    `str.isdigit` but no number to `int`; it was read as one and crashed the referee (exit 70).
+    Every legal move with its digits written as superscripts is refused as a plain MoveError."""
+    tried = 0
+    for game, state, typists in visited(game_id):
+        texts = [game.format(state, event) for event in game.legal(state)[:60]]
+        for text in [*texts, *ROLLS.get(game_id, ())]:
+            if not any(ch.isdigit() for ch in text):
+                continue
+            for player in typists:
+                assert accepted(game, state, text.translate(SUPERSCRIPT), player) is None, text
+                tried += 1
+    assert tried > 0
+
+
+ROLLS = {"kingmaker": ("result 5", "save Percy 50", "storm Trinity 50 port London")}
+
+
 @pytest.mark.parametrize("game_id", available_game_ids())
 def test_every_accepted_text_is_canonical_an_alias_or_a_long_prefix(game_id):
     rng = random.Random(game_id)

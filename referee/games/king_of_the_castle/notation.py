@@ -96,7 +96,7 @@ def take_castle(words: Words, text: str) -> tuple[int, Words]:
         words = words[1:]
     elif words and re.fullmatch(r"(?i)c(astle)?-?\d", words[0]):
         words = (words[0][-1],) + words[1:]
-    if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= CASTLES:
+    if not words or not words[0].isdecimal() or not 1 <= int(words[0]) <= CASTLES:
         shown = words[0] if words else "nothing"
         raise NotationError(f"{text!r}: expected a castle (1, 2 or 3), not {shown!r}",
                             code="no-castle")
@@ -129,7 +129,7 @@ def take_post(state: State, words: Words, text: str) -> tuple[int, Words]:
     if _begins("king", first.casefold()):
         return KING, words[1:]
     rank = _rank(first)
-    if rank is not None and len(words) > 1 and words[1].isdigit():
+    if rank is not None and len(words) > 1 and words[1].isdecimal():
         return _post_at(rank, words[1], text), words[2:]
     letter = squire_of(state, first)
     if letter is not None and letter in state.men:

@@ -93,7 +93,7 @@ def parse_slot(parts: Sequence[str], text: str, example: str) -> tuple[str, int,
                  *parts[1:]]
     need(parts, 2, text, example)
     side = match(parts[0], SIDES, "hill column", text=text, aliases=initials(SIDES))
-    if not parts[1].isdigit() or not 1 <= int(parts[1]) <= HILL_ROWS:
+    if not parts[1].isdecimal() or not 1 <= int(parts[1]) <= HILL_ROWS:
         raise NotationError(f"{parts[1]!r} in {text!r} is not a hill row (1-6, 1 = bottom)",
                             code="bad-row")
     return side, int(parts[1]), parts[2:]

@@ -19,7 +19,7 @@ def parse_card(state: State, parts: Sequence[str], text: str) -> int:
     and 'PA3*' as `status` prints a locked card."""
     if parts and parts[-1].endswith("*"):
         parts = [*parts[:-1], parts[-1].rstrip("*")]
-    if len(parts) == 1 and len(parts[0]) == 3 and parts[0][2].isdigit():
+    if len(parts) == 1 and len(parts[0]) == 3 and parts[0][2].isdecimal():
         parts = [parts[0][0], parts[0][1], parts[0][2]]
     if len(parts) != 3:
         raise NotationError(f"{' '.join(parts)!r} in {text!r} is not a card; write it as "
@@ -27,7 +27,7 @@ def parse_card(state: State, parts: Sequence[str], text: str) -> int:
     house = match(parts[0], state.houses, "House", text=text, aliases=initials(state.houses))
     profession = match(parts[1], PROFESSIONS, "profession", text=text,
                        aliases=initials(PROFESSIONS))
-    if not parts[2].isdigit() or int(parts[2]) not in VALUES:
+    if not parts[2].isdecimal() or int(parts[2]) not in VALUES:
         raise NotationError(f"{parts[2]!r} in {text!r} is not a card value (1-4)",
                             code="bad-card")
     return card_id(state.houses.index(house), PROFESSIONS.index(profession), int(parts[2]))
