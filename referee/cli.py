@@ -442,6 +442,8 @@ def play(
                   "finished": played.after.finished,
                   "receipt": played.receipt,
                   "drawn": played.drawn,
+                  "revealed": played.before.game.revealed(played.before.state, played.event,
+                                                          played.after.state),
                   "next": _next_json(played.after)})
         return
     secret = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]

@@ -27,7 +27,7 @@ from typing import (
 )
 
 from referee.errors import IllegalMove, NotationError, UsageError
-from referee.notation import expect_end, match, words
+from referee.notation import expect_end, match, prefixed, words
 from referee.textsafe import name_key
 from referee.values import value
 
@@ -603,7 +603,11 @@ class Game(Generic[S]):
     def option_text(self, state: S, event: Event) -> str:
         """A legal move as `options` offers it: like `format`, but without what the tool fills in
         from hidden information when it is played (a virtual pile's next card: `draw`). It parses
-        back to the same event."""
+        back to the same event. A sealed secret's move is its verb alone: `play` asks for the
+        secret unseen (or draws it) and makes the seal; a seal shown here would be no move."""
+        etype = self.events[event.type]
+        if etype.sealed:
+            return etype.words[0]
         return self.format(state, event)
 
     def random_event(self, state: S, rng: random.Random) -> Event | None:
@@ -615,6 +619,11 @@ class Game(Generic[S]):
     def describe(self, before: S, event: Event, after: S) -> list[str]:
         """What `event` changed, in a few plain lines, for `play` to print."""
         return [self.format(before, event)]
+
+    def revealed(self, before: S, event: Event, after: S) -> list[str]:
+        """The cards a move turned up for the whole table that its record does not name (King
+        of the Castle's Sudden Changes draws in a dealt game), for `play --json`."""
+        return []
 
     def remark(self, before: S, event: Event, after: S) -> str:
         """What an event decided that its notation does not say (a vote's count and result),
@@ -821,13 +830,14 @@ def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:
 
 
 def match_choice(text: str, choices: Iterable[str], what: str) -> str:
-    """The one choice `text` names (any case, unique prefix), or UsageError."""
+    """The one choice `text` names (any case, unique prefix of three or more characters), or
+    UsageError."""
     options = list(choices)
     low = text.strip().casefold()
     exact = [c for c in options if c.casefold() == low]
     if exact:
         return exact[0]
-    hits = [c for c in options if c.casefold().startswith(low)] if low else []
+    hits = prefixed(low, options)
     if len(hits) == 1:
         return hits[0]
     if hits:

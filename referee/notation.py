@@ -1,18 +1,31 @@
 """Shared helpers for reading move text: tokens, forgiving word matching, lists.
 
-Input is short and forgiving (any case, unique prefixes); output is always the canonical form.
+Input is short and forgiving (any case, unique prefixes of MIN_PREFIX or more characters); output
+is always the canonical form. Text that names nothing is refused, never guessed: an empty word
+begins every name, and one or two letters begin too many to be a choice.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from referee.errors import AmbiguousMove, NotationError
 
 T = TypeVar("T")
 
 _SPACE = re.compile(r"\s+")
+
+MIN_PREFIX = 3  # the shortest abbreviation read as a word it begins (DESIGN.md "Notation")
+
+
+def prefixed(typed: str, choices: Iterable[str],
+             key: Callable[[str], str] = str.casefold) -> list[str]:
+    """The choices whose `key` begins with `typed` (already in the key's form), when `typed` is
+    long enough to be an abbreviation at all: an empty, one- or two-character word names none."""
+    if len(typed) < MIN_PREFIX:
+        return []
+    return [choice for choice in choices if key(choice).startswith(typed)]
 
 
 def words(text: str) -> list[str]:
@@ -31,8 +44,16 @@ def split_list(parts: Sequence[str]) -> list[list[str]]:
     return [item for item in items if item]
 
 
-def match(word: str, choices: Iterable[str], what: str, *, text: str | None = None) -> str:
-    """The one choice `word` names: an exact match (any case) or a unique prefix.
+def initials(choices: Iterable[str]) -> dict[str, str]:
+    """Each choice by its first letter, where the notation documents that short form (`PA3`,
+    `l3`): an alias for `match`, never a prefix."""
+    return {choice[0].casefold(): choice for choice in choices}
+
+
+def match(word: str, choices: Iterable[str], what: str, *, text: str | None = None,
+          aliases: dict[str, str] | None = None) -> str:
+    """The one choice `word` names: an exact match (any case), a documented alias (keys in
+    lower case) or a unique prefix of at least MIN_PREFIX characters.
 
     Raises NotationError when nothing matches and AmbiguousMove when several do; the message names
     the word, what it should have been, and the whole input when `text` is given.
@@ -42,7 +63,9 @@ def match(word: str, choices: Iterable[str], what: str, *, text: str | None = No
     for choice in options:
         if choice.casefold() == low:
             return choice
-    hits = [c for c in options if c.casefold().startswith(low)] if low else []
+    if aliases and low in aliases:
+        return aliases[low]
+    hits = prefixed(low, options)
     where = f" in {text!r}" if text is not None else ""
     if len(hits) == 1:
         return hits[0]

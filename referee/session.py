@@ -30,7 +30,7 @@ from referee.errors import (
     UsageError,
 )
 from referee.evolve import evolve
-from referee.notation import match
+from referee.notation import match, prefixed
 from referee.textsafe import name_key
 from referee.values import value
 
@@ -173,7 +173,13 @@ class Table:
                 if not game.private(view, event) or (own and event.by == player))
 
     def count_moves(self, player: str | None = None, own: bool = False) -> int:
-        return self.game.count_moves(self.view(player if own else None), player)
+        """How many moves `choices` and `every_move` list: a move only its player may see is
+        not counted for the table either (the count would tell the size of a hidden hand)."""
+        game = self.game
+        view = self.view(player if own else None)
+        unseen = sum(1 for event in game.legal(view, player)
+                     if game.private(view, event) and not (own and event.by == player))
+        return game.count_moves(view, player) - unseen
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
@@ -356,7 +362,7 @@ def _verb(game: Game[Any], text: str) -> str | None:
     first = parts[0].casefold()
     if first in verbs:
         return verbs[first].name
-    hits = {t.name for word, t in verbs.items() if game.verb_prefixes and word.startswith(first)}
+    hits = {verbs[word].name for word in prefixed(first, verbs)} if game.verb_prefixes else set()
     return hits.pop() if len(hits) == 1 else None
 
 
@@ -378,8 +384,9 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str,
 def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
                       kind: str | None) -> MoveError:
     """The same error, with the legal moves closest to what was typed: moves of the kind typed
-    (`recruit` for a refused recruit), never another kind; with no kind known, only moves that
-    look much like the text."""
+    (`recruit` for a refused recruit), never another kind; with no kind known, moves that look
+    much like the text, else (text that names no move, `@@##`) the first moves `options`
+    lists: the nearest there are, never a guess at what was meant."""
     if exc.suggestions:
         return exc
     import difflib  # only on a rejected move: keep it off start-up
@@ -395,9 +402,15 @@ def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveErro
     except RefereeError:  # pragma: no cover - a game that cannot list moves still rejects cleanly
         lines = []
     cutoff = 0.0 if kind is not None else 0.6
-    exc.suggestions = tuple(difflib.get_close_matches(text[:200], _likeliest(text, lines), n=3,
-                                                      cutoff=cutoff))
+    close = difflib.get_close_matches(text[:200], _likeliest(text, lines), n=3, cutoff=cutoff)
+    exc.suggestions = tuple(close if close or kind is not None or not _names_nothing(text)
+                            else lines[:3])
     return exc
+
+
+def _names_nothing(text: str) -> bool:
+    """Text with no word of three letters or digits: it cannot name a move, even cut short."""
+    return not any(sum(ch.isalnum() for ch in word) >= 3 for word in text.split())
 
 
 SUGGESTION_POOL = 200  # difflib compares this many moves at most: a late King's Ear position

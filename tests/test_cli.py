@@ -94,7 +94,8 @@ def test_play_json_and_notes_and_as(ke_game):
     result = cli("play", "draw", "PA1", "--as", "cat")
     assert result.status == 1 and "not Cat's turn" in result.err
     assert cli("play", "draw", "PA1", "--as", "Zed").status == 2
-    assert cli("play", "draw", "PA1", "--as", "be").status == 0
+    assert cli("play", "draw", "PA1", "--as", "be").status == 2  # two letters name nobody
+    assert cli("play", "draw", "PA1", "--as", "BEN").status == 0
 
 
 def test_options_for_another_player_prefix_and_json(ke_game):

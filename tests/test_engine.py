@@ -144,12 +144,15 @@ def test_seats_in_a_game_without_seats():
 
 def test_seat_prefixes_and_ambiguity():
     game = Counter()
-    game.seat_choices = lambda options: ("North", "Nadir", "South")  # type: ignore[method-assign]
-    assert [p.seat for p in game.seat_players([Player("A", "so"), Player("B")], {})] == [
+    game.seat_choices = lambda options: ("North", "Norway", "South")  # type: ignore[method-assign]
+    assert [p.seat for p in game.seat_players([Player("A", "sou"), Player("B")], {})] == [
         "South", "North"]
     with pytest.raises(UsageError) as info:
-        game.seat_players([Player("A", "n")], {})
-    assert "could be North, Nadir" in info.value.message
+        game.seat_players([Player("A", "nor")], {})
+    assert "could be North, Norway" in info.value.message
+    with pytest.raises(UsageError) as info:  # one or two letters are never a prefix
+        game.seat_players([Player("A", "so")], {})
+    assert "is not one of" in info.value.message
 
 
 def test_protocol_defaults():

@@ -3,8 +3,9 @@
 Whole seeded games (`--shuffle --seed`) of every game are replayed and, before each reveal, every
 read command and a refused move are run through the CLI: none may name the card, tile or special
 about to be revealed, nor a card of a hand the tool dealt. Then the move `options` offers is
-played, and the reveal does name it (so the search itself is sound). The policy is in
-docs/design.md ("Hidden information").
+played, and the reveal does name it (so the search itself is sound). Twins of every game that differ
+only in hidden cards print the same everywhere. The policy is in docs/design.md ("Hidden
+information").
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def test_dwarf_king_never_shows_the_next_special_tile_or_a_dealt_hand(cli):
     game, playout, log = seeded_game("dwarf-king", 3, players=3)
     events = playout.events
     shown: set[str] = set()
+    state = playout.setup.state
     for cut, event in enumerate(events):
         if event.type == "special":
             shown = set()
@@ -140,9 +142,19 @@ def test_dwarf_king_never_shows_the_next_special_tile_or_a_dealt_hand(cli):
             listed = {card for line in re.findall(r"^  \w+: \d+ card\(s\); (.*)$", status, re.M)
                       for card in re.findall(r"(?:holds|known:) ([^;]*)", line)
                       for card in card.split()}
-            assert listed <= shown | {QUEST_CARD, LEADER_CARD, "FlagBearerG"}, (cut, listed)
+            allowed = shown | {QUEST_CARD, LEADER_CARD, "FlagBearerG"} | told(state)
+            assert listed <= allowed, (cut, listed)
         if event.type == "sorcerer":
             shown.add(event["card"])
+        state = apply_event(game, state, event, playout.setup.players)
+
+
+def told(state) -> set[str]:
+    """The cards of the one hand the table can tell: every other hand's cards were all shown
+    (in the last trick, the others have played theirs: the card left is the last one's)."""
+    slots = state.deal.slots
+    unknown = [slot for slot in slots if len(slot.shown) < slot.size]
+    return set(unknown[0].known) if len(unknown) == 1 else set()
 
 
 def test_a_players_own_view_shows_their_hand(cli):
@@ -268,3 +280,126 @@ def test_every_offered_move_parses_back_to_the_same_event(game_id):
             text = game.option_text(state, candidate)
             assert game.parse(state, text, candidate.by) == candidate, text
         state = apply_event(game, state, event, playout.setup.players)
+
+
+# ---- No hidden count: twins that differ only in hidden cards print the same --------------------
+#
+# Issue 24: counts, lists and suggestions in every output and `--json` are computed from public
+# information only. For every game with hidden information, the log of a seeded game is read
+# through the real CLI twice: once as it is, once with what only the tool knows changed (the
+# unseen cards dealt otherwise among the hands, the undrawn piles in another order, another
+# seed for what is still to come). The public history is the same, so every read command, the
+# refusals of some bad moves and the output of a public move must be the same, byte for byte.
+
+
+def _twin_kings_ear(state, rng):
+    if state.deck is None:
+        return state
+    rest = list(state.deck[state.drawn:])
+    rng.shuffle(rest)
+    return evolve(state, deck=state.deck[:state.drawn] + tuple(rest))
+
+
+def _twin_king_of_the_valley(state, rng):
+    if state.virtual is None:
+        return state
+    piles = []
+    for pile, seen in zip(state.virtual, state.seen):
+        rest = list(pile[len(seen):])
+        rng.shuffle(rest)
+        piles.append(pile[:len(seen)] + tuple(rest))
+    return evolve(state, virtual=tuple(piles))
+
+
+def _twin_dwarf_king(state, rng):
+    twin = evolve(state, seed=None if state.seed is None else state.seed + 1)
+    return _shuffled_hands(twin, rng) if state.deal.slots else twin
+
+
+def _twin_king_of_the_castle(state, rng):
+    from referee.games.king_of_the_castle.state import Hand
+
+    if not state.dealt or state.deck is None:
+        return state
+    pool = [card for hand in state.hands for card in hand.known] + list(state.deck)
+    rng.shuffle(pool)
+    hands = []
+    for hand in state.hands:
+        mine, pool = pool[:len(hand.known)], pool[len(hand.known):]
+        hands.append(Hand.of(mine) if hand.complete else evolve(hand, known=tuple(sorted(mine))))
+    return evolve(state, hands=tuple(hands), deck=tuple(pool))
+
+
+def _twin_kingmaker(state, rng):
+    return evolve(state, seed=None if state.seed is None else state.seed + 7)
+
+
+TWINS = {"kings-ear": _twin_kings_ear, "king-of-the-valley": _twin_king_of_the_valley,
+         "dwarf-king": _twin_dwarf_king, "king-of-the-castle": _twin_king_of_the_castle,
+         "kingmaker": _twin_kingmaker}
+PUBLIC = (*READS, ("scoresheet", "--format", "json"), ("options", "--all"))
+
+
+def _public_outputs(cli, monkeypatch, game, text: str, twin) -> list[str]:
+    """Every public output of the log `text`, read with its state made into `twin` of it."""
+    from referee import replay
+
+    real = replay.replay_log
+
+    def replay_twin(log):
+        setup, state = real(log)
+        return setup, twin(state, random.Random(len(log.entries)))
+
+    monkeypatch.setenv("REFEREE_CACHE", "0")
+    monkeypatch.setattr(replay, "replay_log", replay_twin)
+    path = cli.path / "game.toml"
+    printed = []
+    try:
+        path.write_text(text, encoding="utf-8")
+        for args in PUBLIC:
+            result = cli(*args)
+            printed.append(f"{args}: {result.status}\n{result.out}{result.err}")
+        bad = ["@@## !!", "zz", *(f"{verb} @@" for verb in list(game.events.verbs())[:6])]
+        for move in bad:
+            result = cli("play", *move.split())
+            printed.append(f"{move}: {result.status}\n{result.out}{result.err}")
+            path.write_text(text, encoding="utf-8")  # `end @@` ends a game: free text
+        public_move = next((m for m in json.loads(cli("options", "--json").out)["moves"]
+                            if _is_public(game, m)), None)
+        if public_move is not None:
+            for flag in ((), ("--json",)):
+                result = cli("play", *public_move.split(), *flag)
+                printed.append(f"{public_move}: {result.status}\n{result.out}{result.err}")
+                path.write_text(text, encoding="utf-8")
+    finally:
+        monkeypatch.setattr(replay, "replay_log", real)
+    return printed
+
+
+def _is_public(game, move: str) -> bool:
+    """A move whose record names no hidden card: not a reveal, not a move the tool fills in."""
+    verb = move.split()[0].casefold()
+    etype = game.events.verbs().get(verb)
+    return etype is not None and not etype.reveal and not etype.sealed
+
+
+@pytest.mark.parametrize("game_id", sorted(TWINS))
+def test_games_that_differ_only_in_hidden_cards_print_the_same(cli, monkeypatch, game_id):
+    players = 3 if game_id != "kingmaker" else None
+    game, playout, log = seeded_game(game_id, 6, players=players)
+    cuts = sorted({len(log.entries) * k // 9 for k in range(1, 9)})
+    compared = 0
+    for cut in cuts:
+        text = logfile.dumps(evolve(log, entries=log.entries[:cut]))
+        state = playout.setup.state
+        for event in playout.events[:cut]:
+            state = apply_event(game, state, event, playout.setup.players)
+        twin = TWINS[game_id]
+        if twin(state, random.Random(cut)) == state:
+            continue  # nothing hidden here (a physical game, or every card shown)
+        plain = _public_outputs(cli, monkeypatch, game, text, lambda s, rng: s)
+        other = _public_outputs(cli, monkeypatch, game, text, twin)
+        for mine, theirs in zip(plain, other):
+            assert mine == theirs, (cut, mine[:2000], theirs[:2000])
+        compared += 1
+    assert compared >= 3, compared

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.engine import Event, Player, apply_event
-from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
+from referee.errors import IllegalMove, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.kings_ear import GAME
 from referee.games.kings_ear.components import PENDING, PILE, card_ids
@@ -380,13 +380,13 @@ def test_physical_draw_needs_a_card():
 
 # ---- notation -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["draw Pig Army 3", "DRAW pa3", "d pig a 3", "draw p arm 3"])
+@pytest.mark.parametrize("text", ["draw Pig Army 3", "DRAW pa3", "dra pig a 3", "draw p arm 3"])
 def test_card_notation_is_forgiving(text):
     assert GAME.parse(start(), text, "Ann") == Event.make("draw", "Ann", card="Pig Army 3")
 
 
 @pytest.mark.parametrize("text,error", [
-    ("", NotationError), ("dance", NotationError), ("p", AmbiguousMove),
+    ("", NotationError), ("dance", NotationError), ("p", NotationError), ("pa", NotationError),
     ("draw Pig Army 5", NotationError), ("draw Pig Army", NotationError),
     ("draw Cow Army 3", NotationError), ("draw PX3", NotationError),
     ("place", NotationError), ("pass now", NotationError), ("place Stag now", NotationError),

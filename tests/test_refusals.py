@@ -184,3 +184,41 @@ def test_the_druid_in_the_last_trick_is_explained(cli):
     result = cli("play", "pass", "left", "--as", "Ann")
     assert "`pass` comes only right after the trick in which the Standard Bearer is played" \
         in result.err
+
+
+# --------------------------------------------------------------------------------------------
+# Options and suggestions are what the table knows (issue 24, items 6 and 7)
+
+
+def test_a_hand_the_table_can_tell_lists_only_its_legal_cards(cli):
+    """Ann and Cat enter their hands in front of everyone: the cards left are Ben's, so the
+    table knows he holds Goblins. `options` and a refusal offer only the Goblins he must play,
+    never "or, if void in Goblins: ..." cards the referee refuses."""
+    cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat")
+    for move in (["special", "Druid"],
+                 ["hand", *"K2 K3 K4 K6 K8 K9 K10 KK KA D3 D4 D5 G3".split(), "--as", "Ann"],
+                 ["hand", *"G5 D6 D7 D8 D10 DJ DK DA G4 G7 G9 GA Druid".split(), "--as", "Cat"],
+                 ["quest", "4a"], ["leader"], ["G5"], ["G3"]):
+        assert cli("play", *move).status == 0, move
+    goblins = ["G2", "G6", "G8", "G10", "GJ", "GQ", "GK"]
+    options = cli("options")
+    assert options.out.split()[-7:] == goblins and "void" not in options.out
+    data = json.loads(cli("options", "--json").out)
+    assert data["moves"] == goblins and data["count"] == 7
+    refused = cli("play", "KJ")
+    assert refused.status == 1 and "must follow Goblins" in refused.err
+    closest = refused.err.split("closest legal moves: ")[1].split()
+    assert set(closest) - {"|"} <= set(goblins) and "void" not in refused.err
+
+
+def test_options_count_no_move_of_a_hidden_hand(cli):
+    """King of the Castle with dealt hands: the table is told how many moves it sees, never how
+    many cards the player to act may play (the size of a hidden hand)."""
+    cli("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed", "4",
+        "--option", "squires=random")
+    for _ in range(3):
+        assert cli("play", "squires").status == 0
+    data = json.loads(cli("options", "--json").out)
+    assert data["phase"] == "play" and data["count"] == len(data["moves"]) == 1, data
+    own = json.loads(cli("options", "--json", "--for", "Ann").out)
+    assert own["count"] == len(own["moves"]) > 1

@@ -10,7 +10,7 @@ from typing import Sequence
 from referee.errors import AmbiguousMove, NotationError
 from referee.games.dwarf_king.components import CARDS, LETTER_SUIT, SPECIALS, tiles
 from referee.games.dwarf_king.state import State
-from referee.notation import match, split_list
+from referee.notation import match, prefixed, split_list
 
 # Cards: K7, k7, 7K, DQ, QD, Druid, dru, D1, D11 (the hand's special), rules-page ids
 _SUIT_FIRST = re.compile(r"^([KDG])[-_ ]?(10|11|[1-9]|[JQKA])$", re.IGNORECASE)
@@ -51,8 +51,7 @@ def _suited(suit: str, rank: str, in_play: frozenset[str] | None, raw: str, wher
 
 def _by_prefix(raw: str, in_play: frozenset[str] | None, where: str) -> str:
     low = raw.casefold().replace(" ", "")  # `flag bearer`, `Standard Bearer`
-    specials = [s.code for s in SPECIALS if s.code.casefold().startswith(low)
-                or s.name.casefold().replace(" ", "").startswith(low)]
+    specials = [s.code for s in SPECIALS if prefixed(low, (s.code, s.name.replace(" ", "")))]
     if len(specials) > 1 and in_play is not None:
         specials = [c for c in specials if c in in_play] or specials
     if len(specials) == 1:
@@ -135,11 +134,14 @@ def read_card(words: Sequence[str], index: int, in_play: frozenset[str] | None =
 
 def _special_words(words: Sequence[str], in_play: frozenset[str] | None,
                    where: str) -> str | None:
-    """A special card named in several words (`Flag Bearer (Dwarves)`, `Standard Bearer`)."""
+    """A special card named in several words (`Flag Bearer (Dwarves)`, `Standard Bearer`).
+    Every word must have a letter or a digit: `!!` names nothing and is never skipped."""
+    if not all(_squeezed(word) for word in words):
+        return None
     key = _squeezed("".join(words))
     if key in _SPECIAL_NAMES:
         return _SPECIAL_NAMES[key]
-    hits = sorted({code for name, code in _SPECIAL_NAMES.items() if name.startswith(key)})
+    hits = sorted({_SPECIAL_NAMES[name] for name in prefixed(key, _SPECIAL_NAMES)})
     if len(hits) > 1 and in_play is not None:
         hits = [c for c in hits if c in in_play] or hits
     if len(hits) == 1:

@@ -105,10 +105,10 @@ RULEBOOK = Rulebook(
     ),
     notation="Cards: a suit letter and a rank: K Knights, D Dwarves, G Goblins; 2-10, J, Q, K, A "
              "(K7 = 7 of Knights, DQ = Queen of Dwarves, GA = Champion of Goblins; 7K and QD "
-             "work too). Special cards by name (unique prefixes work): Druid, FlagBearerD, "
-             "Tinkerer, Joker, Enchanter, StandardBearer, Scout, Shaman, FlagBearerG, Dragon, "
-             "Mummy, Puppeteer, Sorcerer, Excalibur; K1 D1 G1 and K11 D11 G11 name the hand's "
-             "special card of that suit and rank. The keyword of a move may be left out when the "
-             "moment is clear. When several players could be the one to act (nobody knows who "
-             "holds the 5 of Knights), add --as NAME to `referee play`.",
+             "work too). Special cards by name (unique prefixes of three or more letters work): "
+             "Druid, FlagBearerD, Tinkerer, Joker, Enchanter, StandardBearer, Scout, Shaman, "
+             "FlagBearerG, Dragon, Mummy, Puppeteer, Sorcerer, Excalibur; K1 D1 G1 and K11 D11 "
+             "G11 name the hand's special card of that suit and rank. The keyword of a move may "
+             "be left out when the moment is clear. When several players could be the one to "
+             "act (nobody knows who holds the 5 of Knights), add --as NAME to `referee play`.",
 )

@@ -166,7 +166,24 @@ def public_deal(deal: Deal, awaited: str | None = None, own: int | None = None) 
             seen = slot.public()
             slot = seen.showing(awaited) if awaited and awaited in slot.known else seen
         slots.append(slot)
-    return evolve(deal, slots=tuple(slots))
+    return _last_hand_seen(evolve(deal, slots=tuple(slots)))
+
+
+def _last_hand_seen(deal: Deal) -> Deal:
+    """The deal with its one hand the table does not know filled in, when every other hand is
+    known to the table (entered in front of it): the unplayed cards left are that hand, so the
+    table knows it as well as the referee does, and its options are its legal cards only."""
+    open_slots = [s for s, slot in enumerate(deal.slots) if not slot.complete]
+    if len(open_slots) != 1:
+        return deal
+    seat = open_slots[0]
+    placed = {card for slot in deal.slots for card in slot.known}
+    cards = frozenset(c for c in deal.deck(len(deal.slots))
+                      if c not in placed and not deal.is_gone(c)) | deal.slots[seat].known
+    if len(cards) != deal.slots[seat].size:  # pragma: no cover - a deal always adds up
+        return deal
+    return deal.with_slot(seat, evolve(deal.slots[seat], known=cards, shown=cards,
+                                       complete=True))
 
 
 def table_view(state: State, player: str | None = None) -> State:
@@ -226,7 +243,8 @@ def _not_following(state: State, seat: int, card: str, led: str) -> IllegalMove:
     """The refusal of a card that does not follow `led` from a hand known to hold one."""
     slot = state.deal.slots[seat]
     must = [c for c in slot.known if CARDS[c].suit == led and c != card]
-    shown = sort_cards(c for c in must if c in slot.shown)  # never name a card not shown
+    seen = public_deal(state.deal).slots[seat].known  # never name a card the table cannot tell
+    shown = sort_cards(c for c in must if c in seen)
     excalibur = POWER[card] == "excalibur"
     what = (f"cannot play Excalibur: it is playable only when void in {led}"
             if excalibur else f"must follow {led}")

@@ -29,6 +29,7 @@ from referee.games.king_of_the_castle.state import (
     inventory,
     with_hand,
 )
+from referee.notation import prefixed
 
 if TYPE_CHECKING:  # imported by the commands that use them, never by `play`
     import random
@@ -112,10 +113,20 @@ class KingOfTheCastle(Game[State]):
             return self.events["play"].parse(state, Args(parts, text, player))
         except NotationError as exc:
             verbs = self.events.verbs()
-            hits = [v for v in verbs if v.startswith(parts[0].casefold())]
+            hits = prefixed(parts[0].casefold(), verbs)
             if exc.code != "unknown-card" or len(hits) != 1:
                 raise
             return verbs[hits[0]].parse(state, Args(parts[1:], text, player))
+
+    def revealed(self, before: State, event: Event, after: State) -> list[str]:
+        """The cards Sudden Changes drew from the deck the tool dealt: played at once (R-12)."""
+        pushed = after.frames[len(before.frames):] if event.get("card") == "Sudden Changes" \
+            else ()
+        return [card for frame in pushed for card in frame.drawn]
+
+    def view(self, state: State, player: str | None = None) -> State:
+        """Nothing in a hand is shown to the table; `player`'s view (`--for`) shows theirs."""
+        return evolve(state, viewer=player) if player in state.names else state
 
     def private(self, state: State, event: Event) -> bool:
         """In a game the tool deals, a move from a hand shows a card of it (R-25)."""

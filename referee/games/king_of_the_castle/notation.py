@@ -26,11 +26,12 @@ from referee.games.king_of_the_castle.components import (
     post,
 )
 from referee.games.king_of_the_castle.state import State
-from referee.notation import match
+from referee.notation import MIN_PREFIX, match, prefixed
 
 Words = tuple[str, ...]
 NAMES = {**SLUGS, **ALIASES}  # every word form of a card -> its title
 RANK_FORMS = {"lord": 0, "seneschal": 1, "master": 2, "maa": 2, "master-at-arms": 2}
+RANK_LETTERS = {"l": 0, "s": 1, "m": 2}  # `l2`, `s1`, `m3`: documented short posts
 SEPARATORS = {",", "and"}
 
 
@@ -40,15 +41,20 @@ def _token(word: str) -> str:
     return re.sub(r"([a-z])(\d)$", r"\1-\2", low)
 
 
+def _begins(part: str, typed: str) -> bool:
+    """`typed` is the word `part` or an abbreviation of it (never one or two letters)."""
+    return part == typed or (len(typed) >= MIN_PREFIX and part.startswith(typed))
+
+
 def _prefix_hits(typed: Sequence[str]) -> set[str]:
     """Titles whose word form each typed word begins, word for word (`acc death`), or which the
     one typed word begins (`plag`, `accidental-d`)."""
     hits = set()
     for form, title in NAMES.items():
         parts = form.split("-")
-        if len(typed) == 1 and form.startswith(typed[0]):
+        if len(typed) == 1 and _begins(form, typed[0]):
             hits.add(title)
-        elif len(parts) == len(typed) and all(p.startswith(t) for p, t in zip(parts, typed)):
+        elif len(parts) == len(typed) and all(_begins(p, t) for p, t in zip(parts, typed)):
             hits.add(title)
     return hits
 
@@ -90,7 +96,7 @@ def take_castle(words: Words, text: str) -> tuple[int, Words]:
         words = words[1:]
     elif words and re.fullmatch(r"(?i)c(astle)?-?\d", words[0]):
         words = (words[0][-1],) + words[1:]
-    if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= CASTLES:
+    if not words or not words[0].isdecimal() or not 1 <= int(words[0]) <= CASTLES:
         shown = words[0] if words else "nothing"
         raise NotationError(f"{text!r}: expected a castle (1, 2 or 3), not {shown!r}",
                             code="no-castle")
@@ -99,7 +105,9 @@ def take_castle(words: Words, text: str) -> tuple[int, Words]:
 
 def _rank(word: str) -> int | None:
     low = _token(word)
-    hits = {rank for form, rank in RANK_FORMS.items() if low and form.startswith(low)}
+    if low in RANK_LETTERS:
+        return RANK_LETTERS[low]
+    hits = {rank for form, rank in RANK_FORMS.items() if _begins(form, low)}
     return hits.pop() if len(hits) == 1 else None
 
 
@@ -118,10 +126,10 @@ def take_post(state: State, words: Words, text: str) -> tuple[int, Words]:
     compact = re.fullmatch(r"(?i)([a-z]+)-?(\d)", first)
     if compact and _rank(compact.group(1)) is not None:
         return _post_at(_rank(compact.group(1)), compact.group(2), text), words[1:]
-    if len(first) > 1 and "king".startswith(first.casefold()):
+    if _begins("king", first.casefold()):
         return KING, words[1:]
     rank = _rank(first)
-    if rank is not None and len(words) > 1 and words[1].isdigit():
+    if rank is not None and len(words) > 1 and words[1].isdecimal():
         return _post_at(rank, words[1], text), words[2:]
     letter = squire_of(state, first)
     if letter is not None and letter in state.men:
@@ -172,7 +180,7 @@ def squire_of(state: State, word: str) -> str | None:
     if len(word) == 1 and word.upper() in LETTERS:
         return word.upper()
     if state.letter_names and len(word) > 1:
-        hits = [n[0] for n in state.letter_names if n.casefold().startswith(word.casefold())]
+        hits = [n[0] for n in state.letter_names if _begins(n.casefold(), word.casefold())]
         return hits[0] if len(hits) == 1 else None
     return None
 

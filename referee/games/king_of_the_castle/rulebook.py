@@ -143,11 +143,11 @@ RULEBOOK = Rulebook(
         Rule("R-26", "in a physical game only the two players see the stolen card: the referee "
              "learns nothing of it and forgets what it knew of the robbed hand (but its size)."),
     ),
-    notation="Case-insensitive; unique prefixes work (`acc death` = accidental-death, `plag` = "
-             "plague). CARD: the slug of a card (accidental-death, domain-2), its title in words, "
-             "or an attribute card's level name (village, town, city, known, recognised, famed, "
-             "keep, walls, towers). N: a castle 1-3 (`castle 2`, `c2`, `2`). MAN: king, lord N, "
-             "seneschal N, master N (l2, s2, m2, maa 2) or the letter of the man. LETTER: a "
-             "squire A-Z (or his name, option names). Canonical output uses slugs and the long "
-             "forms.",
+    notation="Case-insensitive; unique prefixes of three or more letters work (`acc death` = "
+             "accidental-death, `plag` = plague). CARD: the slug of a card (accidental-death, "
+             "domain-2), its title in words, or an attribute card's level name (village, town, "
+             "city, known, recognised, famed, keep, walls, towers). N: a castle 1-3 (`castle 2`, "
+             "`c2`, `2`). MAN: king, lord N, seneschal N, master N (l2, s2, m2, maa 2) or the "
+             "letter of the man. LETTER: a squire A-Z (or his name, option names). Canonical "
+             "output uses slugs and the long forms.",
 )

@@ -597,6 +597,12 @@ def sudden(state: State, event: Event, card: Card) -> State:
     return evolve(state, frames=state.frames + (Frame(card.title, len(drawn), known),))
 
 
+def while_played(state: State, card: str) -> State:
+    """The state while a played card acts: it lies face up, so it is counted against its
+    copies (an Unexpected Loss cannot make its target lose the deck's last copy of itself)."""
+    return evolve(state, discard=state.discard + (card,))
+
+
 def loss(state: State, event: Event, card: Card) -> State:
     seat = player_field(state, event, card.title)
     lost = card_named(event["lost"])
@@ -607,7 +613,7 @@ def loss(state: State, event: Event, card: Card) -> State:
                               f"(type `unexpected-loss {name}`)", code="not-the-pick",
                               rule="R-25")
         state = evolve(state, rolls=state.rolls + 1)
-    elif not could_hold(state, seat, lost):
+    elif not could_hold(while_played(state, card.title), seat, lost):
         raise IllegalMove(f"{name} cannot have lost {lost}: all {CARD[lost].count} are "
                           "accounted for", code="no-copy-left", rule="Conservation")
     state = with_hand(state, seat, state.hands[seat].without(lost))
@@ -884,8 +890,9 @@ def _player_targets(state: State, card: Card) -> Iterator[dict[str, Any]]:
         elif state.dealt:
             yield {"player": name, "lost": picked(state, seat)}
         else:
+            shown = while_played(state, card.title)
             for lost in CARD:
-                if could_hold(state, seat, lost):
+                if could_hold(shown, seat, lost):
                     yield {"player": name, "lost": lost}
 
 

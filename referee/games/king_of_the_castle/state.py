@@ -157,6 +157,7 @@ class State:
     reshuffles: int = 0
     scoring: bool = False  # the last round is over: the seals are being opened
     over: bool = False
+    viewer: str | None = None  # `status --for NAME`: the view is for NAME's eyes, their hand too
 
     # ---- who -----------------------------------------------------------------------------
     @property

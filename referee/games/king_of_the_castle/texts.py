@@ -114,6 +114,11 @@ def board(state: State) -> dict[str, Any]:
         "reply_window": {"announced": window.announced,
                          "to_ask": list(window.order[window.asked:])} if window else None,
         "in_play": [f.card for f in state.frames],
+        "drawn": _drawn(state) if state.dealt else None,
+        **({"own_hand": {"player": state.viewer,
+                         "size": state.hands[state.seat(state.viewer)].size,
+                         "cards": list(state.hands[state.seat(state.viewer)].known)}}
+           if state.viewer is not None else {}),
         "ending": state.ending,
         "outcome": outcome(state) if state.over else None}
 
@@ -153,6 +158,12 @@ def _now(state: State) -> list[str]:
                      + ", ".join(state.window.order[state.window.asked:]))
     if state.frames:
         lines.append("In play: " + ", ".join(f.card for f in state.frames))
+    drawn = _drawn(state)
+    if drawn:
+        lines.append("Drawn by Sudden Changes, to be played now: "
+                     + ", ".join(CARD[c].slug for c in drawn))
+    if state.viewer is not None and not state.over:
+        lines.append(own_hand(state, state.viewer))
     if state.ending and not state.over:
         lines.append(f"The personality deck ran out: the game ends after {state.names[-1]}'s "
                      "turn (R-15)")
@@ -372,10 +383,26 @@ def _folded(state: State, now: str, events: list[Event]) -> list[str]:
     return []
 
 
+def _drawn(state: State) -> list[str]:
+    """The cards Sudden Changes drew and are still to be played: the tool drew them from the
+    deck it dealt and the table sees them played at once (R-12), so the table may read them."""
+    return [card for frame in state.frames if frame.card == "Sudden Changes"
+            for card in frame.drawn]
+
+
 def legal_note(state: State, player: str | None) -> str:
     """A hand the tool dealt, shown to its player alone when asked for by name."""
     if not state.dealt or player is None or state.over:
         return ""
+    return own_hand(state, player)
+
+
+def own_hand(state: State, player: str) -> str:
+    """What the referee knows of `player`'s hand, for their eyes only (`--for NAME`)."""
     hand = state.hands[state.seat(player)]
+    if not state.dealt:
+        known = ", ".join(CARD[c].slug for c in hand.known)
+        return (f"{player}'s hand (for {player}'s eyes only): {hand.size} card(s)"
+                + (f"; known: {known}" if known else ""))
     cards = ", ".join(CARD[c].slug for c in hand.known) or "no card"
     return f"{player}'s hand (for {player}'s eyes only): {cards}"

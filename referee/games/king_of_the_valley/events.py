@@ -61,7 +61,7 @@ from referee.games.king_of_the_valley.rules import (
     taxes_feasible,
 )
 from referee.games.king_of_the_valley.state import State, with_item
-from referee.notation import expect_end, match
+from referee.notation import expect_end, initials, match
 
 PLAYING = frozenset({RECRUIT, SUMMON})
 
@@ -589,7 +589,8 @@ class Refill(EventType[State]):
         rest = plain(args.words)
         need(rest, 1, args.text, "refill left or refill right")
         expect_end(rest[1:], args.text)
-        return self.make(args.by, side=match(rest[0], SIDES, "hill column", text=args.text))
+        side = match(rest[0], SIDES, "hill column", text=args.text, aliases=initials(SIDES))
+        return self.make(args.by, side=side)
 
     def format(self, state: State, event: Event) -> str:
         return f"refill {event['side']}"

@@ -19,7 +19,7 @@ from referee.games.king_of_the_valley.components import (
     valid_tax,
 )
 from referee.games.king_of_the_valley.state import State
-from referee.notation import match
+from referee.notation import initials, match, prefixed
 
 
 def plain(words: Sequence[str]) -> list[str]:
@@ -73,7 +73,7 @@ def join_knight_words(parts: Sequence[str], orders: tuple[str, ...]) -> list[str
     out: list[str] = []
     labels = {o.casefold() for o in orders}
     for word in parts:
-        if out and out[-1].casefold() in ("knight", "k", "kn") and word.casefold() in labels:
+        if out and prefixed(out[-1].casefold(), ["knight"]) and word.casefold() in labels:
             out[-1] = f"knight-{word}"
         else:
             out.append(word)
@@ -92,8 +92,8 @@ def parse_slot(parts: Sequence[str], text: str, example: str) -> tuple[str, int,
         parts = [parts[0].rstrip("0123456789"), parts[0][len(parts[0].rstrip("0123456789")):],
                  *parts[1:]]
     need(parts, 2, text, example)
-    side = match(parts[0], SIDES, "hill column", text=text)
-    if not parts[1].isdigit() or not 1 <= int(parts[1]) <= HILL_ROWS:
+    side = match(parts[0], SIDES, "hill column", text=text, aliases=initials(SIDES))
+    if not parts[1].isdecimal() or not 1 <= int(parts[1]) <= HILL_ROWS:
         raise NotationError(f"{parts[1]!r} in {text!r} is not a hill row (1-6, 1 = bottom)",
                             code="bad-row")
     return side, int(parts[1]), parts[2:]

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from referee.errors import AmbiguousMove, NotationError
 from referee.games.kingmaker.components import ALL_FIELDS, ENUMS, NAME_FIELDS, norm
+from referee.notation import prefixed
 
 _TOKEN = re.compile(r'(?:"[^"]*"|[^\s,"])+|,|"[^"]*$')
 LOCATION_PREFIXES = ("in", "near", "sq", "aboard", "port", "sea")
@@ -82,7 +83,8 @@ def one(words: Sequence[str], what: str, text: str) -> str:
 
 def find(word: str, choices: Iterable[str], what: str, text: str,
          aliases: dict[str, str] | None = None) -> str:
-    """The one choice `word` names: exact (normalised) or alias, else a unique prefix."""
+    """The one choice `word` names: exact (normalised) or alias, else a unique prefix of three
+    or more characters."""
     options = list(choices)
     key = norm(word)
     if not key:
@@ -92,7 +94,7 @@ def find(word: str, choices: Iterable[str], what: str, text: str,
         return exact[0]
     if aliases and key in aliases:
         return aliases[key]
-    hits = [c for c in options if norm(c).startswith(key)]
+    hits = prefixed(key, options, key=norm)
     if len(hits) == 1:
         return hits[0]
     if hits:

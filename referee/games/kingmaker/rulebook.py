@@ -458,8 +458,9 @@ RULEBOOK = Rulebook(
              "(7.7); a drawer with no noble in play names P alone (`parliament people at P`), "
              "and it sits with no host. So the card can always be obeyed."),
     ),
-    notation="Names take any case, unique prefixes and `-` for spaces (Earl-of-Essex); lists "
-             "are comma-separated. LOCATION is in:P (or P), near:P, sq:TEXT, aboard:SHIP; a "
-             "ship goes to port:P or sea:TEXT. Any move may end with NAME.key=value words "
-             "declaring values first needed (R-2). `--as NAME` when another player acts.",
+    notation="Names take any case, unique prefixes of three or more letters and `-` for spaces "
+             "(Earl-of-Essex); lists are comma-separated. LOCATION is in:P (or P), near:P, "
+             "sq:TEXT, aboard:SHIP; a ship goes to port:P or sea:TEXT. Any move may end with "
+             "NAME.key=value words declaring values first needed (R-2). `--as NAME` when another "
+             "player acts.",
 )

@@ -7,7 +7,7 @@ from typing import Sequence
 from referee.errors import NotationError
 from referee.games.kings_ear.components import PROFESSIONS, VALUES, card_id, card_names
 from referee.games.kings_ear.state import State
-from referee.notation import match, split_list
+from referee.notation import initials, match, split_list
 
 
 def card_name(state: State, card: int) -> str:
@@ -15,18 +15,19 @@ def card_name(state: State, card: int) -> str:
 
 
 def parse_card(state: State, parts: Sequence[str], text: str) -> int:
-    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, unique prefixes), and 'PA3*'
-    as `status` prints a locked card."""
+    """One card: 'Pig Army 3', 'pig a 3', 'PA3' (case-insensitive, initials or unique prefixes),
+    and 'PA3*' as `status` prints a locked card."""
     if parts and parts[-1].endswith("*"):
         parts = [*parts[:-1], parts[-1].rstrip("*")]
-    if len(parts) == 1 and len(parts[0]) == 3 and parts[0][2].isdigit():
+    if len(parts) == 1 and len(parts[0]) == 3 and parts[0][2].isdecimal():
         parts = [parts[0][0], parts[0][1], parts[0][2]]
     if len(parts) != 3:
         raise NotationError(f"{' '.join(parts)!r} in {text!r} is not a card; write it as "
                             "'Pig Army 3' or 'PA3'", code="bad-card")
-    house = match(parts[0], state.houses, "House", text=text)
-    profession = match(parts[1], PROFESSIONS, "profession", text=text)
-    if not parts[2].isdigit() or int(parts[2]) not in VALUES:
+    house = match(parts[0], state.houses, "House", text=text, aliases=initials(state.houses))
+    profession = match(parts[1], PROFESSIONS, "profession", text=text,
+                       aliases=initials(PROFESSIONS))
+    if not parts[2].isdecimal() or int(parts[2]) not in VALUES:
         raise NotationError(f"{parts[2]!r} in {text!r} is not a card value (1-4)",
                             code="bad-card")
     return card_id(state.houses.index(house), PROFESSIONS.index(profession), int(parts[2]))

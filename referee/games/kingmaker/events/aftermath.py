@@ -196,7 +196,7 @@ class Result(Base):
         outcome = None
         roll = None
         for word in words:
-            if word.isdigit():
+            if word.isdecimal():
                 roll = parse_roll(word, args.text)
             else:
                 outcome = find(word, ("major", "minor", "none"), "result", args.text)
@@ -309,7 +309,7 @@ class Save(Base):
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         words = [w for w in args.words if w != ","]
-        roll = parse_roll(words[-1], args.text) if words and words[-1].isdigit() else None
+        roll = parse_roll(words[-1], args.text) if words and words[-1].isdecimal() else None
         names = words[:-1] if roll is not None else words
         if roll is None and state.seed is not None:
             roll = tool_roll(state, "save")

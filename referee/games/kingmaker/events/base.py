@@ -437,7 +437,7 @@ def tool_roll(state: State, salt: str) -> int:
 
 
 def parse_roll(word: str, text: str) -> int:
-    if not word.isdigit() or len(word) > 3 or not (0 <= int(word) <= 100):
+    if not word.isdecimal() or len(word) > 3 or not (0 <= int(word) <= 100):
         raise NotationError(f"{word!r} in {text!r} is not a percentile roll (1-100, 00 = 100)",
                             code="bad-roll")
     return int(word) or 100

@@ -46,6 +46,7 @@ from referee.games.kingmaker.state import (
     card_entry,
     moved_cards,
 )
+from referee.notation import prefixed
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,7 +389,7 @@ class Give(Base):
         held = list(state.held.get(str(args.by), ()))
         if norm(word) == "hidden":
             item = "hidden"
-        elif any(norm(h).startswith(norm(word)) for h in held):
+        elif any(norm(h) == norm(word) for h in held) or prefixed(norm(word), held, key=norm):
             item = find(word, sorted(set(held)), "held event card", args.text)
         else:
             where = f"hand:{args.by}"
