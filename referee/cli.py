@@ -205,10 +205,8 @@ def complete_move(ctx: typer.Context, incomplete: str) -> list[str]:
             player = table.player(str(ctx.params["as_name"]))
         except RefereeError:
             return []
-    typed = [str(word) for word in ctx.params.get("move") or []]
-    # Whoever sits at the keyboard reads the completions: the table's view, never a hand.
-    words = table.game.completions(table.view(), player, typed)
-    return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+    return list(table.completions(player, [str(w) for w in ctx.params.get("move") or []],
+                                  incomplete))
 
 
 # --------------------------------------------------------------------------------------------
@@ -417,16 +415,31 @@ def play(
                   "drawn": played.drawn,
                   "next": _next_json(played.after)})
         return
+    show_played(played, err)
+    _print_next(played.after)
+
+
+def show_played(played: Any, secret: Any) -> None:
+    """What a move changed and the notices it brought; a secret it drew or sealed goes once to
+    `secret(text)`, for its player's eyes (`play`: standard error)."""
     for line in played.lines:
         out(clean(line))
-    if played.drawn:
-        err(f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)")
-    if played.receipt:
-        err(f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
-            "end, and is shown only now)")
+    said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
+            if played.drawn else []) + \
+        ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
+          "end, and is shown only now)"] if played.receipt else [])
+    if said:
+        secret("\n".join(said))
     for notice in played.notices:
         out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
-    _print_next(played.after)
+
+
+@app.command()
+def table(ctx: typer.Context) -> None:
+    """The whole game as one session: each line a move (Tab completes it) or a command."""
+    from referee.tableline import run
+
+    raise typer.Exit(run(log_path(ctx)))
 
 
 @app.command()
