@@ -175,7 +175,9 @@ class Terminal(Plain):
             if self.known is not None and self.readline is not None:
                 before = self.readline.get_line_buffer()[:self.readline.get_begidx()]
                 try:
-                    self.offered = sessions.completions(self.known.table, before, text)
+                    # Python's readline adds no space after a word completed: add it here
+                    self.offered = [word + " " for word in
+                                    sessions.completions(self.known.table, before, text)]
                 except Exception:  # noqa: BLE001 - Tab must never break the line being typed
                     self.offered = []
         return self.offered[state] if state < len(self.offered) else None
