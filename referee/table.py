@@ -74,7 +74,10 @@ def prompt(table: session.Table, dot: str = "·") -> str:
     turn = table.turn
     who = "The table" if turn.table or not turn.players else \
         " or ".join(clean_line(p) for p in turn.players)
-    return f"{who} {dot} {clean_line(turn.prompt)} > "
+    awaited = clean_line(turn.prompt)
+    if awaited.startswith(who + " "):  # `Ann seals ...`: the player is named once
+        awaited = awaited[len(who) + 1:]
+    return f"{who} {dot} {awaited} > "
 
 
 def opening(path: Path, table: session.Table) -> str:

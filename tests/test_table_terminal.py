@@ -10,8 +10,8 @@ with timeouts generous enough for a slow, busy machine.
 
 from __future__ import annotations
 
+import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +22,7 @@ from referee import log as logfile
 from referee import replay, session
 from referee import table as sessions
 from referee.evolve import evolve
-from referee.tableline import WIPE
+from referee.tableline import CLEAR, WIPE
 from tests.conftest import GOLDEN, ROOT
 
 pexpect = pytest.importorskip("pexpect")
@@ -193,31 +193,37 @@ def test_a_whole_game_typed_at_the_table(tmp_path, game_id):
 
 
 def secret_screen(child, game: Game, table: session.Table) -> None:
-    """`options --for NAME`: NAME's own moves on a hand-over screen, wiped before the prompt
-    comes back, and nowhere on the screen after."""
+    """`options --for NAME`: NAME's own moves on a hand-over screen, wiped (screen and
+    scrollback) before the prompt comes back, nowhere on the screen after, never printed again."""
     name = table.players[0].name
+    heard = child.logfile_read = io.StringIO()
     child.sendline(f"options --for {name}")
     child.expect_exact(f"{name} only - press Enter")
     child.sendline("")
     child.expect_exact("(press Enter when done: it is wiped)")
-    shown = str(child.before)
     child.sendline("")
-    child.expect_exact(table_prompt(table))
-    after = str(child.before)
-    secret = [line.strip() for line in shown.replace("\x1b[H\x1b[2J", "\n").splitlines()
-              if line.strip()]
-    assert secret  # something was shown to NAME
-    assert after.startswith("\r\n" + WIPE) or WIPE in after.split("\n", 2)[-1] or \
-        after.lstrip("\r\n").startswith(WIPE), repr(after[:80])
-    screen = pyte.Screen(COLUMNS, 24)
-    stream = pyte.Stream(screen)
-    stream.feed(shown + after + table_prompt(table))
+    child.expect_exact(sessions.prompt(table))
+    child.logfile_read = None
+    assert_wiped(heard.getvalue(), f"{name} only - press Enter", COLUMNS)
+
+
+def assert_wiped(transcript: str, named: str, columns: int) -> list[str]:
+    """The secret shown after `named` and before the wipe: some lines, wiped (screen and
+    scrollback) before anything else, printed nowhere after, on the screen no more."""
+    start = transcript.index(named) + len(named)
+    end = transcript.index("(press Enter when done: it is wiped)", start)
+    secret = [line.strip() for line in transcript[start:end].replace(CLEAR, "\n").splitlines()
+              if len(line.strip()) > 3]
+    assert secret, transcript[start:end]
+    rest = transcript[end:]
+    assert WIPE in rest, rest
+    after = rest[rest.index(WIPE):]
+    assert not any(line in after for line in secret), after
+    screen = pyte.Screen(columns, 24)
+    pyte.Stream(screen).feed(transcript)
     visible = "\n".join(screen.display)
-    assert not any(line in visible for line in secret if len(line) > 3), visible
-
-
-def table_prompt(table: session.Table) -> str:
-    return sessions.prompt(table)
+    assert not any(line in visible for line in secret), visible
+    return secret
 
 
 def test_a_move_from_a_second_terminal_is_noticed_and_never_overwritten(tmp_path):
@@ -242,3 +248,53 @@ def test_a_move_from_a_second_terminal_is_noticed_and_never_overwritten(tmp_path
     child.expect(pexpect.EOF)
     assert played_moves(game.path) == played_moves(GOLDEN / "kings-ear" /
                                                    f"{SHORT_GAMES['kings-ear']}.toml")[:4]
+
+
+def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
+    """King of the Castle: Ann types her squires unseen; her receipt is shown on a hand-over
+    screen and wiped; neither the letters nor the `squires` line reach the history, which a
+    resumed session recalls with the Up arrow."""
+    path = tmp_path / "game.toml"
+    made = subprocess.run([sys.executable, "-m", "referee", "--log", str(path), "new",
+                           "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+                           "--option", "squires=secret"], env=environment(tmp_path),
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert made.returncode == 0, made.stderr
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact("Ann · seals the squires they back")
+    child.expect_exact(" > ")
+    child.sendline("history")  # a line worth recalling
+    child.expect_exact("Ann · seals")
+    child.expect_exact(" > ")
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("squires")
+    child.expect_exact("Secret (not shown): ")
+    child.sendline("QBZ")
+    child.expect_exact("Ann only - press Enter")
+    child.sendline("")
+    child.expect(r"Your receipt: (\S+)")
+    receipt = child.match.group(1)
+    child.expect_exact("(press Enter when done: it is wiped)")
+    child.sendline("")
+    child.expect_exact("Ben · seals the squires they back")
+    child.expect_exact(" > ")
+    child.logfile_read = None
+    secret = assert_wiped(heard.getvalue(), "Ann only - press Enter", 120)
+    assert any(receipt in line for line in secret)
+    assert "QBZ" not in heard.getvalue()  # typed unseen, never echoed
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    history = list((tmp_path / "state" / "referee" / "history").iterdir())
+    assert len(history) == 1 and oct(history[0].stat().st_mode & 0o777) == "0o600"
+    kept = history[0].read_text(encoding="utf-8")
+    assert "history" in kept and "quit" in kept
+    assert "squires" not in kept and "QBZ" not in kept and receipt not in kept
+    # a new session on the same log: Up recalls `quit`, then `history`
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact("Ben · seals")
+    child.expect_exact(" > ")
+    child.send("\x1b[A\x1b[A\r")
+    child.expect_exact("   1  Ann        squires")
+    child.expect_exact(" > ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
