@@ -211,6 +211,19 @@ def test_tab_never_offers_a_hidden_card(cli):
                 "help", "quit"))
 
 
+def test_tab_offers_the_cards_a_dealt_hand_may_hold_never_the_hand_itself(typed):
+    """The Dwarf King dealt by the tool: Cat leads; Tab offers every unplayed card, as `options`
+    lists them for the table, not the thirteen Cat holds (which only the tool knows)."""
+    typed.cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle",
+              "--seed", "3")
+    assert typed("special", "quest a", "leader").status == 0
+    table = session.load(typed.cli.path / "game.toml")
+    (line,) = table.choices().lines
+    assert line.startswith("any unplayed card: ")
+    offered = [w for w in sessions.completions(table, "", "") if w not in sessions.COMMANDS]
+    assert offered == line.split(": ")[1].split()
+
+
 def test_a_line_with_an_open_quote_is_a_usage_error():
     with pytest.raises(UsageError, match="a quote is not closed"):
         sessions.split("draw --note 'oops")
