@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect  # the test extras: CI runs these tests, never skips them
+import pyte
 import pytest
 
 from referee import log as logfile
@@ -24,9 +26,6 @@ from referee import table as sessions
 from referee.evolve import evolve
 from referee.tableline import CLEAR, WIPE
 from tests.conftest import GOLDEN, ROOT
-
-pexpect = pytest.importorskip("pexpect")
-pyte = pytest.importorskip("pyte")
 
 TIMEOUT = 120  # seconds: a busy CI machine, a cold start
 COLUMNS = 200  # wide enough that no typed line wraps
