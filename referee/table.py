@@ -203,13 +203,14 @@ def _read(path: Path, known: session.Known, args: list[str], console: Console) -
 
 
 def _for_whom(table: session.Table, args: list[str]) -> str | None:
-    """The player `--for NAME` names (the output is theirs alone), or None."""
+    """The player `--for NAME` names (the output is theirs alone), or None. Named twice, the
+    command shows the last one's (as click reads an option), so that one is taken here too."""
+    name = ""
     for index, word in enumerate(args):
         flag, equals, given = word.partition("=")
         if flag == "--for":
             name = given if equals else (args[index + 1] if index + 1 < len(args) else "")
-            return table.player(name) if name else None
-    return None
+    return table.player(name) if name else None
 
 
 def _run_cli(path: Path, args: list[str]) -> int:

@@ -240,3 +240,19 @@ def test_the_history_file_is_per_log_under_the_state_folder(monkeypatch, tmp_pat
     assert one is not None and two is not None and one != two
     assert Path(one).parent == tmp_path / "state" / "referee" / "history"
     assert history_file(Path("./a.toml")) == one
+
+
+def test_status_for_a_player_named_twice_goes_to_the_one_the_command_shows(typed, capsys):
+    """`--for` given twice: the command shows the last one's board (as click reads options), so
+    the hand-over is for that player, and nothing of their hand reaches the shared screen."""
+    typed.cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle",
+              "--seed", "3")
+    assert typed("special", "quest a", "leader").status == 0
+    path = typed.cli.path / "game.toml"
+    capsys.readouterr()
+    for line in ("status --for= --for Ben", "status --for Ann --for Ben"):
+        said = Said()
+        sessions.answer(path, session.load_known(path), line, said)
+        (player, text), = said.secrets
+        assert player == "Ben" and "Ben: 13 card(s); known: " in text, line
+        assert "known: " not in capsys.readouterr().out + "\n".join(said.lines)
