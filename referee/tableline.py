@@ -71,6 +71,8 @@ class Plain:
         echo(text, nl=False)
 
     def read(self, prompt: str) -> str | None:
+        if sys.stdin is None:  # started with standard input closed (`<&-`): nothing to read
+            return None
         try:
             line = sys.stdin.readline()
         except UnicodeDecodeError:

@@ -256,3 +256,12 @@ def test_status_for_a_player_named_twice_goes_to_the_one_the_command_shows(typed
         (player, text), = said.secrets
         assert player == "Ben" and "Ben: 13 card(s); known: " in text, line
         assert "known: " not in capsys.readouterr().out + "\n".join(said.lines)
+
+
+def test_no_standard_input_at_all_is_the_end_of_input(cli, monkeypatch):
+    """`referee table <&-`: Python has no sys.stdin; the session opens and ends, exit 0."""
+    cli("new", "kings-ear", *KE_PLAYERS)
+    monkeypatch.setattr("sys.stdin", None)
+    result = cli("table")
+    assert result.status == 0, result.err
+    assert "0 event(s) in game.toml" in result.out and result.err == ""
