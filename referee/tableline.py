@@ -156,6 +156,14 @@ class Terminal(Plain):
         except (EOFError, KeyboardInterrupt):
             pass
 
+    def read_secret(self) -> str:
+        try:
+            return super().read_secret()
+        except KeyboardInterrupt:  # as at the prompt: the move is dropped, the session goes on
+            self.write("\n")
+            raise UsageError("no secret was typed (Ctrl-C): nothing was recorded",
+                             code="no-secret") from None
+
     def follow(self, known: session.Known) -> None:
         self.known = known
 

@@ -297,3 +297,29 @@ def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
     child.expect_exact(" > ")
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_path):
+    """Ctrl-C while a seal's letters are asked for (unseen) drops that move, as Ctrl-C drops a
+    line at the prompt: nothing is recorded, and the same player is asked again."""
+    path = tmp_path / "game.toml"
+    made = subprocess.run([sys.executable, "-m", "referee", "--log", str(path), "new",
+                           "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+                           "--option", "squires=secret"], env=environment(tmp_path),
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert made.returncode == 0, made.stderr
+    before = path.read_bytes()
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact("Ann · seals the squires they back")
+    child.expect_exact(" > ")
+    child.sendline("squires")
+    child.expect_exact("Secret (not shown): ")
+    child.sendintr()
+    child.expect_exact("nothing was recorded")
+    child.expect_exact("Ann · seals the squires they back")
+    child.expect_exact(" > ")
+    assert path.read_bytes() == before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
