@@ -271,7 +271,7 @@ def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
     child.sendline("QBZ")
     child.expect_exact("Ann only - press Enter")
     child.sendline("")
-    child.expect(r"Your receipt: (\S+)")
+    child.expect(r"Your receipt: (\S+)  ")  # the two spaces after it: the whole receipt
     receipt = child.match.group(1)
     child.expect_exact("(press Enter when done: it is wiped)")
     child.sendline("")
