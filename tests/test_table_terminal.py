@@ -249,16 +249,22 @@ def test_a_move_from_a_second_terminal_is_noticed_and_never_overwritten(tmp_path
                                                    f"{SHORT_GAMES['kings-ear']}.toml")[:4]
 
 
-def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
-    """King of the Castle: Ann types her squires unseen; her receipt is shown on a hand-over
-    screen and wiped; neither the letters nor the `squires` line reach the history, which a
-    resumed session recalls with the Up arrow."""
+def castle_game(tmp_path: Path) -> Path:
+    """A new King of the Castle log whose squires are typed unseen (`squires = secret`)."""
     path = tmp_path / "game.toml"
     made = subprocess.run([sys.executable, "-m", "referee", "--log", str(path), "new",
                            "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat",
                            "--option", "squires=secret"], env=environment(tmp_path),
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert made.returncode == 0, made.stderr
+    return path
+
+
+def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
+    """King of the Castle: Ann types her squires unseen; her receipt is shown on a hand-over
+    screen and wiped; neither the letters nor the `squires` line reach the history, which a
+    resumed session recalls with the Up arrow."""
+    path = castle_game(tmp_path)
     child = start(tmp_path, path, columns=120)
     child.expect_exact("Ann · seals the squires they back")
     child.expect_exact(" > ")
@@ -302,12 +308,7 @@ def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
 def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_path):
     """Ctrl-C while a seal's letters are asked for (unseen) drops that move, as Ctrl-C drops a
     line at the prompt: nothing is recorded, and the same player is asked again."""
-    path = tmp_path / "game.toml"
-    made = subprocess.run([sys.executable, "-m", "referee", "--log", str(path), "new",
-                           "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat",
-                           "--option", "squires=secret"], env=environment(tmp_path),
-                          capture_output=True, text=True, timeout=TIMEOUT)
-    assert made.returncode == 0, made.stderr
+    path = castle_game(tmp_path)
     before = path.read_bytes()
     child = start(tmp_path, path, columns=120)
     child.expect_exact("Ann · seals the squires they back")
