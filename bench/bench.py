@@ -8,6 +8,10 @@ Every figure is printed beside its floor, measured in the same run:
     `play` there (refused, with the closest legal moves).
 (2) `referee play` on a long log, as a whole process, against `python -c "import typer"`: with the
     replay cache warm (the log was written by the previous command, as at the table) and cold.
+(2b) `referee table` on the same long logs: a move's time in the session, from the line entered to
+    the next prompt ready (answer, append with fsync, what it prints, the prompt), in-process,
+    as the session holds the game between moves; and the session's start-up as a whole process
+    (open the log, read to the end of input, leave) against the same floor.
 (3) `referee check`: events per second per core, in-process, and its time divided by a plain
     `tomllib.load` of the same files (the parser a pure-Python referee could not beat); on
     simulated logs, which carry no event times, and on the same logs timed as `play` writes
@@ -208,6 +212,71 @@ def bench_play(game: Game[Any], runs: int, work: Path, env: dict[str, str],
     return out
 
 
+def bench_table(game: Game[Any], runs: int, work: Path, env: dict[str, str],
+                seeds: int) -> dict[str, Any]:
+    """(2b): a move in a `referee table` session on a long log, and the session's start-up."""
+    import contextlib
+    import io
+
+    from referee import session
+    from referee import table as sessions
+
+    class Quiet:  # the session's console, printing into a buffer (as to a terminal)
+        def say(self, text: str) -> None:
+            print(text)
+
+        def read_secret(self) -> str:  # pragma: no cover - no sealed move is timed
+            raise AssertionError("a sealed move")
+
+        def show_secret(self, player: str, text: str) -> None:
+            print(text)
+
+    playout = longest_playout(game, seeds, 300)
+    events = playout.events[:300]
+    log = to_log(game, playout)
+    source = work / f"{game.id}-table.toml"
+    source.write_text(logfile.dumps(evolve(log, entries=log.entries[:len(events) - 1])))
+    target = work / "table.toml"
+    shutil.copyfile(source, target)
+    known = session.load_known(target)
+    last = events[-1]
+    line = game.format(known.table.state, last) + (f" --as {last.by}" if last.by else "")
+    cache_env = dict(env, XDG_CACHE_HOME=str(work / "cache"))
+    times, cpu = [], []
+    for _ in range(runs):
+        shutil.copyfile(source, target)
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            outcome = sessions.answer(target, known, line, Quiet())
+            sessions.prompt(outcome.known.table)
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+        assert outcome.status == 0 and "referee: " not in shown.getvalue(), shown.getvalue()
+    fsyncs = []
+    for _ in range(runs):  # the floor of a durable append: one fsync of the file, one of its folder
+        start = time.perf_counter()
+        fd = os.open(target, os.O_RDWR)
+        os.fsync(fd)
+        os.close(fd)
+        fd = os.open(work, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+        fsyncs.append(time.perf_counter() - start)
+    session_start = [sys.executable, "-m", "referee", "--log", str(target), "table"]
+
+    def opened() -> None:
+        shutil.copyfile(source, target)
+        subprocess.run(session_start, check=True, capture_output=True, env=cache_env,
+                       stdin=subprocess.DEVNULL)
+
+    floor, started = paired([[sys.executable, "-c", "import typer"], session_start], runs,
+                            [None, opened], cache_env)
+    return {"events": len(events), "move": min(times), "median": sorted(times)[len(times) // 2],
+            "cpu": min(cpu),
+            "fsync": min(fsyncs), "floor": floor, "start": started}
+
+
 def instructions(command: list[str], env: dict[str, str]) -> int:
     """The instructions a command runs (valgrind's callgrind, user space only)."""
     result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
@@ -374,6 +443,14 @@ def main() -> None:
                 print(f"  {'':<20} instructions: floor {p['floor_i'] / 1e6:,.0f} M; play "
                       f"{p['warm_i'] / 1e6:,.0f} M ({p['warm_i'] / p['floor_i']:.2f} x) warm, "
                       f"{p['cold_i'] / 1e6:,.0f} M ({p['cold_i'] / p['floor_i']:.2f} x) cold")
+        print("\n(2b) referee table on the same long logs: a move, line to next prompt, in the "
+              "session (goal: <= 10 ms); start-up, whole process (goal: <= 1.3 x the floor)")
+        for game in games:
+            t = bench_table(game, runs, work, env, 20 if quick else 200)
+            print(f"  {game.id:<20} {t['events']:>3} events: a move {t['move'] * 1e3:5.2f} ms "
+                  f"(median {t['median'] * 1e3:5.2f}, CPU {t['cpu'] * 1e3:4.2f}; two fsyncs alone "
+                  f"{t['fsync'] * 1e3:4.2f} ms); start {t['start'] * 1e3:5.1f} ms "
+                  f"({t['start'] / t['floor']:.2f} x the floor {t['floor'] * 1e3:5.1f} ms)")
         chess_rate = python_chess_floor() if not quick else None
         floor = f"; python-chess from PGN {chess_rate:,.0f} moves/s" if chess_rate else ""
         print(f"\n(3) check in-process (goals: >= 32k events/s per core, <= 1.5 x tomllib.load)"

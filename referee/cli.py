@@ -224,10 +224,8 @@ def complete_move(ctx: typer.Context, incomplete: str) -> list[str]:
             player = table.player(str(ctx.params["as_name"]))
         except RefereeError:
             return []
-    typed = [str(word) for word in ctx.params.get("move") or []]
-    # Whoever sits at the keyboard reads the completions: the table's view, never a hand.
-    words = table.game.completions(table.view(), player, typed)
-    return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+    return list(table.completions(player, [str(w) for w in ctx.params.get("move") or []],
+                                  incomplete))
 
 
 # --------------------------------------------------------------------------------------------
@@ -446,23 +444,43 @@ def play(
                                                           played.after.state),
                   "next": _next_json(played.after)})
         return
-    secret = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
-              if played.drawn else []) + \
+    show_played(played, lambda said: _hand_over_move_secret(played, said))
+    _print_next(played.after)
+
+
+def _hand_over_move_secret(played: Any, said: str) -> None:
+    """`play`'s secret (a drawn card, a seal's receipt) for its player alone."""
+    try:
+        for_eyes_of(played.event.by or "the player", said, err)
+    except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
+        err("referee: interrupted: the move is in the log, but its "
+            + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
+            "be shown again; `referee undo` takes the move back, then play it again")
+        raise typer.Exit(130) from None
+
+
+def show_played(played: Any, secret: Any) -> None:
+    """What a move changed and the notices it brought; a secret it drew or sealed goes first,
+    once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
+    lines are printed."""
+    said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
+            if played.drawn else []) + \
         ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
           "end, and is shown only now)"] if played.receipt else [])
-    if secret:  # shown to its player alone, and gone before the table's lines are printed
-        try:
-            for_eyes_of(played.event.by or "the player", "\n".join(secret), err)
-        except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
-            err("referee: interrupted: the move is in the log, but its "
-                + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
-                "be shown again; `referee undo` takes the move back, then play it again")
-            raise typer.Exit(130) from None
+    if said:
+        secret("\n".join(said))
     for line in played.lines:
         out(clean(line))
     for notice in played.notices:
         out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
-    _print_next(played.after)
+
+
+@app.command()
+def table(ctx: typer.Context) -> None:
+    """The whole game as one session: each line a move (Tab completes it) or a command."""
+    from referee.tableline import run
+
+    raise typer.Exit(run(log_path(ctx)))
 
 
 @app.command()

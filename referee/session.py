@@ -172,6 +172,15 @@ class Table:
         return (event for event in game.every_move(view, player)
                 if not game.private(view, event) or (own and event.by == player))
 
+    def completions(self, player: str | None, typed: list[str], incomplete: str) -> list[str]:
+        """The words that may come next in a legal move after the words `typed`, starting with
+        `incomplete`: read off the table's view (whoever sits at the keyboard reads them), so
+        never a hidden card."""
+        if self.finished:
+            return []
+        words = self.game.completions(self.view(), player, typed)
+        return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+
     def count_moves(self, player: str | None = None, own: bool = False) -> int:
         """How many moves `choices` and `every_move` list: a move only its player may see is
         not counted for the table either (the count would tell the size of a hidden hand)."""
@@ -204,26 +213,70 @@ class Table:
         return rows
 
 
+@value
+class Known:
+    """A table and the exact bytes of the log it was replayed from: what a session holds
+    between moves, so that a move replays nothing while the file still holds those bytes."""
+
+    table: Table
+    data: bytes
+
+
 def load(path: Path) -> Table:
     """Read, validate and replay a log (or find it replayed in the cache, referee.cache)."""
-    return _load(path)[0]
+    return load_known(path).table
 
 
-def _load(path: Path) -> tuple[Table, bytes]:
-    """The table of a log, and the bytes it was read from."""
+def load_known(path: Path, known: Known | None = None) -> Known:
+    """The log's table and bytes: `known` itself while the file holds exactly its bytes."""
+    data = logfile.read_data(path)
+    if known is not None and known.data == data:
+        return known
+    return _replayed(path, data)
+
+
+class LogChanged(RefereeError):
+    """The log no longer holds the bytes a session last read or wrote: another command changed
+    it. Nothing was written; `known` is the log as it is now."""
+
+    code = "log-changed"
+
+    def __init__(self, path: Path, known: Known):
+        super().__init__(f"{path} was changed by another command since this session last read "
+                         f"it (it has {len(known.table.log.entries)} event(s) now): read again, "
+                         "and nothing was recorded",
+                         hint="type the line again if it still stands")
+        self.known = known
+
+
+def _unchanged(path: Path, known: Known | None) -> Known:
+    """The log as it is (under its lock): `known` when it still holds its bytes, else
+    LogChanged. With no `known`, the log as read."""
+    current = load_known(path, known)
+    if known is not None and current is not known:
+        raise LogChanged(path, current)
+    return current
+
+
+def _replayed(path: Path, data: bytes) -> Known:
+    """The table of the log `path` that holds `data` (from the cache when it has it)."""
     from referee import cache
 
-    data = logfile.read_data(path)
     kept = cache.lookup(path, data)
     if kept is not None:
         game_id, log, players, options, seed, start, state = kept
         setup = replay.Setup(load_game(game_id), players, options, seed, start)
-        return Table(evolve(log, path=path), setup, state), data
+        return Known(Table(evolve(log, path=path), setup, state), data)
     log = logfile.from_data(data, path)
     setup, state = replay.replay_log(log)
     table = Table(log, setup, state)
     _remember(path, data, table)
-    return table, data
+    return Known(table, data)
+
+
+def remember(path: Path, known: Known) -> None:
+    """Keep `known`, the game of the log `path`, in the replay cache for the next command."""
+    _remember(path, known.data, known.table)
 
 
 def _remember(path: Path, data: bytes, table: Table) -> None:
@@ -266,6 +319,11 @@ class Played:
     notices: tuple[Notice, ...]  # new ones this move brought to light
     receipt: str | None = None  # a sealed secret's receipt, shown once to its player
     drawn: str | None = None  # a sealed secret the tool drew, shown once to its player
+    written: bytes = b""  # the log's bytes as this move left them
+
+    @property
+    def known(self) -> Known:
+        return Known(self.after, self.written)
 
 
 class SecretNeeded(Exception):
@@ -275,10 +333,15 @@ class SecretNeeded(Exception):
 
 
 def play(path: Path, text: str, as_name: str | None = None, note: str | None = None,
-         secret: str | None = None) -> Played:
-    """Parse, check and append one move. Raises MoveError (the file is then left untouched)."""
+         secret: str | None = None, known: Known | None = None, cache: bool = True) -> Played:
+    """Parse, check and append one move. Raises MoveError (the file is then left untouched).
+    With `known`, the table the caller last saw: if the log no longer holds its bytes,
+    LogChanged (another command wrote meanwhile), and nothing is played. Without
+    `cache`, the replay cache is not written (a session holds the game itself, and stores it
+    once, with `remember`, when it ends)."""
     with logfile.locked(path):
-        table, data = _load(path)
+        current = _unchanged(path, known)
+        table, data = current.table, current.data
         game = table.game
         refuse_if_over(game, table.state)
         text, as_name = _speaker(table, text, as_name)
@@ -302,10 +365,12 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         written = logfile.appended_text(log, data.decode("utf-8"))
         logfile.write_atomic(path, written)
         after = Table(logfile.located(log, written), table.setup, state)
-        _remember(path, written.encode("utf-8"), after)
+        data = written.encode("utf-8")
+        if cache:
+            _remember(path, data, after)
         old = len(game.notices(table.state))
         return Played(table, after, event, game.describe(table.state, event, state),
-                      game.notices(state)[old:], receipt, drawn)
+                      game.notices(state)[old:], receipt, drawn, data)
 
 
 def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
@@ -438,12 +503,18 @@ class Undone:
     entry: logfile.Entry
     text: str  # the event retracted, in notation
     table: Table
+    written: bytes = b""  # the log's bytes as the undo left them
+
+    @property
+    def known(self) -> Known:
+        return Known(self.table, self.written)
 
 
-def undo(path: Path, force: bool = False) -> Undone:
-    """Move the last event to [[retracted]]. Retracting a reveal needs `force`."""
+def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
+    """Move the last event to [[retracted]]. Retracting a reveal needs `force`. With `known`,
+    the table the caller last saw: LogChanged if the log no longer holds its bytes."""
     with logfile.locked(path):
-        log = logfile.read(path)
+        log = _unchanged(path, known).table.log if known is not None else logfile.read(path)
         if not log.entries:
             raise UsageError("there is nothing to undo: the log has no events")
         last = log.entries[-1]
@@ -454,8 +525,10 @@ def undo(path: Path, force: bool = False) -> Undone:
             raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "
                              "everyone has now seen; use `referee undo --force` to retract it "
                              "anyway", code="undo-reveal")
-        logfile.write_atomic(path, logfile.dumps(new_log))
-        return Undone(last, text, Table(new_log, setup, state))
+        written = logfile.dumps(new_log)
+        logfile.write_atomic(path, written)
+        return Undone(last, text, Table(logfile.located(new_log, written), setup, state),
+                      written.encode("utf-8"))
 
 
 @value

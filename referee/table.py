@@ -1,0 +1,327 @@
+"""`referee table`: the whole game as one session at the table (issue 25).
+
+Each line is a move, typed exactly as `referee play` takes it (`--as NAME` and `--note TEXT`
+too), or a session command. The session holds the replayed game (`session.Known`: the table and
+the log's bytes it came from), so a move applies one event and appends it, under the log's lock,
+written as `play` writes it, before the next prompt; it replays nothing. When another command
+changed the log meanwhile, the move is refused, the log read again, and the session says so.
+
+This module is the terminal-free part: what a line does, the prompt, and the words Tab may
+offer. `referee.tableline` is the terminal (line editing, history, the hand-over screen) and
+gives it a `Console`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shlex
+import sys
+from pathlib import Path
+from typing import Protocol
+
+from referee import session
+from referee.errors import EXIT_OK, RefereeError, UsageError
+from referee.textsafe import clean_line
+from referee.values import value
+
+READS = ("options", "status", "score", "history", "rules")  # answered by the CLI's own commands
+COMMANDS = (*READS, "undo", "help", "quit")
+ALIASES = {"?": "options", "exit": "quit"}
+FLAGS = {"options": ("--for", "--all"), "status": ("--for",), "undo": ("--force",)}
+PLAYER_FLAGS = ("--for", "--as")
+
+HELP = """\
+Type a move as `referee play` takes it (Tab completes it; `--as NAME` says who makes it,
+`--note TEXT` keeps a note), or one of:
+  options, ?   the legal moves now (`options --for NAME`: NAME's own, shown to NAME only)
+  status       the board (`status --for NAME`: as NAME sees it, shown to NAME only)
+  score        the scores as they stand
+  history      every move so far
+  undo         take the last move back (`undo --force` for a card everyone has seen)
+  rules        the rules of this game
+  help         this text
+  quit         leave (Ctrl-D too); every move is already in the log"""
+
+
+class Console(Protocol):
+    """The terminal a session talks through (`referee.tableline`), or a test's stand-in."""
+
+    def say(self, text: str) -> None:
+        """Print a line (or lines) of the conversation."""
+
+    def read_secret(self) -> str:
+        """A secret typed unseen (a sealed move's letters), never kept or shown."""
+
+    def show_secret(self, player: str, text: str) -> None:
+        """Show `text` to `player` alone (a hand-over screen), then wipe it."""
+
+
+@value
+class Outcome:
+    """What a line did: the game as it now stands, the exit status of the line (0 accepted),
+    and whether the session ends."""
+
+    known: session.Known
+    status: int = EXIT_OK
+    done: bool = False
+
+
+def prompt(table: session.Table, dot: str = "·") -> str:
+    """Who acts and what is awaited: `Ann · draw or trade > `."""
+    if table.finished:
+        return "game over > "
+    turn = table.turn
+    who = "The table" if turn.table or not turn.players else \
+        " or ".join(clean_line(p) for p in turn.players)
+    awaited = clean_line(turn.prompt)
+    if awaited.startswith(who + " "):  # `Ann seals ...`: the player is named once
+        awaited = awaited[len(who) + 1:]
+    return f"{who} {dot} {awaited} > "
+
+
+def opening(path: Path, table: session.Table) -> str:
+    return (f"{table.game.title} - {len(table.log.entries)} event(s) in {clean_line(path)}. "
+            "Type a move (Tab completes it), or options, status, undo, help, quit.")
+
+
+def answer(path: Path, known: session.Known, line: str, console: Console) -> Outcome:
+    """Do what one line says. A refusal is raised (RefereeError): the log is left as it was."""
+    words = split(line)
+    if not words:
+        return Outcome(known)
+    head = ALIASES.get(words[0].casefold(), words[0].casefold())
+    if head == "quit":
+        return Outcome(known, done=True)
+    if head == "help":
+        console.say(HELP)
+        return Outcome(known)
+    if head == "undo":
+        return _undo(path, known, words[1:], console)
+    if head in READS:
+        return _read(path, known, [head, *words[1:]], console)
+    return _move(path, known, words, console)
+
+
+def split(line: str) -> list[str]:
+    """A line's words, quoted as a shell would (`--note "a long note"`)."""
+    try:
+        return shlex.split(line)
+    except ValueError:
+        raise UsageError(f"'{clean_line(line)}': a quote is not closed") from None
+
+
+def kept(table: session.Table, line: str) -> bool:
+    """Whether a line may go into the history: never a sealed move's (whatever it holds)."""
+    game = table.game
+    for word in line.replace(":", " ").split():
+        verb = session._verb(game, word)
+        if verb is not None and game.events[verb].sealed:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Moves
+
+
+def _move(path: Path, known: session.Known, words: list[str], console: Console) -> Outcome:
+    from referee import cli
+
+    as_name, note, move = _move_options(words)
+    text = cli.text_arg(" ".join(move), "the move")
+    try:
+        played = session.play(path, text, as_name, note, known=known, cache=False)
+    except session.SecretNeeded:
+        played = session.play(path, text, as_name, note, console.read_secret(), known=known,
+                              cache=False)
+    player = played.event.by or "the table"
+    cli.show_played(played, lambda said: console.show_secret(player, said))
+    if played.after.finished:
+        cli._print_next(played.after)
+    return Outcome(played.known)
+
+
+def _move_options(words: list[str]) -> tuple[str | None, str | None, list[str]]:
+    """`--as NAME` and `--note TEXT` (anywhere in the line, as `play` takes them), and the
+    move's own words."""
+    found: dict[str, str] = {}
+    move: list[str] = []
+    rest = iter(words)
+    for word in rest:
+        flag, equals, given = word.partition("=")
+        if flag in ("--as", "--note"):
+            value = given if equals else next(rest, None)
+            if value is None:
+                raise UsageError(f"{flag} needs a value: {flag} NAME" if flag == "--as" else
+                                 f"{flag} needs a value: {flag} TEXT")
+            found[flag] = value
+        elif word.startswith("--"):
+            raise UsageError(f"a move takes --as NAME and --note TEXT, not {clean_line(word)}")
+        else:
+            move.append(word)
+    if not move:
+        raise UsageError("which move? type it after --as NAME (e.g. `draw --as Ann`)")
+    return found.get("--as"), found.get("--note"), move
+
+
+def _undo(path: Path, known: session.Known, flags: list[str], console: Console) -> Outcome:
+    from referee import cli
+
+    if any(flag != "--force" for flag in flags):
+        raise UsageError("undo takes only --force")
+    undone = session.undo(path, force=bool(flags), known=known)
+    console.say(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
+    if undone.table.finished:
+        cli._print_next(undone.table)
+    return Outcome(undone.known)
+
+
+# --------------------------------------------------------------------------------------------
+# What the table reads: the CLI's own commands, on the log as it now stands
+
+
+def _read(path: Path, known: session.Known, args: list[str], console: Console) -> Outcome:
+    """`status`, `options`, `score`, `history`, `rules`: the command `referee` runs, so the
+    answers and their options are the same; `--for NAME` goes to NAME's eyes only."""
+    current = session.load_known(path, known)
+    if current is not known:
+        console.say(f"{clean_line(path)} was changed by another command: read again "
+                    f"({len(current.table.log.entries)} event(s) now).")
+    if args[0] == "rules" and len(args) == 1:
+        args.append(current.table.game.id)
+    session.remember(path, current)  # the command finds the game replayed in the cache
+    player = _for_whom(current.table, args)
+    if player is None:
+        status = _run_cli(path, args)
+    else:
+        captured = io.StringIO()
+        with contextlib.redirect_stdout(captured):
+            status = _run_cli(path, args)
+        console.show_secret(player, captured.getvalue().rstrip("\n"))
+    return Outcome(current, status)
+
+
+def _for_whom(table: session.Table, args: list[str]) -> str | None:
+    """The player `--for NAME` names (the output is theirs alone), or None. Named twice, the
+    command shows the last one's (as click reads an option), so that one is taken here too."""
+    name = ""
+    for index, word in enumerate(args):
+        flag, equals, given = word.partition("=")
+        if flag == "--for":
+            name = given if equals else (args[index + 1] if index + 1 < len(args) else "")
+    return table.player(name) if name else None
+
+
+def _run_cli(path: Path, args: list[str]) -> int:
+    """`referee --log PATH ARGS...` in this process, its messages among the conversation."""
+    from referee import cli
+
+    with contextlib.redirect_stderr(sys.stdout):
+        try:
+            cli.main(["--log", str(path), *args])
+        except SystemExit as done:
+            return done.code if isinstance(done.code, int) else EXIT_OK
+    return EXIT_OK  # pragma: no cover - main always exits
+
+
+# --------------------------------------------------------------------------------------------
+# Completion
+
+
+def completions(table: session.Table, before: str, incomplete: str) -> list[str]:
+    """What Tab may offer for the word `incomplete`, after the text `before` on the line: a
+    command or a move's next word (from the same legal moves as `options`, as the table sees
+    them: never a hidden card), a player after --as or --for, a command's flags."""
+    words = before.split()
+    folded = incomplete.casefold()
+    names = [p.name for p in table.players]
+    if words and words[-1] in PLAYER_FLAGS:
+        return [n for n in names if n.casefold().startswith(folded)]
+    if not words:
+        offered = [*table.completions(None, [], incomplete),
+                   *(c for c in COMMANDS if c.startswith(folded))]
+        return list(dict.fromkeys(offered))
+    head = ALIASES.get(words[0].casefold(), words[0].casefold())
+    if head in COMMANDS:
+        return [f for f in FLAGS.get(head, ()) if f.startswith(folded)]
+    player, typed = None, []
+    rest = iter(words)
+    for word in rest:
+        if word in ("--as", "--note"):
+            given = next(rest, "")
+            if word == "--as":
+                try:
+                    player = table.player(given)
+                except RefereeError:
+                    return []
+        elif not word.startswith("--"):
+            typed.append(word)
+    if incomplete.startswith("--"):
+        return [f for f in ("--as", "--note") if f.startswith(incomplete)]
+    return table.completions(player, typed, incomplete)
+
+
+# --------------------------------------------------------------------------------------------
+# The session
+
+
+class Reader(Console, Protocol):
+    interactive: bool
+
+    def read(self, prompt: str) -> str | None:
+        """The next line (None: end of input, Ctrl-D)."""
+
+    def follow(self, known: session.Known) -> None:
+        """The game as it now stands, for what Tab offers."""
+
+    def keep(self, line: str) -> None:
+        """Add a line to the history."""
+
+
+def run(path: Path, console: Reader) -> int:
+    """The session, until `quit` or the end of input. Its exit status: 0; when standard input
+    is not a terminal (a script), the status of the last line refused, if any."""
+    from referee import cli
+
+    known = session.load_known(path)
+    status = EXIT_OK
+    console.say(opening(path, known.table))
+    if known.table.finished:
+        cli._print_next(known.table)
+    dot = "·" if _utf8() else "-"
+    try:
+        while True:
+            console.follow(known)
+            line = console.read(prompt(known.table, dot))
+            if line is None:
+                break
+            if kept(known.table, line):
+                console.keep(line)
+            try:
+                outcome = answer(path, known, line, console)
+            except session.LogChanged as changed:
+                outcome = Outcome(changed.known, changed.exit_status)
+                _refused(console, changed)
+            except RefereeError as exc:
+                outcome = Outcome(known, exc.exit_status)
+                _refused(console, exc)
+            known = outcome.known
+            status = outcome.status or status
+            if outcome.done:
+                break
+    finally:
+        session.remember(path, known)  # the next command finds the game replayed
+    return status if not console.interactive else EXIT_OK
+
+
+def _refused(console: Console, exc: RefereeError) -> None:
+    from referee import cli
+
+    for line in cli._refusal_lines(exc):
+        console.say(line)
+
+
+def _utf8() -> bool:
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return encoding in ("utf8", "utf8sig")

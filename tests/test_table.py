@@ -1,0 +1,265 @@
+"""`referee table` scripted (standard input not a terminal) and its terminal-free parts: what a
+line does, the prompt, what Tab offers, what the history may keep (issue 25). The session as a
+person meets it, through a pseudo-terminal, is in test_table_terminal.py."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from referee import session
+from referee import table as sessions
+from referee.errors import UsageError
+
+KE_PLAYERS = ("-p", "Ann:Horse", "-p", "Ben:Pig", "-p", "Cat:Stag")
+
+
+@pytest.fixture
+def typed(cli, monkeypatch):
+    """`referee table` with `lines` on standard input (a pipe, not a terminal)."""
+
+    def run(*lines: str, log: str = "game.toml"):
+        monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+        return cli("--log", log, "table")
+
+    run.cli = cli  # type: ignore[attr-defined]
+    return run
+
+
+class Said:
+    """A console that keeps what the session says (for `answer` called directly)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.secrets: list[tuple[str, str]] = []
+
+    def say(self, text: str) -> None:
+        self.lines.append(text)
+
+    def read_secret(self) -> str:
+        return "ABC"
+
+    def show_secret(self, player: str, text: str) -> None:
+        self.secrets.append((player, text))
+
+
+def test_a_scripted_session_plays_as_play_does_and_every_move_is_in_the_log(typed):
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    result = typed("draw PA3", "?", "place Stag", "quit", "draw")
+    assert result.status == 0, result.out
+    assert result.out.splitlines() == [
+        "The King's Ear - 0 event(s) in game.toml. Type a move (Tab completes it), or options, "
+        "status, undo, help, quit.",
+        "Ann · draw or trade > draw PA3",
+        "Ann: draw Pig Army 3",
+        "Ann · place or trade the drawn Pig Army 3 > ?",
+        "Ann - place or trade the drawn Pig Army 3:",
+        "  place Stag",
+        "  place Boar",
+        "Ann · place or trade the drawn Pig Army 3 > place Stag",
+        "Ann: place Stag",
+        "Stag Army: 0 -> -3",
+        "Ben · draw or trade > quit"]  # the line after quit is never read
+    history = typed.cli("history")
+    assert history.out.split() == ["1", "Ann", "draw", "Pig", "Army", "3",
+                                   "2", "Ann", "place", "Stag"]
+
+
+def test_a_refused_line_leaves_the_log_as_it_was_and_the_script_s_status_says_so(typed):
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    before = (typed.cli.path / "game.toml").read_bytes()
+    result = typed("place Stag", "draw --as Zed", "draw --as", "draw --colour red", "status")
+    assert (typed.cli.path / "game.toml").read_bytes() == before
+    assert result.out.splitlines()[1:9] == [
+        "Ann · draw or trade > place Stag",
+        "referee: `place` is not possible now, in the turn phase: draw or trade",
+        "  rule: Turn (1b)",
+        "Ann · draw or trade > draw --as Zed",
+        "referee: 'Zed' is not a player; expected one of Ann, Ben, Cat",
+        "Ann · draw or trade > draw --as",
+        "referee: --as needs a value: --as NAME",
+        "Ann · draw or trade > draw --colour red"]
+    out = result.out
+    assert "referee: a move takes --as NAME and --note TEXT, not --colour" in out
+    assert "To act: Ann - draw or trade" in out  # the session went on after each refusal
+    assert result.status == 2  # the last refused line: a usage error
+    assert typed("status").status == 0
+
+
+def test_undo_keeps_the_force_rule_and_notes_and_as_reach_the_log(typed):
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    result = typed("draw PA3 --note 'first card'", "place Stag --as Ann", "undo", "undo")
+    assert "Retracted event 2: place Stag" in result.out
+    assert "use `referee undo --force`" in result.out and result.status == 2
+    result = typed("undo --force", "history")
+    assert "Retracted event 1: draw Pig Army 3" in result.out
+    log = (typed.cli.path / "game.toml").read_text()
+    assert 'note = "first card"' in log and log.count("[[retracted]]") == 2
+    assert "undo takes only --force" in typed("undo --hard").out
+
+
+def test_help_rules_score_and_the_end_of_input(typed):
+    typed.cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat")
+    result = typed("help", "rules", "score", "   ", "exit")
+    assert "undo         take the last move back" in result.out
+    assert "R-1" in result.out  # the rules of this game, not another's
+    assert result.status == 0
+    assert typed().status == 0  # no line at all: the session opens and ends
+
+
+def test_a_finished_game_says_so_and_prompts_game_over(typed):
+    from tests.conftest import EXAMPLES
+
+    (typed.cli.path / "game.toml").write_bytes((EXAMPLES / "dwarf-king.toml").read_bytes())
+    result = typed("score")
+    assert "The game is over: `referee scoresheet` prints the sheet." in result.out
+    assert "game over > score" in result.out
+
+
+def test_a_missing_log_says_how_to_start_one(typed):
+    result = typed("quit", log="nothing.toml")
+    assert result.status == 66 and "start one with `referee new GAME ...`" in result.err
+
+
+def test_a_secret_for_one_player_goes_to_the_hand_over_and_the_squires_line_is_not_kept(cli):
+    cli("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+        "--option", "squires=secret")
+    path = cli.path / "game.toml"
+    known = session.load_known(path)
+    said = Said()
+    assert not sessions.kept(known.table, "squires")
+    assert not sessions.kept(known.table, "Ann: squires")
+    assert sessions.kept(known.table, "status")
+    outcome = sessions.answer(path, known, "squires", said)
+    (player, text), = said.secrets
+    assert player == "Ann" and "Your receipt: " in text
+    assert not any("receipt" in line for line in said.lines)
+    assert outcome.known.data == path.read_bytes()  # what the session holds is the log
+
+
+def test_options_for_a_player_is_theirs_alone(cli, capsys):
+    cli("new", "kings-ear", *KE_PLAYERS)
+    path = cli.path / "game.toml"
+    said = Said()
+    sessions.answer(path, session.load_known(path), "options --for ann", said)
+    (player, text), = said.secrets
+    assert player == "Ann" and text.startswith("Ann - draw or trade:")
+    assert capsys.readouterr().out == ""  # nothing of it on the shared screen
+    with pytest.raises(UsageError):
+        sessions.answer(path, session.load_known(path), "status --for Zed", said)
+
+
+def test_a_log_changed_by_another_command_is_read_again_never_overwritten(cli, capsys):
+    cli("new", "kings-ear", *KE_PLAYERS)
+    path = cli.path / "game.toml"
+    known = session.load_known(path)
+    assert cli("play", "draw", "PA3").status == 0  # a second terminal
+    written = path.read_bytes()
+    with pytest.raises(session.LogChanged) as changed:
+        sessions.answer(path, known, "draw BF2", Said())
+    assert path.read_bytes() == written
+    assert len(changed.value.known.table.log.entries) == 1
+    with pytest.raises(session.LogChanged):
+        sessions.answer(path, known, "undo --force", Said())
+    assert path.read_bytes() == written
+    said = Said()
+    outcome = sessions.answer(path, known, "status", said)
+    assert "was changed by another command: read again (1 event(s) now)" in said.lines[0]
+    assert outcome.known.data == written
+    capsys.readouterr()
+
+
+def test_the_prompt_names_who_acts_and_what_is_awaited(cli):
+    cli("new", "kings-ear", *KE_PLAYERS)
+    table = session.load(cli.path / "game.toml")
+    assert sessions.prompt(table) == "Ann · draw or trade > "
+    assert sessions.prompt(table, "-") == "Ann - draw or trade > "
+
+
+def test_tab_offers_commands_moves_players_and_flags(cli):
+    cli("new", "kings-ear", *KE_PLAYERS)
+    path = cli.path / "game.toml"
+    table = session.load(path)
+    assert sessions.completions(table, "", "") == ["draw", "options", "status", "score",
+                                                   "history", "rules", "undo", "help", "quit"]
+    assert sessions.completions(table, "", "dr") == ["draw"]
+    assert sessions.completions(table, "draw ", "p") == ["Pig"]
+    assert sessions.completions(table, "draw Pig ", "a") == ["Army"]
+    assert sessions.completions(table, "draw Pig Army ", "") == ["1", "2", "3", "4"]
+    assert sessions.completions(table, "draw --as ", "b") == ["Ben"]
+    assert sessions.completions(table, "draw --as Ben ", "") == []  # not Ben's turn
+    assert sessions.completions(table, "draw --as Zed ", "") == []
+    assert sessions.completions(table, "draw ", "--") == ["--as", "--note"]
+    assert sessions.completions(table, "options ", "--") == ["--for", "--all"]
+    assert sessions.completions(table, "options --for ", "") == ["Ann", "Ben", "Cat"]
+    assert sessions.completions(table, "undo ", "") == ["--force"]
+    assert sessions.completions(table, "? ", "--f") == ["--for"]
+
+
+def test_tab_never_offers_a_hidden_card(cli):
+    cli("new", "kings-ear", *KE_PLAYERS, "--shuffle", "--seed", "7")
+    table = session.load(cli.path / "game.toml")
+    assert sessions.completions(table, "", "d") == ["draw"]
+    assert sessions.completions(table, "draw ", "") == []  # the pile's order is the tool's
+    played = session.play(cli.path / "game.toml", "draw")
+    # the card drawn is face up (placed at once); the next one is still the tool's secret
+    assert sessions.completions(played.after, "", "") == ["draw", *sessions.COMMANDS]
+    assert sessions.completions(played.after, "draw ", "") == []
+
+
+def test_tab_offers_the_cards_a_dealt_hand_may_hold_never_the_hand_itself(typed):
+    """The Dwarf King dealt by the tool: Cat leads; Tab offers every unplayed card, as `options`
+    lists them for the table, not the thirteen Cat holds (which only the tool knows)."""
+    typed.cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle",
+              "--seed", "3")
+    assert typed("special", "quest a", "leader").status == 0
+    table = session.load(typed.cli.path / "game.toml")
+    (line,) = table.choices().lines
+    assert line.startswith("any unplayed card: ")
+    offered = [w for w in sessions.completions(table, "", "") if w not in sessions.COMMANDS]
+    assert offered == line.split(": ")[1].split()
+
+
+def test_a_line_with_an_open_quote_is_a_usage_error():
+    with pytest.raises(UsageError, match="a quote is not closed"):
+        sessions.split("draw --note 'oops")
+    with pytest.raises(UsageError, match="which move"):
+        sessions._move_options(["--as", "Ann"])
+    assert sessions._move_options(["draw", "--as=Ann", "--note=hi"]) == ("Ann", "hi", ["draw"])
+
+
+def test_the_history_file_is_per_log_under_the_state_folder(monkeypatch, tmp_path):
+    from referee.tableline import history_file
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    one, two = history_file(Path("a.toml")), history_file(Path("b.toml"))
+    assert one is not None and two is not None and one != two
+    assert Path(one).parent == tmp_path / "state" / "referee" / "history"
+    assert history_file(Path("./a.toml")) == one
+
+
+def test_status_for_a_player_named_twice_goes_to_the_one_the_command_shows(typed, capsys):
+    """`--for` given twice: the command shows the last one's board (as click reads options), so
+    the hand-over is for that player, and nothing of their hand reaches the shared screen."""
+    typed.cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle",
+              "--seed", "3")
+    assert typed("special", "quest a", "leader").status == 0
+    path = typed.cli.path / "game.toml"
+    capsys.readouterr()
+    for line in ("status --for= --for Ben", "status --for Ann --for Ben"):
+        said = Said()
+        sessions.answer(path, session.load_known(path), line, said)
+        (player, text), = said.secrets
+        assert player == "Ben" and "Ben: 13 card(s); known: " in text, line
+        assert "known: " not in capsys.readouterr().out + "\n".join(said.lines)
+
+
+def test_no_standard_input_at_all_is_the_end_of_input(cli, monkeypatch):
+    """`referee table <&-`: Python has no sys.stdin; the session opens and ends, exit 0."""
+    cli("new", "kings-ear", *KE_PLAYERS)
+    monkeypatch.setattr("sys.stdin", None)
+    result = cli("table")
+    assert result.status == 0, result.err
+    assert "0 event(s) in game.toml" in result.out and result.err == ""
