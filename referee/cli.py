@@ -1188,6 +1188,7 @@ def _quiet_stdout() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app and turn every failure into a message and exit status."""
     exits, click_errors, aborts = _click_exceptions()
+    _closed_streams_to_null()
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets \x..
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -1240,6 +1241,15 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, ValueError, AttributeError):  # pragma: no cover - no usable stdout
         pass
     sys.exit(status)
+
+
+def _closed_streams_to_null() -> None:
+    """Started with standard output or error closed (`>&-`), Python has None for it: what
+    would be printed there goes nowhere, as to a reader that left, instead of a traceback."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
 
 
 def run() -> None:

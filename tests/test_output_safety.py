@@ -117,3 +117,22 @@ def test_markdown_cells_stay_cells(cli):
     unescaped = [line.replace("\\|", "").count("|") for line in table]
     assert len(set(unescaped)) == 1, table  # every row has as many cells as the header
     assert "a\\|b\\_c" in text and "\\*Ben\\*" in text and "\\[x\\](y)" in text
+
+
+
+@pytest.mark.parametrize("closed", ["stdout", "stderr"])
+def test_a_closed_standard_stream_is_no_traceback(closed):
+    """`referee games >&-`: Python starts with None for the closed stream; the command runs
+    as if its reader had left (exit 0), and prints no traceback on the other stream."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import env_without_log
+
+    redirect = ">&-" if closed == "stdout" else "2>&-"
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m referee games {redirect}', sys.executable],
+        capture_output=True, text=True, env={**env_without_log(), "PYTHONPATH": os.getcwd()})
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.returncode == 0, (done.returncode, done.stderr)
