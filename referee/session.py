@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from referee.scoresheet import Occasion, Scoresheet
 
 
+STOPPED_PHASE = "stopped"  # the phase a stopped game is in, for every game (`status --json`)
+
+
 @value
 class Choices:
     """What `referee options` shows: the legal events, as lines, and a note on unlisted moves;
@@ -81,15 +84,24 @@ class Table:
     # ---- where the game stands -----------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.game.finished(self.state)
+        """No more moves: the game reached its end, or the table stopped it."""
+        return self.game.over(self.state)
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the table stopped the game (`end REASON`), else None."""
+        return self.game.stopped(self.state)
 
     @property
     def turn(self) -> ToAct:
+        if self.stopped is not None:
+            return ToAct((), f"nobody: the table stopped the game ({self.stopped}); "
+                             "`referee undo` resumes it")
         return self.game.to_act(self.state)
 
     @property
     def phase(self) -> str:
-        return self.game.phase(self.state)
+        return STOPPED_PHASE if self.stopped is not None else self.game.phase(self.state)
 
     def view(self, player: str | None = None) -> Any:
         """The state as the table has seen it, or as `player` has (their own hand too)."""
@@ -97,8 +109,13 @@ class Table:
 
     def board(self, player: str | None = None) -> str:
         """The board as text, for the table or for `player`'s eyes only: its last line says
-        who acts and what they may do."""
-        return self.game.render(self.view(player))
+        who acts and what they may do (of a stopped game: that it was stopped)."""
+        text = self.game.render(self.view(player))
+        if self.stopped is None:
+            return text
+        board = text.rpartition("\n")[0]  # the last line said who acts
+        return f"{board}\nGame stopped by the table: {self.stopped} (incomplete; `referee " \
+               "undo` resumes it)"
 
     def board_data(self, player: str | None = None) -> dict[str, Any]:
         """The board as data (`status --json`), for the table or for `player`'s eyes only."""
@@ -108,8 +125,14 @@ class Table:
         return self.game.inventory(self.state)
 
     def score(self, place: str | None = None) -> Scoresheet:
-        """The game's scoresheet with the occasion from the log (`place` overrides the log's)."""
-        return evolve(self.game.score(self.state), occasion=self.occasion(place))
+        """The game's scoresheet with the occasion from the log (`place` overrides the log's),
+        noting the corrections made to the log, if any."""
+        sheet = self.game.scoresheet(self.state)
+        fixes = len(self.log.corrections)
+        notes = sheet.notes if not fixes else (
+            *sheet.notes, f"Corrected: {fixes} correction(s) made to the log after play "
+                          "(`referee history --corrections` lists them).")
+        return evolve(sheet, occasion=self.occasion(place), notes=notes)
 
     def occasion(self, place: str | None = None) -> Occasion:
         """When the game started (the log's `created`), its last event, the place, who began."""
@@ -431,6 +454,7 @@ def undo(path: Path, force: bool = False) -> Undone:
             raise UsageError("there is nothing to undo: the log has no events")
         last = log.entries[-1]
         new_log = log.without_last()
+        _keep_trail(new_log, last)
         setup, state = replay.replay_log(new_log)
         text = setup.game.table_text(state, last.event)
         if setup.game.events[last.event.type].reveal and not force:
@@ -439,6 +463,21 @@ def undo(path: Path, force: bool = False) -> Undone:
                              "anyway", code="undo-reveal")
         logfile.write_atomic(path, logfile.dumps(new_log))
         return Undone(last, text, Table(new_log, setup, state))
+
+
+def _keep_trail(log: logfile.GameLog, last: logfile.Entry) -> None:
+    """Undo may not take back an event the corrections' trail stands on: it would no longer
+    match the events (`correct N --delete` takes it out and says so in the trail)."""
+    if not log.corrections:
+        return
+    from referee import corrections
+
+    try:
+        corrections.original(log)
+    except RefereeError:
+        raise UsageError(f"event {last.seq} is part of a correction in the log's trail; "
+                         f"`referee correct {last.seq} --delete --why TEXT` takes it out and "
+                         "keeps the trail", code="undo-corrected") from None
 
 
 @value

@@ -157,6 +157,7 @@ class State:
     reshuffles: int = 0
     scoring: bool = False  # the last round is over: the seals are being opened
     over: bool = False
+    stopped: str | None = None  # why the table stopped the game (the core `end` event)
 
     # ---- who -----------------------------------------------------------------------------
     @property
