@@ -365,6 +365,10 @@ def components(game: str = typer.Argument(..., help="The game id (see `referee g
 
 
 def _print_next(table: Any) -> None:
+    if table.stopped is not None:
+        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
+            "resumes it).")
+        return
     if table.finished:
         out("The game is over: `referee scoresheet` prints the sheet.")
         return
@@ -658,7 +662,8 @@ def correct(
     fixes += [corrections.read_fix(text_arg(spec, "--also")) for spec in also or []]
     done = corrections.correct(log_path(ctx), fixes, text_arg(why, "--why"),
                                text_arg(by, "--by") if by is not None else None, force)
-    lines = corrections.trail(done.table)[-len(done.made):]
+    lines = sorted(corrections.trail(done.table)[-len(done.made):],
+                   key=lambda line: line.correction.seq)
     if as_json:
         out_json({"corrections": [line.as_dict() for line in lines],
                   "events": len(done.table.log.entries), "finished": done.table.finished,

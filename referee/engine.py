@@ -732,8 +732,8 @@ def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player]
 def refuse_if_over(game: Game[S], state: S) -> None:
     reason = game.stopped(state)
     if reason is not None:
-        raise IllegalMove(f"the table stopped the game ({reason}); no more moves can be "
-                          "recorded (`referee undo` resumes it)", code="game-stopped")
+        raise IllegalMove(f"the game is over: the table stopped it ({reason}); no more moves "
+                          "can be recorded (`referee undo` resumes it)", code="game-stopped")
     if game.finished(state):
         raise IllegalMove("the game is over; no more moves can be recorded (`referee undo` "
                           "takes back the last one)", code="game-over")

@@ -255,7 +255,7 @@ def stopped(sheet: Scoresheet, reason: str) -> Scoresheet:
 
     def result(row: Row) -> str:
         text = result_text(standing, row).removesuffix(" so far")
-        return f"{text} when stopped" if text else "stopped"
+        return f"{text} so far" if text else ""
 
     rows = tuple(row if row.name is None else evolve(row, result=result(row))
                  for row in sheet.rows)
