@@ -29,6 +29,7 @@ from referee.log import Correction, Entry, GameLog
 from referee.values import value
 
 KINDS = logfile.CORRECTION_KINDS
+END = "(end of the log)"  # the place after the last event, where a forgotten last move goes
 SHOWN = 8  # broken events a refusal lists in words
 
 
@@ -122,7 +123,8 @@ def fix(seq: int, text: str | None, insert: bool = False, delete: bool = False,
 def _check_fixes(fixes: list[Fix], count: int) -> None:
     replaced: set[int] = set()
     for one in fixes:
-        if not 1 <= one.seq <= count:
+        last = count + 1 if one.kind == "insert" else count  # a forgotten last move goes at the end
+        if not 1 <= one.seq <= last:
             raise UsageError(f"there is no event {one.seq}: the log has {count} event(s)",
                              code="bad-correction")
         if one.kind != "insert":
@@ -182,7 +184,8 @@ def _rebuild(table: session.Table, fixes: list[Fix]
     out = list(log.entries[:first - 1])
     placed: dict[int, list[Entry]] = {}
     broken: list[Broken] = []
-    for entry in log.entries[first - 1:]:
+    end = Entry(len(log.entries) + 1, Event(END), log.entries[-1].at if log.entries else None)
+    for entry in (*log.entries[first - 1:], end):
         here = _in_order([one for one in fixes if one.seq == entry.seq])
         for one in here:
             if one.kind != "delete":
@@ -190,8 +193,8 @@ def _rebuild(table: session.Table, fixes: list[Fix]
                 note = entry.note if one.kind == "change" else None
                 out.append(Entry(len(out) + 1, event, entry.at, note))
                 placed.setdefault(entry.seq, []).append(out[-1])
-        if here and here[-1].kind != "insert":
-            continue  # replaced or deleted
+        if entry is end or (here and here[-1].kind != "insert"):
+            continue  # the end of the log; or the event replaced or deleted
         try:
             after = apply_event(game, state, entry.event, setup.players, entry.at,
                                 fields_checked=True)
@@ -284,7 +287,7 @@ def original(log: GameLog) -> tuple[Entry, ...]:
             raise _trail_error(log, fix_, number + 1, "made after the correction that follows "
                                                       "it in the trail")
         last_at = fix_.at
-    return tuple(evolve(entry, seq=index + 1) for index, entry in enumerate(events))
+    return tuple(evolve(entry, seq=index + 1, line=None) for index, entry in enumerate(events))
 
 
 def _before(later: dt.datetime, earlier: dt.datetime) -> bool:
