@@ -400,8 +400,9 @@ def _read_correction(record: dict[str, Any], index: int, loc: _Locator,
     for key in record:
         if key not in CORRECTION_KEYS:
             raise fail(f"unknown field {show(key)}", key)
-    seq, kind, at, why, by = (record.get(k) for k in ("seq", "kind", "at", "why", "by"))
-    if not _is_int(seq) or seq < 1:
+    kind, at, why, by = (record.get(k) for k in ("kind", "at", "why", "by"))
+    seq = record.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
         raise fail("seq must be an event number (1 or more)", "seq")
     if kind not in CORRECTION_KINDS:
         raise fail(f"kind is {show(kind)}: change, insert or delete", "kind")

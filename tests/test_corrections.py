@@ -400,3 +400,72 @@ def test_a_random_correction_replays_as_a_fresh_game_or_names_a_later_event(
     fresh_state = replay.replay_events(game, setup.players, setup.options, seed, corrected)
     assert done.table.state == fresh_state
     assert check_file(path).ok
+
+
+# --------------------------------------------------------------------------------------------
+# Through the command line
+
+
+@pytest.fixture
+def ke40(cli):
+    """The King's Ear golden game's first 40 events in ./game.toml."""
+    copy(cli.path, CASES["kings-ear"]["log"], 40)
+    return cli
+
+
+def test_cli_correct_refusal_lists_broken_events_as_json_and_exits_1(ke40):
+    before = (ke40.path / "game.toml").read_bytes()
+    result = ke40("correct", "17", "place", "Pig", "--why", "under Pig", "--json")
+    assert result.status == 1 and result.out == ""
+    error = __import__("json").loads(result.err)["error"]
+    assert error["code"] == "correction-breaks-events"
+    assert [b["seq"] for b in error["broken"]] == [40] and error["broken"][0]["suggestions"]
+    assert (ke40.path / "game.toml").read_bytes() == before
+
+
+def test_cli_correct_history_marks_and_the_trail(ke40):
+    result = ke40("correct", "36", "--insert", "note", "Ben", "left", "--why", "forgotten",
+                  "--also", "39 place Stag", "--also", "12 delete", "--by", "Dan")
+    assert result.status == 1 and "event 13" in result.err  # deleting 12 breaks the next turn
+    result = ke40("correct", "36", "--insert", "note", "Ben", "left", "--why", "forgotten",
+                  "--also", "39 place Stag", "--by", "Dan")
+    assert result.status == 0, result.err
+    assert "Corrected event 36: inserted note Ben left" in result.out
+    history = ke40("history").out.splitlines()
+    assert history[35].split() == ["36", "(table)", "note", "Ben", "left", "[inserted", "(2)]"]
+    assert history[39].endswith("[corrected (1)]")
+    trail = __import__("json").loads(ke40("history", "--corrections", "--json").out)
+    assert [(t["number"], t["seq"], t["kind"], t["by"]) for t in trail] == [
+        (1, 39, "change", "Dan"), (2, 36, "insert", "Dan")]
+    assert trail[0]["old"] == "Ben: place Horse" and trail[0]["new"] == "Ben: place Stag"
+    assert ke40("check", "game.toml").out.endswith("2 correction(s))\n")
+    assert "Corrected: 2 correction(s)" in ke40("scoresheet", "-f", "markdown").out
+
+
+def test_cli_correct_usage_errors_exit_2(ke40):
+    assert ke40("correct", "35", "draw", "HR3", "--why", "x").status == 2  # a reveal, no --force
+    assert ke40("correct", "36", "--delete", "place", "Pig", "--why", "x").status == 2
+    assert ke40("correct", "36", "--why", "x").status == 2
+    assert ke40("correct", "36", "place", "Horse", "--why", "x", "--also", "nonsense").status == 2
+    assert ke40("correct", "36", "--insert", "--delete", "--why", "x").status == 2
+    assert ke40("history", "--corrections").out == "No corrections: the log is as it was played.\n"
+
+
+def test_a_malformed_trail_is_refused_on_reading_with_its_line(ke40):
+    path = ke40.path / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    for trail, code in (('[[corrections]]\nseq = 3\nkind = "swap"\nat = 2026-11-21T20:00:00Z\n'
+                         'why = "x"\n', "bad-correction"),
+                        ('[[corrections]]\nseq = 3\nkind = "delete"\nat = 2026-11-21T20:00:00Z\n'
+                         'why = "x"\nwho = "me"\n', "bad-correction"),
+                        ('[[corrections]]\nseq = 3\nkind = "delete"\nat = 2026-11-21T20:00:00Z\n'
+                         'why = "x"\n', "bad-correction"),
+                        ('[[corrections]]\nseq = 3\nkind = "delete"\nat = 2026-11-21T20:00:00Z\n'
+                         'why = "x"\n[corrections.old]\nseq = 4\ntype = "pass"\n',
+                         "bad-correction"),
+                        ('corrections = 3\n', "bad-correction")):
+        path.write_text(trail + text if trail.startswith("corr") and "=" in trail[:14]
+                        else text + "\n" + trail, encoding="utf-8")
+        report = check_file(path)
+        assert [f.code for f in report.findings] == [code], trail
+        assert report.exit_status == 65 and report.findings[0].kind == "log"
