@@ -114,7 +114,8 @@ class Table:
         if self.stopped is None:
             return text
         board = text.rpartition("\n")[0]  # the last line said who acts
-        return f"{board}\nGame stopped: {self.stopped} (incomplete; `referee undo` resumes it)"
+        return f"{board}\nGame over: the table stopped it ({self.stopped}), incomplete; " \
+               "`referee undo` resumes it"
 
     def board_data(self, player: str | None = None) -> dict[str, Any]:
         """The board as data (`status --json`), for the table or for `player`'s eyes only."""

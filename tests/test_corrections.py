@@ -339,7 +339,7 @@ def test_every_game_can_be_stopped_scored_as_it_stands_and_resumed(tmp_path, gam
     assert '"finished": false' in render(sheet, "json")
     assert "Incomplete" in render(sheet, "markdown") and "Incomplete" in render(sheet, "html")
     assert "so far" in render(sheet, "csv")
-    assert table.choices().events == [] and "Game stopped" in table.board()
+    assert table.choices().events == [] and "the table stopped it (the pub closes)" in table.board()
     with pytest.raises(Exception) as refused:
         session.play(path, "end again")
     assert refused.value.code == "game-stopped"
