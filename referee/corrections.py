@@ -28,7 +28,6 @@ from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
 from referee.values import value
 
-KINDS = logfile.CORRECTION_KINDS
 END = "(end of the log)"  # the place after the last event, where a forgotten last move goes
 SHOWN = 8  # broken events a refusal lists in words
 
