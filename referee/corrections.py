@@ -91,7 +91,7 @@ def read_fix(spec: str) -> Fix:
     """A correction given with --also: `N MOVE`, `N insert MOVE` or `N delete` (a move may be
     written `NAME: MOVE`, as `play` takes it)."""
     number, _, rest = spec.strip().partition(" ")
-    if not number.isdigit():
+    if not number.isdecimal():  # isdigit() also takes '²', which int() refuses
         raise UsageError(f"--also {spec!r}: write 'N MOVE', 'N insert MOVE' or 'N delete'",
                          code="bad-correction")
     word, _, move = rest.strip().partition(" ")

@@ -302,7 +302,7 @@ def test_also_specs_are_read_strictly():
     assert corrections.read_fix("40 trade Pig take ST1") == Fix(40, "change", "trade Pig take ST1")
     assert corrections.read_fix("7 insert draw PA3") == Fix(7, "insert", "draw PA3")
     assert corrections.read_fix("7 delete") == Fix(7, "delete")
-    for bad in ("x delete", "7", "seven place Pig"):
+    for bad in ("x delete", "7", "seven place Pig", "\u00b2 delete", "\u00b9\u2070 place Pig"):
         with pytest.raises(UsageError):
             corrections.read_fix(bad)
 
