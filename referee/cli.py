@@ -19,7 +19,7 @@ from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, Usa
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
-    from referee.engine import Player
+    from referee.engine import Notice, Player
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
@@ -428,9 +428,13 @@ def play(
     if played.receipt:
         err(f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
             "end, and is shown only now)")
-    for notice in played.notices:
-        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+    _print_notices(played.notices)
     _print_next(played.after)
+
+
+def _print_notices(notices: "tuple[Notice, ...]") -> None:
+    for notice in notices:
+        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
 
 
 @app.command()
@@ -666,6 +670,7 @@ def correct(
                    key=lambda line: line.correction.seq)
     if as_json:
         out_json({"corrections": [line.as_dict() for line in lines],
+                  "notices": [n.message for n in done.notices],
                   "events": len(done.table.log.entries), "finished": done.table.finished,
                   "next": _next_json(done.table)})
         return
@@ -677,6 +682,7 @@ def correct(
         out(f"Corrected event {fix.seq}: {what}")
     out(f"Every later event replays; the original stays in the log ({len(done.table.log.entries)}"
         " event(s) now).")
+    _print_notices(done.notices)
     _print_next(done.table)
 
 

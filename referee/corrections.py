@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay, session
-from referee.engine import Event, apply_event, check_and_apply, refuse_if_over
+from referee.engine import Event, Notice, apply_event, check_and_apply, refuse_if_over
 from referee.errors import LogError, MoveError, RefereeError, UsageError
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
@@ -81,6 +81,7 @@ class CorrectionRefused(MoveError):
 class Corrected:
     table: session.Table  # the game after the corrections
     made: tuple[Correction, ...]  # the trail entries written, as recorded
+    notices: tuple[Notice, ...] = ()  # new ones the corrected history brought to light
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,7 +159,14 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str | None = None,
         logfile.write_atomic(path, text)
         after = session.Table(logfile.located(new_log, text), table.setup, state)
         session._remember(path, text.encode("utf-8"), after)
-        return Corrected(after, trail)
+        return Corrected(after, trail, _new_notices(table, after))
+
+
+def _new_notices(before: session.Table, after: session.Table) -> tuple[Notice, ...]:
+    """What the corrected history proves that the history before did not (a revoke), for the
+    table to hear as `play` tells it: `check` reports each one."""
+    known = before.game.notices(before.state)
+    return tuple(n for n in after.game.notices(after.state) if n not in known)
 
 
 def _refuse_reveals(table: session.Table, fixes: list[Fix]) -> None:

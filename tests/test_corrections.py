@@ -469,3 +469,19 @@ def test_a_malformed_trail_is_refused_on_reading_with_its_line(ke40):
         report = check_file(path)
         assert [f.code for f in report.findings] == [code], trail
         assert report.exit_status == 65 and report.findings[0].kind == "log"
+
+
+def test_a_correction_says_what_it_brings_to_light_as_play_does(tmp_path, cli):
+    """Elin's Ace of Dwarves, typed as a forgotten last move, proves she revoked in trick 4:
+    `play` would print the notice, and so must `correct` (check reports it as a finding)."""
+    path = copy(tmp_path, "dwarf-king/five-player-tie.toml", 198)
+    done = corrections.correct(path, [Fix(199, "insert", "DA", "Elin")], "forgotten")
+    assert [(n.code, n.message) for n in done.notices] == [
+        ("revoke", "Revoke by Elin: in trick 4 Elin played Scout instead of a Dwarf, but the same "
+                   "hand plays DA in trick 5")]
+    copy(cli.path, "dwarf-king/five-player-tie.toml", 198)
+    result = cli("correct", "199", "--insert", "DA", "--as", "Elin", "--why", "forgotten")
+    assert result.status == 0, result.err
+    assert "NOTICE (Follow suit): Revoke by Elin: in trick 4" in result.out
+    again = cli("correct", "199", "DA", "--as", "Elin", "--why", "retyped", "--force", "--json")
+    assert __import__("json").loads(again.out)["notices"] == []  # brought to light before
