@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay, session
-from referee.engine import Event, Notice, apply_event, check_and_apply, refuse_if_over
+from referee.engine import Event, Notice, apply_event, refuse_if_over
 from referee.errors import LogError, MoveError, RefereeError, UsageError
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
@@ -147,7 +147,7 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str | None = None,
         raise UsageError("--why: say why the log is corrected (it is kept in the trail)",
                          code="bad-correction")
     with logfile.locked(path):
-        table, _ = session._load(path)
+        table, _ = session.load_with_bytes(path)
         log = table.log
         _check_fixes(fixes, len(log.entries))
         if not force:
@@ -158,7 +158,7 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str | None = None,
         text = logfile.dumps(new_log)
         logfile.write_atomic(path, text)
         after = session.Table(logfile.located(new_log, text), table.setup, state)
-        session._remember(path, text.encode("utf-8"), after)
+        session.remember(path, text.encode("utf-8"), after)
         return Corrected(after, trail, _new_notices(table, after))
 
 
@@ -224,31 +224,27 @@ def _in_order(fixes: list[Fix]) -> list[Fix]:
 def _typed(table: session.Table, state: Any, one: Fix) -> tuple[Event, Any]:
     """The move typed for a correction, parsed and checked where it goes in the history."""
     assert one.text is not None
-    game = table.game
+
+    def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
+        raise UsageError(f"correct {one.seq}: a sealed move cannot be typed as a correction "
+                         "(its secret is never typed at the table): undo back to it",
+                         code="correct-sealed")
+
     here = session.Table(table.log, table.setup, state)
-    text, as_name = session._speaker(here, one.text, one.player)
-    player = session._actor(here, as_name)
-    event: Event | None = None
     try:
-        refuse_if_over(game, state)
-        event = game.parse(state, text, player)
-        if game.events[event.type].sealed:
-            raise UsageError(f"correct {one.seq}: a sealed move cannot be typed as a correction "
-                             "(its secret is never typed at the table): undo back to it",
-                             code="correct-sealed")
-        return event, check_and_apply(game, state, event, table.players)
+        refuse_if_over(table.game, state)
+        move = session.check_typed(here, one.text, one.player, seal=unsealed)
     except MoveError as exc:
-        kind = event.type if event is not None else session._verb(game, text)
-        error = session._with_suggestions(here, text, player, exc, kind)
-        error.message = f"correction of event {one.seq}: {error.message}"
-        raise error from None
+        exc.message = f"correction of event {one.seq}: {exc.message}"
+        raise
+    return move.event, move.state
 
 
 def _broken(table: session.Table, state: Any, entry: Entry, exc: MoveError) -> Broken:
     here = session.Table(table.log, table.setup, state)
     text = _text(table, state, entry.event)
     exc.suggestions = ()
-    error = session._with_suggestions(here, text, entry.event.by, exc, entry.event.type)
+    error = session.with_suggestions(here, text, entry.event.by, exc, entry.event.type)
     return Broken(entry.seq, text, error)
 
 

@@ -8,8 +8,9 @@ shows and what `check` checks come from the same replay.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from referee import __version__, replay
 from referee import log as logfile
@@ -219,11 +220,12 @@ class Table:
 
 def load(path: Path) -> Table:
     """Read, validate and replay a log (or find it replayed in the cache, referee.cache)."""
-    return _load(path)[0]
+    return load_with_bytes(path)[0]
 
 
-def _load(path: Path) -> tuple[Table, bytes]:
-    """The table of a log, and the bytes it was read from."""
+def load_with_bytes(path: Path) -> tuple[Table, bytes]:
+    """The table of a log, and the bytes it was read from (a writer holding the lock builds
+    its new text from them)."""
     from referee import cache
 
     data = logfile.read_data(path)
@@ -235,11 +237,12 @@ def _load(path: Path) -> tuple[Table, bytes]:
     log = logfile.from_data(data, path)
     setup, state = replay.replay_log(log)
     table = Table(log, setup, state)
-    _remember(path, data, table)
+    remember(path, data, table)
     return table, data
 
 
-def _remember(path: Path, data: bytes, table: Table) -> None:
+def remember(path: Path, data: bytes, table: Table) -> None:
+    """Keep `table`, just written as `data`, in the cache of replayed logs."""
     from referee import cache
 
     setup = table.setup
@@ -291,34 +294,60 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
          secret: str | None = None) -> Played:
     """Parse, check and append one move. Raises MoveError (the file is then left untouched)."""
     with logfile.locked(path):
-        table, data = _load(path)
+        table, data = load_with_bytes(path)
         game = table.game
         refuse_if_over(game, table.state)
-        text, as_name = _speaker(table, text, as_name)
-        player = _actor(table, as_name)
-        receipt = drawn = None
         at = logfile.now()
-        event: Event | None = None
-        try:
-            event = game.parse(table.state, text, player)
-            _explain_missing_player(table, event)
-            if game.events[event.type].sealed:
-                event, receipt, drawn = _sealed(table, event, secret)
-            try:
-                state = check_and_apply(game, table.state, event, table.players, at)
-            except IllegalMove as exc:
-                raise _untyped_player(table, event, exc) if as_name is None else exc from None
-        except MoveError as exc:
-            kind = event.type if event is not None else _verb(game, text)
-            raise _with_suggestions(table, text, player, exc, kind) from None
-        log = table.log.appended(event, note, at)
+        move = check_typed(table, text, as_name, at,
+                           seal=lambda here, event: _sealed(here, event, secret))
+        log = table.log.appended(move.event, note, at)
         written = logfile.appended_text(log, data.decode("utf-8"))
         logfile.write_atomic(path, written)
-        after = Table(logfile.located(log, written), table.setup, state)
-        _remember(path, written.encode("utf-8"), after)
+        after = Table(logfile.located(log, written), table.setup, move.state)
+        remember(path, written.encode("utf-8"), after)
         old = len(game.notices(table.state))
-        return Played(table, after, event, game.describe(table.state, event, state),
-                      game.notices(state)[old:], receipt, drawn)
+        return Played(table, after, move.event, game.describe(table.state, move.event, move.state),
+                      game.notices(move.state)[old:], move.receipt, move.drawn)
+
+
+@value
+class Checked:
+    """A typed move read and checked where a table stands: the event, the state it makes and,
+    for a sealed move, the receipt its player keeps and the secret the tool drew, if it did."""
+
+    event: Event
+    state: Any
+    receipt: str | None = None
+    drawn: str | None = None
+
+
+Sealer = Callable[["Table", Event], "tuple[Event, str | None, str | None]"]
+
+
+def check_typed(table: Table, text: str, as_name: str | None, at: dt.datetime | None = None, *,
+                seal: Sealer) -> Checked:
+    """`text`, typed by `as_name` (or written `NAME: MOVE`), parsed and checked where `table`
+    stands (`play` now, `correct` at an earlier event). Raises MoveError with the legal moves
+    closest to what was typed, UsageError where the player must be named. A sealed move is
+    handed to `seal`, which returns it sealed (with the receipt and drawn secret) or refuses."""
+    game = table.game
+    text, as_name = _speaker(table, text, as_name)
+    player = _actor(table, as_name)
+    receipt = drawn = None
+    event: Event | None = None
+    try:
+        event = game.parse(table.state, text, player)
+        _explain_missing_player(table, event)
+        if game.events[event.type].sealed:
+            event, receipt, drawn = seal(table, event)
+        try:
+            state = check_and_apply(game, table.state, event, table.players, at)
+        except IllegalMove as exc:
+            raise _untyped_player(table, event, exc) if as_name is None else exc from None
+    except MoveError as exc:
+        kind = event.type if event is not None else _verb(game, text)
+        raise with_suggestions(table, text, player, exc, kind) from None
+    return Checked(event, state, receipt, drawn)
 
 
 def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
@@ -394,7 +423,7 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str,
             canonical if drawn is not None else None)
 
 
-def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
+def with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
                       kind: str | None) -> MoveError:
     """The same error, with the legal moves closest to what was typed: moves of the kind typed
     (`recruit` for a refused recruit), never another kind; with no kind known, only moves that
@@ -572,8 +601,8 @@ class Demo:
                 check_and_apply(game, table.state, move, table.players)
             except IllegalMove as exc:
                 if exc.rule and exc.code not in GENERIC_REFUSALS:
-                    return DemoRefusal(text, actor, _with_suggestions(table, text, actor, exc,
-                                                                      event.type))
+                    return DemoRefusal(text, actor, with_suggestions(table, text, actor, exc,
+                                                                     event.type))
             except MoveError:
                 continue
         return None

@@ -485,3 +485,17 @@ def test_a_correction_says_what_it_brings_to_light_as_play_does(tmp_path, cli):
     assert "NOTICE (Follow suit): Revoke by Elin: in trick 4" in result.out
     again = cli("correct", "199", "DA", "--as", "Elin", "--why", "retyped", "--force", "--json")
     assert __import__("json").loads(again.out)["notices"] == []  # brought to light before
+
+
+def test_a_typed_correction_that_names_no_player_asks_for_one_as_play_does(tmp_path):
+    """Any player may enter a hand in The Dwarf King: typed without --as, play asks who; so
+    does correct, with the same words (it checks typed moves through play's own seam)."""
+    path = copy(tmp_path, "dwarf-king/three-player.toml", 1)
+    hand = "hand K3 K4 K5 K9 KK D4 D7 D9 G2 G8 G9 GQ GA"
+    with pytest.raises(UsageError) as played:
+        session.play(path, hand)
+    before = path.read_bytes()
+    with pytest.raises(UsageError) as corrected:
+        corrections.correct(path, [Fix(2, "insert", hand)], "forgotten")
+    assert corrected.value.message == played.value.message and "--as" in played.value.message
+    assert path.read_bytes() == before
