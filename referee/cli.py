@@ -631,9 +631,8 @@ def _trail(lines: list[Any], as_json: bool) -> None:
         what = {"change": f"{clean_line(line.old)} -> {clean_line(line.new)}",
                 "insert": f"inserted {clean_line(line.new)}",
                 "delete": f"deleted {clean_line(line.old)}"}[fix.kind]
-        by = f" by {clean_line(fix.by)}" if fix.by else ""
         out(f"({line.number}) event {fix.seq}: {what}")
-        out(f"    {fix.at:%Y-%m-%d %H:%M}{by}: {clean_line(fix.why)}")
+        out(f"    {fix.at:%Y-%m-%d %H:%M} by {clean_line(fix.by)}: {clean_line(fix.why)}")
 
 
 @app.command()
@@ -651,8 +650,9 @@ def correct(
     also: Optional[List[str]] = typer.Option(None, "--also", metavar="'N MOVE'",
                                              help="Another correction applied together: "
                                                   "'N MOVE', 'N insert MOVE' or 'N delete'."),
-    by: Optional[str] = typer.Option(None, "--by", metavar="NAME",
-                                     help="Who makes the correction (kept in the trail)."),
+    by: str = typer.Option(..., "--by", metavar="NAME",
+                           help="Who makes the correction, kept in the trail (the director, a "
+                                "player: not always whoever made the move)."),
     force: bool = typer.Option(False, "--force",
                                help="Also correct a reveal (a card everyone has seen)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -664,8 +664,8 @@ def correct(
     as_name = text_arg(as_name, "--as") if as_name is not None else None
     fixes = [corrections.fix(seq, text, insert, delete, as_name)]
     fixes += [corrections.read_fix(text_arg(spec, "--also")) for spec in also or []]
-    done = corrections.correct(log_path(ctx), fixes, text_arg(why, "--why"),
-                               text_arg(by, "--by") if by is not None else None, force)
+    done = corrections.correct(log_path(ctx), fixes, text_arg(why, "--why"), text_arg(by, "--by"),
+                               force)
     lines = sorted(corrections.trail(done.table)[-len(done.made):],
                    key=lambda line: line.correction.seq)
     if as_json:

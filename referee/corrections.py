@@ -138,13 +138,18 @@ def _check_fixes(fixes: list[Fix], count: int) -> None:
 # Correcting
 
 
-def correct(path: Path, fixes: list[Fix], why: str, by: str | None = None,
+def correct(path: Path, fixes: list[Fix], why: str, by: str,
             force: bool = False) -> Corrected:
     """Apply `fixes` together under the log's lock, or raise: MoveError for a typed move the
     rules refuse, CorrectionRefused listing the later events they would break, UsageError for a
-    reveal corrected without `force`. A refusal writes nothing."""
+    reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
+    corrections: the trail always says who changed the record (the director is often no
+    player, so `--as`, who made the move, cannot stand for it)."""
     if not why.strip():
         raise UsageError("--why: say why the log is corrected (it is kept in the trail)",
+                         code="bad-correction")
+    if not by.strip():
+        raise UsageError("--by: say who makes the correction (it is kept in the trail)",
                          code="bad-correction")
     with logfile.locked(path):
         table, _ = session.load_with_bytes(path)
@@ -259,7 +264,7 @@ def _text(table: session.Table, state: Any, event: Event) -> str:
 
 
 def _trail(log: GameLog, fixes: list[Fix], placed: dict[int, list[Entry]], why: str,
-           by: str | None) -> Iterator[Correction]:
+           by: str) -> Iterator[Correction]:
     """The trail entries of `fixes`, from the last place back: each entry's `seq` then holds in
     the history the entries before it leave (the places before it are not touched yet)."""
     at = logfile.now()

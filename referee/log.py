@@ -77,9 +77,9 @@ class Correction:
     kind: str
     at: dt.datetime
     why: str
-    old: Entry | None = None
-    new: Entry | None = None
-    by: str | None = None
+    old: Entry | None
+    new: Entry | None
+    by: str
     line: int | None = None
 
 
@@ -410,8 +410,8 @@ def _read_correction(record: dict[str, Any], index: int, loc: _Locator,
         raise fail("at must be a date-time", "at")
     if not isinstance(why, str) or not why.strip():
         raise fail("why must be the reason given (text)", "why")
-    if by is not None and not isinstance(by, str):
-        raise fail("by must be text", "by")
+    if not isinstance(by, str) or not by.strip():
+        raise fail("by must say who made the correction (text)", "by")
     events = {}
     for key, wanted in (("old", kind != "insert"), ("new", kind != "delete")):
         table = record.get(key)
@@ -561,10 +561,8 @@ def document(log: GameLog) -> dict[str, Any]:
 
 
 def _correction_record(fix: Correction) -> dict[str, Any]:
-    record: dict[str, Any] = {"seq": fix.seq, "kind": fix.kind, "at": fix.at}
-    if fix.by is not None:
-        record["by"] = fix.by
-    record["why"] = fix.why
+    record: dict[str, Any] = {"seq": fix.seq, "kind": fix.kind, "at": fix.at, "by": fix.by,
+                              "why": fix.why}
     for key, entry in (("old", fix.old), ("new", fix.new)):
         if entry is not None:
             record[key] = _entry_record(evolve(entry, seq=fix.seq))

@@ -505,8 +505,8 @@ def _keep_trail(log: logfile.GameLog, last: logfile.Entry) -> None:
         corrections.original(log)
     except RefereeError:
         raise UsageError(f"event {last.seq} is part of a correction in the log's trail; "
-                         f"`referee correct {last.seq} --delete --why TEXT` takes it out and "
-                         "keeps the trail", code="undo-corrected") from None
+                         f"`referee correct {last.seq} --delete --why TEXT --by NAME` takes it "
+                         "out and keeps the trail", code="undo-corrected") from None
 
 
 @value

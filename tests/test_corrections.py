@@ -117,7 +117,8 @@ def test_a_correction_that_breaks_later_events_is_refused_listed_and_writes_noth
     before = path.read_bytes()
     seq, move, player, first_broken = case["breaks"]
     with pytest.raises(CorrectionRefused) as refused:
-        corrections.correct(path, [Fix(seq, "change", move, player)], "a test", force=True)
+        corrections.correct(path, [Fix(seq, "change", move, player)], "a test", by="Dan",
+                            force=True)
     broken = refused.value.broken
     assert broken and broken[0].seq == first_broken and all(b.seq > seq for b in broken)
     assert f"event {first_broken} (" in refused.value.message and broken[0].error.message
@@ -131,11 +132,12 @@ def test_a_reveal_is_corrected_only_with_force(tmp_path, game_id):
     before = path.read_bytes()
     seq, move, player = case["reveal"] or case["reveal_break"]
     with pytest.raises(UsageError) as refused:
-        corrections.correct(path, [Fix(seq, "change", move, player)], "a test")
+        corrections.correct(path, [Fix(seq, "change", move, player)], "a test", by="Dan")
     assert refused.value.code == "correct-reveal" and path.read_bytes() == before
     if case["reveal"] is None:
         return
-    done = corrections.correct(path, [Fix(seq, "change", move, player)], "a test", force=True)
+    done = corrections.correct(path, [Fix(seq, "change", move, player)], "a test", by="Dan",
+                               force=True)
     game = done.table.game
     assert done.made[0].old.event.type == done.made[0].new.event.type
     assert game.events[done.made[0].old.event.type].reveal
@@ -168,7 +170,7 @@ def test_king_of_the_valley_refill_corrected_scores_as_the_rules_say(tmp_path):
     case = CASES["king-of-the-valley"]
     path = copy(tmp_path, case["log"])
     game, before = final(path)
-    done = corrections.correct(path, [fix(case["ok"])], "the right row")
+    done = corrections.correct(path, [fix(case["ok"])], "the right row", by="Dan")
     totals = {r.name: r.total for r in game.scoresheet(done.table.state).rows}
     assert totals != {r.name: r.total for r in game.scoresheet(before).rows}
     assert totals == {r.name: r.total for r in game.scoresheet(fresh(path)).rows}
@@ -179,7 +181,7 @@ def test_kings_ear_corrected_placement_moves_the_trade_net_as_the_rules_say(tmp_
     card's value and Ben's Pig Trade net rises by it (R-4: own cards minus the others')."""
     path = copy(tmp_path, CASES["kings-ear"]["log"])
     game, before = final(path)
-    done = corrections.correct(path, [fix(CASES["kings-ear"]["ok"])], "under Horse")
+    done = corrections.correct(path, [fix(CASES["kings-ear"]["ok"])], "under Horse", by="Dan")
 
     def trade(state):
         return {r.name: dict(r.categories)["Trade"] for r in game.scoresheet(state).rows}
@@ -197,9 +199,9 @@ def test_a_chain_is_fixed_in_one_command(tmp_path, game_id):
     path = copy(tmp_path, case["log"], events)
     before = path.read_bytes()
     with pytest.raises(CorrectionRefused) as refused:
-        corrections.correct(path, [fix(first)], "alone", force=True)
+        corrections.correct(path, [fix(first)], "alone", force=True, by="Dan")
     assert refused.value.broken[0].seq == second[0] and path.read_bytes() == before
-    done = corrections.correct(path, [fix(first), fix(second)], "together", force=True)
+    done = corrections.correct(path, [fix(first), fix(second)], "together", force=True, by="Dan")
     assert sorted(c.seq for c in done.made) == sorted([first[0], second[0]])
     assert done.table.state == fresh(path) and check_file(path).ok
     assert corrections.original(logfile.read(path)) == tuple(
@@ -215,14 +217,14 @@ def test_an_insert_and_a_delete(tmp_path, game_id):
     if "insert" in case:
         path = copy(tmp_path, case["log"])
         seq, move, player = case["insert"]
-        done = corrections.correct(path, [Fix(seq, "insert", move, player)], "forgotten")
+        done = corrections.correct(path, [Fix(seq, "insert", move, player)], "forgotten", by="Dan")
         assert len(done.table.log.entries) == len(golden.entries) + 1
         assert done.table.state == fresh(path) and check_file(path).ok
         assert corrections.marks(done.table.log)[seq] == ["inserted (1)"]
     if "delete" in case:
         path = copy(tmp_path, case["log"])
         done = corrections.correct(path, [Fix(case["delete"], "delete")], "never happened",
-                                   force=True)
+                                   force=True, by="Dan")
         assert len(done.table.log.entries) == len(golden.entries) - 1
         assert done.table.state == fresh(path) and check_file(path).ok
         assert "event deleted before this one (1)" in corrections.marks(done.table.log)[
@@ -233,8 +235,9 @@ def test_an_insert_and_a_delete(tmp_path, game_id):
     setup = replay.from_log(golden)
     before = replay.final(setup, golden.entries[:middle - 1], checked=True)
     text = setup.game.format(before, last.event)
-    corrections.correct(path, [Fix(middle, "delete")], "not yet", force=True)
-    done = corrections.correct(path, [Fix(middle, "insert", text, last.event.by)], "it was")
+    corrections.correct(path, [Fix(middle, "delete")], "not yet", force=True, by="Dan")
+    done = corrections.correct(path, [Fix(middle, "insert", text, last.event.by)], "it was",
+                               by="Dan")
     assert [e.event for e in done.table.log.entries] == [e.event for e in golden.entries[:middle]]
     assert [c.kind for c in logfile.read(path).corrections] == ["delete", "insert"]
     assert check_file(path).ok
@@ -245,7 +248,7 @@ def test_a_hand_edited_trail_is_a_finding_of_check(tmp_path, game_id):
     case = CASES[game_id]
     path = copy(tmp_path, case["log"])
     seq, move, player = case["reveal"] or case["ok"] or case["chain"][0]
-    corrections.correct(path, [Fix(seq, "change", move, player)], "a test", force=True)
+    corrections.correct(path, [Fix(seq, "change", move, player)], "a test", force=True, by="Dan")
     assert check_file(path).ok
     text = path.read_text(encoding="utf-8")
     head, new = text.split("[corrections.new]\n")
@@ -279,7 +282,7 @@ def test_a_refused_typed_move_names_the_rule_and_writes_nothing(tmp_path):
     path = copy(tmp_path, CASES["kings-ear"]["log"])
     before = path.read_bytes()
     with pytest.raises(Exception) as refused:
-        corrections.correct(path, [Fix(34, "change", "place Pig", None)], "wrong")
+        corrections.correct(path, [Fix(34, "change", "place Pig", None)], "wrong", by="Dan")
     assert "correction of event 34" in str(refused.value.message)
     assert refused.value.exit_status == 1 and refused.value.suggestions
     assert path.read_bytes() == before
@@ -294,7 +297,7 @@ def test_bad_corrections_are_usage_errors(tmp_path, fixes, why):
     path = copy(tmp_path, CASES["kings-ear"]["log"])
     before = path.read_bytes()
     with pytest.raises(UsageError):
-        corrections.correct(path, fixes, why)
+        corrections.correct(path, fixes, why, by="Dan")
     assert path.read_bytes() == before
 
 
@@ -310,7 +313,7 @@ def test_also_specs_are_read_strictly():
 def test_undo_keeps_the_trail_it_stands_on(tmp_path):
     path = copy(tmp_path, CASES["kings-ear"]["log"], 40)
     corrections.correct(path, [Fix(40, "change", "trade Boar give HR4, HF1 take HT4, ST1",
-                                   "Cat")], "same, retyped")
+                                   "Cat")], "same, retyped", by="Dan")
     before = path.read_bytes()
     with pytest.raises(UsageError) as refused:
         session.undo(path, force=True)
@@ -390,7 +393,7 @@ def test_a_random_correction_replays_as_a_fresh_game_or_names_a_later_event(
     original = path.read_bytes()
     try:
         done = corrections.correct(path, [Fix(index + 1, "change", text, other.by)], "random",
-                                   force=True)
+                                   force=True, by="Dan")
     except CorrectionRefused as refused:
         assert refused.broken and all(b.seq > index + 1 for b in refused.broken)
         assert path.read_bytes() == original
@@ -415,7 +418,8 @@ def ke40(cli):
 
 def test_cli_correct_refusal_lists_broken_events_as_json_and_exits_1(ke40):
     before = (ke40.path / "game.toml").read_bytes()
-    result = ke40("correct", "17", "place", "Pig", "--why", "under Pig", "--json")
+    result = ke40("correct", "17", "place", "Pig", "--why", "under Pig", "--json", "--by",
+                  "Dan")
     assert result.status == 1 and result.out == ""
     error = __import__("json").loads(result.err)["error"]
     assert error["code"] == "correction-breaks-events"
@@ -443,31 +447,41 @@ def test_cli_correct_history_marks_and_the_trail(ke40):
 
 
 def test_cli_correct_usage_errors_exit_2(ke40):
-    assert ke40("correct", "35", "draw", "HR3", "--why", "x").status == 2  # a reveal, no --force
-    assert ke40("correct", "36", "--delete", "place", "Pig", "--why", "x").status == 2
-    assert ke40("correct", "36", "--why", "x").status == 2
-    assert ke40("correct", "36", "place", "Horse", "--why", "x", "--also", "nonsense").status == 2
-    assert ke40("correct", "36", "--insert", "--delete", "--why", "x").status == 2
+    before = (ke40.path / "game.toml").read_bytes()
+    by = ("--by", "Dan")
+    assert ke40("correct", "35", "draw", "HR3", "--why", "x", *by).status == 2  # a reveal
+    assert ke40("correct", "36", "--delete", "place", "Pig", "--why", "x", *by).status == 2
+    assert ke40("correct", "36", "--why", "x", *by).status == 2
+    assert ke40("correct", "36", "place", "Horse", "--why", "x", "--also", "nonsense",
+                *by).status == 2
+    assert ke40("correct", "36", "--insert", "--delete", "--why", "x", *by).status == 2
+    # The trail always says who changed the record: --by is required, and not blank.
+    unsigned = ke40("correct", "36", "place", "Horse", "--why", "x")
+    assert unsigned.status == 2 and "--by" in unsigned.err
+    assert ke40("correct", "36", "place", "Horse", "--why", "x", "--by", " ").status == 2
+    assert (ke40.path / "game.toml").read_bytes() == before
     assert ke40("history", "--corrections").out == "No corrections: the log is as it was played.\n"
 
 
 def test_a_malformed_trail_is_refused_on_reading_with_its_line(ke40):
     path = ke40.path / "game.toml"
     text = path.read_text(encoding="utf-8")
-    for trail, code in (('[[corrections]]\nseq = 3\nkind = "swap"\nat = 2026-11-21T20:00:00Z\n'
-                         'why = "x"\n', "bad-correction"),
-                        ('[[corrections]]\nseq = 3\nkind = "delete"\nat = 2026-11-21T20:00:00Z\n'
-                         'why = "x"\nwho = "me"\n', "bad-correction"),
-                        ('[[corrections]]\nseq = 3\nkind = "delete"\nat = 2026-11-21T20:00:00Z\n'
-                         'why = "x"\n', "bad-correction"),
-                        ('[[corrections]]\nseq = 3\nkind = "delete"\nat = 2026-11-21T20:00:00Z\n'
-                         'why = "x"\n[corrections.old]\nseq = 4\ntype = "pass"\n',
-                         "bad-correction"),
-                        ('corrections = 3\n', "bad-correction")):
-        path.write_text(trail + text if trail.startswith("corr") and "=" in trail[:14]
-                        else text + "\n" + trail, encoding="utf-8")
+    head = '[[corrections]]\nseq = 3\nat = 2026-11-21T20:00:00Z\nwhy = "x"\n'
+    for trail, said in ((head + 'kind = "swap"\nby = "Dan"\n', "kind is 'swap'"),
+                        (head + 'kind = "delete"\nby = "Dan"\nwho = "me"\n', "unknown field"),
+                        (head + 'kind = "delete"\nby = "Dan"\n', "a delete has an old event"),
+                        (head + 'kind = "delete"\n[corrections.old]\nseq = 3\ntype = "pass"\n',
+                         "by must say who made the correction"),
+                        (head + 'kind = "delete"\nby = " "\n[corrections.old]\nseq = 3\n'
+                         'type = "pass"\n', "by must say who made the correction"),
+                        (head + 'kind = "delete"\nby = "Dan"\n[corrections.old]\nseq = 4\n'
+                         'type = "pass"\n', "seq"),
+                        ('corrections = 3\n', "corrections must be an array of tables")):
+        path.write_text(trail + text if not trail.startswith("[[") else text + "\n" + trail,
+                        encoding="utf-8")
         report = check_file(path)
-        assert [f.code for f in report.findings] == [code], trail
+        assert [f.code for f in report.findings] == ["bad-correction"], trail
+        assert said in report.findings[0].message, (said, report.findings[0].message)
         assert report.exit_status == 65 and report.findings[0].kind == "log"
 
 
@@ -475,15 +489,17 @@ def test_a_correction_says_what_it_brings_to_light_as_play_does(tmp_path, cli):
     """Elin's Ace of Dwarves, typed as a forgotten last move, proves she revoked in trick 4:
     `play` would print the notice, and so must `correct` (check reports it as a finding)."""
     path = copy(tmp_path, "dwarf-king/five-player-tie.toml", 198)
-    done = corrections.correct(path, [Fix(199, "insert", "DA", "Elin")], "forgotten")
+    done = corrections.correct(path, [Fix(199, "insert", "DA", "Elin")], "forgotten", by="Dan")
     assert [(n.code, n.message) for n in done.notices] == [
         ("revoke", "Revoke by Elin: in trick 4 Elin played Scout instead of a Dwarf, but the same "
                    "hand plays DA in trick 5")]
     copy(cli.path, "dwarf-king/five-player-tie.toml", 198)
-    result = cli("correct", "199", "--insert", "DA", "--as", "Elin", "--why", "forgotten")
+    result = cli("correct", "199", "--insert", "DA", "--as", "Elin", "--why", "forgotten",
+                 "--by", "Dan")
     assert result.status == 0, result.err
     assert "NOTICE (Follow suit): Revoke by Elin: in trick 4" in result.out
-    again = cli("correct", "199", "DA", "--as", "Elin", "--why", "retyped", "--force", "--json")
+    again = cli("correct", "199", "DA", "--as", "Elin", "--why", "retyped", "--force", "--json",
+                "--by", "Dan")
     assert __import__("json").loads(again.out)["notices"] == []  # brought to light before
 
 
@@ -496,6 +512,6 @@ def test_a_typed_correction_that_names_no_player_asks_for_one_as_play_does(tmp_p
         session.play(path, hand)
     before = path.read_bytes()
     with pytest.raises(UsageError) as corrected:
-        corrections.correct(path, [Fix(2, "insert", hand)], "forgotten")
+        corrections.correct(path, [Fix(2, "insert", hand)], "forgotten", by="Dan")
     assert corrected.value.message == played.value.message and "--as" in played.value.message
     assert path.read_bytes() == before
