@@ -80,9 +80,9 @@ def _check(path: str | Path, strict: bool) -> Report:
         log = logfile.read(Path(path), lines=False)  # a finding's line is found when made
         setup = replay.from_log(log)
         if log.corrections:  # the trail must fit the events it made
-            from referee.corrections import original
+            from referee.corrections import verify
 
-            original(log)
+            verify(log, setup.game)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:

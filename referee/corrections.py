@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay, session
-from referee.engine import Event, Notice, apply_event, refuse_if_over
+from referee.engine import Event, Game, Notice, apply_event, field_problem, refuse_if_over
 from referee.errors import LogError, MoveError, RefereeError, UsageError
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
@@ -296,6 +296,22 @@ def original(log: GameLog) -> tuple[Entry, ...]:
                                                       "it in the trail")
         last_at = fix_.at
     return tuple(evolve(entry, seq=index + 1, line=None) for index, entry in enumerate(events))
+
+
+def verify(log: GameLog, game: Game[Any]) -> None:
+    """What `check` holds a trail to: it fits the events (`original`), and each of its old and
+    new events is one `game` declares, with the fields it declares, as [[events]] are."""
+    original(log)
+    for number, fix_ in enumerate(log.corrections, start=1):
+        for key, entry in (("old", fix_.old), ("new", fix_.new)):
+            if entry is None:
+                continue
+            etype = game.events.get(entry.event.type)
+            problem = field_problem(etype, entry.event) if etype is not None else \
+                ("", None, f"unknown event type {entry.event.type!r} for {game.id}")
+            if problem is not None:
+                raise log.fail(f"correction {number} (event {fix_.seq}, {fix_.kind}): its {key} "
+                               f"event: {problem[2]}", code="bad-corrections", line=fix_.line)
 
 
 def _before(later: dt.datetime, earlier: dt.datetime) -> bool:

@@ -515,3 +515,20 @@ def test_a_typed_correction_that_names_no_player_asks_for_one_as_play_does(tmp_p
         corrections.correct(path, [Fix(2, "insert", hand)], "forgotten", by="Dan")
     assert corrected.value.message == played.value.message and "--as" in played.value.message
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("edit", [('type = "place"', 'type = "bogus"'),
+                                  ('house = "Pig"', 'house = 7'),
+                                  ('house = "Pig"', 'house = "Pig"\ncolour = "red"')])
+def test_a_trail_event_the_game_does_not_declare_is_a_finding_of_check(tmp_path, edit):
+    """The trail's old and new events are held to the game's declarations as [[events]] are:
+    a hand-written `old` of no known type, or with a field of the wrong type, is malformed."""
+    path = copy(tmp_path, CASES["kings-ear"]["log"], 40)
+    corrections.correct(path, [fix(CASES["kings-ear"]["ok"])], "under Horse", by="Dan")
+    assert check_file(path).ok
+    text = path.read_text(encoding="utf-8")
+    old = text.index("[corrections.old]")
+    path.write_text(text[:old] + text[old:].replace(*edit, 1), encoding="utf-8")
+    report = check_file(path)
+    assert [(f.code, f.kind) for f in report.findings] == [("bad-corrections", "log")]
+    assert "correction 1 (event 36, change): its old event" in report.findings[0].message
