@@ -288,16 +288,19 @@ def test_a_refused_typed_move_names_the_rule_and_writes_nothing(tmp_path):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("fixes, why", [
-    ([Fix(99, "change", "place Pig")], "x"),
-    ([Fix(3, "delete"), Fix(3, "change", "place Stag")], "x"),
-    ([Fix(3, "delete")], "  "),
+@pytest.mark.parametrize("fixes, why, said", [
+    ([Fix(99, "change", "place Pig")], "x", "there is no event 99: the log has 92 event(s)"),
+    ([Fix(94, "insert", "note late")], "x", "there is no event 94"),  # 93: after the last
+    ([Fix(0, "insert", "note early")], "x", "there is no event 0"),
+    ([Fix(3, "delete"), Fix(3, "change", "place Stag")], "x", "corrected twice"),
+    ([Fix(36, "change", "place Horse")], "  ", "--why: say why"),
 ])
-def test_bad_corrections_are_usage_errors(tmp_path, fixes, why):
+def test_bad_corrections_are_usage_errors(tmp_path, fixes, why, said):
     path = copy(tmp_path, CASES["kings-ear"]["log"])
     before = path.read_bytes()
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError) as refused:
         corrections.correct(path, fixes, why, by="Dan")
+    assert said in refused.value.message
     assert path.read_bytes() == before
 
 
