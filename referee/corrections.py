@@ -201,7 +201,7 @@ def _rebuild(table: session.Table, fixes: list[Fix]
         here = _in_order([one for one in fixes if one.seq == entry.seq])
         for one in here:
             if one.kind != "delete":
-                event, state = _typed(table, state, one)
+                event, state = _typed(table, state, one, entry.at)
                 note = entry.note if one.kind == "change" else None
                 out.append(Entry(len(out) + 1, event, entry.at, note))
                 placed.setdefault(entry.seq, []).append(out[-1])
@@ -226,8 +226,10 @@ def _in_order(fixes: list[Fix]) -> list[Fix]:
     return [f for f in fixes if f.kind == "insert"] + [f for f in fixes if f.kind != "insert"]
 
 
-def _typed(table: session.Table, state: Any, one: Fix) -> tuple[Event, Any]:
-    """The move typed for a correction, parsed and checked where it goes in the history."""
+def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
+           ) -> tuple[Event, Any]:
+    """The move typed for a correction, parsed and checked where it goes in the history, at
+    the time it is recorded with (a game's clock runs on the events' times)."""
     assert one.text is not None
 
     def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
@@ -238,7 +240,7 @@ def _typed(table: session.Table, state: Any, one: Fix) -> tuple[Event, Any]:
     here = session.Table(table.log, table.setup, state)
     try:
         refuse_if_over(table.game, state)
-        move = session.check_typed(here, one.text, one.player, seal=unsealed)
+        move = session.check_typed(here, one.text, one.player, at, seal=unsealed)
     except MoveError as exc:
         exc.message = f"correction of event {one.seq}: {exc.message}"
         raise

@@ -535,3 +535,17 @@ def test_a_trail_event_the_game_does_not_declare_is_a_finding_of_check(tmp_path,
     report = check_file(path)
     assert [(f.code, f.kind) for f in report.findings] == [("bad-corrections", "log")]
     assert "correction 1 (event 36, change): its old event" in report.findings[0].message
+
+
+def test_a_typed_correction_is_checked_at_the_time_it_is_recorded_with(tmp_path):
+    """Kingmaker's clock runs on the events' times (R-49): event 31 retyped keeps its time in
+    the log, so the state `correct` returns (and caches) is the one its replay gives."""
+    path = copy(tmp_path, CASES["kingmaker"]["log"], 31)
+    log = logfile.read(path)
+    setup = replay.from_log(log)
+    last = log.entries[-1]
+    text = setup.game.format(replay.final(setup, log.entries[:-1]), last.event)
+    done = corrections.correct(path, [Fix(31, "change", text, last.event.by)], "retyped",
+                               by="Dan")
+    assert done.made[0].new.at == last.at
+    assert done.table.state == replay.replay_log(logfile.read(path))[1]
