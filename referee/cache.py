@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - another Python
 from referee import __version__
 
 KEEP = 256  # entries kept; the oldest go first
-FORMAT = 6  # raised when what is pickled changes shape within a version
+FORMAT = 7  # raised when what is pickled changes shape within a version
 TAG = f"referee {__version__} cache {FORMAT} python {sys.version_info[:3]}"
 
 

@@ -42,6 +42,8 @@ class Report:
     game: str | None = None
     events: int = 0
     finished: bool = False
+    stopped: str | None = None  # why the table stopped the game (`end REASON`)
+    corrections: int = 0  # entries of the log's trail of corrections
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -77,6 +79,10 @@ def _check(path: str | Path, strict: bool) -> Report:
     try:
         log = logfile.read(Path(path), lines=False)  # a finding's line is found when made
         setup = replay.from_log(log)
+        if log.corrections:  # the trail must fit the events it made
+            from referee.corrections import verify
+
+            verify(log, setup.game)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
@@ -106,6 +112,8 @@ def _check(path: str | Path, strict: bool) -> Report:
                                        f"event {entry.seq}: {error.message}{also}{tail}",
                                        entry.seq, log.event_line(entry), error.rule))
     report.finished = setup.game.finished(state)
+    report.stopped = setup.game.stopped(state)
+    report.corrections = len(log.corrections)
     report.ok = not report.findings
     return report
 

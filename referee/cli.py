@@ -19,7 +19,7 @@ from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, Usa
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
-    from referee.engine import Player
+    from referee.engine import Notice, Player
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
@@ -390,6 +390,10 @@ def components(game: str = typer.Argument(..., help="The game id (see `referee g
 
 
 def _print_next(table: Any) -> None:
+    if table.stopped is not None:
+        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
+            "resumes it).")
+        return
     if table.finished:
         out("The game is over: `referee scoresheet` prints the sheet.")
         return
@@ -471,8 +475,7 @@ def show_played(played: Any, secret: Any) -> None:
         secret("\n".join(said))
     for line in played.lines:
         out(clean(line))
-    for notice in played.notices:
-        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+    _print_notices(played.notices)
 
 
 @app.command()
@@ -481,6 +484,11 @@ def table(ctx: typer.Context) -> None:
     from referee.tableline import run
 
     raise typer.Exit(run(log_path(ctx)))
+
+
+def _print_notices(notices: "tuple[Notice, ...]") -> None:
+    for notice in notices:
+        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
 
 
 @app.command()
@@ -669,28 +677,107 @@ def _terminal() -> tuple[int, bool]:
 
 @app.command()
 def history(ctx: typer.Context,
+            trail: bool = typer.Option(False, "--corrections",
+                                       help="List the corrections made to the log instead."),
             as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
-    """Every event so far, in notation."""
-    from referee import session
+    """Every event so far, in notation (corrected events marked)."""
+    from referee import corrections, session
 
-    rows = session.load(log_path(ctx)).history()
+    table = session.load(log_path(ctx))
+    if trail:
+        _trail(corrections.trail(table), as_json)
+        return
+    rows = table.history()
+    marks = corrections.marks(table.log) if table.log.corrections else {}
     if as_json:
         out_json([{"seq": row.entry.seq, "by": row.entry.event.by, "move": row.text,
                    "at": row.entry.at, "note": row.entry.note,
-                   **({"remark": row.remark} if row.remark else {})} for row in rows])
+                   **({"remark": row.remark} if row.remark else {}),
+                   **({"corrections": marks[row.entry.seq]} if row.entry.seq in marks else {})}
+                  for row in rows])
         return
     width = _terminal()[0]
     with paged(ctx):
-        _history_lines(rows, width)
+        _history_lines(rows, marks, width)
 
 
-def _history_lines(rows: Any, width: int) -> None:
+def _history_lines(rows: Any, marks: dict[int, list[str]], width: int) -> None:
     for row in rows:
         entry, text, remark = row.entry, row.text, row.remark
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
         said = f"   = {clean_line(remark)}" if remark else ""
         note = f"   # {clean_line(entry.note)}" if entry.note else ""
-        out(folded(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{said}{note}", width))
+        fixed = f"   [{', '.join(marks[entry.seq])}]" if entry.seq in marks else ""
+        out(folded(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{said}{note}{fixed}", width))
+    if 0 in marks:
+        out(f"      [{', '.join(marks[0])}]")
+
+
+def _trail(lines: list[Any], as_json: bool) -> None:
+    """`history --corrections`: each correction, what it changed, when, by whom and why."""
+    if as_json:
+        out_json([line.as_dict() for line in lines])
+        return
+    if not lines:
+        out("No corrections: the log is as it was played.")
+    for line in lines:
+        fix = line.correction
+        what = {"change": f"{clean_line(line.old)} -> {clean_line(line.new)}",
+                "insert": f"inserted {clean_line(line.new)}",
+                "delete": f"deleted {clean_line(line.old)}"}[fix.kind]
+        out(f"({line.number}) event {fix.seq}: {what}")
+        out(f"    {fix.at:%Y-%m-%d %H:%M} by {clean_line(fix.by)}: {clean_line(fix.why)}")
+
+
+@app.command()
+def correct(
+    ctx: typer.Context,
+    seq: int = typer.Argument(..., metavar="N", help="The event to correct (see `history`)."),
+    move: Optional[List[str]] = typer.Argument(None, help="What event N becomes (or the move "
+                                                          "--insert puts before it)."),
+    why: str = typer.Option(..., "--why", metavar="TEXT", help="Why: kept in the log's trail."),
+    as_name: Optional[str] = typer.Option(None, "--as", metavar="NAME",
+                                          help="Who made the move (default: whoever was to act).",
+                                          autocompletion=complete_player),
+    insert: bool = typer.Option(False, "--insert", help="Put MOVE in before event N."),
+    delete: bool = typer.Option(False, "--delete", help="Event N never happened: take it out."),
+    also: Optional[List[str]] = typer.Option(None, "--also", metavar="'N MOVE'",
+                                             help="Another correction applied together: "
+                                                  "'N MOVE', 'N insert MOVE' or 'N delete'."),
+    by: str = typer.Option(..., "--by", metavar="NAME",
+                           help="Who makes the correction, kept in the trail (the director, a "
+                                "player: not always whoever made the move)."),
+    force: bool = typer.Option(False, "--force",
+                               help="Also correct a reveal (a card everyone has seen)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Fix an earlier event, replaying every later one; the original is kept in the trail."""
+    from referee import corrections
+
+    text = text_arg(" ".join(move or []), "the move")
+    as_name = text_arg(as_name, "--as") if as_name is not None else None
+    fixes = [corrections.fix(seq, text, insert, delete, as_name)]
+    fixes += [corrections.read_fix(text_arg(spec, "--also")) for spec in also or []]
+    done = corrections.correct(log_path(ctx), fixes, text_arg(why, "--why"), text_arg(by, "--by"),
+                               force)
+    lines = sorted(corrections.trail(done.table)[-len(done.made):],
+                   key=lambda line: line.correction.seq)
+    if as_json:
+        out_json({"corrections": [line.as_dict() for line in lines],
+                  "notices": [n.message for n in done.notices],
+                  "events": len(done.table.log.entries), "finished": done.table.finished,
+                  "next": _next_json(done.table)})
+        return
+    for line in lines:
+        fix = line.correction
+        what = {"change": f"now {clean_line(line.new)} (was {clean_line(line.old)})",
+                "insert": f"inserted {clean_line(line.new)}",
+                "delete": f"deleted {clean_line(line.old)}"}[fix.kind]
+        out(f"Corrected event {fix.seq}: {what}")
+    out(f"Every later event replays; the original stays in the log ({len(done.table.log.entries)}"
+        " event(s) now).")
+    _print_notices(done.notices)
+    _print_next(done.table)
 
 
 @app.command()
@@ -829,8 +916,11 @@ def check(
         for report in reports:
             if report.ok:
                 state = "finished" if report.finished else "in progress"
+                if report.stopped is not None:
+                    state = f"stopped by the table: {clean_line(report.stopped)}"
+                fixed = f", {report.corrections} correction(s)" if report.corrections else ""
                 out(f"{clean_line(report.file)}: ok ({report.game}, {report.events} events, "
-                    f"{state})")
+                    f"{state}{fixed})")
             for f in report.findings:
                 where = ":".join(str(x) for x in (report.file, f.event or "-", f.line or "-"))
                 rule = f" [{f.rule}]" if f.rule else ""
@@ -1018,6 +1108,8 @@ def _error_dict(exc: RefereeError) -> dict[str, Any]:
         data["also"] = [{"code": o.code, "message": o.message, "rule": o.rule} for o in exc.also]
     if hasattr(exc, "suggestions"):
         data["suggestions"] = list(exc.suggestions)
+    if hasattr(exc, "broken"):  # a refused correction: the later events it would break
+        data["broken"] = [fault.as_dict() for fault in exc.broken]
     for key in ("line", "seq"):
         if getattr(exc, key, None) is not None:
             data[key] = getattr(exc, key)

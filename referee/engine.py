@@ -319,6 +319,34 @@ class EventType(Generic[S]):
         return None
 
 
+class End(EventType[Any]):
+    """The table stops the game by agreement, in any game and any phase: one declaration for
+    every game (a game's state keeps the reason in a `stopped` field). A stopped game takes no
+    more moves, scores as it stands and is marked incomplete (`Game.scoresheet`); `undo`
+    resumes it."""
+
+    name = "end"
+    doc = "the table stops the game: it scores as it stands, incomplete (undo resumes it)"
+    fields = {"reason": "str"}
+    field_docs = {"reason": "why the table stops the game"}
+    actor = "table"
+    forms = (("end REASON", "the table stops the game; it scores as it stands"),)
+
+    def parse(self, state: Any, args: Args) -> Event:
+        return self.make(None, reason=" ".join(args.words) or STOPPED)
+
+    def format(self, state: Any, event: Event) -> str:
+        return f"end {event['reason']}"
+
+    def apply(self, state: Any, event: Event) -> Any:
+        from referee.evolve import evolve
+
+        return evolve(state, stopped=event["reason"])
+
+
+STOPPED = "stopped by the table"  # the reason of an `end` typed without one
+
+
 class Events(Generic[S]):
     """A game's event types, in the order `referee options` lists their moves."""
 
@@ -481,6 +509,15 @@ class Game(Generic[S]):
     def finished(self, state: S) -> bool:
         raise NotImplementedError
 
+    def stopped(self, state: S) -> str | None:
+        """Why the table stopped the game before its end (the core `End` event), else None."""
+        reason: str | None = getattr(state, "stopped", None)
+        return reason
+
+    def over(self, state: S) -> bool:
+        """No more moves: the game reached its end, or the table stopped it."""
+        return self.finished(state) or self.stopped(state) is not None
+
     def acting(self, state: S) -> tuple[str, ...]:
         """The players who may act now: `to_act(state).players`, which games may answer more
         cheaply (the turn is checked at every event; the prompt is only needed to refuse)."""
@@ -540,7 +577,7 @@ class Game(Generic[S]):
     _last_legal: tuple[Any, str | None, tuple[Event, ...]] | None = None
 
     def _legal(self, state: S, player: str | None) -> list[Event]:
-        if self.finished(state):
+        if self.over(state):
             return []
         now = self.phase(state)
         return [event for etype in self.events if etype.phases is None or now in etype.phases
@@ -643,6 +680,17 @@ class Game(Generic[S]):
     def score(self, state: S) -> Scoresheet:
         raise NotImplementedError
 
+    def scoresheet(self, state: S) -> Scoresheet:
+        """`score`, and for a game the table stopped, the sheet as it stood marked incomplete:
+        what every command and format shows."""
+        sheet = self.score(state)
+        reason = self.stopped(state)
+        if reason is None:
+            return sheet
+        from referee.scoresheet import stopped
+
+        return stopped(sheet, reason)
+
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
         raise NotImplementedError
 
@@ -699,6 +747,10 @@ def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player]
 
 
 def refuse_if_over(game: Game[S], state: S) -> None:
+    reason = game.stopped(state)
+    if reason is not None:
+        raise IllegalMove(f"the game is over: the table stopped it ({reason}); no more moves "
+                          "can be recorded (`referee undo` resumes it)", code="game-stopped")
     if game.finished(state):
         raise IllegalMove("the game is over; no more moves can be recorded (`referee undo` "
                           "takes back the last one)", code="game-over")

@@ -7,6 +7,8 @@ Format `referee-log/1` (documented in man/referee.1 and docs/log-format.md):
     [[players]]  name, <seat field>             in seat order
     [[events]]   seq, at, [by], type, <fields>, [note]
     [[retracted]] the same, plus retracted_at   events taken back by `undo`
+    [[corrections]] seq, kind, at, [by], why,     the trail of `correct`: the event as it was
+                  [old], [new]                  (`old`) and as it became (`new`), as tables
 
 This module knows the file, not the games: it checks what every log must be (the header's types,
 one seat field shared by the players, events numbered in order with TOML values), and keeps the
@@ -41,7 +43,7 @@ FORMAT = "referee-log/1"
 MAX_BYTES = 4 * 1024 * 1024  # far beyond any real game; refuses accidental or hostile huge files
 
 TOP_KEYS = {"format", "game", "created", "referee", "seed", "options", "players", "events",
-            "retracted"}
+            "retracted", "corrections"}
 META_KEYS = {"seq", "at", "by", "type", "note"}
 
 
@@ -59,6 +61,28 @@ class Entry:
 # `[[name]]`, kept when only blanks precede it on its line. Searched without `^` and re.M, the
 # pattern starts with a literal, which the regex engine finds quickly instead of trying every
 # position in the text.
+CORRECTION_KINDS = ("change", "insert", "delete")
+CORRECTION_KEYS = {"seq", "kind", "at", "by", "why", "old", "new"}
+
+
+@value
+class Correction:
+    """One entry of the trail of `referee correct`: event `seq` of the history as it stood just
+    before (change, delete), or the place a forgotten event went in (insert); the event as it
+    was (`old`: change, delete) and as it became (`new`: change, insert); when, by whom, why.
+    The corrections of one command are recorded one after the other, so that each `seq` holds
+    in the history left by the ones before it (see referee.corrections)."""
+
+    seq: int
+    kind: str
+    at: dt.datetime
+    why: str
+    old: Entry | None
+    new: Entry | None
+    by: str
+    line: int | None = None
+
+
 _TABLE_HEADER = re.compile(r"\[\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]\]")
 
 
@@ -115,6 +139,7 @@ class GameLog:
     seed: int | None = None
     entries: tuple[Entry, ...] = ()
     retracted: tuple[dict[str, Any], ...] = ()
+    corrections: tuple[Correction, ...] = ()
     seat_field: str | None = None  # the key of the players' seats, e.g. "house"
     path: Path | None = field(default=None, compare=False)
     source: str = field(default="<log>", compare=False)  # the name messages give the log
@@ -291,11 +316,12 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = Tr
     seat_field, players = _read_players(doc.get("players"), loc, source)
     entries = _read_events(doc.get("events", []), loc, source, lines)
     retracted = _read_retracted(doc.get("retracted", []), loc, source)
+    corrections = _read_corrections(doc.get("corrections", []), loc, source)
     return GameLog(game=doc["game"], players=players, options=options,
                    created=_standard_time(doc["created"]),
                    referee=doc["referee"], seed=seed, entries=entries,
-                   retracted=tuple(retracted), seat_field=seat_field, source=source,
-                   _locator=loc)
+                   retracted=tuple(retracted), corrections=corrections,
+                   seat_field=seat_field, source=source, _locator=loc)
 
 
 def _read_players(players: Any, loc: _Locator,
@@ -352,6 +378,60 @@ def _read_retracted(records: Any, loc: _Locator, source: str) -> list[dict[str, 
                             "true/false, a date-time or a list of them", code="bad-retracted",
                             line=loc.key(key, loc.table("retracted", index)))
     return [{key: _standard_time(value) for key, value in record.items()} for record in records]
+
+
+def _read_corrections(records: Any, loc: _Locator, source: str) -> tuple[Correction, ...]:
+    """The trail of `correct`: each entry's own fields, and its old and new events read as
+    events are. Whether the trail fits the events is checked by referee.corrections."""
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise _fail(source, "corrections must be an array of tables", code="bad-correction")
+    return tuple(_read_correction(record, index, loc, source)
+                 for index, record in enumerate(records))
+
+
+def _read_correction(record: dict[str, Any], index: int, loc: _Locator,
+                     source: str) -> Correction:
+    line = loc.table("corrections", index)
+
+    def fail(message: str, key: str | None = None) -> LogError:
+        return _fail(source, f"correction {index + 1}: {message}", code="bad-correction",
+                     line=loc.key(key, line) if key and line else line)
+
+    for key in record:
+        if key not in CORRECTION_KEYS:
+            raise fail(f"unknown field {show(key)}", key)
+    kind, at, why, by = (record.get(k) for k in ("kind", "at", "why", "by"))
+    seq = record.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise fail("seq must be an event number (1 or more)", "seq")
+    if kind not in CORRECTION_KINDS:
+        raise fail(f"kind is {show(kind)}: change, insert or delete", "kind")
+    if not isinstance(at, dt.datetime):
+        raise fail("at must be a date-time", "at")
+    if not isinstance(why, str) or not why.strip():
+        raise fail("why must be the reason given (text)", "why")
+    if not isinstance(by, str) or not by.strip():
+        raise fail("by must say who made the correction (text)", "by")
+    events = {}
+    for key, wanted in (("old", kind != "insert"), ("new", kind != "delete")):
+        table = record.get(key)
+        if (table is not None) != wanted:
+            raise fail(f"a {kind} has {'an' if wanted else 'no'} {key} event", key)
+        if table is not None:
+            events[key] = _correction_event(table, seq, fail)
+    return Correction(seq, kind, _standard_time(at), why, events.get("old"), events.get("new"),
+                      by, line)
+
+
+def _correction_event(table: Any, seq: int, fail: Any) -> Entry:
+    """A correction's old or new event: a table like an [[events]] one, numbered `seq`."""
+    if not isinstance(table, dict) or not all(_flat(v) or isinstance(v, dt.datetime)
+                                              for v in table.values()):
+        raise fail("old and new must be tables of an event's fields")
+    try:
+        return _examine_event(table, seq, None, _Locator(""), "")
+    except LogError as exc:
+        raise fail(exc.message.lstrip(": ")) from None
 
 
 def show(value: Any) -> str:
@@ -475,13 +555,24 @@ def document(log: GameLog) -> dict[str, Any]:
         doc["events"] = [_entry_record(e) for e in log.entries]
     if log.retracted:
         doc["retracted"] = list(log.retracted)
+    if log.corrections:
+        doc["corrections"] = [_correction_record(fix) for fix in log.corrections]
     return doc
+
+
+def _correction_record(fix: Correction) -> dict[str, Any]:
+    record: dict[str, Any] = {"seq": fix.seq, "kind": fix.kind, "at": fix.at, "by": fix.by,
+                              "why": fix.why}
+    for key, entry in (("old", fix.old), ("new", fix.new)):
+        if entry is not None:
+            record[key] = _entry_record(evolve(entry, seq=fix.seq))
+    return record
 
 
 def dumps(log: GameLog) -> str:
     """The log as TOML, always in the same order and layout: header, [options], [[players]],
-    [[events]], [[retracted]] - one table per event, so that diffs and line numbers stay
-    readable."""
+    [[events]], [[retracted]], [[corrections]] - one table per event, so that diffs and line
+    numbers stay readable."""
     import tomli_w
 
     doc = document(log)
@@ -490,14 +581,17 @@ def dumps(log: GameLog) -> str:
     for key in ("players", "events", "retracted"):
         for record in doc.get(key, ()):
             chunks.append(f"[[{key}]]\n" + tomli_w.dumps(record))
+    for record in doc.get("corrections", ()):  # its old and new events as sub-tables
+        chunks.append(tomli_w.dumps({"corrections": [record]}))
     return "\n".join(chunks)
 
 
 def appended_text(log: GameLog, previous: str) -> str:
     """The text of `log`, whose last event was just appended to the log that read `previous`:
     that text and one more [[events]] table, as `dumps` writes it, without writing every event
-    again. The whole document when the layout would differ (retracted events come last)."""
-    if log.retracted or not previous.endswith("\n") or not log.entries:
+    again. The whole document when the layout would differ (retracted events and corrections
+    come last)."""
+    if log.retracted or log.corrections or not previous.endswith("\n") or not log.entries:
         return dumps(log)
     import tomli_w
 

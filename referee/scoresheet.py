@@ -245,6 +245,26 @@ def result_text(sheet: Scoresheet, row: Row) -> str:
     return text if sheet.finished else text + " so far"
 
 
+def stopped(sheet: Scoresheet, reason: str) -> Scoresheet:
+    """The sheet of a game the table stopped (`end REASON`): as it stood, with no winner, and
+    incomplete in every format: the outcome, each player's result (CSV too), a note, and
+    `finished` false (JSON, exports)."""
+    from referee.evolve import evolve
+
+    standing = evolve(sheet, finished=False, winners=())
+
+    def result(row: Row) -> str:
+        text = result_text(standing, row).removesuffix(" so far")
+        return f"{text} so far" if text else ""
+
+    rows = tuple(row if row.name is None else evolve(row, result=result(row))
+                 for row in sheet.rows)
+    return evolve(standing, rows=rows, outcome=f"Incomplete: stopped by the table ({reason}); "
+                                               "scored as it stood",
+                  notes=(*sheet.notes, "The game was stopped before its end: this sheet is "
+                                       "incomplete (`referee undo` resumes the game)."))
+
+
 @value
 class Column:
     header: str

@@ -8,8 +8,9 @@ shows and what `check` checks come from the same replay.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from referee import __version__, replay
 from referee import log as logfile
@@ -36,6 +37,9 @@ from referee.values import value
 
 if TYPE_CHECKING:
     from referee.scoresheet import Occasion, Scoresheet
+
+
+STOPPED_PHASE = "stopped"  # the phase a stopped game is in, for every game (`status --json`)
 
 
 @value
@@ -81,15 +85,24 @@ class Table:
     # ---- where the game stands -----------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.game.finished(self.state)
+        """No more moves: the game reached its end, or the table stopped it."""
+        return self.game.over(self.state)
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the table stopped the game (`end REASON`), else None."""
+        return self.game.stopped(self.state)
 
     @property
     def turn(self) -> ToAct:
+        if self.stopped is not None:
+            return ToAct((), f"nobody: the table stopped the game ({self.stopped}); "
+                             "`referee undo` resumes it")
         return self.game.to_act(self.state)
 
     @property
     def phase(self) -> str:
-        return self.game.phase(self.state)
+        return STOPPED_PHASE if self.stopped is not None else self.game.phase(self.state)
 
     def view(self, player: str | None = None) -> Any:
         """The state as the table has seen it, or as `player` has (their own hand too)."""
@@ -97,8 +110,13 @@ class Table:
 
     def board(self, player: str | None = None) -> str:
         """The board as text, for the table or for `player`'s eyes only: its last line says
-        who acts and what they may do."""
-        return self.game.render(self.view(player))
+        who acts and what they may do (of a stopped game: that it was stopped)."""
+        text = self.game.render(self.view(player))
+        if self.stopped is None:
+            return text
+        board = text.rpartition("\n")[0]  # the last line said who acts
+        return f"{board}\nGame over: the table stopped it ({self.stopped}), incomplete; " \
+               "`referee undo` resumes it"
 
     def compact_board(self, player: str | None = None) -> str:
         """The board for a shared screen (fits 80x24), for the table or for `player`'s eyes."""
@@ -112,8 +130,14 @@ class Table:
         return self.game.inventory(self.state)
 
     def score(self, place: str | None = None) -> Scoresheet:
-        """The game's scoresheet with the occasion from the log (`place` overrides the log's)."""
-        return evolve(self.game.score(self.state), occasion=self.occasion(place))
+        """The game's scoresheet with the occasion from the log (`place` overrides the log's),
+        noting the corrections made to the log, if any."""
+        sheet = self.game.scoresheet(self.state)
+        fixes = len(self.log.corrections)
+        notes = sheet.notes if not fixes else (
+            *sheet.notes, f"Corrected: {fixes} correction(s) made to the log after play "
+                          "(`referee history --corrections` lists them).")
+        return evolve(sheet, occasion=self.occasion(place), notes=notes)
 
     def occasion(self, place: str | None = None) -> Occasion:
         """When the game started (the log's `created`), its last event, the place, who began."""
@@ -227,6 +251,13 @@ def load(path: Path) -> Table:
     return load_known(path).table
 
 
+def load_with_bytes(path: Path) -> tuple[Table, bytes]:
+    """The table of a log, and the bytes it was read from (a writer holding the lock builds
+    its new text from them)."""
+    known = load_known(path)
+    return known.table, known.data
+
+
 def load_known(path: Path, known: Known | None = None) -> Known:
     """The log's table and bytes: `known` itself while the file holds exactly its bytes."""
     data = logfile.read_data(path)
@@ -270,16 +301,12 @@ def _replayed(path: Path, data: bytes) -> Known:
     log = logfile.from_data(data, path)
     setup, state = replay.replay_log(log)
     table = Table(log, setup, state)
-    _remember(path, data, table)
+    remember(path, data, table)
     return Known(table, data)
 
 
-def remember(path: Path, known: Known) -> None:
-    """Keep `known`, the game of the log `path`, in the replay cache for the next command."""
-    _remember(path, known.data, known.table)
-
-
-def _remember(path: Path, data: bytes, table: Table) -> None:
+def remember(path: Path, data: bytes, table: Table) -> None:
+    """Keep `table`, just written as `data`, in the cache of replayed logs."""
     from referee import cache
 
     setup = table.setup
@@ -344,33 +371,59 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         table, data = current.table, current.data
         game = table.game
         refuse_if_over(game, table.state)
-        text, as_name = _speaker(table, text, as_name)
-        player = _actor(table, as_name)
-        receipt = drawn = None
         at = logfile.now()
-        event: Event | None = None
-        try:
-            event = game.parse(table.state, text, player)
-            _explain_missing_player(table, event)
-            if game.events[event.type].sealed:
-                event, receipt, drawn = _sealed(table, event, secret)
-            try:
-                state = check_and_apply(game, table.state, event, table.players, at)
-            except IllegalMove as exc:
-                raise _untyped_player(table, event, exc) if as_name is None else exc from None
-        except MoveError as exc:
-            kind = event.type if event is not None else _verb(game, text)
-            raise _with_suggestions(table, text, player, exc, kind) from None
-        log = table.log.appended(event, note, at)
+        move = check_typed(table, text, as_name, at,
+                           seal=lambda here, event: _sealed(here, event, secret))
+        log = table.log.appended(move.event, note, at)
         written = logfile.appended_text(log, data.decode("utf-8"))
         logfile.write_atomic(path, written)
-        after = Table(logfile.located(log, written), table.setup, state)
+        after = Table(logfile.located(log, written), table.setup, move.state)
         data = written.encode("utf-8")
         if cache:
-            _remember(path, data, after)
+            remember(path, data, after)
         old = len(game.notices(table.state))
-        return Played(table, after, event, game.describe(table.state, event, state),
-                      game.notices(state)[old:], receipt, drawn, data)
+        return Played(table, after, move.event, game.describe(table.state, move.event, move.state),
+                      game.notices(move.state)[old:], move.receipt, move.drawn, data)
+
+
+@value
+class Checked:
+    """A typed move read and checked where a table stands: the event, the state it makes and,
+    for a sealed move, the receipt its player keeps and the secret the tool drew, if it did."""
+
+    event: Event
+    state: Any
+    receipt: str | None = None
+    drawn: str | None = None
+
+
+Sealer = Callable[["Table", Event], "tuple[Event, str | None, str | None]"]
+
+
+def check_typed(table: Table, text: str, as_name: str | None, at: dt.datetime | None = None, *,
+                seal: Sealer) -> Checked:
+    """`text`, typed by `as_name` (or written `NAME: MOVE`), parsed and checked where `table`
+    stands (`play` now, `correct` at an earlier event). Raises MoveError with the legal moves
+    closest to what was typed, UsageError where the player must be named. A sealed move is
+    handed to `seal`, which returns it sealed (with the receipt and drawn secret) or refuses."""
+    game = table.game
+    text, as_name = _speaker(table, text, as_name)
+    player = _actor(table, as_name)
+    receipt = drawn = None
+    event: Event | None = None
+    try:
+        event = game.parse(table.state, text, player)
+        _explain_missing_player(table, event)
+        if game.events[event.type].sealed:
+            event, receipt, drawn = seal(table, event)
+        try:
+            state = check_and_apply(game, table.state, event, table.players, at)
+        except IllegalMove as exc:
+            raise _untyped_player(table, event, exc) if as_name is None else exc from None
+    except MoveError as exc:
+        kind = event.type if event is not None else _verb(game, text)
+        raise with_suggestions(table, text, player, exc, kind) from None
+    return Checked(event, state, receipt, drawn)
 
 
 def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
@@ -446,7 +499,7 @@ def _sealed(table: Table, event: Event, secret: str | None) -> tuple[Event, str,
             canonical if drawn is not None else None)
 
 
-def _with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
+def with_suggestions(table: Table, text: str, player: str | None, exc: MoveError,
                       kind: str | None) -> MoveError:
     """The same error, with the legal moves closest to what was typed: moves of the kind typed
     (`recruit` for a refused recruit), never another kind; with no kind known, moves that look
@@ -519,6 +572,7 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
             raise UsageError("there is nothing to undo: the log has no events")
         last = log.entries[-1]
         new_log = log.without_last()
+        _keep_trail(new_log, last)
         setup, state = replay.replay_log(new_log)
         text = setup.game.table_text(state, last.event)
         if setup.game.events[last.event.type].reveal and not force:
@@ -529,6 +583,21 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
         logfile.write_atomic(path, written)
         return Undone(last, text, Table(logfile.located(new_log, written), setup, state),
                       written.encode("utf-8"))
+
+
+def _keep_trail(log: logfile.GameLog, last: logfile.Entry) -> None:
+    """Undo may not take back an event the corrections' trail stands on: it would no longer
+    match the events (`correct N --delete` takes it out and says so in the trail)."""
+    if not log.corrections:
+        return
+    from referee import corrections
+
+    try:
+        corrections.original(log)
+    except RefereeError:
+        raise UsageError(f"event {last.seq} is part of a correction in the log's trail; "
+                         f"`referee correct {last.seq} --delete --why TEXT --by NAME` takes it "
+                         "out and keeps the trail", code="undo-corrected") from None
 
 
 @value
@@ -623,8 +692,8 @@ class Demo:
                 check_and_apply(game, table.state, move, table.players)
             except IllegalMove as exc:
                 if exc.rule and exc.code not in GENERIC_REFUSALS:
-                    return DemoRefusal(text, actor, _with_suggestions(table, text, actor, exc,
-                                                                      event.type))
+                    return DemoRefusal(text, actor, with_suggestions(table, text, actor, exc,
+                                                                     event.type))
             except MoveError:
                 continue
         return None

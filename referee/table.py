@@ -190,7 +190,7 @@ def _read(path: Path, known: session.Known, args: list[str], console: Console) -
                     f"({len(current.table.log.entries)} event(s) now).")
     if args[0] == "rules" and len(args) == 1:
         args.append(current.table.game.id)
-    session.remember(path, current)  # the command finds the game replayed in the cache
+    session.remember(path, current.data, current.table)  # the command finds the game replayed in the cache
     player = _for_whom(current.table, args)
     if player is None:
         status = _run_cli(path, args)
@@ -311,7 +311,7 @@ def run(path: Path, console: Reader) -> int:
             if outcome.done:
                 break
     finally:
-        session.remember(path, known)  # the next command finds the game replayed
+        session.remember(path, known.data, known.table)  # the next command finds the game replayed
     return status if not console.interactive else EXIT_OK
 
 

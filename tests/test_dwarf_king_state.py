@@ -11,7 +11,7 @@ def test_the_positional_builders_know_every_field() -> None:
         "number", "dealer", "special", "quest", "swapped", "leader", "slots", "tricks", "plays",
         "pending", "pending_seat"]
     assert [f.name for f in fields(State)] == [
-        "names", "edition", "seed", "deal", "results", "notices", "over"]
+        "names", "edition", "seed", "deal", "results", "notices", "over", "stopped"]
 
 
 def test_after_play_changes_only_the_hand_and_the_tricks() -> None:

@@ -433,8 +433,10 @@ def test_r70_without_event_times_the_table_ends_at_a_turn_boundary():
     illegal(at_phase(state, "movement"), "end time", "mid-turn")
     ended = play(state, "end time")
     assert ended.ended.kind == "time"
-    conceded = play(state, "end concede")
-    assert conceded.ended.winners == () and "concede" in GAME.score(conceded).outcome
+    conceded = play(state, "end concede")  # the table stops the game: incomplete, no winner
+    sheet = GAME.scoresheet(conceded)
+    assert conceded.ended is None and GAME.stopped(conceded) == "concede"
+    assert sheet.winners == () and not sheet.finished and "(concede)" in sheet.outcome
 
 
 # ---- what the table is shown -------------------------------------------------------------------

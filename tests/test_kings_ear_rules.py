@@ -300,26 +300,30 @@ def test_r6_an_action_between_passes_restarts_the_round():
 
 def test_r7_the_table_may_end_the_game_at_any_time():
     s = play(start(), "draw PA3", "end the cafe closed")
-    assert s.finished and "the cafe closed" in s.ended and "R-7" in s.ended
-    assert "R-8" in GAME.score(s).outcome
+    assert GAME.over(s) and GAME.stopped(s) == "the cafe closed" and not s.finished
+    sheet = GAME.scoresheet(s)  # scored as it stands, incomplete, no winner
+    assert not sheet.finished and sheet.winners == ()
+    assert sheet.outcome.startswith("Incomplete: stopped by the table (the cafe closed)")
 
 
 def test_r8_ranking_best_net_then_sum_then_shared_place():
     s = board(start(), {"Horse Army 4": "Horse", "Pig Army 4": "Pig", "Pig Trade 1": "Pig",
                         "Stag Farming 4": "Stag"})
     s = play(s, "end stop")
-    places = {r.name: (r.place, r.result) for r in GAME.score(s).rows if r.name}
-    assert places == {"Ben": (1, "1st"), "Ann": (2, "shared 2nd"), "Cat": (2, "shared 2nd")}
+    places = {r.name: (r.place, r.result) for r in GAME.scoresheet(s).rows if r.name}
+    assert places == {"Ben": (1, "1st so far"), "Ann": (2, "shared 2nd so far"),
+                      "Cat": (2, "shared 2nd so far")}
 
 
 def test_a_game_ended_without_a_house_at_10_has_no_winner_but_keeps_its_places():
     """R-6 and R-8: nobody wins a game stopped by the table or ended by a round of passes;
     R-8 only ranks the players."""
     s = board(start(), {"Horse Army 4": "Horse", "Pig Army 4": "Pig", "Pig Trade 1": "Pig"})
-    stopped = GAME.score(play(s, "end stop"))
-    assert stopped.finished and stopped.winners == ()
+    stopped = GAME.scoresheet(play(s, "end stop"))
+    assert not stopped.finished and stopped.winners == ()  # incomplete (R-7)
     assert [(r.name, r.place, r.result) for r in stopped.rows if r.name] == [
-        ("Ann", 2, "2nd"), ("Ben", 1, "1st"), ("Cat", 3, "3rd")]
+        ("Ann", 2, "2nd so far"), ("Ben", 1, "1st so far"),
+        ("Cat", 3, "3rd so far")]
     passed = GAME.score(play(evolve(s, drawn=64), "pass", "pass", "pass"))
     assert passed.finished and passed.winners == () and "R-6" in passed.outcome
     assert {r.name: r.place for r in passed.rows if r.name} == {"Ann": 2, "Ben": 1, "Cat": 3}

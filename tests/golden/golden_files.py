@@ -25,7 +25,7 @@ def write_golden(game, path: Path, players, options, events, state, step_seconds
     log = evolve(log, entries=entries)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(logfile.dumps(log), encoding="utf-8")
-    path.with_suffix(".scoresheet.txt").write_text(render_text(game.score(state)),
+    path.with_suffix(".scoresheet.txt").write_text(render_text(game.scoresheet(state)),
                                                    encoding="utf-8")
 
 

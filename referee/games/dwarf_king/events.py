@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from referee.engine import Args, Event, Events, EventType
+from referee.engine import Args, End, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.dwarf_king import rules
@@ -442,4 +442,4 @@ class Sorcerer(EventType[State]):
                 yield self.make(state.names[seat], card=card)
 
 
-EVENTS = Events(Special(), Hand(), Quest(), Swap(), Leader(), Play(), Trade(), Pass(), Sorcerer())
+EVENTS = Events(Special(), Hand(), Quest(), Swap(), Leader(), Play(), Trade(), Pass(), Sorcerer(), End())

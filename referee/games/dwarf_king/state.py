@@ -137,10 +137,12 @@ class State:
     results: tuple[HandResult, ...] = ()
     notices: tuple[Notice, ...] = ()
     over: bool = False
+    stopped: str | None = None  # why the table stopped the game (the core `end` event)
 
     def with_deal(self, deal: Deal, notices: tuple[Notice, ...]) -> State:
         """The state after a card played (built positionally, see `Deal.after_play`)."""
-        return State(self.names, self.edition, self.seed, deal, self.results, notices, self.over)
+        return State(self.names, self.edition, self.seed, deal, self.results, notices, self.over,
+                     self.stopped)
 
     @property
     def players(self) -> int:

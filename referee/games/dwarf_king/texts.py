@@ -199,6 +199,7 @@ def _sorcerer(before: State, event: Event, after: State) -> list[str]:
 DESCRIBERS: dict[str, Callable[[State, Event, State], list[str]]] = {
     "special": _special, "hand": _hand, "quest": _quest, "swap": _swap, "leader": _leader,
     "trade": _trade, "pass": _pass, "sorcerer": _sorcerer,
+    "end": lambda before, event, after: [f"end {event['reason']}"],
 }
 
 

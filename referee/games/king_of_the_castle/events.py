@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterator
 
-from referee.engine import Args, Event, Events, EventType
+from referee.engine import Args, End, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.king_of_the_castle import rules
@@ -590,4 +590,4 @@ def _opened(state: State, seat: int, letters: tuple[str, ...]) -> State:
     return evolve(state, opened=opened, over=None not in opened)
 
 
-EVENTS = Events(Squires(), Reveal(), Play(), Reply(), Pass(), Discard(), Open(), Letters())
+EVENTS = Events(Squires(), Reveal(), Play(), Reply(), Pass(), Discard(), Open(), Letters(), End())

@@ -158,6 +158,7 @@ class State:
     scoring: bool = False  # the last round is over: the seals are being opened
     over: bool = False
     viewer: str | None = None  # `status --for NAME`: the view is for NAME's eyes, their hand too
+    stopped: str | None = None  # why the table stopped the game (the core `end` event)
 
     # ---- who -----------------------------------------------------------------------------
     @property

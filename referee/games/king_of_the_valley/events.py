@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from referee.engine import Args, Event, Events, EventType
+from referee.engine import Args, End, Event, Events, EventType
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, refuse
 from referee.evolve import evolve
 from referee.games.king_of_the_valley import rules
@@ -621,4 +621,4 @@ class Refill(EventType[State]):
 
 
 EVENTS = Events(Reveal(), King(), Recruit(), Move(), Pass(), Jester(), Wizard(), Tax(),
-                Kingdom(), Refill())
+                Kingdom(), Refill(), End())

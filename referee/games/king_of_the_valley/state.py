@@ -99,6 +99,7 @@ class State:
     kingdom_claimed: bool = False  # this turn
     end_triggered: bool = False
     round_castles: tuple[tuple[Castle, ...], ...] = ()  # the castles as each round ended (chart)
+    stopped: str | None = None  # why the table stopped the game (the core `end` event)
 
     @property
     def setting_up(self) -> bool:

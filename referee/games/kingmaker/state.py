@@ -291,6 +291,7 @@ class State:
     chronicle: tuple[tuple[int, str], ...] = ()  # (turn, what happened): for the scoresheet
     ended: Ending | None = None
     time_up: bool = False
+    stopped: str | None = None  # why the table stopped the game (the core `end` event)
     # What the rules derive from a state is kept by the fields it reads (recalled, above), so
     # that it outlives the state: most events replace few fields.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
-from referee.engine import Args, Event, Events, EventType
+from referee.engine import Args, End, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError, refuse
 from referee.evolve import evolve
 from referee.games.kings_ear import rules
@@ -298,24 +298,6 @@ class Pass(EventType[State]):
     def moves(self, state: State) -> Iterator[Event]:
         if state.drawn >= CARDS and not rules.equal_trade_sums(state):
             yield self.make(state.player)
-
-
-class End(EventType[State]):
-    name = "end"
-    doc = "the table stops the game without a winner (R-7)"
-    fields = {"reason": "str"}
-    field_docs = {"reason": "why the table stops the game"}
-    actor = "table"
-    forms = (("end REASON", "the table stops the game (R-7)"),)
-
-    def parse(self, state: State, args: Args) -> Event:
-        return self.make(None, reason=" ".join(args.words) or "stopped by the table")
-
-    def format(self, state: State, event: Event) -> str:
-        return f"end {event['reason']}"
-
-    def apply(self, state: State, event: Event) -> State:
-        return evolve(state, ended=f"stopped by the table: {event['reason']} (R-7)")
 
 
 class Note(EventType[State]):

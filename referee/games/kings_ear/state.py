@@ -21,6 +21,7 @@ class State:
     ended: str | None = None  # why the game ended without a winner
     deck: tuple[int, ...] | None = None  # the virtual pile order of a --shuffle game
     drawn: int = 0  # cards taken from the pile so far
+    stopped: str | None = None  # why the table stopped the game (the core `end` event)
 
     @property
     def finished(self) -> bool:

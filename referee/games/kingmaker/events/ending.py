@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from referee.engine import Args, Event
+from referee.engine import STOPPED, Args, Event
 from referee.errors import IllegalMove
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
@@ -199,22 +199,23 @@ class Join(Base):
                 yield self.make(None, player=player)
 
 
-END_REASONS = ("time", "concede", "abandoned")
-
-
 class End(Base):
+    """The core `end` (engine.End), with Kingmaker's own ending at the time limit: `end time`
+    closes the game by R-50; any other reason stops it as it stands, incomplete."""
+
     name = "end"
-    doc = "the table ends the game: at the time limit (R-49, R-50), or without a winner"
+    doc = "the table ends the game: at the time limit (R-49, R-50), or stops it as it stands"
     fields = {"reason": "str"}
-    field_docs = {"reason": "time, concede or abandoned"}
+    field_docs = {"reason": "time, or why the table stops the game (concede, abandoned...)"}
     actor = "table"
     always = True
     forms = (("end time", "the time limit: the victory order of R-50"),
-             ("end concede|abandoned", "the game closes without a winner (§10)"))
+             ("end REASON", "the table stops the game: it scores as it stands (§10)"))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"reason": find(one(args.words, "reason", args.text), END_REASONS, "reason",
-                               args.text)}
+        if [word.casefold() for word in args.words] == ["time"]:
+            return {"reason": "time"}
+        return {"reason": " ".join(args.words) or STOPPED}
 
     def text(self, state: State, event: Event) -> str:
         return f"end {event['reason']}"
@@ -222,11 +223,8 @@ class End(Base):
     def effect(self, state: State, event: Event) -> State:
         reason = event["reason"]
         require_in_play(state)
-        if reason not in END_REASONS:
-            raise refuse(f"{reason!r}: time, concede or abandoned", "bad-reason", "§10")
         if reason != "time":
-            return evolve(state, ended=Ending(reason, f"the table ended it ({reason})"),
-                           duties=())
+            return evolve(state, stopped=reason)
         problem = time_problem(state)
         if problem is not None:
             raise problem

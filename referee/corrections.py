@@ -1,0 +1,431 @@
+"""`referee correct`: fix earlier events of a log, as a tournament director would, losing nothing.
+
+The log's `[[events]]` are always the current history, the one every command replays; each
+`[[corrections]]` entry records one change (an event replaced), insert (a forgotten event put in)
+or delete (an event that never happened), with the event as it was and as it became, when, by
+whom and why. The trail undone from its last entry back gives the events as first recorded:
+`original` does it, and `check` fails a log whose trail does not fit its events (exit 65).
+
+A command may carry several corrections, numbered as the log stood before it, and applies them
+together: they are checked in the order of the history (each typed move in the state the
+corrections before it made), every later event is replayed on the corrected history, and if any
+breaks, nothing is written and each broken event is listed with the rule, the reason and the
+closest legal moves. The trail records them from the last position back, so that each entry's
+`seq` holds in the history left by the entries before it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from referee import log as logfile
+from referee import replay, session
+from referee.engine import Event, Game, Notice, apply_event, field_problem, refuse_if_over
+from referee.errors import LogError, MoveError, RefereeError, UsageError
+from referee.evolve import evolve
+from referee.log import Correction, Entry, GameLog
+from referee.values import value
+
+END = "(end of the log)"  # the place after the last event, where a forgotten last move goes
+SHOWN = 8  # broken events a refusal lists in words
+
+
+@value
+class Fix:
+    """One correction as typed: event `seq` (numbered as the log stands) becomes `text`
+    (change), gets `text` put in before it (insert), or goes (delete); `player` is --as."""
+
+    seq: int
+    kind: str
+    text: str | None = None
+    player: str | None = None
+
+
+@value
+class Broken:
+    """A later event the corrections would make illegal, with the refusal replaying it met (its
+    rule, and the closest legal moves of its kind in `suggestions`)."""
+
+    seq: int
+    text: str
+    error: MoveError
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "move": self.text, "code": self.error.code,
+                "message": self.error.message, "rule": self.error.rule,
+                "suggestions": list(self.error.suggestions)}
+
+
+class CorrectionRefused(MoveError):
+    """The corrections would break later events: nothing is written (exit 1)."""
+
+    code = "correction-breaks-events"
+
+    def __init__(self, broken: list[Broken]):
+        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:"]
+        for fault in broken[:SHOWN]:
+            rule = f" (rule {fault.error.rule})" if fault.error.rule else ""
+            lines.append(f"  event {fault.seq} ({fault.text}): {fault.error.message}{rule}")
+            if fault.error.suggestions:
+                lines.append("    closest legal: " + " | ".join(fault.error.suggestions))
+        if len(broken) > SHOWN:  # after the first, most are consequences (`--json` has all)
+            lines.append(f"  ... and {len(broken) - SHOWN} more (`--json` lists them all)")
+        super().__init__("\n".join(lines), hint="correct those events too in the same command "
+                                                "(--also 'N MOVE'), or give up")
+        self.broken = broken
+
+
+@value
+class Corrected:
+    table: session.Table  # the game after the corrections
+    made: tuple[Correction, ...]  # the trail entries written, as recorded
+    notices: tuple[Notice, ...] = ()  # new ones the corrected history brought to light
+
+
+# --------------------------------------------------------------------------------------------
+# Reading what was typed
+
+
+def read_fix(spec: str) -> Fix:
+    """A correction given with --also: `N MOVE`, `N insert MOVE` or `N delete` (a move may be
+    written `NAME: MOVE`, as `play` takes it)."""
+    number, _, rest = spec.strip().partition(" ")
+    if not number.isdecimal():  # isdigit() also takes '²', which int() refuses
+        raise UsageError(f"--also {spec!r}: write 'N MOVE', 'N insert MOVE' or 'N delete'",
+                         code="bad-correction")
+    word, _, move = rest.strip().partition(" ")
+    if word.casefold() == "delete" and not move.strip():
+        return Fix(int(number), "delete")
+    if word.casefold() == "insert":
+        return fix(int(number), move, insert=True)
+    return fix(int(number), rest)
+
+
+def fix(seq: int, text: str | None, insert: bool = False, delete: bool = False,
+        player: str | None = None) -> Fix:
+    """The correction `correct N [MOVE] [--insert|--delete]` asks for (UsageError when the
+    words do not make one)."""
+    if insert and delete:
+        raise UsageError("--insert and --delete cannot both be given", code="bad-correction")
+    move = (text or "").strip()
+    if delete:
+        if move:
+            raise UsageError("--delete takes no move: event N goes", code="bad-correction")
+        return Fix(seq, "delete", player=player)
+    if not move:
+        raise UsageError(f"correct {seq}: give the move it becomes (or --delete, or --insert "
+                         "MOVE)", code="bad-correction")
+    return Fix(seq, "insert" if insert else "change", move, player)
+
+
+def _check_fixes(fixes: list[Fix], count: int) -> None:
+    replaced: set[int] = set()
+    for one in fixes:
+        last = count + 1 if one.kind == "insert" else count  # a forgotten last move goes at the end
+        if not 1 <= one.seq <= last:
+            raise UsageError(f"there is no event {one.seq}: the log has {count} event(s)",
+                             code="bad-correction")
+        if one.kind != "insert":
+            if one.seq in replaced:
+                raise UsageError(f"event {one.seq} is corrected twice in one command",
+                                 code="bad-correction")
+            replaced.add(one.seq)
+
+
+# --------------------------------------------------------------------------------------------
+# Correcting
+
+
+def correct(path: Path, fixes: list[Fix], why: str, by: str,
+            force: bool = False) -> Corrected:
+    """Apply `fixes` together under the log's lock, or raise: MoveError for a typed move the
+    rules refuse, CorrectionRefused listing the later events they would break, UsageError for a
+    reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
+    corrections: the trail always says who changed the record (the director is often no
+    player, so `--as`, who made the move, cannot stand for it)."""
+    if not why.strip():
+        raise UsageError("--why: say why the log is corrected (it is kept in the trail)",
+                         code="bad-correction")
+    if not by.strip():
+        raise UsageError("--by: say who makes the correction (it is kept in the trail)",
+                         code="bad-correction")
+    with logfile.locked(path):
+        table, _ = session.load_with_bytes(path)
+        log = table.log
+        _check_fixes(fixes, len(log.entries))
+        if not force:
+            _refuse_reveals(table, fixes)
+        entries, state, placed = _rebuild(table, fixes)
+        trail = tuple(_trail(log, fixes, placed, why, by))
+        new_log = evolve(log, entries=entries, corrections=log.corrections + trail)
+        text = logfile.dumps(new_log)
+        logfile.write_atomic(path, text)
+        after = session.Table(logfile.located(new_log, text), table.setup, state)
+        session.remember(path, text.encode("utf-8"), after)
+        return Corrected(after, trail, _new_notices(table, after))
+
+
+def _new_notices(before: session.Table, after: session.Table) -> tuple[Notice, ...]:
+    """What the corrected history proves that the history before did not (a revoke), for the
+    table to hear as `play` tells it: `check` reports each one."""
+    known = before.game.notices(before.state)
+    return tuple(n for n in after.game.notices(after.state) if n not in known)
+
+
+def _refuse_reveals(table: session.Table, fixes: list[Fix]) -> None:
+    """A changed or deleted reveal (a card everyone has seen) needs --force, as `undo` does."""
+    for one in fixes:
+        if one.kind == "insert":
+            continue
+        entry = table.log.entries[one.seq - 1]
+        if table.game.events[entry.event.type].reveal:
+            raise UsageError(f"event {one.seq} ({entry.event.type}) revealed hidden information "
+                             "that everyone has now seen; use `referee correct --force` to "
+                             "correct it anyway", code="correct-reveal")
+
+
+def _rebuild(table: session.Table, fixes: list[Fix]
+             ) -> tuple[tuple[Entry, ...], Any, dict[int, list[Entry]]]:
+    """The corrected history, numbered afresh, its final state, and the typed events put at
+    each corrected place (inserts, then the change); raises as `correct` says."""
+    game, setup, log = table.game, table.setup, table.log
+    first = min(one.seq for one in fixes)
+    state = replay.final(setup, log.entries[:first - 1], log.source, checked=True)
+    out = list(log.entries[:first - 1])
+    placed: dict[int, list[Entry]] = {}
+    broken: list[Broken] = []
+    end = Entry(len(log.entries) + 1, Event(END), log.entries[-1].at if log.entries else None)
+    for entry in (*log.entries[first - 1:], end):
+        here = _in_order([one for one in fixes if one.seq == entry.seq])
+        for one in here:
+            if one.kind != "delete":
+                event, state = _typed(table, state, one, entry.at)
+                note = entry.note if one.kind == "change" else None
+                out.append(Entry(len(out) + 1, event, entry.at, note))
+                placed.setdefault(entry.seq, []).append(out[-1])
+        if entry is end or (here and here[-1].kind != "insert"):
+            continue  # the end of the log; or the event replaced or deleted
+        try:
+            after = apply_event(game, state, entry.event, setup.players, entry.at,
+                                fields_checked=True)
+        except MoveError as exc:
+            broken.append(_broken(table, state, entry, exc))
+            continue  # the later events are checked on the state without it
+        state = after
+        out.append(evolve(entry, seq=len(out) + 1, line=None))
+    if broken:
+        raise CorrectionRefused(broken)
+    return tuple(out), state, placed
+
+
+def _in_order(fixes: list[Fix]) -> list[Fix]:
+    """The corrections of one place as they apply: the inserts as typed, then the change or
+    delete of the event itself."""
+    return [f for f in fixes if f.kind == "insert"] + [f for f in fixes if f.kind != "insert"]
+
+
+def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
+           ) -> tuple[Event, Any]:
+    """The move typed for a correction, parsed and checked where it goes in the history, at
+    the time it is recorded with (a game's clock runs on the events' times)."""
+    assert one.text is not None
+
+    def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
+        raise UsageError(f"correct {one.seq}: a sealed move cannot be typed as a correction "
+                         "(its secret is never typed at the table): undo back to it",
+                         code="correct-sealed")
+
+    here = session.Table(table.log, table.setup, state)
+    try:
+        refuse_if_over(table.game, state)
+        move = session.check_typed(here, one.text, one.player, at, seal=unsealed)
+    except MoveError as exc:
+        exc.message = f"correction of event {one.seq}: {exc.message}"
+        raise
+    return move.event, move.state
+
+
+def _broken(table: session.Table, state: Any, entry: Entry, exc: MoveError) -> Broken:
+    here = session.Table(table.log, table.setup, state)
+    text = _text(table, state, entry.event)
+    exc.suggestions = ()
+    error = session.with_suggestions(here, text, entry.event.by, exc, entry.event.type)
+    return Broken(entry.seq, text, error)
+
+
+def _text(table: session.Table, state: Any, event: Event) -> str:
+    """An event as the table reads it, or its type and fields where the state cannot say it
+    (an event the correction made illegal may name what is no longer there)."""
+    try:
+        text = table.game.table_text(state, event)
+    except Exception:  # noqa: BLE001 - any failure to format falls back to the raw fields
+        text = " ".join([event.type, *(f"{k}={v}" for k, v in event.fields)])
+    return f"{event.by}: {text}" if event.by else text
+
+
+def _trail(log: GameLog, fixes: list[Fix], placed: dict[int, list[Entry]], why: str,
+           by: str) -> Iterator[Correction]:
+    """The trail entries of `fixes`, from the last place back: each entry's `seq` then holds in
+    the history the entries before it leave (the places before it are not touched yet)."""
+    at = logfile.now()
+    for seq in sorted({one.seq for one in fixes}, reverse=True):
+        here = _in_order([one for one in fixes if one.seq == seq])
+        events = [evolve(entry, seq=seq) for entry in placed.get(seq, [])]
+        last = here[-1]
+        if last.kind != "insert":
+            new = events.pop() if last.kind == "change" else None
+            yield Correction(seq, last.kind, at, why, log.entries[seq - 1], new, by)
+        for event in reversed(events):
+            yield Correction(seq, "insert", at, why, None, event, by)
+
+
+# --------------------------------------------------------------------------------------------
+# The trail
+
+
+def original(log: GameLog) -> tuple[Entry, ...]:
+    """The events as first recorded: the trail undone from its last entry back. LogError
+    (`bad-corrections`, exit 65) where an entry does not fit the events it should have made."""
+    events = list(log.entries)
+    last_at: dt.datetime | None = None
+    for number in reversed(range(len(log.corrections))):
+        fix_ = log.corrections[number]
+        events = _undone(log, events, fix_, number + 1)
+        if last_at is not None and _before(last_at, fix_.at):
+            raise _trail_error(log, fix_, number + 1, "made after the correction that follows "
+                                                      "it in the trail")
+        last_at = fix_.at
+    return tuple(evolve(entry, seq=index + 1, line=None) for index, entry in enumerate(events))
+
+
+def verify(log: GameLog, game: Game[Any]) -> None:
+    """What `check` holds a trail to: it fits the events (`original`), and each of its old and
+    new events is one `game` declares, with the fields it declares, as [[events]] are."""
+    original(log)
+    for number, fix_ in enumerate(log.corrections, start=1):
+        for key, entry in (("old", fix_.old), ("new", fix_.new)):
+            if entry is None:
+                continue
+            etype = game.events.get(entry.event.type)
+            problem = field_problem(etype, entry.event) if etype is not None else \
+                ("", None, f"unknown event type {entry.event.type!r} for {game.id}")
+            if problem is not None:
+                raise log.fail(f"correction {number} (event {fix_.seq}, {fix_.kind}): its {key} "
+                               f"event: {problem[2]}", code="bad-corrections", line=fix_.line)
+
+
+def _before(later: dt.datetime, earlier: dt.datetime) -> bool:
+    try:
+        return later < earlier
+    except TypeError:  # a hand-written time without its offset: not comparable, not a finding
+        return False
+
+
+def _undone(log: GameLog, events: list[Entry], fix_: Correction, number: int) -> list[Entry]:
+    index = fix_.seq - 1
+    if fix_.kind != "delete":
+        if index >= len(events) or not _same(events[index], fix_.new):
+            raise _trail_error(log, fix_, number, f"its new event is not event {fix_.seq} of "
+                                                  "the history it leaves")
+    limit = len(events) + (1 if fix_.kind == "delete" else 0)
+    if index >= limit:
+        raise _trail_error(log, fix_, number, f"event {fix_.seq} is past the end of the history")
+    out = list(events)
+    if fix_.kind == "change":
+        assert fix_.old is not None
+        out[index] = fix_.old
+    elif fix_.kind == "insert":
+        del out[index]
+    else:
+        assert fix_.old is not None
+        out.insert(index, fix_.old)
+    return out
+
+
+def _same(entry: Entry, other: Entry | None) -> bool:
+    return other is not None and (entry.event, entry.at, entry.note) == \
+        (other.event, other.at, other.note)
+
+
+def _trail_error(log: GameLog, fix_: Correction, number: int, message: str) -> LogError:
+    return log.fail(f"correction {number} (event {fix_.seq}, {fix_.kind}): {message}; the "
+                    "trail does not match the events", code="bad-corrections", line=fix_.line)
+
+
+def marks(log: GameLog) -> dict[int, list[str]]:
+    """What the trail did to each event of the history (its seq -> marks), for `history`; an
+    event deleted is marked on the event now in its place (0: after the last event)."""
+    labels: list[list[str]] = [[] for _ in original(log)]
+    tail: list[str] = []
+    for number, fix_ in enumerate(log.corrections, start=1):
+        index = fix_.seq - 1
+        if fix_.kind == "change":
+            labels[index].append(f"corrected ({number})")
+        elif fix_.kind == "insert":
+            labels.insert(index, [f"inserted ({number})"])
+        else:
+            labels.pop(index)  # its own marks go with it
+            note = f"event deleted before this one ({number})"
+            (labels[index] if index < len(labels) else tail).append(note)
+    out = {seq: found for seq, found in enumerate(labels, start=1) if found}
+    if tail:
+        out[0] = tail
+    return out
+
+
+@value
+class TrailLine:
+    """A correction as `history --corrections` shows it."""
+
+    number: int
+    correction: Correction
+    old: str | None
+    new: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        fix_ = self.correction
+        return {"number": self.number, "seq": fix_.seq, "kind": fix_.kind, "at": fix_.at,
+                "by": fix_.by, "why": fix_.why, "old": self.old, "new": self.new}
+
+
+def trail(table: session.Table) -> list[TrailLine]:
+    """The trail, each old and new event in notation as of the history it was made on."""
+    log, setup = table.log, table.setup
+    events = list(original(log))
+    out = []
+    for number, fix_ in enumerate(log.corrections, start=1):
+        index = fix_.seq - 1
+        state = _state_before(setup, events[:index], log.source)
+        old = _text(table, state, fix_.old.event) if fix_.old is not None else None
+        new = _text(table, state, fix_.new.event) if fix_.new is not None else None
+        out.append(TrailLine(number, fix_, old, new))
+        events = _redone(events, fix_)
+    return out
+
+
+def _state_before(setup: replay.Setup[Any], entries: Iterable[Entry], source: str) -> Any:
+    """The state the events lead to, as far as they replay (an event a correction removed may
+    have been illegal where it stood)."""
+    state = setup.state
+    try:
+        for step in replay.steps(setup, entries, source, checked=True):
+            state = step.after
+    except RefereeError:
+        pass
+    return state
+
+
+def _redone(events: list[Entry], fix_: Correction) -> list[Entry]:
+    out = list(events)
+    index = fix_.seq - 1
+    if fix_.kind == "change":
+        assert fix_.new is not None
+        out[index] = fix_.new
+    elif fix_.kind == "insert":
+        assert fix_.new is not None
+        out.insert(index, fix_.new)
+    else:
+        del out[index]
+    return out
