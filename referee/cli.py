@@ -78,16 +78,6 @@ def log_path(ctx: typer.Context) -> Path:
     return path
 
 
-def text_arg(value: str, what: str) -> str:
-    """Command-line text that goes into a log must be UTF-8 (a path need not be): bytes that are
-    not arrive as lone surrogates, and are refused here rather than half-written."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError(f"{what} '{clean_line(value)}' is not valid UTF-8 text") from None
-    return value
-
-
 def version_callback(value: bool) -> None:
     if value:
         out(f"referee {__version__}")
@@ -266,7 +256,7 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
 def _parse_player(text: str) -> "Player":
     from referee.engine import Player
 
-    name, _, seat = text_arg(text, "--player").partition(":")
+    name, _, seat = text.partition(":")
     return Player(name.strip(), seat.strip() or None)
 
 
@@ -277,7 +267,7 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     specs = game.option_specs()
     options: dict[str, Any] = {}
     for pair in pairs:
-        key, sep, value = text_arg(pair, "--option").partition("=")
+        key, sep, value = pair.partition("=")
         if not sep:
             raise UsageError(f"--option {pair!r}: write it as KEY=VALUE")
         spec = specs.get(key.strip())
@@ -400,9 +390,7 @@ def play(
     """Check a move against the rules and record it in the log."""
     from referee import session
 
-    path, text = log_path(ctx), text_arg(" ".join(move), "the move")
-    as_name = text_arg(as_name, "--as") if as_name is not None else None
-    note = text_arg(note, "--note") if note is not None else None
+    path, text = log_path(ctx), " ".join(move)
     try:
         played = session.play(path, text, as_name, note)
     except session.SecretNeeded:
@@ -953,6 +941,42 @@ def _click_exceptions() -> tuple[Kinds, Kinds, Kinds]:
 
 
 GLOBAL_VALUES = ("--log", "-l")  # the global options that take a value
+# The options whose value is a file name: a name need not be UTF-8 (it is passed on as it is);
+# every other argument is text that ends up in a log, an export or a message.
+PATH_VALUES = GLOBAL_VALUES + ("--components", "--output", "-O", "--save")
+PATH_ARGUMENTS = frozenset({"check"})  # commands whose own arguments are file names
+
+
+def undecodable_argument(args: list[str]) -> tuple[str, str] | None:
+    """The first text argument holding bytes that are not UTF-8 (lone surrogates, as Python
+    reads such bytes), as (what it is, the text escaped); None when every one is text."""
+    command = None
+    for index, word in enumerate(args):
+        before = args[index - 1] if index else ""
+        if before in PATH_VALUES or word.startswith(tuple(f"{o}=" for o in PATH_VALUES)):
+            continue
+        if not word.startswith("-"):
+            if command is None:
+                command = word
+            elif command in PATH_ARGUMENTS:
+                continue
+        if any("\ud800" <= char <= "\udfff" for char in word):
+            option, equals, value = word.partition("=")
+            what, word = ((option, value) if equals and word.startswith("--") else
+                          (before, word) if before.startswith("-") else ("the argument", word))
+            return what, "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
+                                 else c for c in word)
+    return None
+
+
+def _refuse_undecodable(args: list[str]) -> None:
+    """Text typed in bytes that are not UTF-8 is refused before any command sees it: it would
+    go half-written into a log, an export or a link (a file name need not be UTF-8)."""
+    found = undecodable_argument(args)
+    if found is not None:
+        what, word = found
+        raise UsageError(f"{what} '{clean_line(word)}' is not valid UTF-8 text; type it again",
+                         code="not-utf-8")
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
@@ -1096,6 +1120,7 @@ def main(argv: list[str] | None = None) -> None:
     if os.environ.get(COMPLETE_VAR):
         _hoist_completion_log(os.environ)
     try:
+        _refuse_undecodable(args)
         request = _completion_request(args)
         if request is not None:
             status = _completion(*request)

@@ -36,9 +36,42 @@ def test_arguments_that_are_not_utf8_are_usage_errors(ke_game, args):
     names = files_in(ke_game.path)
     result = ke_game(*args)
     assert result.status == 2 and "not valid UTF-8" in result.err
-    assert "\\udc" in result.err and "\udcff" not in result.err
+    assert "\\x" in result.err and "\\udc" not in result.err  # the byte, shown escaped
     assert (ke_game.path / "game.toml").read_bytes() == before
     assert files_in(ke_game.path) == names  # no temporary file left behind
+
+
+@pytest.mark.parametrize("args", [
+    ("export", "--place", "Pub\udcff"),
+    ("export", "--link", "--place", "Pub\udcff"),
+    ("export", "--format", "bgg", "--place=Pub\udcff"),
+    ("scoresheet", "--place", "Pub\udcff"),
+    ("options", "--for", "Ann\udcff"),
+    ("status", "--for", "\udcffAnn"),
+    ("score", "--json", "--for", "Ann\ud800"),
+    ("rules", "kings-ear\udcff"),
+    ("history", "--json", "--for", "Ann\udcff"),
+])
+def test_every_text_option_refuses_bytes_that_are_not_utf8(ke_game, args):
+    """Issue 24 (8): `export --link --place` with such bytes exited 70, and without `--link`
+    the JSON held them as `Pub\\udcff`; any text argument of any command is refused now."""
+    before = (ke_game.path / "game.toml").read_bytes()
+    result = ke_game(*args)
+    assert result.status == 2, result.err
+    assert "is not valid UTF-8 text" in result.err and "internal error" not in result.err
+    assert (ke_game.path / "game.toml").read_bytes() == before
+    if "--json" in args:
+        assert json.loads(result.err)["error"]["code"] == "not-utf-8"
+
+
+def test_file_names_may_hold_any_bytes(cli):
+    """A file name need not be UTF-8: `check`'s files, --log, --output, --components."""
+    result = cli("check", "no\udcff.toml")
+    assert result.status == 66 and "not valid UTF-8" not in result.err
+    result = cli("new", "kings-ear", "-p", "A", "-p", "B", "--log=g\udcff.toml")
+    assert result.status == 0, result.err
+    result = cli("--log", "g\udcff.toml", "scoresheet", "-O", "s\udcff.txt")
+    assert result.status == 0, result.err
 
 
 def test_a_player_name_that_is_not_utf8_starts_no_log(cli):
