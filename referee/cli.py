@@ -550,10 +550,20 @@ def folded(text: str, width: int) -> str:
         columns = [m.end() for m in re.finditer(r"\S\s{2,}(?=\S)", line[:width])]
         lead = len(line) - len(line.lstrip(" "))
         indent = columns[-1] if columns and width - columns[-1] >= 30 else lead + 4
-        out += textwrap.wrap(line, width, subsequent_indent=" " * indent,
-                             break_long_words=False, break_on_hyphens=False,
-                             drop_whitespace=True) or [line]
+        wrapped = textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                                break_long_words=False, break_on_hyphens=False,
+                                drop_whitespace=True) or [line]
+        out += [_within(part, width) for part in wrapped]
     return "\n".join(out)
+
+
+def _within(line: str, width: int) -> str:
+    """A folded line that its indent pushed past `width` (one long word such as a seal) moved
+    left until it ends at the last column; a word longer than the width is left whole."""
+    if len(line) <= width:
+        return line
+    word = line.lstrip(" ")
+    return " " * max(width - len(word), 0) + word if line[0] == " " else line
 
 
 def _terminal() -> tuple[int, bool]:

@@ -20,12 +20,13 @@ import contextlib
 import errno
 import math
 import os
+import re
 import stat
 import time
 from pathlib import Path
 from typing import Iterator
 
-from referee.errors import CannotWrite, LogBusy, LogError, LogMissing
+from referee.errors import CannotWrite, LogBusy, LogError, LogMissing, UsageError
 
 LOCK_TIMEOUT = 3.0  # seconds a writer waits for another writer (REFEREE_LOCK_TIMEOUT overrides)
 MAX_LOCK_TIMEOUT = 600.0  # a longer (or infinite, or NaN) wait is a mistake: the default applies
@@ -207,14 +208,22 @@ def lock_path(path: Path) -> Path:
     return real.with_name(f".{real.name}.lock")
 
 
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")  # 3, 0.5, 10., .5: nothing else
+
+
 def lock_timeout() -> float:
-    """REFEREE_LOCK_TIMEOUT: seconds from 0 to 600; anything else (text, NaN, infinite,
-    negative, longer) means the default, so that a writer never waits forever."""
-    try:
-        value = float(os.environ.get("REFEREE_LOCK_TIMEOUT", LOCK_TIMEOUT))
-    except ValueError:
+    """REFEREE_LOCK_TIMEOUT: seconds from 0 to 600, written as a plain decimal number. Anything
+    else (`1_0`, `1e3`, `inf`, `-1`, `601`, text) is refused with a usage error rather than read
+    as Python would read it, so that a writer never waits longer than the table meant."""
+    text = os.environ.get("REFEREE_LOCK_TIMEOUT")
+    if text is None or not text.strip():
         return LOCK_TIMEOUT
-    return value if math.isfinite(value) and 0 <= value <= MAX_LOCK_TIMEOUT else LOCK_TIMEOUT
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
+    if not 0 <= value <= MAX_LOCK_TIMEOUT:
+        raise UsageError(f"REFEREE_LOCK_TIMEOUT is {text!r}: it must be a number of seconds "
+                         f"from 0 to {MAX_LOCK_TIMEOUT:g}, such as 3 or 0.5",
+                         code="bad-environment")
+    return value
 
 
 @contextlib.contextmanager

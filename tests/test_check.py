@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from referee.check import Finding, Report, check_file, check_files, exit_status
 from tests.conftest import GOLDEN
 
@@ -131,6 +133,27 @@ def test_a_malformed_log_is_named_once_in_its_finding(cli, tmp_path):
                                  "'referee-log/1'"
     missing = cli("check", "gone.toml")
     assert missing.out.strip() == "gone.toml:-:-: log-missing: no such log"
+
+
+@pytest.mark.parametrize("text, said", [
+    ("", "nothing in it: a referee log starts with format = \"referee-log/1\""),
+    ("# only a comment\n", "nothing in it"),
+    ('game = "kings-ear"\n', "format is missing, expected 'referee-log/1'"),
+    ("format = 1.5\n", "format is 1.5, expected"),
+    ("format = [1]\n", "format is a list, expected"),
+    ("format = {a = 1}\n", "format is a table, expected"),
+    ("format = 1979-05-27\n", "format is a date, expected"),
+    ('format = "referee-log/1"\ngame = 3\n', "game is 3; it must be text"),
+    ('format = "referee-log/1"\ngame = "x"\nreferee = "1"\n', "created is missing; it must be "
+                                                              "a date-time"),
+])
+def test_a_header_problem_is_said_in_plain_words(cli, tmp_path, text, said):
+    """Issue 24 (11): an empty file was "format is NoneType"; no message names a Python type."""
+    (tmp_path / "bad.toml").write_text(text)
+    result = cli("check", "bad.toml")
+    assert result.status == 65 and said in result.out, result.out
+    for python_word in ("NoneType", "str", "dict", "list'", "datetime", "float", "int"):
+        assert python_word not in result.out.replace("must be text", "")
 
 
 def test_a_log_read_without_lines_finds_each_line_when_asked():

@@ -17,7 +17,7 @@ import pytest
 
 from referee import files
 from referee import log as logfile
-from referee.errors import CannotWrite, LogError, LogMissing
+from referee.errors import CannotWrite, LogError, LogMissing, UsageError
 from tests.conftest import GOLDEN, ROOT
 
 ROOT_USER = os.geteuid() == 0
@@ -269,18 +269,32 @@ def test_simulate_save_never_overwrites(cli):
 # ---- the lock's timeout ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e9", "x", "", "1" * 5000])
-def test_a_bad_lock_timeout_means_the_default(monkeypatch, value):
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e9", "1e2", "x", "1_0",
+                                   "0x10", "+3", "601", "\u0663", "1" * 5000])
+def test_a_bad_lock_timeout_is_a_usage_error(monkeypatch, value):
+    """Issue 24 (11): `1_0` waited 10 s (Python's float reads it); only a plain decimal from 0
+    to 600 is a timeout, anything else is refused in plain words (exit 2)."""
     monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", value)
-    assert files.lock_timeout() == files.LOCK_TIMEOUT
+    with pytest.raises(UsageError) as info:
+        files.lock_timeout()
+    assert info.value.exit_status == 2 and "REFEREE_LOCK_TIMEOUT" in info.value.message
+    assert "from 0 to 600" in info.value.message
 
 
-def test_a_nan_lock_timeout_does_not_wait_forever(ke_game, monkeypatch):
-    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "nan")
-    monkeypatch.setattr(files, "LOCK_TIMEOUT", 0.2)
-    with logfile.locked(ke_game.path / "game.toml", timeout=0):
-        result = ke_game("play", "draw", "PA3")
-    assert result.status == 75
+@pytest.mark.parametrize("value, seconds", [("", files.LOCK_TIMEOUT), ("0", 0.0),
+                                            ("10", 10.0), ("0.5", 0.5), (" 2.", 2.0),
+                                            (".25", 0.25), ("600", 600.0)])
+def test_a_plain_decimal_lock_timeout(monkeypatch, value, seconds):
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", value)
+    assert files.lock_timeout() == seconds
+
+
+def test_a_bad_lock_timeout_refuses_the_move_and_leaves_the_log(ke_game, monkeypatch):
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "1_0")
+    before = (ke_game.path / "game.toml").read_bytes()
+    result = ke_game("play", "draw", "PA3")
+    assert result.status == 2 and "REFEREE_LOCK_TIMEOUT is '1_0'" in result.err
+    assert (ke_game.path / "game.toml").read_bytes() == before
 
 
 # ---- unreadable logs ---------------------------------------------------------------------------
