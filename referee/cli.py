@@ -735,12 +735,15 @@ def check(
                 state = "finished" if report.finished else "in progress"
                 out(f"{clean_line(report.file)}: ok ({report.game}, {report.events} events, "
                     f"{state})")
-            for f in report.findings:
+            for f in report.findings + report.notices:
                 where = ":".join(str(x) for x in (report.file, f.event or "-", f.line or "-"))
                 rule = f" [{f.rule}]" if f.rule else ""
-                out(f"{clean_line(where)}: {f.code}{rule}: {clean_line(f.message)}")
+                kind = "notice: " if f.kind == "notice" else ""
+                out(f"{clean_line(where)}: {kind}{f.code}{rule}: {clean_line(f.message)}")
         bad = sum(not r.ok for r in reports)
-        err(f"{len(reports)} log(s) checked, {bad} with findings")
+        noticed = sum(len(r.notices) for r in reports)
+        err(f"{len(reports)} log(s) checked, {bad} with findings"
+            + (f", {noticed} notice(s)" if noticed else ""))
     raise typer.Exit(exit_status(reports))
 
 

@@ -91,8 +91,9 @@ def test_cli_check_text_json_and_exit_status(cli, tmp_path):
     assert cli("check", "--jobs", "2", str(GOOD), str(GOOD)).status == 0
 
 
-def test_notices_become_findings(monkeypatch):
-    """A game's notices (e.g. a proven revoke) are reported as findings of the event."""
+def test_a_notice_is_reported_and_leaves_the_log_ok(monkeypatch, cli):
+    """Issue 24 (11): a game's notice (a proven revoke: a player's breach that the log records
+    correctly) is reported beside the findings; the log is valid, ok and exit 0."""
     from referee.engine import Notice
     from referee.games.kings_ear import KingsEar
 
@@ -101,8 +102,15 @@ def test_notices_become_findings(monkeypatch):
 
     monkeypatch.setattr(KingsEar, "notices", notices)
     report = check_file(GOOD)
-    assert [(f.code, f.kind) for f in report.findings] == [("revoke", "notice")]
-    assert report.findings[0].rule == "Follow suit" and report.exit_status == 1
+    assert report.ok and report.findings == [] and report.exit_status == 0
+    assert [(f.code, f.kind, f.rule) for f in report.notices] == [("revoke", "notice",
+                                                                   "Follow suit")]
+    shown = cli("check", str(GOOD))
+    assert shown.status == 0 and ": ok (" in shown.out
+    assert ": notice: revoke [Follow suit]: event " in shown.out
+    assert "1 log(s) checked, 0 with findings, 1 notice(s)" in shown.err
+    data = json.loads(cli("check", "--json", str(GOOD)).out)[0]
+    assert data["ok"] and data["findings"] == [] and data["notices"][0]["code"] == "revoke"
 
 
 def test_report_dict_shape():
