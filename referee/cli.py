@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from referee import __version__
-from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
+from referee.errors import (
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    LogMissing,
+    RefereeError,
+    UsageError,
+)
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
@@ -328,16 +335,22 @@ def new(
 
 
 def _read_components(path: Path) -> tuple[str, str]:
-    """A components file as (name, text), or a usage error naming the file."""
+    """A components file as (name, text), or a usage error naming the file: read as a log is
+    (a regular file only, opened without waiting on a FIFO, at most 4 MiB read)."""
+    from referee.files import read_regular
     from referee.log import MAX_BYTES
 
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
     try:
-        data = path.read_bytes()[:MAX_BYTES + 1]
-        if len(data) > MAX_BYTES:
-            raise UsageError(f"{path}: too large for a components file")
+        data = read_regular(path, MAX_BYTES + 1, "components")
+    except LogMissing as exc:
+        raise UsageError(exc.message) from None
+    if len(data) > MAX_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a "
+                         "components file")
+    try:
         return path.name, data.decode("utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read the components file ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
 
