@@ -137,6 +137,15 @@ def test_a_nested_array_bomb_is_reported_and_check_goes_on(cli):
     assert cli("--log", "bomb.toml", "status").status == 65
 
 
+@pytest.mark.parametrize("value", [bomb(100_000), "{a = " * 5000 + "1" + "}" * 5000])
+def test_a_log_nested_as_deep_as_a_components_bomb_is_malformed(cli, value):
+    """The depths that crashed a components file (issue 24, item 9) end as 65 in a log."""
+    (cli.path / "game.toml").write_text(GOOD.read_text() + f"\nx = {value}\n")
+    for args in (("check", "game.toml"), ("status",), ("play", "pass")):
+        result = cli(*args)
+        assert result.status == 65 and "nested too deeply" in result.out + result.err, args
+
+
 def test_a_nested_array_under_retracted_is_a_malformed_log(cli):
     (cli.path / "game.toml").write_text(
         GOOD.read_text() + f"\n[[retracted]]\nseq = 1\ntype = \"draw\"\ncard = {bomb(300)}\n")
