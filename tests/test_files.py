@@ -297,6 +297,68 @@ def test_a_bad_lock_timeout_refuses_the_move_and_leaves_the_log(ke_game, monkeyp
     assert (ke_game.path / "game.toml").read_bytes() == before
 
 
+# ---- a lock where the system has no flock (issue 24, item 10) ------------------------------
+
+
+def test_without_fcntl_or_msvcrt_the_lock_is_an_exclusive_file(ke_game, monkeypatch):
+    """Where `fcntl` is missing (Windows) every `play` exited 70. Simulated: with neither fcntl
+    nor msvcrt importable, `.NAME.lock.held` is the lock: created exclusively, removed after."""
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    log = ke_game.path / "game.toml"
+    held = ke_game.path / ".game.toml.lock.held"
+    result = ke_game("play", "draw", "PA3")
+    assert result.status == 0, result.err
+    assert len(logfile.read(log).entries) == 1 and not held.exists()
+    with files.locked(log, timeout=0):
+        assert held.exists()
+        with pytest.raises(files.LogBusy):
+            with files.locked(log, timeout=0.1):
+                pass  # pragma: no cover - never reached
+        before = log.read_bytes()
+        busy = ke_game("play", "pass")
+        assert busy.status == 75 and log.read_bytes() == before
+    assert not held.exists()
+    held.write_text("")  # left by a writer that died long ago: taken over
+    old = time.time() - files.STALE_LOCK - 5
+    os.utime(held, (old, old))
+    with files.locked(log, timeout=0):
+        assert held.exists() and held.stat().st_mtime > old
+    assert not held.exists()
+
+
+class FakeMsvcrt:
+    """msvcrt's byte locks, kept by this fake in a table shared by every open of one file."""
+
+    LK_NBLCK, LK_UNLCK = 2, 0
+
+    def __init__(self):
+        self.held = {}  # (device, inode) -> fd holding it
+
+    def locking(self, fd, mode, nbytes):
+        info = os.fstat(fd)
+        key = (info.st_dev, info.st_ino)
+        if mode == self.LK_UNLCK:
+            self.held.pop(key, None)
+        elif self.held.setdefault(key, fd) != fd:
+            raise OSError(13, "Permission denied")
+
+
+def test_without_fcntl_msvcrt_byte_locks_are_used(ke_game, monkeypatch):
+    fake = FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    log = ke_game.path / "game.toml"
+    assert ke_game("play", "draw", "PA3").status == 0 and fake.held == {}
+    with files.locked(log, timeout=0):
+        assert len(fake.held) == 1
+        with pytest.raises(files.LogBusy):
+            with files.locked(log, timeout=0):
+                pass  # pragma: no cover - never reached
+    assert fake.held == {}
+    assert not (ke_game.path / ".game.toml.lock.held").exists()
+
+
 # ---- unreadable logs ---------------------------------------------------------------------------
 
 

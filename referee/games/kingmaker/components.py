@@ -335,7 +335,8 @@ class Box:
         return {e.name: e for (kind, _), e in self.entries if kind in CROWN or kind == "guard"}
 
     def get(self, kind: str, name: str) -> Entry | None:
-        return self._by_key.get((kind, name))
+        found: Entry | None = self._by_key.get((kind, name))
+        return found
 
     def card(self, name: str) -> Entry | None:
         """A crown card or Royal Guard by its entry name."""
