@@ -76,3 +76,9 @@ def assert_handled(report, edited_seq: int | None = None) -> None:
         assert finding.code and finding.message and finding.kind in ("rule", "log"), finding
         if edited_seq is not None and finding.event is not None:
             assert finding.event >= edited_seq, finding
+
+
+# Every `referee` process a test starts (`python -m referee`) runs the source tree, as pytest
+# itself does, whatever copy `pip install .` put in the environment: the tests test one code.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
