@@ -330,8 +330,13 @@ def mutated_log(text: str, rng: random.Random) -> bytes:
             data = data[:at]  # cut short
         else:
             data = data[:at] + rng.choice(JUNK[:-2]).replace("\udcff", "") + data[at:]
+    return _as_bytes(data, rng, 0.05)
+
+
+def _as_bytes(data: str, rng: random.Random, chance: float) -> bytes:
+    """The text as UTF-8, with one byte that is not UTF-8 put in at random, now and then."""
     raw = data.encode("utf-8", "surrogateescape")
-    if rng.random() < 0.05:
+    if rng.random() < chance:
         i = rng.randrange(len(raw) + 1)
         raw = raw[:i] + bytes([rng.randrange(128, 256)]) + raw[i:]
     return raw
@@ -567,12 +572,8 @@ def mutated_components(text: str, rng: random.Random) -> bytes:
             data = data[:rng.randrange(len(data) + 1)]  # cut short
         elif action == 1:  # a snippet between two lines (inside an entry or a table of its own)
             data = "".join(lines[:at] + [rng.choice(COMPONENT_SNIPPETS)] + lines[at:])
-        elif action == 2 and lines:  # one value swapped for another of the file
-            values = [line.split("=", 1)[1] for line in lines if " = " in line]
-            i = min(at, len(lines) - 1)
-            if values and " = " in lines[i]:
-                lines[i] = lines[i].split("=", 1)[0] + "=" + rng.choice(values)
-            data = "".join(lines)
+        elif action == 2:  # one value swapped for another of the file
+            data = _swap_values(data, rng)
         elif action == 3 and lines:  # an entry repeated or a line dropped
             i = min(at, len(lines) - 1)
             data = "".join(lines[:i] + lines[i + 1:]) if rng.random() < 0.5 else \
@@ -582,11 +583,7 @@ def mutated_components(text: str, rng: random.Random) -> bytes:
             data = data[:i] + chr(rng.randrange(32, 127)) + data[i + 1:]
         else:
             data = data[:at] + rng.choice(JUNK[:-2]).replace("\udcff", "") + data[at:]
-    raw = data.encode("utf-8", "surrogateescape")
-    if rng.random() < 0.03:
-        i = rng.randrange(len(raw) + 1)
-        raw = raw[:i] + bytes([rng.randrange(128, 256)]) + raw[i:]
-    return raw
+    return _as_bytes(data, rng, 0.03)
 
 
 def components_campaign(count: int, seed: int, folder: Path) -> Findings:

@@ -62,23 +62,7 @@ def test_a_bad_components_file_is_a_usage_error(cli):
 
 
 def test_a_test_box_game_at_the_table(cli):
-    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat",
-               "-o", "components=test-box").status == 0
-    state = GAME.setup(tuple(default_players(GAME, 3)), GAME.check_options({}))
-    deck = sorted(c for c, w in state.cards.items() if w == "deck")
-    hands = [deck[0:12], deck[12:24], deck[24:36]]
-    for index, hand in enumerate(hands):
-        if not any(state.kind(c) == "noble" for c in hand):
-            hand[0] = next(c for c in deck[36:] if state.kind(c) == "noble")
-    for name, hand in zip(("Ann", "Ben", "Cat"), hands):
-        result = cli("play", "dealt", ", ".join(c.replace(" ", "-") for c in hand), "--as", name)
-        assert result.status == 0, result.err
-    for _ in range(60):
-        table = json.loads(cli("options", "--json", "--all").out)
-        if table["phase"] != "layout":
-            break
-        result = cli("play", table["moves"][0], "--as", table["to_act"][0])
-        assert result.status == 0, result.err
+    _laid_out_test_box(cli)
     status = cli("status")
     assert "Turn 1:" in status.out and "Clock: not started" in status.out
     played = cli("play", "event Fair-Weather")
@@ -193,13 +177,14 @@ def _laid_out_test_box(cli):
         if not any(state.kind(c) == "noble" for c in hand):
             hand[0] = next(c for c in deck[36:] if state.kind(c) == "noble")
     for name, hand in zip(("Ann", "Ben", "Cat"), hands):
-        assert cli("play", "dealt", ", ".join(c.replace(" ", "-") for c in hand),
-                   "--as", name).status == 0
+        result = cli("play", "dealt", ", ".join(c.replace(" ", "-") for c in hand), "--as", name)
+        assert result.status == 0, result.err
     for _ in range(60):
         table = json.loads(cli("options", "--json", "--all").out)
         if table["phase"] != "layout":
             break
-        assert cli("play", table["moves"][0], "--as", table["to_act"][0]).status == 0
+        result = cli("play", table["moves"][0], "--as", table["to_act"][0])
+        assert result.status == 0, result.err
 
 
 def test_a_decision_typed_when_none_is_owed_is_refused(cli):
