@@ -164,6 +164,14 @@ def test_a_header_problem_is_said_in_plain_words(cli, tmp_path, text, said):
         assert python_word not in result.out.replace("must be text", "")
 
 
+def test_a_field_of_the_wrong_kind_is_said_in_plain_words(cli, tmp_path):
+    text = GOOD.read_text()
+    start = text.index('card = "', text.index("[[events]]"))
+    (tmp_path / "bad.toml").write_text(text[:start] + "card = 7" + text[text.index("\n", start):])
+    result = cli("check", "bad.toml")
+    assert result.status == 65 and "draw.card must be text" in result.out, result.out
+
+
 def test_a_log_read_without_lines_finds_each_line_when_asked():
     """`check` reads without lines and asks only for a finding's: the same lines as a full read."""
     from referee import log as logfile
