@@ -649,13 +649,13 @@ def fuzz(plays: int, logs: int, seed: int = 0, jobs: int = 1, typed: int = 0,
 
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--plays", type=int, default=20_000, help="fuzzed `play` attempts")
-    parser.add_argument("--logs", type=int, default=5_000,
+    parser.add_argument("--plays", type=int, default=10_000, help="fuzzed `play` attempts")
+    parser.add_argument("--logs", type=int, default=2_500,
                         help="mutated logs (each through check, status and score)")
-    parser.add_argument("--typed", type=int, default=4_000,
+    parser.add_argument("--typed", type=int, default=2_000,
                         help="well-formed moves of every type through `play` (besides the "
                              "in-process sweep of every type in every situation)")
-    parser.add_argument("--components", type=int, default=2_000,
+    parser.add_argument("--components", type=int, default=1_000,
                         help="mutated Kingmaker components files")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
