@@ -318,10 +318,8 @@ def _held_file(path: Path, held: Path, wait: float) -> Iterator[None]:
                          0o644)
             break
         except FileExistsError:
-            with contextlib.suppress(OSError):
-                if time.time() - os.lstat(held).st_mtime > STALE_LOCK:
-                    os.unlink(held)
-                    continue
+            if _stale(held) and _removed_while_stale(held):
+                continue
             _wait_or_give_up(path, deadline)
         except OSError as exc:
             raise _lock_file_error(path, held, exc) from None
@@ -331,3 +329,34 @@ def _held_file(path: Path, held: Path, wait: float) -> Iterator[None]:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(held)
+
+
+def _stale(path: Path) -> bool:
+    try:
+        return time.time() - os.lstat(path).st_mtime > STALE_LOCK
+    except OSError:
+        return False
+
+
+def _removed_while_stale(held: Path) -> bool:
+    """Remove a stale `held` file, with the writers taking it over one at a time (each holding
+    `held.break`, created exclusively) and each looking again once alone: without that, one
+    could remove the fresh file another has just made in its place, and both would write."""
+    guard = held.with_name(held.name + ".break")
+    try:
+        fd = os.open(guard, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
+    except OSError:  # another writer is taking over; one that died doing so left it long ago
+        if _stale(guard):
+            with contextlib.suppress(OSError):
+                os.unlink(guard)
+        return False
+    try:
+        os.close(fd)
+        if not _stale(held):
+            return False
+        with contextlib.suppress(OSError):
+            os.unlink(held)
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(guard)

@@ -3,6 +3,7 @@ lock file, `simulate --save`, unreadable logs; and no temporary file is ever lef
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -325,6 +326,55 @@ def test_without_fcntl_or_msvcrt_the_lock_is_an_exclusive_file(ke_game, monkeypa
     with files.locked(log, timeout=0):
         assert held.exists() and held.stat().st_mtime > old
     assert not held.exists()
+
+
+def test_two_writers_taking_over_one_stale_held_file_do_not_both_hold_it(ke_game, monkeypatch):
+    """Writer B finds a stale `.held` file; before B removes it, writer A also finds it stale,
+    removes it and takes the lock. B must not then remove A's fresh file and hold it too."""
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    log = ke_game.path / "game.toml"
+    held = ke_game.path / ".game.toml.lock.held"
+    held.write_text("")
+    old = time.time() - files.STALE_LOCK - 5
+    os.utime(held, (old, old))
+    real_lstat, writer_a, a_holds = os.lstat, contextlib.ExitStack(), []
+
+    def lstat_then_writer_a_takes_over(path, *args, **kwargs):
+        seen = real_lstat(path, *args, **kwargs)
+        if Path(path) == held and not a_holds:
+            a_holds.append("A")  # A's own look at the file goes straight through
+            writer_a.enter_context(files.locked(log, timeout=0))
+        return seen
+
+    monkeypatch.setattr(os, "lstat", lstat_then_writer_a_takes_over)
+    with writer_a:
+        with pytest.raises(files.LogBusy):
+            with files.locked(log, timeout=0):  # writer B
+                pass  # pragma: no cover - both would hold the lock
+        assert held.exists()  # A's lock file, still there while A holds it
+    assert not held.exists() and not (ke_game.path / ".game.toml.lock.held.break").exists()
+
+
+def test_a_stale_held_file_is_taken_over_by_one_writer_at_a_time(ke_game, monkeypatch):
+    """While another writer takes a stale `.held` over (it holds `.held.break`), a writer waits;
+    a `.held.break` left long ago by a writer that died doing so is removed."""
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    log = ke_game.path / "game.toml"
+    held, guard = ke_game.path / ".game.toml.lock.held", ke_game.path / ".game.toml.lock.held.break"
+    old = time.time() - files.STALE_LOCK - 5
+    for path in (held, guard):
+        path.write_text("")
+        os.utime(path, (old, old))
+    os.utime(guard)  # another writer is taking over right now
+    with pytest.raises(files.LogBusy):
+        with files.locked(log, timeout=0):
+            pass  # pragma: no cover - never reached
+    os.utime(guard, (old, old))  # ... and died doing so, long ago
+    with files.locked(log, timeout=1):
+        assert held.stat().st_mtime > old
+    assert not held.exists() and not guard.exists()
 
 
 class FakeMsvcrt:
