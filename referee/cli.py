@@ -981,6 +981,8 @@ def undecodable_argument(args: list[str]) -> tuple[str, str] | None:
         before = args[index - 1] if index else ""
         if before in PATH_VALUES or word.startswith(tuple(f"{o}=" for o in PATH_VALUES)):
             continue
+        if word[:2] in PATH_VALUES and len(word) > 2 and not before.startswith("-"):
+            continue  # -lNAME, -ONAME: a short option with its file name attached
         if not word.startswith("-"):
             if command is None:
                 command = word

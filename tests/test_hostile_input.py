@@ -30,6 +30,7 @@ def files_in(folder):
     ("play", "draw", "Pig", "Army", "3", "--note", "\udcff"),
     ("play", "draw", "Pig", "Army", "\udcff"),
     ("play", "draw", "PA3", "--as", "Ann\udc80"),
+    ("play", "draw", "PA3", "--note", "-l\udcff"),  # text, though it looks like -l FILE
 ])
 def test_arguments_that_are_not_utf8_are_usage_errors(ke_game, args):
     before = (ke_game.path / "game.toml").read_bytes()
@@ -71,6 +72,8 @@ def test_file_names_may_hold_any_bytes(cli):
     result = cli("new", "kings-ear", "-p", "A", "-p", "B", "--log=g\udcff.toml")
     assert result.status == 0, result.err
     result = cli("--log", "g\udcff.toml", "scoresheet", "-O", "s\udcff.txt")
+    assert result.status == 0, result.err
+    result = cli("-lg\udcff.toml", "scoresheet", "-Os\udcff.txt")  # value attached, as click allows
     assert result.status == 0, result.err
 
 
