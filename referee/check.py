@@ -1,9 +1,10 @@
 """`referee check`: replay logs and report every finding (file, event, TOML line, stable code).
 
-A finding is a malformed log (the file cannot be read as a referee log at all), an event that
-breaks the rules (the replay stops there: every later event depends on it), or a notice the game
-raised (a revoke proven by a later card; the replay goes on). `--strict` stops at the first
-finding, and after the first log with one.
+A finding is a malformed log (the file cannot be read as a referee log at all) or an event that
+breaks the rules (the replay stops there: every later event depends on it). A notice is what the
+game noticed in a valid log: a revoke proven by a later card is a player's breach that the log
+records correctly, so it is reported beside the findings and leaves the log ok (exit 0).
+`--strict` stops at the first finding, and after the first log with one.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Report:
     stopped: str | None = None  # why the table stopped the game (`end REASON`)
     corrections: int = 0  # entries of the log's trail of corrections
     findings: list[Finding] = field(default_factory=list)
+    notices: list[Finding] = field(default_factory=list)  # kind "notice": not findings
 
     @property
     def exit_status(self) -> int:
@@ -60,21 +62,22 @@ class Report:
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["findings"] = [asdict(f) for f in self.findings]
+        out["notices"] = [asdict(f) for f in self.notices]
         return out
 
 
-def check_file(path: str | Path, strict: bool = False) -> Report:
+def check_file(path: str | Path) -> Report:
     """The report of one log. Never raises: a bug met on one log is reported as that log's
     finding (exit 70), and the other logs are still checked."""
     try:
-        return _check(path, strict)
+        return _check(path)
     except Exception as exc:  # noqa: BLE001 - one log's bug must not hide the other reports
         return _fail(Report(str(path)), Finding(
             "internal-error", f"internal error: {type(exc).__name__}: {exc}; this is a bug in "
             "referee, please report it with the log file", kind="internal"))
 
 
-def _check(path: str | Path, strict: bool) -> Report:
+def _check(path: str | Path) -> Report:
     report = Report(str(path))
     try:
         log = logfile.read(Path(path), lines=False)  # a finding's line is found when made
@@ -95,12 +98,10 @@ def _check(path: str | Path, strict: bool) -> Report:
         for step in replay.steps(setup, log.entries, log.source, checked=True):
             state = step.after
             for notice in step.notices:
-                report.findings.append(Finding(notice.code, f"event {step.entry.seq}: "
+                report.notices.append(Finding(notice.code, f"event {step.entry.seq}: "
                                                f"{notice.message}", step.entry.seq,
                                                log.event_line(step.entry), notice.rule,
                                                kind="notice"))
-            if strict and report.findings:
-                break
     except replay.ReplayError as exc:
         # Later events were played on the state this one should have made: checking them
         # against another state would only report consequences, so the replay stops here.
@@ -150,7 +151,7 @@ def check_files(paths: Iterable[str | Path], strict: bool = False, jobs: int = 1
     if strict or jobs <= 1 or len(paths) < 2:
         reports = []
         for path in paths:
-            reports.append(check_file(path, strict))
+            reports.append(check_file(path))
             if strict and not reports[-1].ok:
                 break
         return reports

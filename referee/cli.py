@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from referee import __version__
-from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
+from referee.errors import (
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    LogMissing,
+    RefereeError,
+    UsageError,
+)
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
@@ -76,16 +83,6 @@ def out_json(data: Any) -> None:
 def log_path(ctx: typer.Context) -> Path:
     path: Path = ctx.obj["log"]
     return path
-
-
-def text_arg(value: str, what: str) -> str:
-    """Command-line text that goes into a log must be UTF-8 (a path need not be): bytes that are
-    not arrive as lone surrogates, and are refused here rather than half-written."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError(f"{what} '{clean_line(value)}' is not valid UTF-8 text") from None
-    return value
 
 
 def version_callback(value: bool) -> None:
@@ -291,7 +288,7 @@ def rules(ctx: typer.Context,
 def _parse_player(text: str) -> "Player":
     from referee.engine import Player
 
-    name, _, seat = text_arg(text, "--player").partition(":")
+    name, _, seat = text.partition(":")
     return Player(name.strip(), seat.strip() or None)
 
 
@@ -302,7 +299,7 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     specs = game.option_specs()
     options: dict[str, Any] = {}
     for pair in pairs:
-        key, sep, value = text_arg(pair, "--option").partition("=")
+        key, sep, value = pair.partition("=")
         if not sep:
             raise UsageError(f"--option {pair!r}: write it as KEY=VALUE")
         spec = specs.get(key.strip())
@@ -363,16 +360,22 @@ def new(
 
 
 def _read_components(path: Path) -> tuple[str, str]:
-    """A components file as (name, text), or a usage error naming the file."""
+    """A components file as (name, text), or a usage error naming the file: read as a log is
+    (a regular file only, opened without waiting on a FIFO, at most 4 MiB read)."""
+    from referee.files import read_regular
     from referee.log import MAX_BYTES
 
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
     try:
-        data = path.read_bytes()[:MAX_BYTES + 1]
-        if len(data) > MAX_BYTES:
-            raise UsageError(f"{path}: too large for a components file")
+        data = read_regular(path, MAX_BYTES + 1, "components")
+    except LogMissing as exc:
+        raise UsageError(exc.message) from None
+    if len(data) > MAX_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a "
+                         "components file")
+    try:
         return path.name, data.decode("utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read the components file ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
 
@@ -429,9 +432,7 @@ def play(
     """Check a move against the rules and record it in the log."""
     from referee import session
 
-    path, text = log_path(ctx), text_arg(" ".join(move), "the move")
-    as_name = text_arg(as_name, "--as") if as_name is not None else None
-    note = text_arg(note, "--note") if note is not None else None
+    path, text = log_path(ctx), " ".join(move)
     try:
         played = session.play(path, text, as_name, note)
     except session.SecretNeeded:
@@ -652,9 +653,10 @@ def folded(text: str, width: int) -> str:
         columns = [m.end() for m in re.finditer(r"\S\s{2,}(?=\S)", line[:width])]
         lead = len(line) - len(line.lstrip(" "))
         indent = columns[-1] if columns and width - columns[-1] >= 30 else lead + 4
-        out += textwrap.wrap(line, width, subsequent_indent=" " * indent,
-                             break_long_words=False, break_on_hyphens=False,
-                             drop_whitespace=True) or [line]
+        wrapped = textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                                break_long_words=False, break_on_hyphens=False,
+                                drop_whitespace=True) or [line]
+        out += [_within(part, width) for part in wrapped]
     return "\n".join(out)
 
 
@@ -663,6 +665,15 @@ def _on_terminal() -> int:
     from referee import screen
 
     return screen.size()[0] if screen.is_terminal(sys.stdout) else 0
+
+
+def _within(line: str, width: int) -> str:
+    """A folded line that its indent pushed past `width` (one long word such as a seal) moved
+    left until it ends at the last column; a word longer than the width is left whole."""
+    if len(line) <= width:
+        return line
+    word = line.lstrip(" ")
+    return " " * max(width - len(word), 0) + word if line[0] == " " else line
 
 
 def _terminal() -> tuple[int, bool]:
@@ -754,12 +765,10 @@ def correct(
     """Fix an earlier event, replaying every later one; the original is kept in the trail."""
     from referee import corrections
 
-    text = text_arg(" ".join(move or []), "the move")
-    as_name = text_arg(as_name, "--as") if as_name is not None else None
+    text = " ".join(move or [])  # every text argument is UTF-8: refuse_undecodable saw it
     fixes = [corrections.fix(seq, text, insert, delete, as_name)]
-    fixes += [corrections.read_fix(text_arg(spec, "--also")) for spec in also or []]
-    done = corrections.correct(log_path(ctx), fixes, text_arg(why, "--why"), text_arg(by, "--by"),
-                               force)
+    fixes += [corrections.read_fix(spec) for spec in also or []]
+    done = corrections.correct(log_path(ctx), fixes, why, by, force)
     lines = sorted(corrections.trail(done.table)[-len(done.made):],
                    key=lambda line: line.correction.seq)
     if as_json:
@@ -921,12 +930,15 @@ def check(
                 fixed = f", {report.corrections} correction(s)" if report.corrections else ""
                 out(f"{clean_line(report.file)}: ok ({report.game}, {report.events} events, "
                     f"{state}{fixed})")
-            for f in report.findings:
+            for f in report.findings + report.notices:
                 where = ":".join(str(x) for x in (report.file, f.event or "-", f.line or "-"))
                 rule = f" [{f.rule}]" if f.rule else ""
-                out(f"{clean_line(where)}: {f.code}{rule}: {clean_line(f.message)}")
+                kind = "notice: " if f.kind == "notice" else ""
+                out(f"{clean_line(where)}: {kind}{f.code}{rule}: {clean_line(f.message)}")
         bad = sum(not r.ok for r in reports)
-        err(f"{len(reports)} log(s) checked, {bad} with findings")
+        noticed = sum(len(r.notices) for r in reports)
+        err(f"{len(reports)} log(s) checked, {bad} with findings"
+            + (f", {noticed} notice(s)" if noticed else ""))
     raise typer.Exit(exit_status(reports))
 
 
@@ -1149,6 +1161,44 @@ def _click_exceptions() -> tuple[Kinds, Kinds, Kinds]:
 
 
 GLOBAL_VALUES = ("--log", "-l")  # the global options that take a value
+# The options whose value is a file name: a name need not be UTF-8 (it is passed on as it is);
+# every other argument is text that ends up in a log, an export or a message.
+PATH_VALUES = GLOBAL_VALUES + ("--components", "--output", "-O", "--save")
+PATH_ARGUMENTS = frozenset({"check"})  # commands whose own arguments are file names
+
+
+def undecodable_argument(args: list[str]) -> tuple[str, str] | None:
+    """The first text argument holding bytes that are not UTF-8 (lone surrogates, as Python
+    reads such bytes), as (what it is, the text escaped); None when every one is text."""
+    command = None
+    for index, word in enumerate(args):
+        before = args[index - 1] if index else ""
+        if before in PATH_VALUES or word.startswith(tuple(f"{o}=" for o in PATH_VALUES)):
+            continue
+        if word[:2] in PATH_VALUES and len(word) > 2 and not before.startswith("-"):
+            continue  # -lNAME, -ONAME: a short option with its file name attached
+        if not word.startswith("-"):
+            if command is None:
+                command = word
+            elif command in PATH_ARGUMENTS:
+                continue
+        if any("\ud800" <= char <= "\udfff" for char in word):
+            option, equals, value = word.partition("=")
+            what, word = ((option, value) if equals and word.startswith("--") else
+                          (before, word) if before.startswith("-") else ("the argument", word))
+            return what, "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
+                                 else c for c in word)
+    return None
+
+
+def refuse_undecodable(args: list[str]) -> None:
+    """Text typed in bytes that are not UTF-8 is refused before any command sees it: it would
+    go half-written into a log, an export or a link (a file name need not be UTF-8)."""
+    found = undecodable_argument(args)
+    if found is not None:
+        what, word = found
+        raise UsageError(f"{what} '{clean_line(word)}' is not valid UTF-8 text; type it again",
+                         code="not-utf-8")
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
@@ -1293,6 +1343,7 @@ def main(argv: list[str] | None = None) -> None:
     if os.environ.get(COMPLETE_VAR):
         _hoist_completion_log(os.environ)
     try:
+        refuse_undecodable(args)
         request = _completion_request(args)
         if request is not None:
             status = _completion(*request)

@@ -174,6 +174,8 @@ class Notice:
 
 
 FIELD_KINDS = ("str", "int", "bool", "str[]", "int[]")
+KIND_WORDS = {"str": "text", "int": "a whole number", "bool": "true or false",
+              "str[]": "a list of text", "int[]": "a list of whole numbers"}  # for messages
 
 
 def kind_ok(value: Any, kind: str) -> bool:
@@ -787,7 +789,8 @@ def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None,
         if check is None:
             return "unknown-field", key, f"{event.type} has no field {key!r}"
         if not check(value):
-            return "bad-field", key, f"{event.type}.{key} must be a {etype.fields[key]}"
+            words = KIND_WORDS[etype.fields[key]]
+            return "bad-field", key, f"{event.type}.{key} must be {words}"
         if key in required:
             present += 1
     if present < len(required):

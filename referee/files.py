@@ -20,12 +20,13 @@ import contextlib
 import errno
 import math
 import os
+import re
 import stat
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
-from referee.errors import CannotWrite, LogBusy, LogError, LogMissing
+from referee.errors import CannotWrite, LogBusy, LogError, LogMissing, UsageError
 
 LOCK_TIMEOUT = 3.0  # seconds a writer waits for another writer (REFEREE_LOCK_TIMEOUT overrides)
 MAX_LOCK_TIMEOUT = 600.0  # a longer (or infinite, or NaN) wait is a mistake: the default applies
@@ -33,6 +34,7 @@ MAX_LOCK_TIMEOUT = 600.0  # a longer (or infinite, or NaN) wait is a mistake: th
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # Windows has none (and no FIFOs to block on)
 
 
 def kind(mode: int) -> str:
@@ -75,7 +77,7 @@ def read_regular(path: Path, limit: int, noun: str = "log", hint: str | None = N
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):  # never open a device or a FIFO: it may block, or act
             raise LogMissing(f"{path}: is {kind(mode)}, not a {noun} file")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC | _NOCTTY)
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOCTTY)
     except FileNotFoundError:
         raise LogMissing(f"{path}: no such {noun}", hint=hint) from None
     except OSError as exc:
@@ -159,19 +161,20 @@ def _write_new_version(real: Path, data: bytes, st: os.stat_result | None, exclu
 def _keep_owner_and_mode(fd: int, st: os.stat_result) -> None:
     """Give the new version the old file's owner and group where the system allows it (root, or
     a group the user is in), then its mode (after chown, which may clear set-id bits)."""
-    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+    if hasattr(os, "fchown") and (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
         try:
             os.fchown(fd, st.st_uid, st.st_gid)
         except PermissionError:
             with contextlib.suppress(PermissionError):
                 os.fchown(fd, -1, st.st_gid)
-    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+    if hasattr(os, "fchmod"):  # Windows before Python 3.13: the new file's mode is kept
+        os.fchmod(fd, stat.S_IMODE(st.st_mode))
 
 
 def _write_stream(path: Path, data: bytes, noun: str) -> None:
     """Write to a character device or a FIFO as it is, without waiting for a reader."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | _NOCTTY | _CLOEXEC)
+        fd = os.open(path, os.O_WRONLY | _NONBLOCK | _NOCTTY | _CLOEXEC)
     except OSError as exc:
         if exc.errno == errno.ENXIO:
             raise CannotWrite(f"{path}: no program is reading this FIFO; {noun} was not "
@@ -207,47 +210,153 @@ def lock_path(path: Path) -> Path:
     return real.with_name(f".{real.name}.lock")
 
 
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")  # 3, 0.5, 10., .5: nothing else
+
+
 def lock_timeout() -> float:
-    """REFEREE_LOCK_TIMEOUT: seconds from 0 to 600; anything else (text, NaN, infinite,
-    negative, longer) means the default, so that a writer never waits forever."""
-    try:
-        value = float(os.environ.get("REFEREE_LOCK_TIMEOUT", LOCK_TIMEOUT))
-    except ValueError:
+    """REFEREE_LOCK_TIMEOUT: seconds from 0 to 600, written as a plain decimal number. Anything
+    else (`1_0`, `1e3`, `inf`, `-1`, `601`, text) is refused with a usage error rather than read
+    as Python would read it, so that a writer never waits longer than the table meant."""
+    text = os.environ.get("REFEREE_LOCK_TIMEOUT")
+    if text is None or not text.strip():
         return LOCK_TIMEOUT
-    return value if math.isfinite(value) and 0 <= value <= MAX_LOCK_TIMEOUT else LOCK_TIMEOUT
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
+    if not 0 <= value <= MAX_LOCK_TIMEOUT:
+        raise UsageError(f"REFEREE_LOCK_TIMEOUT is {text!r}: it must be a number of seconds "
+                         f"from 0 to {MAX_LOCK_TIMEOUT:g}, such as 3 or 0.5",
+                         code="bad-environment")
+    return value
 
 
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold the exclusive writer's lock of `path`; wait up to `timeout` s, then raise LogBusy."""
-    import fcntl
+    """Hold the exclusive writer's lock of `path`; wait up to `timeout` s, then raise LogBusy.
 
+    The lock is an flock (POSIX) or a byte lock (Windows, msvcrt) on `.NAME.lock`; where the
+    system has neither, the lock is the file `.NAME.lock.held`, created exclusively and removed
+    when done."""
     wait = lock_timeout() if timeout is None else timeout
     lock = lock_path(path)
+    fcntl, msvcrt = _system_module("fcntl"), _system_module("msvcrt")
+    if fcntl is None and msvcrt is None:
+        with _held_file(path, lock.with_name(lock.name + ".held"), wait):
+            yield
+        return
     try:
-        fd = os.open(lock, os.O_RDONLY | os.O_CREAT | _NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, 0o666)
+        fd = os.open(lock, os.O_RDONLY | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC, 0o666)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise CannotWrite(f"{path}: its lock file {lock} is a symbolic link; referee does "
-                              "not follow it", hint=f"remove {lock}") from None
-        raise CannotWrite(f"{path}: cannot create its lock file ({exc.strerror})") from None
+        raise _lock_file_error(path, lock, exc) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise CannotWrite(f"{path}: its lock file {lock} is {kind(mode)}",
                               hint=f"remove {lock}")
         deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise CannotWrite(f"{path}: cannot lock the log ({exc.strerror})") from None
-                if time.monotonic() >= deadline:
-                    raise LogBusy(f"{path}: busy: another referee command is writing this log",
-                                  hint="wait for it to finish and run your command again") from None
-                time.sleep(0.05)
+        while not _lock_now(fd, fcntl, msvcrt, path):
+            _wait_or_give_up(path, deadline)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        if fcntl is None:
+            with contextlib.suppress(OSError):
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        os.close(fd)  # closing releases an flock
+
+
+def _system_module(name: str) -> Any:
+    """`fcntl` or `msvcrt`, None where the system has no such module."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+_BUSY = (errno.EAGAIN, errno.EACCES, errno.EDEADLK)  # msvcrt says EACCES or EDEADLOCK
+
+
+def _lock_now(fd: int, fcntl: Any, msvcrt: Any, path: Path) -> bool:
+    """Take the lock if it is free: True; False if another process holds it."""
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError as exc:
+        if exc.errno not in _BUSY:
+            raise CannotWrite(f"{path}: cannot lock the log ({exc.strerror})") from None
+        return False
+    return True
+
+
+def _wait_or_give_up(path: Path, deadline: float) -> None:
+    if time.monotonic() >= deadline:
+        raise LogBusy(f"{path}: busy: another referee command is writing this log",
+                      hint="wait for it to finish and run your command again")
+    time.sleep(0.05)
+
+
+def _lock_file_error(path: Path, lock: Path, exc: OSError) -> CannotWrite:
+    if exc.errno == errno.ELOOP:
+        return CannotWrite(f"{path}: its lock file {lock} is a symbolic link; referee does not "
+                           "follow it", hint=f"remove {lock}")
+    return CannotWrite(f"{path}: cannot create its lock file ({exc.strerror})")
+
+
+STALE_LOCK = 2 * MAX_LOCK_TIMEOUT  # seconds after which a `.held` file is a crashed writer's
+
+
+@contextlib.contextmanager
+def _held_file(path: Path, held: Path, wait: float) -> Iterator[None]:
+    """The lock where the system offers no file locking: `held` created exclusively (exactly
+    one writer succeeds), removed when done. A writer holds it for the few moments of a write;
+    one older than STALE_LOCK was left by a writer that died, and is taken over."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fd = os.open(held, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,
+                         0o644)
+            break
+        except FileExistsError:
+            if _stale(held) and _removed_while_stale(held):
+                continue
+            _wait_or_give_up(path, deadline)
+        except OSError as exc:
+            raise _lock_file_error(path, held, exc) from None
+    try:
+        os.close(fd)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(held)
+
+
+def _stale(path: Path) -> bool:
+    try:
+        return time.time() - os.lstat(path).st_mtime > STALE_LOCK
+    except OSError:
+        return False
+
+
+def _removed_while_stale(held: Path) -> bool:
+    """Remove a stale `held` file, with the writers taking it over one at a time (each holding
+    `held.break`, created exclusively) and each looking again once alone: without that, one
+    could remove the fresh file another has just made in its place, and both would write."""
+    guard = held.with_name(held.name + ".break")
+    try:
+        fd = os.open(guard, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
+    except OSError:  # another writer is taking over; one that died doing so left it long ago
+        if _stale(guard):
+            with contextlib.suppress(OSError):
+                os.unlink(guard)
+        return False
+    try:
+        os.close(fd)
+        if not _stale(held):
+            return False
+        with contextlib.suppress(OSError):
+            os.unlink(held)
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(guard)

@@ -300,13 +300,17 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = Tr
             raise _fail(source, f"unknown top-level key {show(key)}", code="unknown-key",
                         line=loc.key(key))
     fmt = doc.get("format")
+    if not doc:
+        raise _fail(source, f"nothing in it: a referee log starts with format = "
+                    f"\"{FORMAT}\"", code="unknown-format")
     if fmt != FORMAT:
         raise _fail(source, f"format is {show(fmt)}, expected {FORMAT!r}", code="unknown-format",
                     line=loc.key("format"))
-    for key, kind in (("game", str), ("referee", str), ("created", dt.datetime)):
+    for key, kind, words in (("game", str, "text"), ("referee", str, "text"),
+                             ("created", dt.datetime, "a date-time")):
         if not isinstance(doc.get(key), kind):
-            raise _fail(source, f"{key} is missing or not a {kind.__name__}", code="bad-header",
-                        line=loc.key(key))
+            raise _fail(source, f"{key} is {show(doc.get(key))}; it must be {words}",
+                        code="bad-header", line=loc.key(key))
     seed = doc.get("seed")
     if seed is not None and not _is_int(seed):
         raise _fail(source, "seed must be an integer", code="bad-header", line=loc.key("seed"))
@@ -435,9 +439,26 @@ def _correction_event(table: Any, seq: int, fail: Any) -> Entry:
 
 
 def show(value: Any) -> str:
-    """A value from a log, for a message: short, whatever its size."""
-    text = repr(value) if isinstance(value, (str, int, bool)) else type(value).__name__
+    """A value from a log, for a message: short, whatever its size, and in words a player
+    reads (never a Python type's name)."""
+    text = repr(value) if isinstance(value, (str, int, bool, float)) else _kind_words(value)
     return text if len(text) <= 40 else text[:30] + "..." + text[-6:]
+
+
+def _kind_words(value: Any) -> str:
+    if value is None:
+        return "missing"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dt.datetime):
+        return "a date-time"
+    if isinstance(value, dt.date):
+        return "a date"
+    if isinstance(value, dt.time):
+        return "a time of day"
+    return "a value of another kind"
 
 
 def _flat(value: Any) -> bool:

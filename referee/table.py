@@ -129,7 +129,8 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
     from referee import cli
 
     as_name, note, move = _move_options(words)
-    text = cli.text_arg(" ".join(move), "the move")
+    cli.refuse_undecodable(["play", *words])  # a line read in bytes that are not UTF-8
+    text = " ".join(move)
     try:
         played = session.play(path, text, as_name, note, known=known, cache=False)
     except session.SecretNeeded:

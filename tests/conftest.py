@@ -61,3 +61,24 @@ def env_without_log() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("REFEREE_LOG", None)
     return env
+
+
+def assert_handled(report, edited_seq: int | None = None) -> None:
+    """A `check` report of a log referee handled as designed: no finding is an internal error
+    (a crash that `check_file` turned into a finding), `ok` means no finding, and the status is
+    0, 1 or 65. `edited_seq`: the first event that was changed; an edit cannot make an earlier
+    event fail, so every finding about an event is about that one or a later one."""
+    internal = [f.message for f in report.findings if f.kind == "internal"]
+    assert not internal, internal
+    assert report.ok == (not report.findings), report
+    assert report.exit_status in (0, 1, 65), report
+    for finding in report.findings:
+        assert finding.code and finding.message and finding.kind in ("rule", "log"), finding
+        if edited_seq is not None and finding.event is not None:
+            assert finding.event >= edited_seq, finding
+
+
+# Every `referee` process a test starts (`python -m referee`) runs the source tree, as pytest
+# itself does, whatever copy `pip install .` put in the environment: the tests test one code.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])

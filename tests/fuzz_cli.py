@@ -10,11 +10,21 @@ Two campaigns, both through the real entry point (`referee.cli.main`, in-process
   arrays nested 600 deep, events reordered or repeated, text that is not UTF-8) through `check`,
   `status` and `score`.
 
+- **typed**: every event type of every game typed well-formed in every situation that random
+  playouts reach (a situation: the phase and the set of event types legal in it). The texts are
+  real moves of each type, as `options` writes them, taken from any position of any playout.
+  Every (situation, event type, text) is parsed and applied by the rules in-process (`sweep`),
+  and a sample of them goes through `referee play` on the position's log.
+- **components**: mutated Kingmaker components files (wrong types and kinds, unknown keys,
+  duplicate names and aliases, rolls and ratios that are not, 5,000-digit numbers, values nested
+  100,000 deep, cuts, bytes that are not UTF-8) through `referee new kingmaker --components`,
+  then `check` and `status` of any log it starts.
+
 Each run has a time limit (SIGALRM): one that passes it is a hang. The goal is no exit status 70
 (a bug), no hang and no rejected move that changed its log.
 
-    python -m tests.fuzz_cli                       # the full run: 100,000 plays, 10,000 logs
-    python -m tests.fuzz_cli --plays 3000 --logs 1000 --jobs 1
+    python -m tests.fuzz_cli                       # the full run (see --help for the sizes)
+    python -m tests.fuzz_cli --plays 3000 --logs 1000 --typed 2000 --components 500 --jobs 1
 
 `tests/test_fuzz_cli.py` runs a sample of this in CI.
 """
@@ -40,8 +50,8 @@ from typing import Any
 from referee import log as logfile
 from referee import replay
 from referee.cli import main
-from referee.engine import Game, apply_event, available_game_ids, load_game
-from referee.errors import EXIT_INTERNAL, LogError
+from referee.engine import Game, apply_event, available_game_ids, check_and_apply, load_game
+from referee.errors import EXIT_INTERNAL, LogError, RefereeError
 from referee.evolve import evolve
 from referee.simulate import default_players, play_out, to_log
 
@@ -57,6 +67,9 @@ JUNK = ["", " ", ",", "and", "as", "take", "give", "for", "from", "left", "right
 @dataclass
 class Findings:
     runs: int = 0
+    covered: set[tuple[str, str, str]] = field(default_factory=set)  # typed: game, phase, type
+    swept: int = 0  # typed: (situation, event type, text) triples parsed and applied in-process
+    situations: int = 0  # typed: distinct (game, phase, legal event types) met
     statuses: Counter[int] = field(default_factory=Counter)
     bugs: list[dict[str, Any]] = field(default_factory=list)  # exit 70: input and message
     hangs: list[dict[str, Any]] = field(default_factory=list)
@@ -72,10 +85,15 @@ class Findings:
         self.touched += other.touched
         self.seconds = max(self.seconds, other.seconds)
         self.slowest = max(self.slowest, other.slowest, key=lambda s: s[0])
+        self.covered |= other.covered
+        self.swept += other.swept
+        self.situations += other.situations
 
     def summary(self) -> dict[str, Any]:
         kinds = Counter(b["error"].splitlines()[0][:90] for b in self.bugs)
         return {"runs": self.runs, "exit_statuses": dict(sorted(self.statuses.items())),
+                **({"phase_x_type": len(self.covered), "swept": self.swept,
+                    "situations": self.situations} if self.covered else {}),
                 "exit_70": len(self.bugs), "exit_70_kinds": dict(kinds.most_common(10)),
                 "hangs": len(self.hangs),
                 "rejected_but_log_changed": len(self.touched),
@@ -312,8 +330,13 @@ def mutated_log(text: str, rng: random.Random) -> bytes:
             data = data[:at]  # cut short
         else:
             data = data[:at] + rng.choice(JUNK[:-2]).replace("\udcff", "") + data[at:]
+    return _as_bytes(data, rng, 0.05)
+
+
+def _as_bytes(data: str, rng: random.Random, chance: float) -> bytes:
+    """The text as UTF-8, with one byte that is not UTF-8 put in at random, now and then."""
     raw = data.encode("utf-8", "surrogateescape")
-    if rng.random() < 0.05:
+    if rng.random() < chance:
         i = rng.randrange(len(raw) + 1)
         raw = raw[:i] + bytes([rng.randrange(128, 256)]) + raw[i:]
     return raw
@@ -377,6 +400,217 @@ def log_campaign(count: int, seed: int, folder: Path) -> Findings:
 
 
 # --------------------------------------------------------------------------------------------
+# Every event type, typed well-formed, in every situation
+
+
+@dataclass(frozen=True)
+class Situation:
+    game: Game[Any]
+    log: logfile.GameLog
+    state: Any
+    phase: str
+    names: tuple[str, ...]
+
+
+def situations(rng: random.Random, games: int = 3, cuts: int = 150
+               ) -> tuple[list[Situation], dict[str, dict[str, list[str]]]]:
+    """Positions of random playouts, one or two per situation (phase and legal event types),
+    and per game, per event type, real moves of that type as `options` writes them."""
+    found: list[Situation] = []
+    banks: dict[str, dict[str, list[str]]] = {}
+    for game_id in available_game_ids():
+        game = load_game(game_id)
+        bank: dict[str, set[str]] = {}
+        seen: Counter[tuple[str, frozenset[str]]] = Counter()
+        for index in range(games):
+            count = game.min_players + index % (game.max_players - game.min_players + 1)
+            players = default_players(game, count)
+            playout = play_out(game, rng.randrange(2**31), players)
+            full = to_log(game, playout)
+            chosen = sorted({0, len(playout.events)} | {rng.randrange(len(playout.events) + 1)
+                                                        for _ in range(cuts)})
+            state, done = playout.setup.state, 0
+            for cut in chosen:
+                for event in playout.events[done:cut]:
+                    state = apply_event(game, state, event, playout.setup.players)
+                done = cut
+                legal = game.legal(state)
+                for event in rng.sample(legal, min(12, len(legal))):
+                    bank.setdefault(event.type, set()).add(game.format(state, event))
+                key = (game.phase(state), frozenset(e.type for e in legal))
+                seen[key] += 1
+                if seen[key] <= 2:
+                    found.append(Situation(game, evolve(full, entries=full.entries[:cut]), state,
+                                           key[0], tuple(p.name for p in players)))
+        banks[game_id] = {etype.name: sorted(bank.get(etype.name, ())) or
+                          _from_forms(etype, sorted(set().union(*bank.values())), rng)
+                          for etype in game.events}
+    return found, banks
+
+
+def _from_forms(etype: Any, known: list[str], rng: random.Random) -> list[str]:
+    """Moves of a type no playout made, from its forms: each placeholder (`NOBLE`, `CARD`)
+    filled with a word of the game's real moves, each optional part kept or left out."""
+    words = [w for text in known for w in text.split()] or ["x"]
+    out = []
+    for form, _ in etype.forms or ((etype.name, ""),):
+        for _ in range(3):
+            text = re.sub(r"\[([^\]]*)\]", lambda m: m.group(1) if rng.random() < 0.5 else "",
+                          form)
+            text = re.sub(r"\b[A-Z][A-Z_]{1,}\b(\|\S+)?", lambda m: rng.choice(words), text)
+            out.append(" ".join(text.replace("...", "").split()))
+    return sorted(set(out))
+
+
+def sweep(spot: Situation, text: str, by: str | None) -> str | None:
+    """`play TEXT` as the rules take it, in-process: None, or the crash it met (a bug)."""
+    game, state = spot.game, spot.state
+    try:
+        event = game.parse(state, text, by)
+        if not game.events[event.type].sealed:  # a seal needs its secret: `play` asks for it
+            after = check_and_apply(game, state, event, spot.log.players)
+            game.format(state, event)
+            game.describe(state, event, after)
+    except RefereeError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - exactly what the campaign looks for
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def typed_campaign(count: int, seed: int, folder: Path) -> Findings:
+    """Every event type in every situation, in-process; `count` of them through `play`."""
+    rng = random.Random(seed)
+    found = Findings()
+    start = time.perf_counter()
+    spots, banks = situations(rng)
+    found.situations = len({(s.game.id, s.phase, frozenset(e.type for e in s.game.legal(s.state)))
+                            for s in spots})
+    tries = []
+    for spot in spots:
+        for etype in spot.game.events:
+            texts = banks[spot.game.id][etype.name]
+            for text in rng.sample(texts, min(2, len(texts))):
+                found.covered.add((spot.game.id, spot.phase, etype.name))
+                for by in (spot.game.default_player(spot.state), rng.choice(spot.names)):
+                    found.swept += 1
+                    crash = _timed(sweep, spot, text, by)
+                    if crash is not None:
+                        what = {"game": spot.game.id, "phase": spot.phase, "args": [text],
+                                "by": by, "events": len(spot.log.entries), "error": crash}
+                        (found.hangs if crash == "hang" else found.bugs).append(what)
+                tries.append((spot, text))
+    path = folder / "game.toml"
+    for spot, text in rng.sample(tries, min(count, len(tries))):
+        data = logfile.dumps(spot.log).encode("utf-8")
+        path.write_bytes(data)
+        args = ["play", *text.split()]
+        if rng.random() < 0.3:
+            args += ["--as", rng.choice(spot.names)]
+        status, err, seconds = run(["--log", str(path), *args])
+        _record(found, status, err, seconds, {"game": spot.game.id, "phase": spot.phase,
+                                              "events": len(spot.log.entries), "args": args})
+        if status not in (0, -1) and path.read_bytes() != data:
+            found.touched.append({"args": args, "status": status})
+    found.seconds = time.perf_counter() - start
+    return found
+
+
+def _timed(check: Any, *args: Any) -> Any:
+    """`check(*args)` under the campaign's time limit: its result, or "hang"."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIME_LIMIT)
+    try:
+        return check(*args)
+    except Hang:
+        return "hang"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------------------------
+# Mutated Kingmaker components files
+
+
+COMPONENT_SNIPPETS = [
+    '[[nobles]]\nname = "Neville"\ntroops = 10\nlords = 1\nhome = ["York"]\n',
+    '[[nobles]]\nname = "Zed"\ntroops = "ten"\n', '[[nobles]]\ntroops = 3\n',
+    '[[nobles]]\nname = "Zed"\nwings = 2\n', '[[nobles]]\nname = "Zed"\ntroops = -5\n',
+    '[[nobles]]\nname = "Zed"\naliases = ["Neville"]\n', '[[nobles]]\nname = ""\n',
+    '[[nobles]]\nname = "a\\"b"\n', '[[heirs]]\nname = "Zed"\nhouse = "tudor"\n',
+    '[[places]]\nname = "Zed"\nkind = "moat"\n', '[[places]]\nname = "Zed"\nregions = ["Mars"]\n',
+    '[[events]]\nname = "Zed"\nkind = "call"\ncalls = ["nobody"]\n',
+    '[[mercenaries]]\nname = "Zed"\ntroops = 10\ncopies = 0\n',
+    '[battle_chart]\ncolumns = ["0:1"]\n', '[battle_chart]\nmajor = ["99-01"]\n',
+    '[death_chart]\nmajor = "01-05"\n', '[death_chart]\nmajor = {winner = "x"}\n',
+    '[votes]\nking_commons = 99999\n', '[votes]\nno_sole_king = "nobody"\n',
+    'votes = 3\n', 'nobles = {name = "x"}\n', 'nobles = [1, 2]\n', 'wizards = []\n',
+    'format = "kingmaker-components/2"\n', f'x = {HUGE}\n',
+    "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "x = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n",
+    'troops = 3\n', 'home = "York"\n', 'home = []\n', 'lords = true\n', 'name = 7\n',
+    'kind = "city"\n', 'capacity = 10001\n', 'source = "\\u202e"\n', 'advanced = "yes"\n',
+]
+
+
+def component_sources() -> list[str]:
+    from referee.games.kingmaker import components
+
+    shipped = components.file_text(components.SHIPPED)
+    return [shipped, components.file_text(components.TEST_BOX),
+            components.template(components.load(shipped, components.SHIPPED))]
+
+
+def mutated_components(text: str, rng: random.Random) -> bytes:
+    data = text
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        action = rng.choices(range(6), weights=(2, 5, 4, 3, 1, 1))[0]
+        lines = data.splitlines(keepends=True)
+        at = rng.randrange(len(lines) + 1)
+        if action == 0:
+            data = data[:rng.randrange(len(data) + 1)]  # cut short
+        elif action == 1:  # a snippet between two lines (inside an entry or a table of its own)
+            data = "".join(lines[:at] + [rng.choice(COMPONENT_SNIPPETS)] + lines[at:])
+        elif action == 2:  # one value swapped for another of the file
+            data = _swap_values(data, rng)
+        elif action == 3 and lines:  # an entry repeated or a line dropped
+            i = min(at, len(lines) - 1)
+            data = "".join(lines[:i] + lines[i + 1:]) if rng.random() < 0.5 else \
+                "".join(lines + lines[i:i + rng.randint(1, 8)])
+        elif action == 4:
+            i = rng.randrange(len(data) + 1)
+            data = data[:i] + chr(rng.randrange(32, 127)) + data[i + 1:]
+        else:
+            data = data[:at] + rng.choice(JUNK[:-2]).replace("\udcff", "") + data[at:]
+    return _as_bytes(data, rng, 0.03)
+
+
+def components_campaign(count: int, seed: int, folder: Path) -> Findings:
+    rng = random.Random(seed)
+    found = Findings()
+    start = time.perf_counter()
+    sources = component_sources()
+    box, log = folder / "box.toml", folder / "game.toml"
+    for index in range(count):
+        raw = mutated_components(sources[index % len(sources)], rng)
+        box.write_bytes(raw)
+        with contextlib.suppress(FileNotFoundError):
+            log.unlink()
+        commands = [("new", ["--log", str(log), "new", "kingmaker", "-p", "Ann", "-p", "Ben",
+                             "--components", str(box)])]
+        for name, command in commands:
+            status, err, seconds = run(command)
+            _record(found, status, err, seconds,
+                    {"command": name, "components": raw.decode("utf-8", "replace")[:3000]})
+            if name == "new" and status == 0:  # the log it started must stand
+                commands += [("check", ["check", str(log)]),
+                             ("status", ["--log", str(log), "status"])]
+    found.seconds = time.perf_counter() - start
+    return found
+
+
+# --------------------------------------------------------------------------------------------
 # Running it
 
 
@@ -384,14 +618,21 @@ def _worker(job: tuple[str, int, int]) -> Findings:
     kind, count, seed = job
     sys.stdin = io.StringIO("")
     with tempfile.TemporaryDirectory() as folder:
-        campaign = play_campaign if kind == "plays" else log_campaign
-        return campaign(count, seed, Path(folder))
+        return CAMPAIGNS[kind](count, seed, Path(folder))
 
 
-def fuzz(plays: int, logs: int, seed: int = 0, jobs: int = 1) -> dict[str, Findings]:
-    """Both campaigns, split over `jobs` processes: {'plays': ..., 'logs': ...}."""
+CAMPAIGNS = {"plays": play_campaign, "logs": log_campaign, "typed": typed_campaign,
+             "components": components_campaign}
+
+
+def fuzz(plays: int, logs: int, seed: int = 0, jobs: int = 1, typed: int = 0,
+         components: int = 0) -> dict[str, Findings]:
+    """The campaigns, split over `jobs` processes: {'plays': ..., 'logs': ..., 'typed': ...,
+    'components': ...}. `typed` is the number of typed moves run through `play`; with any,
+    every job also sweeps every event type in every situation of its own playouts."""
+    sizes = {"plays": plays, "logs": logs, "typed": typed, "components": components}
     work = [(kind, total // jobs + (1 if part < total % jobs else 0), seed * 1000 + part)
-            for kind, total in (("plays", plays), ("logs", logs)) for part in range(jobs)]
+            for kind, total in sizes.items() for part in range(jobs)]
     work = [job for job in work if job[1] > 0]
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -400,7 +641,7 @@ def fuzz(plays: int, logs: int, seed: int = 0, jobs: int = 1) -> dict[str, Findi
             results = list(pool.map(_worker, work))
     else:
         results = [_worker(job) for job in work]
-    out = {"plays": Findings(), "logs": Findings()}
+    out = {kind: Findings() for kind in sizes}
     for (kind, _, _), found in zip(work, results):
         out[kind].add(found)
     return out
@@ -408,14 +649,20 @@ def fuzz(plays: int, logs: int, seed: int = 0, jobs: int = 1) -> dict[str, Findi
 
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--plays", type=int, default=100_000)
-    parser.add_argument("--logs", type=int, default=10_000)
+    parser.add_argument("--plays", type=int, default=10_000, help="fuzzed `play` attempts")
+    parser.add_argument("--logs", type=int, default=2_500,
+                        help="mutated logs (each through check, status and score)")
+    parser.add_argument("--typed", type=int, default=2_000,
+                        help="well-formed moves of every type through `play` (besides the "
+                             "in-process sweep of every type in every situation)")
+    parser.add_argument("--components", type=int, default=1_000,
+                        help="mutated Kingmaker components files")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true", help="the whole report as JSON")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    results = fuzz(args.plays, args.logs, args.seed, args.jobs)
+    results = fuzz(args.plays, args.logs, args.seed, args.jobs, args.typed, args.components)
     elapsed = time.perf_counter() - start
     report = {kind: found.summary() for kind, found in results.items()}
     report["wall_seconds"] = round(elapsed, 1)
@@ -424,6 +671,10 @@ def _main(argv: list[str] | None = None) -> int:
     else:
         for kind, summary in report.items():
             if isinstance(summary, dict):
+                if "phase_x_type" in summary:
+                    print(f"{kind}: {summary['phase_x_type']} (game, phase, event type) typed in "
+                          f"{summary['situations']} situations; {summary['swept']} swept "
+                          "in-process")
                 print(f"{kind}: {summary['runs']} runs, exit 70: {summary['exit_70']}, hangs: "
                       f"{summary['hangs']}, rejected but changed: "
                       f"{summary['rejected_but_log_changed']}, statuses "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from referee.check import Finding, Report, check_file, check_files, exit_status
 from tests.conftest import GOLDEN
 
@@ -89,8 +91,9 @@ def test_cli_check_text_json_and_exit_status(cli, tmp_path):
     assert cli("check", "--jobs", "2", str(GOOD), str(GOOD)).status == 0
 
 
-def test_notices_become_findings(monkeypatch):
-    """A game's notices (e.g. a proven revoke) are reported as findings of the event."""
+def test_a_notice_is_reported_and_leaves_the_log_ok(monkeypatch, cli):
+    """Issue 24 (11): a game's notice (a proven revoke: a player's breach that the log records
+    correctly) is reported beside the findings; the log is valid, ok and exit 0."""
     from referee.engine import Notice
     from referee.games.kings_ear import KingsEar
 
@@ -99,8 +102,15 @@ def test_notices_become_findings(monkeypatch):
 
     monkeypatch.setattr(KingsEar, "notices", notices)
     report = check_file(GOOD)
-    assert [(f.code, f.kind) for f in report.findings] == [("revoke", "notice")]
-    assert report.findings[0].rule == "Follow suit" and report.exit_status == 1
+    assert report.ok and report.findings == [] and report.exit_status == 0
+    assert [(f.code, f.kind, f.rule) for f in report.notices] == [("revoke", "notice",
+                                                                   "Follow suit")]
+    shown = cli("check", str(GOOD))
+    assert shown.status == 0 and ": ok (" in shown.out
+    assert ": notice: revoke [Follow suit]: event " in shown.out
+    assert "1 log(s) checked, 0 with findings, 1 notice(s)" in shown.err
+    data = json.loads(cli("check", "--json", str(GOOD)).out)[0]
+    assert data["ok"] and data["findings"] == [] and data["notices"][0]["code"] == "revoke"
 
 
 def test_report_dict_shape():
@@ -131,6 +141,35 @@ def test_a_malformed_log_is_named_once_in_its_finding(cli, tmp_path):
                                  "'referee-log/1'"
     missing = cli("check", "gone.toml")
     assert missing.out.strip() == "gone.toml:-:-: log-missing: no such log"
+
+
+@pytest.mark.parametrize("text, said", [
+    ("", "nothing in it: a referee log starts with format = \"referee-log/1\""),
+    ("# only a comment\n", "nothing in it"),
+    ('game = "kings-ear"\n', "format is missing, expected 'referee-log/1'"),
+    ("format = 1.5\n", "format is 1.5, expected"),
+    ("format = [1]\n", "format is a list, expected"),
+    ("format = {a = 1}\n", "format is a table, expected"),
+    ("format = 1979-05-27\n", "format is a date, expected"),
+    ('format = "referee-log/1"\ngame = 3\n', "game is 3; it must be text"),
+    ('format = "referee-log/1"\ngame = "x"\nreferee = "1"\n', "created is missing; it must be "
+                                                              "a date-time"),
+])
+def test_a_header_problem_is_said_in_plain_words(cli, tmp_path, text, said):
+    """Issue 24 (11): an empty file was "format is NoneType"; no message names a Python type."""
+    (tmp_path / "bad.toml").write_text(text)
+    result = cli("check", "bad.toml")
+    assert result.status == 65 and said in result.out, result.out
+    for python_word in ("NoneType", "str", "dict", "list'", "datetime", "float", "int"):
+        assert python_word not in result.out.replace("must be text", "")
+
+
+def test_a_field_of_the_wrong_kind_is_said_in_plain_words(cli, tmp_path):
+    text = GOOD.read_text()
+    start = text.index('card = "', text.index("[[events]]"))
+    (tmp_path / "bad.toml").write_text(text[:start] + "card = 7" + text[text.index("\n", start):])
+    result = cli("check", "bad.toml")
+    assert result.status == 65 and "draw.card must be text" in result.out, result.out
 
 
 def test_a_log_read_without_lines_finds_each_line_when_asked():

@@ -329,7 +329,7 @@ def test_games_without_a_components_file_refuse_one(cli):
     assert result.status == 2 and "no components file" in result.err
     assert not (cli.path / "game.toml").exists()
     result = cli("new", "kings-ear", "-p", "Ann", "-p", "Ben", "--components", "nowhere.toml")
-    assert result.status == 2 and "cannot read the components file" in result.err
+    assert result.status == 2 and "nowhere.toml: no such file" in result.err
 
 
 def test_no_winner_without_a_house_at_10_in_json_and_simulate(cli):
@@ -451,3 +451,19 @@ def test_status_and_history_fold_long_lines_at_80_columns(cli, monkeypatch):
         for command in ("status", "history"):
             shown = cli(command).out.splitlines()
             assert shown and max(map(len, shown)) <= 80, (game, command)
+
+
+def test_history_fits_a_seal_in_80_columns(cli, monkeypatch):
+    """Issue 24 (11): a seal (`sha256:` and 64 hex digits) under its move's column made
+    88-column lines; it moves left to end at column 80, whole."""
+    from referee.cli import folded
+
+    seal = "sha256:" + "ab" * 32
+    assert folded(f"   1  Ann        squires {seal}", 80).splitlines() == [
+        "   1  Ann        squires", " " * (80 - len(seal)) + seal]
+    monkeypatch.setenv("COLUMNS", "80")
+    log = GOLDEN / "king-of-the-castle" / "three-player.toml"
+    (Path.cwd() / "game.toml").write_text(log.read_text())
+    shown = cli("history").out.splitlines()
+    assert sum("sha256:" in line for line in shown) >= 3
+    assert max(map(len, shown)) <= 80

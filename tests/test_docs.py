@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -41,7 +42,7 @@ def test_groff_reports_nothing(page):
 
 README_COMMANDS = [
     "python3 -m venv .venv && . .venv/bin/activate && pip install . && referee demo",
-    "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && pytest",
+    "python3 -m venv .venv && . .venv/bin/activate && pip install '.[test]' && pytest",
 ]
 
 
@@ -53,7 +54,7 @@ def test_readme_opens_with_the_two_commands():
     first = [line for line in blocks[0].splitlines() if line.strip()]
     assert first == README_COMMANDS
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "python3 -m venv" in ci and "pip install --quiet -e '.[test]'" in ci
+    assert "python3 -m venv" in ci and "pip install --quiet '.[test]'" in ci
     assert re.search(r"^pytest\b", ci, re.M)
 
 
@@ -97,3 +98,16 @@ def test_blank_scoresheets_are_up_to_date(game_id):
         path = ROOT / "scoresheets" / f"{game_id}-blank.{suffix}"
         assert path.is_file(), f"run: referee scoresheet --blank {game_id} -f {fmt} -O {path}"
         assert path.read_text() == sheets.render(sheet, fmt), f"{path} is out of date"
+
+
+def test_the_tests_and_the_processes_they_start_run_the_source_tree(tmp_path):
+    """The README's second command installs referee (not editable, so that the man pages stay);
+    the tests must still test the tree, in-process and in a `python -m referee` they start."""
+    import sys
+
+    import referee
+
+    assert Path(referee.__file__).resolve().parent == ROOT / "referee"
+    where = subprocess.run([sys.executable, "-c", "import referee; print(referee.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    assert Path(where.strip()).resolve().parent == ROOT / "referee"

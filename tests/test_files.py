@@ -3,6 +3,7 @@ lock file, `simulate --save`, unreadable logs; and no temporary file is ever lef
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -17,7 +18,7 @@ import pytest
 
 from referee import files
 from referee import log as logfile
-from referee.errors import CannotWrite, LogError, LogMissing
+from referee.errors import CannotWrite, LogError, LogMissing, UsageError
 from tests.conftest import GOLDEN, ROOT
 
 ROOT_USER = os.geteuid() == 0
@@ -269,18 +270,143 @@ def test_simulate_save_never_overwrites(cli):
 # ---- the lock's timeout ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e9", "x", "", "1" * 5000])
-def test_a_bad_lock_timeout_means_the_default(monkeypatch, value):
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e9", "1e2", "x", "1_0",
+                                   "0x10", "+3", "601", "\u0663", "1" * 5000])
+def test_a_bad_lock_timeout_is_a_usage_error(monkeypatch, value):
+    """Issue 24 (11): `1_0` waited 10 s (Python's float reads it); only a plain decimal from 0
+    to 600 is a timeout, anything else is refused in plain words (exit 2)."""
     monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", value)
-    assert files.lock_timeout() == files.LOCK_TIMEOUT
+    with pytest.raises(UsageError) as info:
+        files.lock_timeout()
+    assert info.value.exit_status == 2 and "REFEREE_LOCK_TIMEOUT" in info.value.message
+    assert "from 0 to 600" in info.value.message
 
 
-def test_a_nan_lock_timeout_does_not_wait_forever(ke_game, monkeypatch):
-    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "nan")
-    monkeypatch.setattr(files, "LOCK_TIMEOUT", 0.2)
-    with logfile.locked(ke_game.path / "game.toml", timeout=0):
-        result = ke_game("play", "draw", "PA3")
-    assert result.status == 75
+@pytest.mark.parametrize("value, seconds", [("", files.LOCK_TIMEOUT), ("0", 0.0),
+                                            ("10", 10.0), ("0.5", 0.5), (" 2.", 2.0),
+                                            (".25", 0.25), ("600", 600.0)])
+def test_a_plain_decimal_lock_timeout(monkeypatch, value, seconds):
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", value)
+    assert files.lock_timeout() == seconds
+
+
+def test_a_bad_lock_timeout_refuses_the_move_and_leaves_the_log(ke_game, monkeypatch):
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "1_0")
+    before = (ke_game.path / "game.toml").read_bytes()
+    result = ke_game("play", "draw", "PA3")
+    assert result.status == 2 and "REFEREE_LOCK_TIMEOUT is '1_0'" in result.err
+    assert (ke_game.path / "game.toml").read_bytes() == before
+
+
+# ---- a lock where the system has no flock (issue 24, item 10) ------------------------------
+
+
+def test_without_fcntl_or_msvcrt_the_lock_is_an_exclusive_file(ke_game, monkeypatch):
+    """Where `fcntl` is missing (Windows) every `play` exited 70. Simulated: with neither fcntl
+    nor msvcrt importable, `.NAME.lock.held` is the lock: created exclusively, removed after."""
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    log = ke_game.path / "game.toml"
+    held = ke_game.path / ".game.toml.lock.held"
+    result = ke_game("play", "draw", "PA3")
+    assert result.status == 0, result.err
+    assert len(logfile.read(log).entries) == 1 and not held.exists()
+    with files.locked(log, timeout=0):
+        assert held.exists()
+        with pytest.raises(files.LogBusy):
+            with files.locked(log, timeout=0.1):
+                pass  # pragma: no cover - never reached
+        before = log.read_bytes()
+        busy = ke_game("play", "pass")
+        assert busy.status == 75 and log.read_bytes() == before
+    assert not held.exists()
+    held.write_text("")  # left by a writer that died long ago: taken over
+    old = time.time() - files.STALE_LOCK - 5
+    os.utime(held, (old, old))
+    with files.locked(log, timeout=0):
+        assert held.exists() and held.stat().st_mtime > old
+    assert not held.exists()
+
+
+def test_two_writers_taking_over_one_stale_held_file_do_not_both_hold_it(ke_game, monkeypatch):
+    """Writer B finds a stale `.held` file; before B removes it, writer A also finds it stale,
+    removes it and takes the lock. B must not then remove A's fresh file and hold it too."""
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    log = ke_game.path / "game.toml"
+    held = ke_game.path / ".game.toml.lock.held"
+    held.write_text("")
+    old = time.time() - files.STALE_LOCK - 5
+    os.utime(held, (old, old))
+    real_lstat, writer_a, a_holds = os.lstat, contextlib.ExitStack(), []
+
+    def lstat_then_writer_a_takes_over(path, *args, **kwargs):
+        seen = real_lstat(path, *args, **kwargs)
+        if Path(path) == held and not a_holds:
+            a_holds.append("A")  # A's own look at the file goes straight through
+            writer_a.enter_context(files.locked(log, timeout=0))
+        return seen
+
+    monkeypatch.setattr(os, "lstat", lstat_then_writer_a_takes_over)
+    with writer_a:
+        with pytest.raises(files.LogBusy):
+            with files.locked(log, timeout=0):  # writer B
+                pass  # pragma: no cover - both would hold the lock
+        assert held.exists()  # A's lock file, still there while A holds it
+    assert not held.exists() and not (ke_game.path / ".game.toml.lock.held.break").exists()
+
+
+def test_a_stale_held_file_is_taken_over_by_one_writer_at_a_time(ke_game, monkeypatch):
+    """While another writer takes a stale `.held` over (it holds `.held.break`), a writer waits;
+    a `.held.break` left long ago by a writer that died doing so is removed."""
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", None)
+    log = ke_game.path / "game.toml"
+    held, guard = ke_game.path / ".game.toml.lock.held", ke_game.path / ".game.toml.lock.held.break"
+    old = time.time() - files.STALE_LOCK - 5
+    for path in (held, guard):
+        path.write_text("")
+        os.utime(path, (old, old))
+    os.utime(guard)  # another writer is taking over right now
+    with pytest.raises(files.LogBusy):
+        with files.locked(log, timeout=0):
+            pass  # pragma: no cover - never reached
+    os.utime(guard, (old, old))  # ... and died doing so, long ago
+    with files.locked(log, timeout=1):
+        assert held.stat().st_mtime > old
+    assert not held.exists() and not guard.exists()
+
+
+class FakeMsvcrt:
+    """msvcrt's byte locks, kept by this fake in a table shared by every open of one file."""
+
+    LK_NBLCK, LK_UNLCK = 2, 0
+
+    def __init__(self):
+        self.held = {}  # (device, inode) -> fd holding it
+
+    def locking(self, fd, mode, nbytes):
+        info = os.fstat(fd)
+        key = (info.st_dev, info.st_ino)
+        if mode == self.LK_UNLCK:
+            self.held.pop(key, None)
+        elif self.held.setdefault(key, fd) != fd:
+            raise OSError(13, "Permission denied")
+
+
+def test_without_fcntl_msvcrt_byte_locks_are_used(ke_game, monkeypatch):
+    fake = FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    log = ke_game.path / "game.toml"
+    assert ke_game("play", "draw", "PA3").status == 0 and fake.held == {}
+    with files.locked(log, timeout=0):
+        assert len(fake.held) == 1
+        with pytest.raises(files.LogBusy):
+            with files.locked(log, timeout=0):
+                pass  # pragma: no cover - never reached
+    assert fake.held == {}
+    assert not (ke_game.path / ".game.toml.lock.held").exists()
 
 
 # ---- unreadable logs ---------------------------------------------------------------------------

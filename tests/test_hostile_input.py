@@ -30,15 +30,51 @@ def files_in(folder):
     ("play", "draw", "Pig", "Army", "3", "--note", "\udcff"),
     ("play", "draw", "Pig", "Army", "\udcff"),
     ("play", "draw", "PA3", "--as", "Ann\udc80"),
+    ("play", "draw", "PA3", "--note", "-l\udcff"),  # text, though it looks like -l FILE
 ])
 def test_arguments_that_are_not_utf8_are_usage_errors(ke_game, args):
     before = (ke_game.path / "game.toml").read_bytes()
     names = files_in(ke_game.path)
     result = ke_game(*args)
     assert result.status == 2 and "not valid UTF-8" in result.err
-    assert "\\udc" in result.err and "\udcff" not in result.err
+    assert "\\x" in result.err and "\\udc" not in result.err  # the byte, shown escaped
     assert (ke_game.path / "game.toml").read_bytes() == before
     assert files_in(ke_game.path) == names  # no temporary file left behind
+
+
+@pytest.mark.parametrize("args", [
+    ("export", "--place", "Pub\udcff"),
+    ("export", "--link", "--place", "Pub\udcff"),
+    ("export", "--format", "bgg", "--place=Pub\udcff"),
+    ("scoresheet", "--place", "Pub\udcff"),
+    ("options", "--for", "Ann\udcff"),
+    ("status", "--for", "\udcffAnn"),
+    ("score", "--json", "--for", "Ann\ud800"),
+    ("rules", "kings-ear\udcff"),
+    ("history", "--json", "--for", "Ann\udcff"),
+])
+def test_every_text_option_refuses_bytes_that_are_not_utf8(ke_game, args):
+    """Issue 24 (8): `export --link --place` with such bytes exited 70, and without `--link`
+    the JSON held them as `Pub\\udcff`; any text argument of any command is refused now."""
+    before = (ke_game.path / "game.toml").read_bytes()
+    result = ke_game(*args)
+    assert result.status == 2, result.err
+    assert "is not valid UTF-8 text" in result.err and "internal error" not in result.err
+    assert (ke_game.path / "game.toml").read_bytes() == before
+    if "--json" in args:
+        assert json.loads(result.err)["error"]["code"] == "not-utf-8"
+
+
+def test_file_names_may_hold_any_bytes(cli):
+    """A file name need not be UTF-8: `check`'s files, --log, --output, --components."""
+    result = cli("check", "no\udcff.toml")
+    assert result.status == 66 and "not valid UTF-8" not in result.err
+    result = cli("new", "kings-ear", "-p", "A", "-p", "B", "--log=g\udcff.toml")
+    assert result.status == 0, result.err
+    result = cli("--log", "g\udcff.toml", "scoresheet", "-O", "s\udcff.txt")
+    assert result.status == 0, result.err
+    result = cli("-lg\udcff.toml", "scoresheet", "-Os\udcff.txt")  # value attached, as click allows
+    assert result.status == 0, result.err
 
 
 def test_a_player_name_that_is_not_utf8_starts_no_log(cli):
@@ -104,6 +140,15 @@ def test_a_nested_array_bomb_is_reported_and_check_goes_on(cli):
     assert cli("--log", "bomb.toml", "status").status == 65
 
 
+@pytest.mark.parametrize("value", [bomb(100_000), "{a = " * 5000 + "1" + "}" * 5000])
+def test_a_log_nested_as_deep_as_a_components_bomb_is_malformed(cli, value):
+    """The depths that crashed a components file (issue 24, item 9) end as 65 in a log."""
+    (cli.path / "game.toml").write_text(GOOD.read_text() + f"\nx = {value}\n")
+    for args in (("check", "game.toml"), ("status",), ("play", "pass")):
+        result = cli(*args)
+        assert result.status == 65 and "nested too deeply" in result.out + result.err, args
+
+
 def test_a_nested_array_under_retracted_is_a_malformed_log(cli):
     (cli.path / "game.toml").write_text(
         GOOD.read_text() + f"\n[[retracted]]\nseq = 1\ntype = \"draw\"\ncard = {bomb(300)}\n")
@@ -133,10 +178,10 @@ def test_check_reports_a_bug_in_one_log_and_goes_on(tmp_path, monkeypatch):
     bad.write_text(GOOD.read_text())
     real = checking._check
 
-    def flaky(path, strict):
+    def flaky(path):
         if str(path) == str(bad):
             raise KeyError(2)
-        return real(path, strict)
+        return real(path)
 
     monkeypatch.setattr(checking, "_check", flaky)
     reports = checking.check_files([GOOD, bad, GOOD])

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import log as logfile
+from referee import replay
 from referee.check import check_file
 from referee.engine import apply_event
 from referee.errors import RefereeError
@@ -19,7 +20,7 @@ from referee.evolve import evolve
 from referee.games.kingmaker import GAME
 from referee.games.kingmaker.components import SHIPPED, TEST_BOX, file_text, load
 from referee.simulate import default_players, play_out
-from tests.conftest import EXAMPLES, GOLDEN
+from tests.conftest import EXAMPLES, GOLDEN, assert_handled
 
 
 def test_components_command_prints_the_shipped_file_and_a_template(cli):
@@ -61,23 +62,7 @@ def test_a_bad_components_file_is_a_usage_error(cli):
 
 
 def test_a_test_box_game_at_the_table(cli):
-    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat",
-               "-o", "components=test-box").status == 0
-    state = GAME.setup(tuple(default_players(GAME, 3)), GAME.check_options({}))
-    deck = sorted(c for c, w in state.cards.items() if w == "deck")
-    hands = [deck[0:12], deck[12:24], deck[24:36]]
-    for index, hand in enumerate(hands):
-        if not any(state.kind(c) == "noble" for c in hand):
-            hand[0] = next(c for c in deck[36:] if state.kind(c) == "noble")
-    for name, hand in zip(("Ann", "Ben", "Cat"), hands):
-        result = cli("play", "dealt", ", ".join(c.replace(" ", "-") for c in hand), "--as", name)
-        assert result.status == 0, result.err
-    for _ in range(60):
-        table = json.loads(cli("options", "--json", "--all").out)
-        if table["phase"] != "layout":
-            break
-        result = cli("play", table["moves"][0], "--as", table["to_act"][0])
-        assert result.status == 0, result.err
+    _laid_out_test_box(cli)
     status = cli("status")
     assert "Turn 1:" in status.out and "Clock: not started" in status.out
     played = cli("play", "event Fair-Weather")
@@ -177,4 +162,45 @@ def test_hand_edited_events_end_in_clean_errors(tmp_path_factory, seed):
     path = tmp_path_factory.mktemp("km") / "edited.toml"
     path.write_text(logfile.dumps(evolve(log, entries=entries)), encoding="utf-8")
     report = check_file(path)  # never raises
-    assert report.ok or report.findings
+    assert_handled(report, edited_seq=entry.seq)
+    assert report.ok or event != entry.event  # only an edit can make the golden log fail
+
+
+def _laid_out_test_box(cli):
+    """A test-box game of Ann, Ben and Cat, dealt and laid out: Ann draws her first event."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+               "-o", "components=test-box").status == 0
+    state = GAME.setup(tuple(default_players(GAME, 3)), GAME.check_options({}))
+    deck = sorted(c for c, w in state.cards.items() if w == "deck")
+    hands = [deck[0:12], deck[12:24], deck[24:36]]
+    for hand in hands:
+        if not any(state.kind(c) == "noble" for c in hand):
+            hand[0] = next(c for c in deck[36:] if state.kind(c) == "noble")
+    for name, hand in zip(("Ann", "Ben", "Cat"), hands):
+        result = cli("play", "dealt", ", ".join(c.replace(" ", "-") for c in hand), "--as", name)
+        assert result.status == 0, result.err
+    for _ in range(60):
+        table = json.loads(cli("options", "--json", "--all").out)
+        if table["phase"] != "layout":
+            break
+        result = cli("play", table["moves"][0], "--as", table["to_act"][0])
+        assert result.status == 0, result.err
+
+
+def test_a_decision_typed_when_none_is_owed_is_refused(cli):
+    """Issue 24 (15): `heir`, `control`, `retreat`, `ransom`, `kill`, `respond`, `leave`,
+    `storm` and `port` answer a question the referee asks; typed when none is open they are
+    refused with a rule and a plain reason (they used to fail an assertion: exit 70)."""
+    _laid_out_test_box(cli)
+    log = logfile.read(cli.path / "game.toml")
+    state = replay.final(replay.from_log(log), log.entries)
+    before = (cli.path / "game.toml").read_bytes()
+    noble = sorted(state.nobles)[0].replace(" ", "-")
+    for move in (f"heir Henry to {noble}", f"control London to {noble}",
+                 f"retreat {noble} to in:London", f"ransom {noble}", f"kill {noble}",
+                 f"respond {noble}", f"leave Henry with {noble}"):
+        result = cli("play", *move.split())
+        assert result.status == 1, (move, result.err)
+        assert f"not the moment for `{move.split()[0]}`" in result.err, result.err
+        assert "none is open now" in result.err and "rule: " in result.err
+        assert (cli.path / "game.toml").read_bytes() == before

@@ -259,3 +259,75 @@ def test_stanley_needs_le_lucas_known_to_come_into_play():
     assert missing_data(state, "Stanley") == ["Le Lucas.capacity"]
     state = play(state, "amend ship Le-Lucas capacity=100")
     assert missing_data(state, "Stanley") == []
+
+
+# ---- hostile or huge components files (issue 24, item 9) -------------------------------------
+
+
+def _with_extra_nobles(count: int) -> str:
+    return SHIPPED_TEXT + "".join(f'\n[[nobles]]\nname = "Extra {i}"\ntroops = 10\nlords = 1\n'
+                                  f'home = ["London"]\n' for i in range(count))
+
+
+def test_declaring_many_entries_is_linear_not_quadratic(monkeypatch):
+    """8,000 extra nobles took 30 s in `new` and 17 s in `check`: every declaration compared its
+    name with every entry before it. Counted, not timed: the names compared grow with the
+    entries (four times the entries, about four times the work; it was sixteen)."""
+    calls = []
+    real = components.norm
+    monkeypatch.setattr(components, "norm", lambda name: calls.append(1) or real(name))
+
+    def work(count):
+        calls.clear()
+        box = load(_with_extra_nobles(count), "many.toml")
+        assert box.clash("noble", f"extra {count - 1}").name == f"Extra {count - 1}"
+        return len(calls)
+
+    small, large = work(300), work(1200)
+    assert large < 5 * small
+
+
+def test_the_index_follows_amendments_and_keeps_the_order():
+    box = load('format = "kingmaker-components/1"\n'
+               'nobles = [{name = "Neville", aliases = ["Warwick"]}, {name = "Percy"}]\n', "b")
+    for index in range(200):  # enough to fold the top layer into the base several times
+        box = box.with_entry(components.Entry("place", f"Place {index}", (("kind", "town"),)))
+    neville = box.get("noble", "Neville")
+    box = box.with_entry(neville.merged({"aliases": ("Kingmaker",)}))  # Warwick taken away
+    assert box.clash("noble", "warwick") is None and box.clash("title", "kingmaker").name \
+        == "Neville"
+    assert [e.name for e in box.of("noble")] == ["Percy", "Neville"]  # amended: last
+    assert box.clash("place", "place 7").name == "Place 7" and box.clash("heir", "place 7") \
+        is None
+    assert box == Box(box.entries)  # a box is its entries, however it was built
+    fresh = Box(box.entries)
+    assert fresh.clash("noble", "kingmaker").name == "Neville" and \
+        fresh.clash("noble", "warwick") is None
+
+
+@pytest.mark.parametrize("body, said", [
+    ("x = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ("x = " + "{a = " * 5000 + "1" + "}" * 5000, "nested too deeply"),
+    ("x = " + "9" * 5000, "a number too long"),
+])
+def test_a_components_file_nested_deep_or_with_huge_numbers_is_refused(cli, body, said):
+    (cli.path / "box.toml").write_text('format = "kingmaker-components/1"\n' + body + "\n")
+    result = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--components", "box.toml")
+    assert result.status == 2 and said in result.err and "internal error" not in result.err
+    assert not (cli.path / "game.toml").exists()
+
+
+def test_a_components_file_that_is_not_a_regular_file_is_refused_at_once(cli):
+    """/dev/zero was read 4.5 GiB in 32 s and a FIFO without a writer blocked forever."""
+    import os
+
+    os.mkfifo(cli.path / "fifo")
+    (cli.path / "folder").mkdir()
+    for path, said in (("/dev/zero", "is a character device"), ("fifo", "is a FIFO"),
+                       ("folder", "is a folder"), ("gone.toml", "gone.toml: no such file")):
+        result = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--components", path)
+        assert result.status == 2 and said in result.err, (path, result.err)
+    (cli.path / "huge.toml").write_bytes(b"#" * (4 * 1024 * 1024 + 1))
+    result = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--components", "huge.toml")
+    assert result.status == 2 and "larger than 4 MiB" in result.err
+    assert not (cli.path / "game.toml").exists()

@@ -21,7 +21,7 @@ from referee.evolve import evolve
 from referee.games.kingmaker import GAME
 from referee.replay import final, from_log, replay_log
 from referee.simulate import default_players, play_out
-from tests.conftest import GOLDEN
+from tests.conftest import GOLDEN, assert_handled
 
 TWO = GOLDEN / "kingmaker" / "three-player-two-parliaments.toml"
 LOG = logfile.read(TWO)
@@ -292,4 +292,32 @@ def test_hand_edited_parliament_events_end_in_clean_findings(tmp_path_factory, s
     path = tmp_path_factory.mktemp("km") / "edited.toml"
     path.write_text(logfile.dumps(evolve(LOG, entries=entries)), encoding="utf-8")
     report = check_file(path)  # never raises
-    assert report.ok or report.findings
+    assert_handled(report, edited_seq=entry.seq)
+    assert report.ok or event != entry.event  # only an edit can make the log fail
+
+
+def test_a_post_combat_decision_during_a_parliament_is_refused_not_a_crash():
+    """Issue 24 (15): `heir Henry to Percy` during a People's Parliament exited 70."""
+    from referee.errors import IllegalMove
+    from referee.replay import steps
+
+    setup = from_log(LOG)
+    refused = 0
+    for step in steps(setup, LOG.entries):
+        state = step.after
+        by = GAME.default_player(state)
+        if GAME.phase(state) != "parliament" or state.duties or by is None:
+            continue  # (with no one player to act, a player's move is refused before)
+        for text in ("heir Henry to Percy", "control London to Percy",
+                     "retreat Percy to in:London", "kill Percy", "ransom Percy"):
+            try:
+                event = GAME.parse(state, text, by)
+                apply_event(GAME, state, event, setup.players)
+            except IllegalMove as exc:
+                assert exc.code == "not-owed" and exc.rule, (text, exc.message)
+                refused += 1
+            except RefereeError:
+                pass  # a name this game does not know: a clean refusal of its own
+            else:
+                raise AssertionError(f"{text} accepted with no decision owed")
+    assert refused >= 5

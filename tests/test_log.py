@@ -12,7 +12,7 @@ import pytest
 from referee import log as logfile
 from referee import replay
 from referee.engine import Event, Player
-from referee.errors import LogBusy, LogError, LogMissing
+from referee.errors import LogBusy, LogError, LogMissing, UsageError
 
 GOOD = """\
 format = "referee-log/1"
@@ -165,9 +165,18 @@ def test_lock_waits_then_reports_busy(tmp_path):
 
 
 def test_lock_timeout_from_the_environment(tmp_path, monkeypatch):
+    """The writer waits REFEREE_LOCK_TIMEOUT seconds for the lock, then gives up (75); a value
+    that is not a plain number of seconds is a usage error (2), before any waiting."""
+    target = tmp_path / "g.toml"
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "0")
+    with logfile.locked(target):
+        with pytest.raises(LogBusy):
+            with logfile.locked(target):
+                pass  # pragma: no cover - never reached
     monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "not a number")
-    with logfile.locked(tmp_path / "g.toml"):
-        pass
+    with pytest.raises(UsageError):
+        with logfile.locked(target):
+            pass  # pragma: no cover - never reached
 
 
 def test_lock_file_in_unwritable_place_is_a_clean_error(tmp_path):

@@ -281,6 +281,38 @@ def card_entry(card: str) -> str:
 # ---- a whole box ------------------------------------------------------------------------------
 
 
+def namespace(kind: str) -> str:
+    """Entries share a name space: crown cards and guards, or heirs, places, events."""
+    return "card" if kind in CROWN or kind == "guard" else kind
+
+
+def _spaced_names(entry: Entry) -> set[tuple[str, str]]:
+    """The (name space, compared name) pairs an entry is known by: its name and aliases."""
+    space = namespace(entry.kind)
+    return {(space, norm(name)) for name in (entry.name, *entry.names("aliases"))}
+
+
+class Layers:
+    """A mapping never changed once made, extended cheaply: a large shared base and a small top
+    layer. `with_items` copies only the top, and folds it into a new base once it has grown
+    past the square root of the base, so n additions one at a time cost O(n * sqrt(n))."""
+
+    __slots__ = ("_base", "_top")
+
+    def __init__(self, base: dict[Any, Any], top: dict[Any, Any]):
+        self._base, self._top = base, top
+
+    def get(self, key: Any) -> Any:
+        found = self._top.get(key)
+        return self._base.get(key) if found is None else found
+
+    def with_items(self, items: dict[Any, Any]) -> Layers:
+        top = {**self._top, **items}
+        if len(top) ** 2 > len(self._base) + 64:
+            return Layers({**self._base, **top}, {})
+        return Layers(self._base, top)
+
+
 @value
 class Box:
     """The components a log has declared so far (R-2, R-3), by kind and name."""
@@ -288,15 +320,23 @@ class Box:
     entries: tuple[tuple[tuple[str, str], Entry], ...] = ()
 
     @cached_property
-    def _by_key(self) -> dict[tuple[str, str], Entry]:
-        return dict(self.entries)
+    def _by_key(self) -> Layers:
+        """kind and name -> entry; a box made by `with_entry` gets its own from the last box's."""
+        return Layers({}, dict(self.entries))
+
+    @cached_property
+    def _names(self) -> Layers:
+        """(name space, norm of a name or alias) -> the key of the entry declared under it."""
+        return Layers({}, {name: key for key, entry in self.entries
+                           for name in _spaced_names(entry)})
 
     @cached_property
     def _cards(self) -> dict[str, Entry]:
         return {e.name: e for (kind, _), e in self.entries if kind in CROWN or kind == "guard"}
 
     def get(self, kind: str, name: str) -> Entry | None:
-        return self._by_key.get((kind, name))
+        found: Entry | None = self._by_key.get((kind, name))
+        return found
 
     def card(self, name: str) -> Entry | None:
         """A crown card or Royal Guard by its entry name."""
@@ -332,9 +372,16 @@ class Box:
         return self._kinds.get(kind, [])
 
     def with_entry(self, entry: Entry) -> Box:
+        """The box with `entry` declared or amended (it comes last). Its indexes are this box's
+        with the entry added, so that declaring n entries one by one (a log's `declare` events)
+        costs about n * sqrt(n) steps of C, not n * n of Python."""
         key = (entry.kind, entry.name)
-        kept = tuple(item for item in self.entries if item[0] != key)
-        return Box(kept + ((key, entry),))
+        kept = self.entries if self._by_key.get(key) is None else \
+            tuple(item for item in self.entries if item[0] != key)  # an amendment: rare
+        box = Box(kept + ((key, entry),))
+        box.__dict__["_by_key"] = self._by_key.with_items({key: entry})
+        box.__dict__["_names"] = self._names.with_items(dict.fromkeys(_spaced_names(entry), key))
+        return box
 
     @cached_property
     def _places(self) -> dict[str, Entry]:
@@ -355,18 +402,15 @@ class Box:
         return self.single("votes").get(key, VOTE_DEFAULTS[key])
 
     def namespace(self, kind: str) -> str:
-        """Entries share a name space: crown cards and guards, or heirs, places, events."""
-        return "card" if kind in CROWN or kind == "guard" else kind
+        return namespace(kind)
 
     def clash(self, kind: str, name: str) -> Entry | None:
-        """An entry of the same name space with this name (declared already)."""
-        space = self.namespace(kind)
-        key = norm(name)
-        for (other, _), entry in self.entries:
-            if self.namespace(other) == space and (norm(entry.name) == key or
-                                                     key in map(norm, entry.names("aliases"))):
-                return entry
-        return None
+        """An entry of the same name space with this name or alias (declared already)."""
+        spaced = (namespace(kind), norm(name))
+        key = self._names.get(spaced)
+        entry = None if key is None else self._by_key.get(key)
+        # An amendment may have taken the alias away since it was indexed.
+        return entry if entry is not None and spaced in _spaced_names(entry) else None
 
 
 def load(text: str, source: str) -> Box:
@@ -377,6 +421,12 @@ def load(text: str, source: str) -> Box:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:  # arrays or inline tables nested hundreds deep
+        raise DataError(f"{source}: values nested too deeply to be a components file's "
+                        "(its entries are tables of flat values)") from None
+    except ValueError:  # tomllib's int() of a number over Python's 4,300-digit limit
+        raise DataError(f"{source}: a number too long to be a components file's (at most "
+                        "10000)") from None
     if doc.get("format") != FORMAT:
         raise DataError(f"{source}: format is {doc.get('format')!r}, expected {FORMAT!r}")
     box = Box()

@@ -523,6 +523,7 @@ class HeirTo(DutyChoice):
     fields = {"heir": "str", "to": "str"}
     field_docs = {"heir": "the heir", "to": "the noble who takes him, or `none`"}
     answers = frozenset({"heir"})
+    owed_rule = "R-48"
     in_combat = True
     forms = (("heir HEIR to NOBLE|none", "when the referee asks who takes an heir"),)
     subject, choice_rule = "heir", "R-48"
@@ -550,6 +551,7 @@ class Control(DutyChoice):
     fields = {"place": "str", "to": "str"}
     field_docs = {"place": "the fortress", "to": "the noble"}
     answers = frozenset({"control"})
+    owed_rule = "§6.2"
     in_combat = True
     forms = (("control PLACE to NOBLE", "after a siege is won (§6.2)"),)
     subject, choice_rule = "place", "§6.2"
@@ -575,6 +577,7 @@ class Ransom(Base):
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the captive", "to": "his home (R-30)"}
     answers = frozenset({"captive"})
+    owed_rule = "R-29"
     forms = (("ransom NOBLE [to LOCATION]", "the captor frees him (R-29); he goes home"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -618,6 +621,7 @@ class Kill(Base):
     fields = {"noble": "str"}
     field_docs = {"noble": "the captive"}
     answers = frozenset({"captive"})
+    owed_rule = "R-29"
     forms = (("kill NOBLE", "the captor refuses ransom (R-29)"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -643,6 +647,7 @@ class Retreat(DutyChoice):
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the noble", "to": "where he goes"}
     answers = frozenset({"retreat"})
+    owed_rule = "R-30"
     forms = (("retreat NOBLE to LOCATION", "one of the places the referee names"),)
     subject, choice_rule = "noble", "R-30"
 

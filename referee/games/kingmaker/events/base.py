@@ -49,6 +49,9 @@ class Base(EventType[State]):
     keywords: ClassVar[tuple[str, ...]] = ()
     answers: ClassVar[frozenset[str]] = frozenset()  # duty kinds this event resolves
     always: ClassVar[bool] = False  # may come while any duty is pending (table, trades)
+    # The rule of an event that only answers a duty the referee set (a retreat, an heir's new
+    # keeper): typed when no such duty is pending it is refused, never applied. "" for others.
+    owed_rule: ClassVar[str] = ""
 
     # ---- notation ---------------------------------------------------------------------------
     def parse(self, state: State, args: Args) -> Event:
@@ -99,6 +102,10 @@ class Base(EventType[State]):
         current = rules.duty(state)
         if current is not None and not self.always and current.kind not in self.answers:
             raise refuse(f"first: {rules.duty_prompt(current)}", "duty-pending", "§5")
+        if current is None and self.owed_rule:
+            raise refuse(f"not the moment for `{self.name}`: it answers the referee's question "
+                         f"({self.forms[0][1]}), and none is open now; "
+                         f"{rules.to_act(state).prompt}", "not-owed", self.owed_rule)
         if state.combat is not None and not self.always and not self.in_combat:
             raise refuse("a combat is being resolved: "
                          f"{rules.to_act(state).prompt}", "combat-pending", "§6")

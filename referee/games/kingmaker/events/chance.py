@@ -221,6 +221,7 @@ class Respond(Base):
                   **DECLARES_DOC}
     optional = frozenset({"with", "port", "declares"})
     answers = frozenset({"respond"})
+    owed_rule = "§8.3"
     phases = frozenset({CHANCE})
     forms = (("respond NOBLE [with NOBLES] [port PLACE]", "a called noble goes (§8.3); the "
                                                           "referee fills in `to`"),)
@@ -319,6 +320,7 @@ class Leave(Base):
     fields = {"heir": "str", "with": "str"}
     field_docs = {"heir": "the heir left behind", "with": "the noble who takes him"}
     answers = frozenset({"respond"})
+    owed_rule = "§8.3"
     phases = frozenset({CHANCE})
     forms = (("leave HEIR with NOBLE", "before a called noble answers (§8.3)"),)
 
@@ -367,6 +369,7 @@ class Storm(Base):
     actor = "table"
     reveal = True
     answers = frozenset({"storm"})
+    owed_rule = "§5.1"
     phases = frozenset({CHANCE})
     forms = (("storm SHIP ROLL [ROLL ...] [port PLACE]", "each ship at sea in a storm "
                                                          "(rule 10; 96-00 sinks it)"),)

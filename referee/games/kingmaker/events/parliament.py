@@ -554,6 +554,7 @@ class Port(Base):
                                                "port", **DECLARES_DOC}
     optional = frozenset({"declares"})
     answers = frozenset({"port"})
+    owed_rule = "R-74"
     phases = frozenset({PARLIAMENT})
     forms = (("port SHIP PLACE", "its force lands there; who attends goes on to Parliament "
                                  "(R-74)"),)
