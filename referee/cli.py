@@ -337,17 +337,17 @@ def new(
     _print_next(table)
 
 
-def _read_components(path: Path) -> tuple[str, str]:
-    """A components file as (name, text), or a usage error naming the file."""
+def _read_components(path: Path, what: str = "components file") -> tuple[str, str]:
+    """A components file (or another `what`) as (name, text), or a usage error naming it."""
     from referee.log import MAX_BYTES
 
     try:
         data = path.read_bytes()[:MAX_BYTES + 1]
         if len(data) > MAX_BYTES:
-            raise UsageError(f"{path}: too large for a components file")
+            raise UsageError(f"{path}: too large for a {what}")
         return path.name, data.decode("utf-8")
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read the components file ({exc.strerror})") from None
+        raise UsageError(f"{path}: cannot read the {what} ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
 
@@ -427,6 +427,38 @@ def play(
     for notice in played.notices:
         out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
     _print_next(played.after)
+
+
+@app.command()
+def declare(
+    ctx: typer.Context,
+    file: Optional[str] = typer.Argument(None, metavar="[FILE]",
+                                         help="The declarations, one a line (default, or `-`: "
+                                              "standard input)."),
+) -> None:
+    """Record several `declare` lines at once (Kingmaker's printed values, R-2), as one write."""
+    from referee import session
+
+    path = log_path(ctx)
+    lines = _declaration_text(file).splitlines()
+    declared = session.declare(path, [text_arg(line, "a declaration") for line in lines])
+    for line in declared.lines:
+        out(clean(line))
+    _print_next(declared.after)
+
+
+def _declaration_text(file: Optional[str]) -> str:
+    if file is not None and file != "-":
+        return _read_components(Path(file), "declarations file")[1]
+    if sys.stdin is None:
+        raise UsageError("no declarations: give a FILE, or the lines on standard input")
+    if sys.stdin.isatty():
+        err("Type or paste the `declare` lines, then Ctrl-D on a line of its own:")
+    try:
+        return sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"the declarations could not be read from standard input ({exc})",
+                         code="no-lines") from None
 
 
 @app.command()

@@ -152,9 +152,11 @@ def parse_card(state: State, word: str, text: str,
     except NotationError as exc:
         if exc.code != "unknown-word":
             raise
-        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first "
-                            "(e.g. `declare noble Talbot troops=30 lords=2 home=Wingfield`)",
-                            code="unknown-card", rule="R-2") from None
+        typed = shown(unquote(word).replace("-", " ") if '"' in word else word)
+        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first, "
+                            f"as its card prints it (`declare noble {typed} troops=___ lords=___ "
+                            f"home=___`; a title, office, bishop, mercenary, ship or town card "
+                            "has its own values)", code="unknown-card", rule="R-2") from None
     entry = state.box.card(name)
     if entry is not None and (entry.copies or 1) > 1 and where is not None:
         free = [c for c in instances(entry) if where(c)]
