@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
-from referee.errors import IllegalMove, UsageError
+from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
 from referee.games.kingmaker.components import (
@@ -181,6 +181,15 @@ class Kingmaker(Game[State]):
         return state
 
     # ---- moves ---------------------------------------------------------------------------
+    def parse(self, state: State, text: str, player: str | None) -> Event:
+        try:
+            return super().parse(state, text, player)
+        except MoveError as exc:
+            raise with_rule(exc) from None
+
+    def ruled(self, refusal: MoveError) -> MoveError:
+        return with_rule(refusal)
+
     def legal(self, state: State, player: str | None = None) -> list[Event]:
         """The phase's moves; once the time limit has ended the game, its end only (R-84)."""
         moves = super().legal(state, player)
@@ -257,6 +266,20 @@ class Kingmaker(Game[State]):
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)
+
+
+# The rule a refusal the shared notation or engine raised falls under: the declarations of R-2,
+# else the notation of §14 (move text) or the turn of §5 (a well-formed move out of place).
+DECLARATION_CODES = frozenset({"bad-value", "whose-value", "one-entry", "unknown-field",
+                               "no-declarations", "blank"})
+
+
+def with_rule(exc: MoveError) -> MoveError:
+    """The refusal with a rule named (every Kingmaker refusal names one)."""
+    if not exc.rule:
+        exc.rule = "R-2" if exc.code in DECLARATION_CODES else \
+            "§14" if isinstance(exc, NotationError) else "§5"
+    return exc
 
 
 def _same_time(at: dt.datetime, now: dt.datetime | None) -> bool:

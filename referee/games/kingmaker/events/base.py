@@ -352,7 +352,8 @@ def with_inline(state: State, declared: Iterable[str], refusal: bool = False) ->
                          "unknown-entry", "R-2")
         entry = matches[0] if matches else Entry("place", name)
         if entry.get(key) is not None and entry.get(key) != value:
-            raise refuse(f"{entry.name}'s {key} is already {entry.get(key)!r}: values are "
+            raise refuse(f"{entry.name}'s {key} is already {value_text(key, entry.get(key))}: "
+                         "values are "
                          "fixed once declared; `amend` mends a slip (R-2)", "declared-already",
                          "R-2")
         state = _declare(state, entry.kind, entry.name, {**dict(entry.values), key: value},
