@@ -223,10 +223,10 @@ def games(as_json: bool = typer.Option(False, "--json", help="Machine-readable o
     found = [load_game(gid) for gid in available_game_ids()]
     if as_json:
         out_json([{"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                   "options": {o.name: o.default for o in g.options}} for g in found])
+                   "options": g.new_defaults()} for g in found])
         return
     for g in found:
-        opts = ", ".join(f"{o.name}={_show_value(o.default)}" for o in g.options) or "-"
+        opts = ", ".join(f"{k}={_show_value(v)}" for k, v in g.new_defaults().items()) or "-"
         out(f"{g.id:<20} {g.title:<24} {g.min_players}-{g.max_players} players   options: {opts}")
 
 
@@ -243,8 +243,9 @@ def rules(game: str = typer.Argument(..., help="The game id (see `referee games`
 
     g = load_game(game)
     if as_json:
+        defaults = g.new_defaults()
         out_json({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                  "options": [{"name": o.name, "default": o.default, "kind": o.kind,
+                  "options": [{"name": o.name, "default": defaults[o.name], "kind": o.kind,
                                "ruling": o.ruling, "help": o.help} for o in g.options],
                   "phases": [{"id": p.id, "doc": p.doc} for p in g.phases],
                   "events": {name: {"fields": dict(e.fields), "optional": sorted(e.optional),

@@ -397,6 +397,11 @@ class Game(Generic[S]):
     def default_options(self) -> dict[str, Any]:
         return {spec.name: _thaw(spec.default) for spec in self.options}
 
+    def new_defaults(self) -> dict[str, Any]:
+        """The game's options as `referee new` writes them when none is given: what `games`,
+        `rules` and the man page call the defaults (by default, the options' own)."""
+        return self.default_options()
+
     def option_specs(self) -> dict[str, OptionSpec]:
         """The game's options and the table options every game accepts (TABLE_OPTIONS)."""
         return {spec.name: spec for spec in (*TABLE_OPTIONS, *self.options)}

@@ -74,9 +74,10 @@ class Kingmaker(Game[State]):
     seed_use = "the tool rolls the percentile dice a move leaves out"
     options = (
         OptionSpec("components", TEST_BOX_OPTION, "str",
-                   "the components file `new` copies into the log (name and SHA-256; the "
-                   "shipped kingmaker-ah1.toml without --components), or test-box, the small "
-                   "invented box of simulate and the tests", "R-3", check=check_components),
+                   "the components file `new` copies into the log (name and SHA-256): the "
+                   "shipped kingmaker-ah1.toml, the 1974 box, unless --components names "
+                   "another; test-box is the small invented box of simulate and the tests",
+                   "R-3", check=check_components),
         OptionSpec("deal", "auto", "str", "the deal: auto (36 or 35, even), 35 or 36", "R-5",
                    choices=("auto", "35", "36")),
         OptionSpec("assign_at_sea", "no", "str", "may a card be assigned to a noble at sea?",
@@ -149,6 +150,11 @@ class Kingmaker(Game[State]):
         options["components"] = f"{name} {components.digest(text)}"
         return options, [Event.make("declare", None, entry=e.kind, name=e.name,
                                     **dict(e.values)) for e in components.ordered(box)]
+
+    def new_defaults(self) -> dict[str, Any]:
+        """`new` copies the shipped box (R-3): the test box is the replay's default only for
+        logs that name none (simulate, the tests)."""
+        return {**self.default_options(), "components": SHIPPED}
 
     def components_text(self, template: bool = False) -> str:
         text = components.file_text(SHIPPED)

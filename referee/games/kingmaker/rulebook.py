@@ -199,10 +199,9 @@ RULEBOOK = Rulebook(
         Rule("R-3", "Self-contained logs: `referee new kingmaker --components FILE` writes one "
              "table `declare` event per entry at the head of the log (`history` folds them "
              "into one line) and the file's name and SHA-256 into the option; without "
-             "--components `new` copies the shipped kingmaker-ah1.toml the same way. The value "
-             "`test-box` preloads a small invented box instead: `simulate`, the demo and the "
-             "tests play with it, which is why `referee games` lists it as the option's "
-             "default.",
+             "--components `new` copies the shipped kingmaker-ah1.toml (the 1974 box) the same "
+             "way, the default `referee games` names. The value `test-box` preloads a small "
+             "invented box instead: `simulate`, the demo and the tests play with it.",
              option="components"),
         Rule("R-4", "A card's regional bonus counts only when the place's regions, or the "
              "`regions` word of the attack or siege, hold the noble's position; Tees lies "

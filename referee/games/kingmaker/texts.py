@@ -432,6 +432,10 @@ def _move_hint(state: State) -> str:
 
 
 def legal_note(state: State, player: str | None = None) -> str:
+    current = rules.duty(state)
+    if state.ended is None and (current.kind == "deal" if current is not None else
+                                state.stage == DEAL):
+        return DEAL_NOTE
     if not state.in_play or state.ended is not None:
         return ""
     note = ("At any time outside active combat any player may also `play CARD to NOBLE`, "
@@ -450,6 +454,12 @@ def legal_note(state: State, player: str | None = None) -> str:
                 f"{s.leader}, who leads round {s.round} (`referee options --for {s.leader}`, "
                 "R-81). " + note)
     return note
+
+
+DEAL_NOTE = ("The cards dealt are typed as they come: `dealt CARD, CARD, ...` (options lists a "
+             "deal only from cards whose printed values the log has). A card this log does "
+             "not list yet, or one missing a value, is refused with the `declare` lines to "
+             "fill in from the box; `referee declare` records them all at once (R-2).")
 
 
 def inventory(state: State) -> dict[str, int]:
