@@ -88,3 +88,29 @@ def test_a_stopped_game_says_who_ended_it_and_the_standing():
     assert lines[1] == "Ann: Commons 46 of 80 (58%), Lords 33 of 54 (61%)"
     assert explain_result(evolve(state, ended=None)) == []
     assert "(`end concede`): no winner (§10)" in _flat(render_text(game.score(stopped)))
+
+
+def test_status_lists_every_source_of_a_nobles_strength():
+    """Cards, printed titles, Royal Guards (R-44) and regional bonuses (R-4) add up to the
+    strength status shows, at every step of the golden games."""
+    from referee import log as logfile
+    from referee.replay import replay_log, steps
+
+    guards = bonuses = 0
+    for name in ("three-player-two-parliaments", "four-player-complete-victory",
+                 "six-player-time-limit"):
+        log = logfile.read(GOLDEN / "kingmaker" / f"{name}.toml")
+        for step in list(steps(replay_log(log)[0], log.entries))[::7]:
+            state = step.after
+            if not state.in_play:
+                continue
+            for noble in state.nobles:
+                parts = rules.strength_parts(state, noble)
+                assert sum(n for _, n in parts) == rules.strength(state, noble), noble
+                guards += any("Royal Guard" in what for what, _ in parts)
+                bonuses += any(" bonus of " in what for what, _ in parts)
+    assert guards and bonuses  # both kinds were met and summed
+    game, state = final_state(THREE)
+    status = _flat(game.render(state))
+    assert "Neville 330 in:Middleham = troops 50, Earl of Warwick (printed), Marshal of " \
+           "England +100" in status and "Duke of Lancaster (Royal Guard, R-44) +30" in status

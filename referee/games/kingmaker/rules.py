@@ -266,6 +266,32 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     return total
 
 
+def strength_parts(state: State, noble: str) -> list[tuple[str, int]]:
+    """What makes up `strength(state, noble)`, as status lists it: his printed troops, each card
+    (with what it adds, 0 for none), each Royal Guard he holds (R-44) and each regional bonus
+    that counts where he stands (R-4); the numbers sum to his strength."""
+    place = place_of(noble_position(state, noble))
+    here = regions(state, place) if place else set()
+    here |= {WITHIN[r] for r in here if r in WITHIN}
+    entry = state.entry(noble)
+    parts = [("troops", entry.number("troops"))]
+    if entry.get("title"):
+        parts.append((f"{entry.get('title')} (printed)", 0))
+    bonuses = []
+    for card in state.cards_of(noble):
+        found = state.entry(card)
+        adds = found.number("troops") if found.kind in ("title", "office", "mercenary") and \
+            not found.flag("attack_only") else 0
+        parts.append((card + (" (attack only, R-28)" if found.flag("attack_only") else ""),
+                      adds))
+        if found.kind in ("title", "office", "bishop") and found.get("bonus_region") in here:
+            bonuses.append((f"{found.get('bonus_region')} bonus of {card} (R-4)",
+                            found.number("bonus")))
+    parts += [(f"{guard} (Royal Guard, R-44)", state.entry(guard).number("troops"))
+              for guard, by in _guards(state).items() if by == noble]
+    return parts + bonuses
+
+
 def _strengths_key(state: State) -> tuple[object, ...]:
     return _guards(state), state.box
 

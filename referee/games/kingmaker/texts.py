@@ -278,12 +278,12 @@ def _faction(state: State, player: str, votes: tuple[int, int]) -> list[str]:
     lines = [f"{player}{late}: Commons {votes[0]}, Lords {votes[1]}; hand "
              f"{state.hand_size(player)} card(s); held events: {held}"]
     for noble in state.faction(player):
-        cards = [c for c in state.cards_of(noble)]
-        printed = state.entry(noble).get("title")
-        shown = ([f"{printed} (printed)"] if printed else []) + cards
+        troops, *parts = rules.strength_parts(state, noble)
+        shown = [f"troops {troops[1]}"] + [f"{what} +{adds}" if adds else what
+                                           for what, adds in parts]
         heirs = state.heirs_of(noble)
         lines.append(f"  {noble:<12} {rules.strength(state, noble):>4}  "
-                     f"{state.nobles[noble].at:<22} " + (", ".join(shown) or "-")
+                     f"{state.nobles[noble].at:<22} = " + ", ".join(shown)
                      + (f"; heirs: {', '.join(heirs)}" if heirs else ""))
     return lines
 
