@@ -358,11 +358,72 @@ def components(game: str = typer.Argument(..., help="The game id (see `referee g
                template: bool = typer.Option(False, "--template",
                                              help="An empty file for a group to complete "
                                                   "from its own box."),
+               fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE",
+                                                   help="Ask for the box's values one at a "
+                                                        "time, saving FILE after each answer."),
                ) -> None:
     """Print the game's components file as shipped (or a template to fill in)."""
     from referee.engine import load_game
 
-    out(load_game(game).components_text(template), nl=False)
+    found = load_game(game)
+    if fill is not None:
+        if found.id != "kingmaker":
+            raise UsageError(f"{found.title} has no components file to fill (Kingmaker has)")
+        _fill_components(fill)
+        return
+    out(found.components_text(template), nl=False)
+
+
+def _fill_components(path: Path) -> None:
+    """`components kingmaker --fill FILE`: one question at a time in the box's order, FILE
+    saved (atomically) after each answer; Ctrl-C or the end of input stops with all kept."""
+    from referee.games.kingmaker import components as km
+
+    if path.exists():
+        box = _loaded_box(km, *_read_components(path))
+    else:
+        box = km.load(km.file_text(km.SHIPPED), km.SHIPPED)
+        _save_box(km, path, box)
+        err(f"{path}: started from the shipped file (what is known of the 1974 box)")
+    closed: set[str] = set()
+    try:
+        while True:
+            pending = km.fill_questions(box, frozenset(closed))
+            if not pending:
+                break
+            question = pending[0]
+            left = km.fill_remaining(box)
+            answer = input(f"[{left} left] {question.text}: ")
+            if not question.key and not answer.strip():
+                closed.add(question.section)
+                continue
+            try:
+                box = km.fill_answer(box, question, answer)
+            except km.DataError as exc:
+                err(f"  {clean_line(exc)}")
+                continue
+            _save_box(km, path, box)
+    except (KeyboardInterrupt, EOFError):
+        err("")
+        err(f"Stopped: every answer is saved in {path}; the same command goes on from here "
+            f"({km.fill_remaining(box)} values left).")
+        return
+    err(f"Done: {path} has every value asked. Start a game with it: "
+        f"referee new kingmaker --components {path} -p NAME ...")
+
+
+def _loaded_box(km: Any, name: str, text: str) -> Any:
+    try:
+        return km.load(text, name)
+    except km.DataError as exc:
+        raise UsageError(str(exc), code="bad-components") from None
+
+
+def _save_box(km: Any, path: Path, box: Any) -> None:
+    from referee import files
+
+    text = km.dumps(box, "Avalon Hill 1st edition (1974)")
+    files.replace(path, text.encode("utf-8"), "the components file")
 
 
 def _print_next(table: Any) -> None:

@@ -546,3 +546,146 @@ _SINGLE_TEMPLATES = {
                     'minor = { winner = "01-05", loser = "01-20" }',
                     'none = { winner = "01-05", loser = "01-10" }'],
 }
+
+
+# ---- filling a file from the box, one question at a time (`components --fill`) ---------------
+
+# The box's order: the nobles' cards, then the other crown cards, then the map's places; and
+# the values asked of each, as the cards and the map print them.
+FILL_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("noble cards", ("noble",)),
+    ("crown cards", ("title", "office", "bishop", "mercenary", "ship", "town")),
+    ("places on the map", ("place",)))
+ASKED: dict[str, tuple[str, ...]] = {
+    "noble": ("troops", "lords", "commons", "home"), "title": ("troops", "commons"),
+    "office": ("troops", "commons"), "bishop": ("lords",), "mercenary": ("troops",),
+    "ship": ("capacity", "home_port"), "town": ("place",), "place": ("kind",)}
+WORDING: dict[tuple[str, str], str] = {
+    ("noble", "troops"): "the troops printed on his card",
+    ("noble", "lords"): "the Lords votes printed on his card",
+    ("noble", "commons"): "the Commons votes printed on his card (0 if none)",
+    ("noble", "home"): "his home castle as the map names it (two: A, B)",
+    ("title", "troops"): "the troops printed on the card",
+    ("title", "commons"): "the Commons votes printed on the card (0 if none)",
+    ("office", "troops"): "the troops printed on the card",
+    ("office", "commons"): "the Commons votes printed on the card (0 if none)",
+    ("bishop", "lords"): "the Lords votes printed on the card",
+    ("mercenary", "troops"): "the troops printed on the card",
+    ("ship", "capacity"): "how many troops the ship's card says it carries",
+    ("ship", "home_port"): "its home port as the map names it",
+    ("town", "place"): "the town on the map the card gives",
+    ("place", "kind"): "on the map, is it a city, town (walled), royal-castle, castle, "
+                       "open-town or unfortified?",
+}
+CARD_WORDS = {"noble": "noble card", "title": "title card", "office": "office card",
+              "bishop": "bishop's card", "mercenary": "mercenary card", "ship": "ship card",
+              "town": "town card", "place": "place"}
+
+
+@value
+class Question:
+    """One question of `--fill`: a value of an entry, or (key "") whether the section has
+    another card the file does not list yet."""
+
+    section: str
+    kind: str
+    name: str
+    key: str
+    text: str
+
+
+def fill_questions(box: Box, closed: frozenset[str] = frozenset()) -> list[Question]:
+    """Every value still to ask, in the box's order, each section closed by the question of
+    another card (unless the group said it has no more, `closed`)."""
+    out: list[Question] = []
+    for section, kinds in FILL_SECTIONS:
+        for kind in kinds:
+            for entry in box.of(kind):
+                out += [Question(section, kind, entry.name, key,
+                                 f"{entry.name}, {CARD_WORDS[kind]}: {WORDING[(kind, key)]}")
+                        for key in ASKED[kind] if entry.get(key) is None]
+        if kinds == ("place",):
+            out += [Question(section, "place", name, "kind",
+                             f"{name}, {CARD_WORDS['place']}: {WORDING[('place', 'kind')]}")
+                    for name in _places_named(box)]
+        if section not in closed:
+            out.append(Question(section, "", "", "", _more_text(section)))
+    return out
+
+
+def _more_text(section: str) -> str:
+    if section == "noble cards":
+        return "Another noble card this file does not list? Its name as printed (Enter: none)"
+    if section == "crown cards":
+        return ("Another crown card this file does not list? Its kind and name, e.g. `title "
+                "Earl of Kent` (kinds: title, office, bishop, mercenary, ship, town; Enter: "
+                "none)")
+    return "Another place on the map to list? Its name (Enter: none)"
+
+
+def _places_named(box: Box) -> list[str]:
+    """Places the cards name (homes, places brought, towns, home ports) the file lacks."""
+    named: list[str] = []
+    for kind in ("noble", "title", "office", "bishop", "town", "ship"):
+        for entry in box.of(kind):
+            named += list(entry.names("home")) + list(entry.names("brings"))
+            named += [str(entry.get(k)) for k in ("place", "home_port")
+                      if entry.get(k) is not None]
+    return [name for name in dict.fromkeys(named)
+            if box.place(name) is None and box.clash("place", name) is None]
+
+
+def fill_remaining(box: Box) -> int:
+    """How many values are still to ask."""
+    return sum(1 for q in fill_questions(box, frozenset(s for s, _ in FILL_SECTIONS)))
+
+
+def fill_answer(box: Box, question: Question, text: str) -> Box:
+    """The box with one answer: a value of an entry, or a card or place it did not list.
+    Raises DataError (in the box's words) for an answer that does not fit."""
+    text = text.strip()
+    if not question.key:
+        return _new_entry(box, question.section, text)
+    kind = FIELDS[question.kind][question.key]
+    value: Any
+    if not text:
+        raise DataError("nothing typed: type the value, or Ctrl-C to stop (all is saved)")
+    if kind == "int":
+        if not text.isdigit():
+            raise DataError(f"{text!r} is not a number: type the number the card prints")
+        value = int(text)
+    elif kind == "str[]":
+        value = tuple(part.strip() for part in text.split(",") if part.strip())
+    else:
+        value = text
+    if value == ():
+        raise DataError("no name typed: the names as the map prints them, A, B for two")
+    entry = box.get(question.kind, question.name) or Entry(question.kind, question.name)
+    checked = check_values(question.kind, question.name,
+                           {**dict(entry.values), question.key: value})
+    return _in_place(box, Entry(question.kind, question.name, tuple(sorted(checked.items()))))
+
+
+def _in_place(box: Box, entry: Entry) -> Box:
+    """The box with `entry` where it was (the file keeps the box's order), or added last."""
+    key = (entry.kind, entry.name)
+    if box.get(*key) is None:
+        return box.with_entry(entry)
+    return Box(tuple((k, entry if k == key else e) for k, e in box.entries))
+
+
+def _new_entry(box: Box, section: str, text: str) -> Box:
+    if section == "noble cards":
+        kind, name = "noble", text
+    elif section == "crown cards":
+        kind, _, name = text.partition(" ")
+        if kind not in CROWN or kind == "noble":
+            raise DataError(f"start with the kind of card: title, office, bishop, mercenary, "
+                            f"ship or town (then its name), not {kind!r}")
+    else:
+        kind, name = "place", text
+    name = name.strip()
+    if box.clash(kind, name) is not None:
+        raise DataError(f"{name} is listed already")
+    check_values(kind, name, {})
+    return box.with_entry(Entry(kind, name))
