@@ -500,30 +500,74 @@ def _single_table(entry: Entry) -> dict[str, Any]:
 
 def template(box: Box) -> str:
     """The shipped data as a file to complete: each entry with its known values, and a comment
-    line for every value still to be entered from the box (R-2 would ask for it)."""
+    line, in the box's words, for every value still to be entered from the box (R-2 would ask
+    for it). Where a value came from (`source`) is the project's business, not the group's."""
     lines = [f'format = "{FORMAT}"', 'edition = "Avalon Hill 1st edition (1974)"',
-             "# Complete the commented values from your own box, uncomment them, add the",
-             "# entries that are missing (the same keys), then: referee new kingmaker "
-             "--components FILE ...", ""]
+             "# What is known of the 1974 box. Each commented line is a value printed on a card",
+             "# or the map: type it after the `=` and remove the `#`. A card of your box that",
+             "# is not here gets an entry of its own, like the commented one closing its list.",
+             "# Easier: `referee components kingmaker --fill FILE` asks for each value in turn.",
+             "# Then: referee new kingmaker --components FILE -p NAME ...", ""]
     import tomli_w
 
     for kind in SINGLES:
         entry = box.get(kind, kind)
-        lines.append(f"[{kind}]")
+        lines += _TABLE_NOTES[kind] + [f"[{kind}]"]
         if entry is not None:
-            lines += tomli_w.dumps(_single_table(entry)).rstrip().splitlines()
+            lines += tomli_w.dumps(_without_source(_single_table(entry))).rstrip().splitlines()
         else:
             lines += [f"# {line}" for line in _SINGLE_TEMPLATES[kind]]
         lines.append("")
     for key, kind in ARRAYS.items():
+        lines.append(f"# ---- {_LIST_NOTES[kind]}")
         for entry in box.of(kind):
             lines.append(f"[[{key}]]")
-            lines += tomli_w.dumps({"name": entry.name, **_in_order(entry)}).rstrip().splitlines()
-            lines += [f"# {field} = " for field in FIELDS[kind]
+            lines += tomli_w.dumps({"name": entry.name, **_without_source(_in_order(entry))}
+                                   ).rstrip().splitlines()
+            lines += [f"# {field} =    {_hint(kind, field)}" for field in FIELDS[kind]
                       if entry.get(field) is None and field in _wanted(kind)]
             lines.append("")
-        lines += [f"# [[{key}]]", '# name = ""'] + [f"# {f} = " for f in _wanted(kind)] + [""]
+        lines += [f"# [[{key}]]", '# name = ""'] + \
+            [f"# {f} =    {_hint(kind, f)}" for f in _wanted(kind)] + [""]
     return "\n".join(lines)
+
+
+def _without_source(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if k != "source"}
+
+
+def _hint(kind: str, field: str) -> str:
+    """A template line's note: what the card or map prints there, and how to type it."""
+    words = WORDING.get((kind, field)) or _MORE_WORDING.get(field, "")
+    typed = {"int": "a number", "bool": "true or false", "str": 'in quotes, "..."',
+             "str[]": 'a list, ["...", "..."]'}[FIELDS[kind][field]]
+    return f"# {words}; {typed}" if words else f"# {typed}"
+
+
+_MORE_WORDING = {
+    "title": "a title printed on the noble's card, if any",
+    "bonus": "the bonus troops printed for a region", "bonus_region": "that region's name",
+    "brings": "the places the card gives its holder", "ships": "the ships the card gives",
+    "archbishop": "true for an archbishop", "copies": "how many such cards the box has",
+    "port": "true if the map shows a port", "cathedral": "true if the map shows a cathedral",
+    "area": "mainland, island, calais, ireland, scotland or continent",
+    "regions": "the bonus regions it lies in", "weather": "fair, or bad for bad weather",
+    "place": "the place the card names", "calls": "who is called where, WHO>PLACE",
+    "house": "lancaster or york", "rank": "its place in the line of succession",
+    "start": "where it starts",
+}
+_TABLE_NOTES = {
+    "votes": ["# ---- the votes of a King and of the senior heirs (the rules' Parliament)"],
+    "battle_chart": ["# ---- the Battle Combat Table: the odds columns, and the rolls that win"],
+    "death_chart": ["# ---- the rolls that kill a noble after a battle, by result and side"],
+}
+_LIST_NOTES = {
+    "noble": "the noble cards", "title": "the title cards", "office": "the office cards",
+    "bishop": "the bishops' cards", "mercenary": "the mercenary cards",
+    "ship": "the ship cards", "town": "the town cards", "guard": "the Royal Guard cards",
+    "heir": "the royal heirs, in their line of succession", "place": "the places on the map",
+    "event": "the event cards",
+}
 
 
 def _wanted(kind: str) -> tuple[str, ...]:
