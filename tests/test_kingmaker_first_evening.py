@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from referee import log as logfile
 
 HANDS = {
@@ -134,3 +136,50 @@ def test_a_refused_batch_of_declarations_leaves_the_log_untouched(cli):
     (cli.path / "d.txt").write_text("noble Percy troops=40 lords=3\n")
     done = cli("declare", "d.txt")
     assert done.status == 0 and "declare noble Percy troops=40 lords=3" in done.out
+
+
+def test_options_during_a_deal_say_what_to_type_when_no_deal_can_be_listed(cli):
+    """Three players with the shipped file: once its complete cards run out, `options` still
+    says how the deal is typed and what is declared (never a heading alone)."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat").status == 0
+    first = cli("options")
+    assert "  dealt " in first.out  # Ann's deal can be listed from the complete cards
+    assert cli("play", "dealt Archbishop-of-York, Bishop-of-Durham, Bishop-of-Lincoln, "
+                       "Bishop-of-Norwich, Bristol, Carisbrooke, Coventry, Earl-of-Essex, "
+                       "French-Foot-Soldiers, Ipswich, Lancaster, Leicester").status == 0
+    shown = cli("options")
+    assert shown.status == 0 and "  dealt " not in shown.out
+    lines = [line for line in shown.out.splitlines() if line.strip()]
+    assert len(lines) >= 2 and "`dealt CARD, CARD, ...`" in lines[1]
+    assert "`referee declare`" in shown.out and "(R-2)" in shown.out
+
+
+def test_games_and_new_agree_on_the_default_box(cli):
+    listed = [line for line in cli("games").out.splitlines() if line.startswith("kingmaker")]
+    assert "components=kingmaker-ah1.toml" in listed[0]
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    written = logfile.read(cli.path / "game.toml").options["components"]
+    assert written.startswith("kingmaker-ah1.toml sha256:")
+
+
+def test_no_deal_is_listed_that_the_layout_would_refuse():
+    """legal() and apply agree: with a dealt card still lacking a value, the deal that would
+    start the layout is not listed (it would be refused, R-2)."""
+    from referee.engine import Event, Player, apply_event
+    from referee.errors import IllegalMove
+    from referee.games.kingmaker import GAME
+    from tests.kingmaker_realm import fresh, play
+
+    two = (Player("Ann"), Player("Ben"))
+    state = play(fresh(two), "declare noble Zouche troops=30 lords=2", players=two)
+    listed = next(e for e in GAME.legal(state) if e.type == "dealt")
+    cards = ["Zouche", *listed["cards"][1:]]
+    state = apply_event(GAME, state, Event.make("dealt", "Ann", cards=cards), two)
+    assert state.dealt == ("Ann",)  # dealt with a value missing: the layout will ask
+    assert not [e for e in GAME.legal(state) if e.type == "dealt"]
+    deck = [c for c, w in sorted(state.cards.items()) if w == "deck"][:18]
+    with pytest.raises(IllegalMove) as refused:
+        play(state, "dealt " + ", ".join(c.replace(" ", "-") for c in deck), by="Ben",
+             players=two)
+    assert "declare noble Zouche home=___" in refused.value.message
+    assert "legal" in GAME.legal_note(state) or "`referee declare`" in GAME.legal_note(state)

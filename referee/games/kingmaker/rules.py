@@ -88,14 +88,15 @@ def split(location: str) -> tuple[str, str]:
 def place_entry(state: State, name: str) -> Entry:
     """A place the log knows with its kind (R-2 asks for what is missing)."""
     entry = state.box.place(name)
-    if entry is None:
-        raise refuse(f"{name} is not a place this log knows: add its kind to the move "
-                     f"(`{name.replace(' ', '-')}.kind=castle`) or declare it", "unknown-place",
-                     "R-2")
-    if entry.get("kind") is None:
-        raise refuse(f"the kind of {name} is not known yet: add it to the move "
-                     f"(`{name.replace(' ', '-')}.kind=town`) or declare it", "missing-value",
-                     "R-2")
+    if entry is None or entry.get("kind") is None:
+        typed = name.replace(" ", "-")
+        known = "is not a place this log knows" if entry is None else \
+            "is a place whose kind this log does not know yet"
+        raise refuse(f"{name} {known}: fill in the blank from the map and record it, "
+                     f"`referee declare` with the line `declare place {typed} kind=___` (city, "
+                     f"town, royal-castle, castle, open-town or unfortified), or add "
+                     f"`{typed}.kind=___` to the move", "unknown-place" if entry is None
+                     else "missing-value", "R-2")
     return entry
 
 

@@ -375,6 +375,8 @@ class Dealt(Base):
                 (current is None and state.stage != DEAL):
             return
         player = turn.players[0]
+        if not state.in_play and _layout_lacks_values(state, current is not None):
+            return  # the deal that starts the layout would be refused (R-2): the note says why
         probe = rules.rebuild_deck(state) if state.cards else rules.open_deck(state)
         deck = [c for c, w in probe.cards.items() if w == DECK]
         deck = [c for c in deck if not missing_data(state, c)]
@@ -394,6 +396,13 @@ def _slip_for(state: State, word: str) -> str | None:
     names = {norm(name): name for name in card_names(state)}
     close = difflib.get_close_matches(norm(word), list(names), n=1, cutoff=0.8)
     return names[close[0]] if close else None
+
+
+def _layout_lacks_values(state: State, extra: bool) -> bool:
+    """Whether this deal may start the layout while cards dealt before it lack values."""
+    last = extra or len(state.dealt) == len(state.playing) - 1
+    return last and any(missing_data(state, card) for player in state.playing
+                        for card in dealt_cards(state, player))
 
 
 def where_is(state: State, card: str) -> str:
