@@ -4,6 +4,7 @@ that skips what the file has; and the answers' rules without a terminal."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import pexpect
@@ -12,10 +13,17 @@ import pytest
 from referee.games.kingmaker import components as km
 
 
+def _interruptible() -> None:
+    """Ctrl-C reaches the child as at a terminal, even when the tests run in a background job
+    (which starts with SIGINT ignored, and a child inherits that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(folder):
     return pexpect.spawn(sys.executable, ["-m", "referee", "components", "kingmaker", "--fill",
                                           "box.toml"], cwd=str(folder), encoding="utf-8",
-                         timeout=30, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})
+                         timeout=30, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
+                         preexec_fn=_interruptible)
 
 
 def test_fill_answers_a_ctrl_c_and_a_resume(tmp_path):
