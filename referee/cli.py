@@ -343,7 +343,8 @@ def _read_components(path: Path, what: str = "components file") -> tuple[str, st
     from referee.log import MAX_BYTES
 
     try:
-        data = path.read_bytes()[:MAX_BYTES + 1]
+        with path.open("rb") as stream:  # never more than the limit: /dev/zero has no end
+            data = stream.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             raise UsageError(f"{path}: too large for a {what}")
         return path.name, data.decode("utf-8")
@@ -516,11 +517,16 @@ def _declaration_text(file: Optional[str]) -> str:
         raise UsageError("no declarations: give a FILE, or the lines on standard input")
     if sys.stdin.isatty():
         err("Type or paste the `declare` lines, then Ctrl-D on a line of its own:")
+    from referee.log import MAX_BYTES
+
     try:
-        return sys.stdin.read()
+        text = sys.stdin.read(MAX_BYTES + 1)  # bounded: `< /dev/zero` has no end
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"the declarations could not be read from standard input ({exc})",
                          code="no-lines") from None
+    if len(text) > MAX_BYTES:
+        raise UsageError("standard input: too large for a declarations file", code="no-lines")
+    return text
 
 
 @app.command()

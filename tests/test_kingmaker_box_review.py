@@ -1,0 +1,40 @@
+"""Regression tests from the review of issue 28 (the box to the first turn): hostile input to
+`referee declare` and `components --fill`, the default box named explicitly, slips and new
+cards."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import env_without_log
+
+
+def _limited() -> None:
+    """A child that may not take much memory: an unbounded read fails at once, not after
+    eating the machine's memory."""
+    limit = 700 * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _referee(folder, *args: str, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=folder, stdin=stdin,
+                          capture_output=True, text=True, timeout=120, env=env_without_log(),
+                          preexec_fn=_limited)
+
+
+@pytest.mark.parametrize("args", [("declare", "/dev/zero"), ("declare",),
+                                  ("components", "kingmaker", "--fill", "/dev/zero"),
+                                  ("new", "kingmaker", "-p", "Ann", "-p", "Ben",
+                                   "--components", "/dev/zero")])
+def test_endless_input_is_refused_as_too_large(tmp_path, args):
+    assert _referee(tmp_path, "new", "kingmaker", "-p", "Ann", "-p", "Ben").returncode == 0
+    before = (tmp_path / "game.toml").read_bytes()
+    with open("/dev/zero", "rb") as zero:
+        done = _referee(tmp_path, *args, stdin=zero)
+    assert done.returncode == 2, done.stderr
+    assert "too large" in done.stderr and "internal error" not in done.stderr
+    assert (tmp_path / "game.toml").read_bytes() == before
