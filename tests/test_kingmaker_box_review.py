@@ -38,3 +38,13 @@ def test_endless_input_is_refused_as_too_large(tmp_path, args):
     assert done.returncode == 2, done.stderr
     assert "too large" in done.stderr and "internal error" not in done.stderr
     assert (tmp_path / "game.toml").read_bytes() == before
+
+
+def test_fill_refuses_a_digit_that_is_no_number():
+    from referee.games.kingmaker import components as km
+
+    box = km.load(km.file_text(km.SHIPPED), km.SHIPPED)
+    lords = next(q for q in km.fill_questions(box) if q.key == "lords")
+    with pytest.raises(km.DataError, match="is not a number"):
+        km.fill_answer(box, lords, "²")
+    assert km.fill_answer(box, lords, "3").get("noble", lords.name).get("lords") == 3

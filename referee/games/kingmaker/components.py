@@ -695,7 +695,7 @@ def fill_answer(box: Box, question: Question, text: str) -> Box:
     if not text:
         raise DataError("nothing typed: type the value, or Ctrl-C to stop (all is saved)")
     if kind == "int":
-        if not text.isdigit():
+        if not text.isdecimal():  # isdigit() takes '²', which int() does not
             raise DataError(f"{text!r} is not a number: type the number the card prints")
         value = int(text)
     elif kind == "str[]":
