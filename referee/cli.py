@@ -394,7 +394,7 @@ def _fill_components(path: Path) -> None:
                 break
             question = pending[0]
             left = km.fill_remaining(box)
-            answer = input(f"[{left} left] {question.text}: ")
+            answer = input(f"[{left} left] {clean_line(question.text)}: ")  # names from FILE
             if not question.key and not answer.strip():
                 closed.add(question.section)
                 continue

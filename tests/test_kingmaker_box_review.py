@@ -48,3 +48,12 @@ def test_fill_refuses_a_digit_that_is_no_number():
     with pytest.raises(km.DataError, match="is not a number"):
         km.fill_answer(box, lords, "²")
     assert km.fill_answer(box, lords, "3").get("noble", lords.name).get("lords") == 3
+
+
+def test_fill_shows_a_name_from_the_file_with_its_control_characters_neutralised(tmp_path):
+    (tmp_path / "box.toml").write_text('format = "kingmaker-components/1"\n'
+                                       'nobles = [ { name = "Evil\\u001b[2J", troops = 5 } ]\n')
+    done = _referee(tmp_path, "components", "kingmaker", "--fill", "box.toml")
+    assert done.returncode == 0, done.stderr
+    assert "Evil\\x1b[2J, noble card: the Lords votes" in done.stdout
+    assert "\x1b" not in done.stdout + done.stderr
