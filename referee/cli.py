@@ -380,6 +380,8 @@ def _fill_components(path: Path) -> None:
     saved (atomically) after each answer; Ctrl-C or the end of input stops with all kept."""
     from referee.games.kingmaker import components as km
 
+    if sys.stdin is None:  # `<&-`: input() would fail on its first question
+        raise UsageError("--fill asks its questions on standard input, and it is closed")
     if path.exists():
         box = _loaded_box(km, *_read_components(path))
     else:

@@ -57,3 +57,23 @@ def test_fill_shows_a_name_from_the_file_with_its_control_characters_neutralised
     assert done.returncode == 0, done.stderr
     assert "Evil\\x1b[2J, noble card: the Lords votes" in done.stdout
     assert "\x1b" not in done.stdout + done.stderr
+
+
+def test_fill_and_declare_with_standard_input_closed(tmp_path):
+    def closed() -> None:
+        import os
+
+        _limited()
+        os.close(0)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "referee", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120,
+                              env=env_without_log(), preexec_fn=closed)
+
+    fill = run("components", "kingmaker", "--fill", "box.toml")
+    assert fill.returncode == 2 and "standard input" in fill.stderr, fill.stderr
+    assert not (tmp_path / "box.toml").exists()
+    assert run("new", "kingmaker", "-p", "Ann", "-p", "Ben").returncode == 0
+    declare = run("declare")
+    assert declare.returncode == 2 and "standard input" in declare.stderr, declare.stderr
