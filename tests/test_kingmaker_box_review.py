@@ -77,3 +77,13 @@ def test_fill_and_declare_with_standard_input_closed(tmp_path):
     assert run("new", "kingmaker", "-p", "Ann", "-p", "Ben").returncode == 0
     declare = run("declare")
     assert declare.returncode == 2 and "standard input" in declare.stderr, declare.stderr
+
+
+def test_an_empty_file_is_no_components_file_and_no_none_is_shown(cli):
+    (cli.path / "empty.toml").write_text("")
+    fill = cli("components", "kingmaker", "--fill", "empty.toml")
+    new = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--components", "empty.toml")
+    for done in (fill, new):
+        assert done.status == 2 and "empty.toml: not a components file" in done.err
+        assert "None" not in done.err
+    assert (cli.path / "empty.toml").read_text() == ""

@@ -377,6 +377,9 @@ def load(text: str, source: str) -> Box:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{source}: not valid TOML: {exc}") from None
+    if "format" not in doc:  # an empty file, or some other TOML: never "format is None"
+        raise DataError(f"{source}: not a components file (it has no `format = "
+                        f"\"{FORMAT}\"` line)")
     if doc.get("format") != FORMAT:
         raise DataError(f"{source}: format is {doc.get('format')!r}, expected {FORMAT!r}")
     box = Box()
