@@ -87,3 +87,24 @@ def test_an_empty_file_is_no_components_file_and_no_none_is_shown(cli):
         assert done.status == 2 and "empty.toml: not a components file" in done.err
         assert "None" not in done.err
     assert (cli.path / "empty.toml").read_text() == ""
+
+
+def test_the_default_box_named_as_games_names_it_is_the_default(cli):
+    """`referee games` lists components=kingmaker-ah1.toml: typing it gives what `new` alone
+    gives (the shipped box copied), not an empty box; a bare name of another file is refused."""
+    from referee import log as logfile
+
+    assert cli("--log", "plain.toml", "new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    named = cli("--log", "named.toml", "new", "kingmaker", "-p", "Ann", "-p", "Ben",
+                "--option", "components=kingmaker-ah1.toml")
+    assert named.status == 0, named.err
+    plain, typed = (logfile.read(cli.path / f"{n}.toml") for n in ("plain", "named"))
+    assert typed.options["components"] == plain.options["components"]
+    assert [e.event for e in typed.entries] == [e.event for e in plain.entries]
+    assert len(typed.entries) > 50  # the shipped box's declarations
+    other = cli("--log", "other.toml", "new", "kingmaker", "-p", "Ann", "-p", "Ben",
+                "--option", "components=mybox.toml")
+    assert other.status == 2 and "--components FILE" in other.err
+    assert not (cli.path / "other.toml").exists()
+    assert cli("--log", "t.toml", "new", "kingmaker", "-p", "Ann", "-p", "Ben",
+               "--option", "components=test-box").status == 0

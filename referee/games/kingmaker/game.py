@@ -140,8 +140,14 @@ class Kingmaker(Game[State]):
                 given: tuple[str, str] | None) -> tuple[dict[str, Any], list[Event]]:
         """R-3: the components file (else the shipped one) as table `declare` events."""
         options = dict(options)
-        if given is None and "components" in options:
-            return options, []  # e.g. components=test-box: nothing to copy
+        named = str(options.get("components", SHIPPED)).strip()
+        if given is None and named == TEST_BOX_OPTION:
+            return options, []  # the invented box is preloaded: nothing to copy
+        if given is None and named != SHIPPED:  # a name alone would start with an empty box
+            raise UsageError(f"option components={named}: a components file of your own is "
+                             "given as `--components FILE` (its data is copied into the "
+                             f"log); the option takes {SHIPPED} (the default) or "
+                             f"{TEST_BOX_OPTION} (R-3)", code="bad-option")
         name, text = given or (SHIPPED, components.file_text(SHIPPED))
         try:
             box = components.load(text, name)
