@@ -108,3 +108,18 @@ def test_the_default_box_named_as_games_names_it_is_the_default(cli):
     assert not (cli.path / "other.toml").exists()
     assert cli("--log", "t.toml", "new", "kingmaker", "-p", "Ann", "-p", "Ben",
                "--option", "components=test-box").status == 0
+
+
+def test_a_card_close_to_a_listed_one_can_still_be_declared(cli):
+    """Bonville is no slip for Neville: the refusal that asks `Neville?` also says how a card
+    of the box the log lacks is declared, and the deal then goes through."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat", "-p", "Dan").status == 0
+    hand = ("Bonville, Chancellor-of-England, Bishop-of-Durham, Bristol, Carisbrooke, Coventry, "
+            "Earl-of-Essex, Ipswich, Lancaster")
+    refused = cli("play", f"dealt {hand}")
+    assert refused.status == 1 and "Neville?" in refused.err
+    assert "`declare noble Bonville troops=___ lords=___ home=___`" in refused.err
+    (cli.path / "d.txt").write_text("declare noble Bonville troops=20 lords=2 home=Chewton\n"
+                                    "declare place Chewton kind=castle\n")
+    assert cli("declare", "d.txt").status == 0
+    assert cli("play", f"dealt {hand}").status == 0

@@ -298,12 +298,19 @@ class Dealt(Base):
             except NotationError as exc:
                 if exc.code != "unknown-card":
                     raise
+                name = unquote(word).replace("-", " ") if '"' in word else \
+                    word.replace("-", " ")
                 slip = _slip_for(state, word)
-                if slip is not None:
-                    raise NotationError(f"{word!r} is no card of this box: {shown(slip)}?",
+                if slip is not None:  # a slip, or a card of the box close to a listed one
+                    new = "; ".join(f"`{line}`" for line in
+                                    declare_lines(unknown_card_gaps(name)))
+                    raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
+                                        f"If {name} is a card of your box, declare it first "
+                                        f"(R-2), filling in each {BLANK}: {new} (the "
+                                        "kind is read from the name: change it if the card "
+                                        "says otherwise)",
                                         code="unknown-word", rule="§4") from None
-                unknown.append(unquote(word).replace("-", " ") if '"' in word else
-                               word.replace("-", " "))
+                unknown.append(name)
         if not taken and not unknown:
             raise NotationError(f"{args.text!r} names no card", code="no-card", rule="§4")
         if unknown:  # a card needs its kind to be dealt: say at once all the deal needs,
