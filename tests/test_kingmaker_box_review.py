@@ -123,3 +123,19 @@ def test_a_card_close_to_a_listed_one_can_still_be_declared(cli):
                                     "declare place Chewton kind=castle\n")
     assert cli("declare", "d.txt").status == 0
     assert cli("play", f"dealt {hand}").status == 0
+
+
+def test_the_deal_note_says_when_a_missing_value_is_asked(cli):
+    """A known card missing a value is dealt (the lay-out asks for it), as options says."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    note = " ".join(cli("options").out.split())
+    assert "a card missing a value is dealt, and the deal that starts the lay-out is " \
+           "refused until every card dealt has its values" in note
+    assert "or one missing a value, is refused" not in note
+    hand = "Neville, " + ", ".join(["Bristol", "Carisbrooke", "Coventry", "Ipswich",
+                                    "Lancaster", "Leicester", "Newcastle", "Northampton",
+                                    "Nottingham", "Shrewsbury", "Earl-of-Essex",
+                                    "Bishop-of-Durham", "Bishop-of-Lincoln",
+                                    "Bishop-of-Norwich", "Archbishop-of-York",
+                                    "French-Foot-Soldiers", "Chancellor-of-England"])
+    assert cli("play", f"dealt {hand}").status == 0  # Neville lacks his home: dealt all the same

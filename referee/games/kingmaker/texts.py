@@ -458,8 +458,10 @@ def legal_note(state: State, player: str | None = None) -> str:
 
 DEAL_NOTE = ("The cards dealt are typed as they come: `dealt CARD, CARD, ...` (options lists a "
              "deal only from cards whose printed values the log has). A card this log does "
-             "not list yet, or one missing a value, is refused with the `declare` lines to "
-             "fill in from the box; `referee declare` records them all at once (R-2).")
+             "not list yet is refused at once; a card missing a value is dealt, and the deal "
+             "that starts the lay-out is refused until every card dealt has its values. Each "
+             "refusal gives the `declare` lines to fill in from the box; `referee declare` "
+             "records them all at once (R-2).")
 
 
 def inventory(state: State) -> dict[str, int]:
