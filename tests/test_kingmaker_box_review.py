@@ -139,3 +139,19 @@ def test_the_deal_note_says_when_a_missing_value_is_asked(cli):
                                     "Bishop-of-Norwich", "Archbishop-of-York",
                                     "French-Foot-Soldiers", "Chancellor-of-England"])
     assert cli("play", f"dealt {hand}").status == 0  # Neville lacks his home: dealt all the same
+
+
+def test_a_castle_named_like_a_noble_is_still_transferred():
+    """Stafford is a noble and his home castle: the castle, held by a noble, may pass (§5.4);
+    only the noble himself never does."""
+    from tests.kingmaker_realm import at_phase, dealt_game, illegal, own, play, put
+
+    state = dealt_game({"Ann": ["Neville", "Percy"], "Ben": ["Stafford", "Herbert"],
+                        "Cat": ["Talbot", "Courtenay"]})
+    state = at_phase(put(own(state, "Stafford", "Neville"), "Percy", "in:Stafford"), "movement",
+                     seat=0)
+    state = put(state, "Neville", "in:Stafford")
+    after = play(state, "transfer Stafford from Neville to Percy", by="Ann")
+    assert after.control["Stafford"] == "Percy"
+    noble = illegal(state, "transfer Herbert from Neville to Percy", "noble", by="Ann")
+    assert "nobles are never transferred" in noble.message

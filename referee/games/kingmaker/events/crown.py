@@ -438,14 +438,14 @@ def transfer_kind(state: State, item: str, giver: str) -> str:
     """What a transfer moves: an heir, a card the giver holds, a fortress or a ship."""
     if item in state.heirs or item == rules.BEAUFORT:
         return "heir"
-    if item in state.nobles:
-        return "noble"
     if state.cards.get(item) == f"noble:{giver}":
         return state.kind(item)
     if state.control.get(item) == giver:
         return "fortress"
     if item in state.ships and state.ships[item].by == giver:
         return "ship"
+    if item in state.nobles:  # after what he holds: Stafford is a noble and a castle
+        return "noble"
     raise refuse(f"{giver} holds no {item}", "not-his", "§5.4")
 
 
