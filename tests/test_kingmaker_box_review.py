@@ -155,3 +155,16 @@ def test_a_castle_named_like_a_noble_is_still_transferred():
     assert after.control["Stafford"] == "Percy"
     noble = illegal(state, "transfer Herbert from Neville to Percy", "noble", by="Ann")
     assert "nobles are never transferred" in noble.message
+
+
+def test_a_revocation_during_the_excuses_says_the_excuses_come_first():
+    """The caller holds Writs, but the excuses are still being given: not 'the time for
+    revocations is past' (7.2)."""
+    from tests.kingmaker_realm import illegal
+    from tests.test_kingmaker_parliament import called, court, holding, seated
+
+    state = holding(holding(court(writs=3), "Ben", "Writ", "Writ"), "Cat", "Writ")
+    state = called(state)
+    assert seated(state).step == "excuse"
+    early = illegal(state, "revoke Herbert", "not-now", by="Ben")  # Ben is to act
+    assert "past" not in early.message and "once every excuse is in" in early.message

@@ -491,6 +491,9 @@ def _why_no_revoke(state: State) -> str:
     s = state.sitting
     if s is None:
         return "no Parliament is being summoned"
+    if s.step == EXCUSE:
+        return (f"the excuses come first; {s.caller}, the caller, revokes once every excuse "
+                "is in, a Writ each")
     if not rules.holds_event(state, s.caller, rules.WRIT):
         return f"{s.caller}, the caller, holds no Writ, and a revocation takes a Writ each"
     return "the time for revocations is past"
