@@ -168,3 +168,22 @@ def test_a_revocation_during_the_excuses_says_the_excuses_come_first():
     assert seated(state).step == "excuse"
     early = illegal(state, "revoke Herbert", "not-now", by="Ben")  # Ben is to act
     assert "past" not in early.message and "once every excuse is in" in early.message
+
+
+def test_a_completing_declaration_cannot_change_the_copies_once_dealt(cli):
+    """`amend` may not change a crown card's copies once the deck is dealt; a `declare` that
+    completes the entry may not either (it could add cards to a dealt deck)."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    (cli.path / "d.txt").write_text("declare mercenary Welsh-Bowmen troops=10\n")
+    assert cli("declare", "d.txt").status == 0
+    hand = ("Welsh-Bowmen, Archbishop-of-York, Bishop-of-Durham, Bishop-of-Lincoln, "
+            "Bishop-of-Norwich, Bristol, Carisbrooke, Coventry, Earl-of-Essex, "
+            "French-Foot-Soldiers, Ipswich, Lancaster, Leicester, Newcastle, Northampton, "
+            "Nottingham, Shrewsbury, Neville")
+    assert cli("play", f"dealt {hand}").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+    for verb in ("declare", "amend"):
+        (cli.path / "d.txt").write_text(f"{verb} mercenary Welsh-Bowmen copies=3\n")
+        refused = cli("declare", "d.txt")
+        assert refused.status == 1 and "copies of a crown card are fixed" in refused.err, verb
+    assert (cli.path / "game.toml").read_bytes() == before

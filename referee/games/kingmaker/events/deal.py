@@ -117,6 +117,7 @@ class Declare(Base):
         clash = state.box.clash(kind, name)
         values = {k: v for k, v in event.fields if k not in ("entry", "name")}
         if clash is not None and _completes(clash, kind, values):
+            _copies_fixed(state, kind, {k: v for k, v in values.items() if clash.get(k) is None})
             return _declare(state, kind, clash.name, {**dict(clash.values), **values}, False)
         if clash is not None:
             raise refuse(f"{name} is declared already (as a {clash.kind}); `amend` mends a "
@@ -148,10 +149,16 @@ class Amend(Declare):
         if entry is None:
             raise refuse(f"no {kind} {name} is declared", "unknown-entry", "R-2")
         values = {k: v for k, v in event.fields if k not in ("entry", "name")}
-        if "copies" in values and state.cards and kind != "event":
-            raise refuse("the copies of a crown card are fixed once the deck is dealt",
-                         "copies-fixed", "R-2")
+        _copies_fixed(state, kind, values)
         return _declare(state, kind, name, {**dict(entry.values), **values}, False)
+
+
+def _copies_fixed(state: State, kind: str, values: dict[str, Any]) -> None:
+    """A crown card's copies may not change once the deck is dealt (by amend, or by a declare
+    that completes the entry)."""
+    if "copies" in values and state.cards and kind != "event":
+        raise refuse("the copies of a crown card are fixed once the deck is dealt",
+                     "copies-fixed", "R-2")
 
 
 # --------------------------------------------------------------------------------------------
