@@ -382,6 +382,8 @@ def _fill_components(path: Path) -> None:
 
     if sys.stdin is None:  # `<&-`: input() would fail on its first question
         raise UsageError("--fill asks its questions on standard input, and it is closed")
+    if path.exists() and not path.is_file():  # a FIFO would hang the read, then be replaced
+        raise UsageError(f"{path}: not a regular file; --fill reads and saves a file")
     if path.exists():
         box = _loaded_box(km, *_read_components(path))
     else:

@@ -27,7 +27,6 @@ def _referee(folder, *args: str, stdin=subprocess.DEVNULL) -> subprocess.Complet
 
 
 @pytest.mark.parametrize("args", [("declare", "/dev/zero"), ("declare",),
-                                  ("components", "kingmaker", "--fill", "/dev/zero"),
                                   ("new", "kingmaker", "-p", "Ann", "-p", "Ben",
                                    "--components", "/dev/zero")])
 def test_endless_input_is_refused_as_too_large(tmp_path, args):
@@ -187,3 +186,13 @@ def test_a_completing_declaration_cannot_change_the_copies_once_dealt(cli):
         refused = cli("declare", "d.txt")
         assert refused.status == 1 and "copies of a crown card are fixed" in refused.err, verb
     assert (cli.path / "game.toml").read_bytes() == before
+
+
+def test_fill_refuses_a_fifo_or_a_device_at_once(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.toml")
+    for name in ("pipe.toml", "/dev/null", "/dev/zero"):
+        done = _referee(tmp_path, "components", "kingmaker", "--fill", name)
+        assert done.returncode == 2 and "not a regular file" in done.stderr, done.stderr
+    assert (tmp_path / "pipe.toml").is_fifo()
