@@ -237,13 +237,13 @@ def games(as_json: bool = typer.Option(False, "--json", help="Machine-readable o
     found = [load_game(gid) for gid in available_game_ids()]
     if as_json:
         out_json([{"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                   "options": {o.name: o.default for o in g.options}} for g in found])
+                   "options": g.new_defaults()} for g in found])
         return
     import textwrap
 
     for g in found:  # one line per game, its options below it, all within 80 columns
         out(f"{g.id:<20} {g.title:<24} {g.min_players}-{g.max_players} players")
-        opts = ", ".join(f"{o.name}={_show_value(o.default)}" for o in g.options) or "none"
+        opts = ", ".join(f"{k}={_show_value(v)}" for k, v in g.new_defaults().items()) or "none"
         out(textwrap.fill(opts, 80, initial_indent="  options: ", subsequent_indent=" " * 11,
                           break_long_words=False, break_on_hyphens=False))
 
@@ -262,8 +262,9 @@ def rules(ctx: typer.Context,
 
     g = load_game(game)
     if as_json:
+        defaults = g.new_defaults()
         out_json({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                  "options": [{"name": o.name, "default": o.default, "kind": o.kind,
+                  "options": [{"name": o.name, "default": defaults[o.name], "kind": o.kind,
                                "ruling": o.ruling, "help": o.help} for o in g.options],
                   "phases": [{"id": p.id, "doc": p.doc} for p in g.phases],
                   "events": {name: {"fields": dict(e.fields), "optional": sorted(e.optional),
@@ -359,21 +360,21 @@ def new(
     _print_next(table)
 
 
-def _read_components(path: Path) -> tuple[str, str]:
-    """A components file as (name, text), or a usage error naming the file: read as a log is
-    (a regular file only, opened without waiting on a FIFO, at most 4 MiB read)."""
+def _read_components(path: Path, what: str = "components file") -> tuple[str, str]:
+    """A components file (or another `what`) as (name, text), or a usage error naming it: read
+    as a log is (a regular file only, opened without waiting on a FIFO, at most 4 MiB read)."""
     from referee.files import read_regular
     from referee.log import MAX_BYTES
 
     if not path.exists():
         raise UsageError(f"{path}: no such file")
     try:
-        data = read_regular(path, MAX_BYTES + 1, "components")
+        data = read_regular(path, MAX_BYTES + 1, what.rpartition(" ")[0])
     except LogMissing as exc:
         raise UsageError(exc.message) from None
     if len(data) > MAX_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a "
-                         "components file")
+        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; too large "
+                         f"for a {what}")
     try:
         return path.name, data.decode("utf-8")
     except UnicodeDecodeError:
@@ -385,11 +386,76 @@ def components(game: str = typer.Argument(..., help="The game id (see `referee g
                template: bool = typer.Option(False, "--template",
                                              help="An empty file for a group to complete "
                                                   "from its own box."),
+               fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE",
+                                                   help="Ask for the box's values one at a "
+                                                        "time, saving FILE after each answer."),
                ) -> None:
     """Print the game's components file as shipped (or a template to fill in)."""
     from referee.engine import load_game
 
-    out(load_game(game).components_text(template), nl=False)
+    found = load_game(game)
+    if fill is not None:
+        if found.id != "kingmaker":
+            raise UsageError(f"{found.title} has no components file to fill (Kingmaker has)")
+        _fill_components(fill)
+        return
+    out(found.components_text(template), nl=False)
+
+
+def _fill_components(path: Path) -> None:
+    """`components kingmaker --fill FILE`: one question at a time in the box's order, FILE
+    saved (atomically) after each answer; Ctrl-C or the end of input stops with all kept."""
+    from referee.games.kingmaker import components as km
+
+    if sys.stdin is None:  # `<&-`: input() would fail on its first question
+        raise UsageError("--fill asks its questions on standard input, and it is closed")
+    if path.exists() and not path.is_file():  # a FIFO would hang the read, then be replaced
+        raise UsageError(f"{path}: not a regular file; --fill reads and saves a file")
+    if path.exists():
+        box = _loaded_box(km, *_read_components(path))
+    else:
+        box = km.load(km.file_text(km.SHIPPED), km.SHIPPED)
+        _save_box(km, path, box)
+        err(f"{path}: started from the shipped file (what is known of the 1974 box)")
+    closed: set[str] = set()
+    try:
+        while True:
+            pending = km.fill_questions(box, frozenset(closed))
+            if not pending:
+                break
+            question = pending[0]
+            left = km.fill_remaining(box)
+            answer = input(f"[{left} left] {clean_line(question.text)}: ")  # names from FILE
+            if not question.key and not answer.strip():
+                closed.add(question.section)
+                continue
+            try:
+                box = km.fill_answer(box, question, answer)
+            except km.DataError as exc:
+                err(f"  {clean_line(exc)}")
+                continue
+            _save_box(km, path, box)
+    except (KeyboardInterrupt, EOFError):
+        err("")
+        err(f"Stopped: every answer is saved in {path}; the same command goes on from here "
+            f"({km.fill_remaining(box)} values left).")
+        return
+    err(f"Done: {path} has every value asked. Start a game with it: "
+        f"referee new kingmaker --components {path} -p NAME ...")
+
+
+def _loaded_box(km: Any, name: str, text: str) -> Any:
+    try:
+        return km.load(text, name)
+    except km.DataError as exc:
+        raise UsageError(str(exc), code="bad-components") from None
+
+
+def _save_box(km: Any, path: Path, box: Any) -> None:
+    from referee import files
+
+    text = km.dumps(box, "Avalon Hill 1st edition (1974)")
+    files.replace(path, text.encode("utf-8"), "the components file")
 
 
 def _print_next(table: Any) -> None:
@@ -490,6 +556,46 @@ def table(ctx: typer.Context) -> None:
 def _print_notices(notices: "tuple[Notice, ...]") -> None:
     for notice in notices:
         out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+
+
+@app.command()
+def declare(
+    ctx: typer.Context,
+    file: Optional[str] = typer.Argument(None, metavar="[FILE]",
+                                         help="The declarations, one a line (default, or `-`: "
+                                              "standard input)."),
+) -> None:
+    """Record several `declare` lines at once (Kingmaker's printed values, R-2), as one write."""
+    from referee import session
+
+    path = log_path(ctx)
+    lines = _declaration_text(file).splitlines()
+    declared = session.declare(path, lines)
+    for line in declared.lines:
+        out(clean(line))
+    _print_next(declared.after)
+
+
+def _declaration_text(file: Optional[str]) -> str:
+    if file is not None and file != "-":
+        return _read_components(Path(file), "declarations file")[1]
+    if sys.stdin is None:
+        raise UsageError("no declarations: give a FILE, or the lines on standard input")
+    if sys.stdin.isatty():
+        err("Type or paste the `declare` lines, then Ctrl-D on a line of its own:")
+    from referee.log import MAX_BYTES
+
+    try:
+        text = sys.stdin.read(MAX_BYTES + 1)  # bounded: `< /dev/zero` has no end
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"the declarations could not be read from standard input ({exc})",
+                         code="no-lines") from None
+    if len(text) > MAX_BYTES:
+        raise UsageError("standard input: too large for a declarations file", code="no-lines")
+    if any("\ud800" <= char <= "\udfff" for char in text):  # bytes that are not UTF-8
+        raise UsageError("standard input: the declarations are not valid UTF-8 text",
+                         code="not-utf-8")
+    return text
 
 
 @app.command()

@@ -26,7 +26,7 @@ from typing import (
     TypeVar,
 )
 
-from referee.errors import IllegalMove, NotationError, UsageError
+from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.notation import expect_end, match, prefixed, words
 from referee.textsafe import name_key
 from referee.values import value
@@ -427,6 +427,11 @@ class Game(Generic[S]):
     def default_options(self) -> dict[str, Any]:
         return {spec.name: _thaw(spec.default) for spec in self.options}
 
+    def new_defaults(self) -> dict[str, Any]:
+        """The game's options as `referee new` writes them when none is given: what `games`,
+        `rules` and the man page call the defaults (by default, the options' own)."""
+        return self.default_options()
+
     def option_specs(self) -> dict[str, OptionSpec]:
         """The game's options and the table options every game accepts (TABLE_OPTIONS)."""
         return {spec.name: spec for spec in (*TABLE_OPTIONS, *self.options)}
@@ -673,6 +678,11 @@ class Game(Generic[S]):
         """Everything the referee has noticed so far that is not a rejected move (oldest first)."""
         return ()
 
+    def ruled(self, refusal: MoveError) -> MoveError:
+        """A refusal as the game gives it: a game whose every refusal names a rule fills in the
+        rule of those the shared checks raise without one (by default, left as it is)."""
+        return refusal
+
     def explain(self, state: S, event: Event) -> IllegalMove | None:
         """The game's own reason why `event` cannot come now, when the core would refuse it as
         out of turn or out of its phase (e.g. 'the Druid has no effect in the last trick');
@@ -754,13 +764,22 @@ def refuse_if_over(game: Game[S], state: S) -> None:
         raise IllegalMove(f"the game is over: the table stopped it ({reason}); no more moves "
                           "can be recorded (`referee undo` resumes it)", code="game-stopped")
     if game.finished(state):
-        raise IllegalMove("the game is over; no more moves can be recorded (`referee undo` "
-                          "takes back the last one)", code="game-over")
+        raise game.ruled(IllegalMove("the game is over; no more moves can be recorded "
+                                     "(`referee undo` takes back the last one)",
+                                     code="game-over"))
 
 
 def check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player],
                     at: dt.datetime | None = None, *, fields_checked: bool = False) -> S:
     """`apply_event` for a game known not to be over."""
+    try:
+        return _check_and_apply(game, state, event, players, at, fields_checked)
+    except MoveError as exc:
+        raise game.ruled(exc) from None
+
+
+def _check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Player],
+                     at: dt.datetime | None, fields_checked: bool) -> S:
     if at is not None:
         state = game.clock(state, at)
     etype = game.events.get(event.type)

@@ -54,7 +54,7 @@ def rulings(game: Game[Any]) -> str:
              ".BR \\-\\-option .",
              "Refusals cite them by id, as",
              ".BR \"referee rules " + escape(game.id) + "\" does."]
-    defaults = {spec.name: spec.default for spec in game.options}
+    defaults = game.new_defaults()
     for ruling in game.rulebook.rulings:
         lines += [".TP", f".B {escape(ruling.id)}"]
         if ruling.option:

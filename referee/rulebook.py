@@ -82,7 +82,7 @@ def reference(game: Game[Any], width: int = 0) -> str:
     lines = [book.title, ""]
     for section in book.sections:
         lines += _wrap(f"{section.id}:", section.text, 0, width)
-    defaults = {spec.name: spec.default for spec in game.options}
+    defaults = game.new_defaults()
     lines += ["", "Table rulings (defaults; an option is changed with `referee new --option K=V`):"]
     for ruling in book.rulings:
         text = ruling.text

@@ -208,8 +208,8 @@ def handover(player: str, secret: str, plain: Callable[[str], None] | None = Non
         keys.readline()  # Ctrl-C here leaves the secret unseen: the caller says so
         out.write(HOME_CLEAR + clean(secret).rstrip("\n")
                   + "\n\nPress Enter when done: the screen is wiped.")
-        out.flush()
-        try:
+        try:  # the flush inside: a Ctrl-C as soon as the words are out is still an Enter
+            out.flush()
             keys.readline()
         except KeyboardInterrupt:  # the secret was seen: Ctrl-C ends the hand-over as Enter
             pass

@@ -426,6 +426,63 @@ def check_typed(table: Table, text: str, as_name: str | None, at: dt.datetime | 
     return Checked(event, state, receipt, drawn)
 
 
+DECLARATIONS = ("declare", "amend")  # the table's data events a batch may hold
+
+
+@value
+class Declared:
+    before: Table
+    after: Table
+    lines: list[str]  # what each declaration recorded, in plain words
+
+
+def declare(path: Path, lines: list[str]) -> Declared:
+    """Several `declare` (or `amend`) lines recorded at once, as one write: each is checked in
+    order on the state the ones before it made; a refused line leaves the log untouched and
+    names its line. A line may leave out the word `declare`; blank lines and `#` comments are
+    skipped."""
+    with logfile.locked(path):
+        table = load(path)
+        game = table.game
+        if not any(verb in game.events for verb in DECLARATIONS):
+            raise UsageError(f"{game.title} has no declarations: `referee declare` is for games "
+                             "whose printed values the log records (Kingmaker)",
+                             code="no-declarations")
+        refuse_if_over(game, table.state)
+        at = logfile.now()
+        state, log, said = table.state, table.log, []
+        for number, text in _declaration_lines(lines):
+            try:
+                event = game.parse(state, text, None)
+                if event.type not in DECLARATIONS:
+                    raise UsageError(f"line {number}: {text!r} is not a declaration (`declare "
+                                     "KIND NAME key=value ...` or `amend ...`)",
+                                     code="not-a-declaration")
+                after = check_and_apply(game, state, event, table.players, at)
+            except MoveError as exc:
+                raise type(exc)(f"line {number} ({text}): {exc.message}", code=exc.code,
+                                rule=exc.rule, hint=exc.hint) from None
+            said += game.describe(state, event, after)
+            state, log = after, log.appended(event, None, at)
+        if log is table.log:
+            raise UsageError("no declaration was given: one `declare KIND NAME key=value ...` "
+                             "line each, on standard input or in the file", code="no-lines")
+        written = logfile.dumps(log)
+        logfile.write_atomic(path, written)
+        after_table = Table(logfile.located(log, written), table.setup, state)
+        remember(path, written.encode("utf-8"), after_table)
+        return Declared(table, after_table, said)
+
+
+def _declaration_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        first = text.split()[0].casefold()
+        yield number, text if first in DECLARATIONS else f"declare {text}"
+
+
 def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:
     """A move as `play` and `status` print it, `Ann: draw Pig Army 3` or `Catie:K7`, is that
     player's move (`--player NAME:SEAT` never makes a name with a colon)."""

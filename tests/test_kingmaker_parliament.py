@@ -256,6 +256,8 @@ def test_revocations_by_the_caller_a_writ_each():
     assert s.excused == ("Talbot",) and s.revoked == ("Herbert", "Stafford")
     assert "Herbert" in s.attending and "Talbot" not in s.attending
     assert state.nobles["Talbot"].at == "in:Wingfield"
+    late = illegal(state, "revoke Talbot", "not-now", by="Ann")
+    assert "Ann, the caller, holds no Writ" in late.message and late.rule == "§7.2"
 
 
 def test_travel_brings_everyone_else_with_their_heirs_r72():

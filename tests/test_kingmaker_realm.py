@@ -257,6 +257,11 @@ def test_trades_and_transfers():
     with pytest.raises(IllegalMove) as info:  # a logged transfer of what he does not hold
         event(state, "transfer", "Ann", item="York", **{"from": "Neville", "to": "Percy"})
     assert (info.value.code, info.value.rule) == ("not-his", "§5.4")
+    noble = illegal(state, "transfer Percy from Neville to Clifford agreed", "noble", by="Ann")
+    assert noble.rule == "§5.4" and "nobles are never transferred" in noble.message
+    with pytest.raises(IllegalMove) as info:  # logged: the same answer
+        event(state, "transfer", "Ann", item="Percy", **{"from": "Neville", "to": "Clifford"})
+    assert (info.value.code, info.value.rule) == ("noble", "§5.4")
     state = play(state, "give Chancellor-May-Call-Parliament to Ben", by="Ann") \
         if "Chancellor May Call Parliament" in state.held.get("Ann", ()) else state
     held = evolve(state, held={"Ann": ("Writ",)})

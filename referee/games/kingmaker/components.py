@@ -427,6 +427,9 @@ def load(text: str, source: str) -> Box:
     except ValueError:  # tomllib's int() of a number over Python's 4,300-digit limit
         raise DataError(f"{source}: a number too long to be a components file's (at most "
                         "10000)") from None
+    if "format" not in doc:  # an empty file, or some other TOML: never "format is None"
+        raise DataError(f"{source}: not a components file (it has no `format = "
+                        f"\"{FORMAT}\"` line)")
     if doc.get("format") != FORMAT:
         raise DataError(f"{source}: format is {doc.get('format')!r}, expected {FORMAT!r}")
     box = Box()
@@ -550,30 +553,74 @@ def _single_table(entry: Entry) -> dict[str, Any]:
 
 def template(box: Box) -> str:
     """The shipped data as a file to complete: each entry with its known values, and a comment
-    line for every value still to be entered from the box (R-2 would ask for it)."""
+    line, in the box's words, for every value still to be entered from the box (R-2 would ask
+    for it). Where a value came from (`source`) is the project's business, not the group's."""
     lines = [f'format = "{FORMAT}"', 'edition = "Avalon Hill 1st edition (1974)"',
-             "# Complete the commented values from your own box, uncomment them, add the",
-             "# entries that are missing (the same keys), then: referee new kingmaker "
-             "--components FILE ...", ""]
+             "# What is known of the 1974 box. Each commented line is a value printed on a card",
+             "# or the map: type it after the `=` and remove the `#`. A card of your box that",
+             "# is not here gets an entry of its own, like the commented one closing its list.",
+             "# Easier: `referee components kingmaker --fill FILE` asks for each value in turn.",
+             "# Then: referee new kingmaker --components FILE -p NAME ...", ""]
     import tomli_w
 
     for kind in SINGLES:
         entry = box.get(kind, kind)
-        lines.append(f"[{kind}]")
+        lines += _TABLE_NOTES[kind] + [f"[{kind}]"]
         if entry is not None:
-            lines += tomli_w.dumps(_single_table(entry)).rstrip().splitlines()
+            lines += tomli_w.dumps(_without_source(_single_table(entry))).rstrip().splitlines()
         else:
             lines += [f"# {line}" for line in _SINGLE_TEMPLATES[kind]]
         lines.append("")
     for key, kind in ARRAYS.items():
+        lines.append(f"# ---- {_LIST_NOTES[kind]}")
         for entry in box.of(kind):
             lines.append(f"[[{key}]]")
-            lines += tomli_w.dumps({"name": entry.name, **_in_order(entry)}).rstrip().splitlines()
-            lines += [f"# {field} = " for field in FIELDS[kind]
+            lines += tomli_w.dumps({"name": entry.name, **_without_source(_in_order(entry))}
+                                   ).rstrip().splitlines()
+            lines += [f"# {field} =    {_hint(kind, field)}" for field in FIELDS[kind]
                       if entry.get(field) is None and field in _wanted(kind)]
             lines.append("")
-        lines += [f"# [[{key}]]", '# name = ""'] + [f"# {f} = " for f in _wanted(kind)] + [""]
+        lines += [f"# [[{key}]]", '# name = ""'] + \
+            [f"# {f} =    {_hint(kind, f)}" for f in _wanted(kind)] + [""]
     return "\n".join(lines)
+
+
+def _without_source(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if k != "source"}
+
+
+def _hint(kind: str, field: str) -> str:
+    """A template line's note: what the card or map prints there, and how to type it."""
+    words = WORDING.get((kind, field)) or _MORE_WORDING.get(field, "")
+    typed = {"int": "a number", "bool": "true or false", "str": 'in quotes, "..."',
+             "str[]": 'a list, ["...", "..."]'}[FIELDS[kind][field]]
+    return f"# {words}; {typed}" if words else f"# {typed}"
+
+
+_MORE_WORDING = {
+    "title": "a title printed on the noble's card, if any",
+    "bonus": "the bonus troops printed for a region", "bonus_region": "that region's name",
+    "brings": "the places the card gives its holder", "ships": "the ships the card gives",
+    "archbishop": "true for an archbishop", "copies": "how many such cards the box has",
+    "port": "true if the map shows a port", "cathedral": "true if the map shows a cathedral",
+    "area": "mainland, island, calais, ireland, scotland or continent",
+    "regions": "the bonus regions it lies in", "weather": "fair, or bad for bad weather",
+    "place": "the place the card names", "calls": "who is called where, WHO>PLACE",
+    "house": "lancaster or york", "rank": "its place in the line of succession",
+    "start": "where it starts",
+}
+_TABLE_NOTES = {
+    "votes": ["# ---- the votes of a King and of the senior heirs (the rules' Parliament)"],
+    "battle_chart": ["# ---- the Battle Combat Table: the odds columns, and the rolls that win"],
+    "death_chart": ["# ---- the rolls that kill a noble after a battle, by result and side"],
+}
+_LIST_NOTES = {
+    "noble": "the noble cards", "title": "the title cards", "office": "the office cards",
+    "bishop": "the bishops' cards", "mercenary": "the mercenary cards",
+    "ship": "the ship cards", "town": "the town cards", "guard": "the Royal Guard cards",
+    "heir": "the royal heirs, in their line of succession", "place": "the places on the map",
+    "event": "the event cards",
+}
 
 
 def _wanted(kind: str) -> tuple[str, ...]:
@@ -596,3 +643,146 @@ _SINGLE_TEMPLATES = {
                     'minor = { winner = "01-05", loser = "01-20" }',
                     'none = { winner = "01-05", loser = "01-10" }'],
 }
+
+
+# ---- filling a file from the box, one question at a time (`components --fill`) ---------------
+
+# The box's order: the nobles' cards, then the other crown cards, then the map's places; and
+# the values asked of each, as the cards and the map print them.
+FILL_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("noble cards", ("noble",)),
+    ("crown cards", ("title", "office", "bishop", "mercenary", "ship", "town")),
+    ("places on the map", ("place",)))
+ASKED: dict[str, tuple[str, ...]] = {
+    "noble": ("troops", "lords", "commons", "home"), "title": ("troops", "commons"),
+    "office": ("troops", "commons"), "bishop": ("lords",), "mercenary": ("troops",),
+    "ship": ("capacity", "home_port"), "town": ("place",), "place": ("kind",)}
+WORDING: dict[tuple[str, str], str] = {
+    ("noble", "troops"): "the troops printed on his card",
+    ("noble", "lords"): "the Lords votes printed on his card",
+    ("noble", "commons"): "the Commons votes printed on his card (0 if none)",
+    ("noble", "home"): "his home castle as the map names it (two: A, B)",
+    ("title", "troops"): "the troops printed on the card",
+    ("title", "commons"): "the Commons votes printed on the card (0 if none)",
+    ("office", "troops"): "the troops printed on the card",
+    ("office", "commons"): "the Commons votes printed on the card (0 if none)",
+    ("bishop", "lords"): "the Lords votes printed on the card",
+    ("mercenary", "troops"): "the troops printed on the card",
+    ("ship", "capacity"): "how many troops the ship's card says it carries",
+    ("ship", "home_port"): "its home port as the map names it",
+    ("town", "place"): "the town on the map the card gives",
+    ("place", "kind"): "on the map, is it a city, town (walled), royal-castle, castle, "
+                       "open-town or unfortified?",
+}
+CARD_WORDS = {"noble": "noble card", "title": "title card", "office": "office card",
+              "bishop": "bishop's card", "mercenary": "mercenary card", "ship": "ship card",
+              "town": "town card", "place": "place"}
+
+
+@value
+class Question:
+    """One question of `--fill`: a value of an entry, or (key "") whether the section has
+    another card the file does not list yet."""
+
+    section: str
+    kind: str
+    name: str
+    key: str
+    text: str
+
+
+def fill_questions(box: Box, closed: frozenset[str] = frozenset()) -> list[Question]:
+    """Every value still to ask, in the box's order, each section closed by the question of
+    another card (unless the group said it has no more, `closed`)."""
+    out: list[Question] = []
+    for section, kinds in FILL_SECTIONS:
+        for kind in kinds:
+            for entry in box.of(kind):
+                out += [Question(section, kind, entry.name, key,
+                                 f"{entry.name}, {CARD_WORDS[kind]}: {WORDING[(kind, key)]}")
+                        for key in ASKED[kind] if entry.get(key) is None]
+        if kinds == ("place",):
+            out += [Question(section, "place", name, "kind",
+                             f"{name}, {CARD_WORDS['place']}: {WORDING[('place', 'kind')]}")
+                    for name in _places_named(box)]
+        if section not in closed:
+            out.append(Question(section, "", "", "", _more_text(section)))
+    return out
+
+
+def _more_text(section: str) -> str:
+    if section == "noble cards":
+        return "Another noble card this file does not list? Its name as printed (Enter: none)"
+    if section == "crown cards":
+        return ("Another crown card this file does not list? Its kind and name, e.g. `title "
+                "Earl of Kent` (kinds: title, office, bishop, mercenary, ship, town; Enter: "
+                "none)")
+    return "Another place on the map to list? Its name (Enter: none)"
+
+
+def _places_named(box: Box) -> list[str]:
+    """Places the cards name (homes, places brought, towns, home ports) the file lacks."""
+    named: list[str] = []
+    for kind in ("noble", "title", "office", "bishop", "town", "ship"):
+        for entry in box.of(kind):
+            named += list(entry.names("home")) + list(entry.names("brings"))
+            named += [str(entry.get(k)) for k in ("place", "home_port")
+                      if entry.get(k) is not None]
+    return [name for name in dict.fromkeys(named)
+            if box.place(name) is None and box.clash("place", name) is None]
+
+
+def fill_remaining(box: Box) -> int:
+    """How many values are still to ask."""
+    return sum(1 for q in fill_questions(box, frozenset(s for s, _ in FILL_SECTIONS)))
+
+
+def fill_answer(box: Box, question: Question, text: str) -> Box:
+    """The box with one answer: a value of an entry, or a card or place it did not list.
+    Raises DataError (in the box's words) for an answer that does not fit."""
+    text = text.strip()
+    if not question.key:
+        return _new_entry(box, question.section, text)
+    kind = FIELDS[question.kind][question.key]
+    value: Any
+    if not text:
+        raise DataError("nothing typed: type the value, or Ctrl-C to stop (all is saved)")
+    if kind == "int":
+        if not text.isdecimal():  # isdigit() takes '²', which int() does not
+            raise DataError(f"{text!r} is not a number: type the number the card prints")
+        value = int(text)
+    elif kind == "str[]":
+        value = tuple(part.strip() for part in text.split(",") if part.strip())
+    else:
+        value = text
+    if value == ():
+        raise DataError("no name typed: the names as the map prints them, A, B for two")
+    entry = box.get(question.kind, question.name) or Entry(question.kind, question.name)
+    checked = check_values(question.kind, question.name,
+                           {**dict(entry.values), question.key: value})
+    return _in_place(box, Entry(question.kind, question.name, tuple(sorted(checked.items()))))
+
+
+def _in_place(box: Box, entry: Entry) -> Box:
+    """The box with `entry` where it was (the file keeps the box's order), or added last."""
+    key = (entry.kind, entry.name)
+    if box.get(*key) is None:
+        return box.with_entry(entry)
+    return Box(tuple((k, entry if k == key else e) for k, e in box.entries))
+
+
+def _new_entry(box: Box, section: str, text: str) -> Box:
+    if section == "noble cards":
+        kind, name = "noble", text
+    elif section == "crown cards":
+        kind, _, name = text.partition(" ")
+        if kind not in CROWN or kind == "noble":
+            raise DataError(f"start with the kind of card: title, office, bishop, mercenary, "
+                            f"ship or town (then its name), not {kind!r}")
+    else:
+        kind, name = "place", text
+    name = name.strip()
+    if box.clash(kind, name) is not None:
+        raise DataError(f"{name} is listed already")
+    check_values(kind, name, {})
+    return box.with_entry(Entry(kind, name))

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
-from referee.errors import IllegalMove, UsageError
+from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
 from referee.games.kingmaker.components import (
@@ -74,9 +74,10 @@ class Kingmaker(Game[State]):
     seed_use = "the tool rolls the percentile dice a move leaves out"
     options = (
         OptionSpec("components", TEST_BOX_OPTION, "str",
-                   "the components file `new` copies into the log (name and SHA-256; the "
-                   "shipped kingmaker-ah1.toml without --components), or test-box, the small "
-                   "invented box of simulate and the tests", "R-3", check=check_components),
+                   "the components file `new` copies into the log (name and SHA-256): the "
+                   "shipped kingmaker-ah1.toml, the 1974 box, unless --components names "
+                   "another; test-box is the small invented box of simulate and the tests",
+                   "R-3", check=check_components),
         OptionSpec("deal", "auto", "str", "the deal: auto (36 or 35, even), 35 or 36", "R-5",
                    choices=("auto", "35", "36")),
         OptionSpec("assign_at_sea", "no", "str", "may a card be assigned to a noble at sea?",
@@ -139,8 +140,14 @@ class Kingmaker(Game[State]):
                 given: tuple[str, str] | None) -> tuple[dict[str, Any], list[Event]]:
         """R-3: the components file (else the shipped one) as table `declare` events."""
         options = dict(options)
-        if given is None and "components" in options:
-            return options, []  # e.g. components=test-box: nothing to copy
+        named = str(options.get("components", SHIPPED)).strip()
+        if given is None and named == TEST_BOX_OPTION:
+            return options, []  # the invented box is preloaded: nothing to copy
+        if given is None and named != SHIPPED:  # a name alone would start with an empty box
+            raise UsageError(f"option components={named}: a components file of your own is "
+                             "given as `--components FILE` (its data is copied into the "
+                             f"log); the option takes {SHIPPED} (the default) or "
+                             f"{TEST_BOX_OPTION} (R-3)", code="bad-option")
         name, text = given or (SHIPPED, components.file_text(SHIPPED))
         try:
             box = components.load(text, name)
@@ -149,6 +156,11 @@ class Kingmaker(Game[State]):
         options["components"] = f"{name} {components.digest(text)}"
         return options, [Event.make("declare", None, entry=e.kind, name=e.name,
                                     **dict(e.values)) for e in components.ordered(box)]
+
+    def new_defaults(self) -> dict[str, Any]:
+        """`new` copies the shipped box (R-3): the test box is the replay's default only for
+        logs that name none (simulate, the tests)."""
+        return {**self.default_options(), "components": SHIPPED}
 
     def components_text(self, template: bool = False) -> str:
         text = components.file_text(SHIPPED)
@@ -181,6 +193,15 @@ class Kingmaker(Game[State]):
         return state
 
     # ---- moves ---------------------------------------------------------------------------
+    def parse(self, state: State, text: str, player: str | None) -> Event:
+        try:
+            return super().parse(state, text, player)
+        except MoveError as exc:
+            raise with_rule(exc) from None
+
+    def ruled(self, refusal: MoveError) -> MoveError:
+        return with_rule(refusal)
+
     def legal(self, state: State, player: str | None = None) -> list[Event]:
         """The phase's moves; once the time limit has ended the game, its end only (R-84)."""
         moves = super().legal(state, player)
@@ -260,6 +281,20 @@ class Kingmaker(Game[State]):
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)
+
+
+# The rule a refusal the shared notation or engine raised falls under: the declarations of R-2,
+# else the notation of §14 (move text) or the turn of §5 (a well-formed move out of place).
+DECLARATION_CODES = frozenset({"bad-value", "whose-value", "one-entry", "unknown-field",
+                               "no-declarations", "blank"})
+
+
+def with_rule(exc: MoveError) -> MoveError:
+    """The refusal with a rule named (every Kingmaker refusal names one)."""
+    if not exc.rule:
+        exc.rule = "R-2" if exc.code in DECLARATION_CODES else \
+            "§14" if isinstance(exc, NotationError) else "§5"
+    return exc
 
 
 def _same_time(at: dt.datetime, now: dt.datetime | None) -> bool:

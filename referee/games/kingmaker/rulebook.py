@@ -194,15 +194,19 @@ RULEBOOK = Rulebook(
              "(`draw Herbert troops=10 lords=1 home=Raglan`, or NAME.key=value when the move "
              "names several); the referee names each missing value (noble troops, lords, home; "
              "title and office troops, commons; bishop lords; mercenary troops; ship capacity, "
-             "home_port; town place; place kind; event kind with place or calls). Values are "
-             "then fixed; `amend` mends a slip from then on."),
+             "home_port; town place; place kind; event kind with place or calls). A move "
+             "refused for missing values names them all at once, each in a `declare` line with "
+             "its blanks (___) marked; `referee declare` records many such lines in one write, "
+             "and a `declare` of an entry the log has completes the values it lacks. The deal "
+             "asks for its cards' values when the layout needs them, the whole table's at "
+             "once (a card the log does not list at all, when it is dealt). Values are then "
+             "fixed; `amend` mends a slip from then on."),
         Rule("R-3", "Self-contained logs: `referee new kingmaker --components FILE` writes one "
              "table `declare` event per entry at the head of the log (`history` folds them "
              "into one line) and the file's name and SHA-256 into the option; without "
-             "--components `new` copies the shipped kingmaker-ah1.toml the same way. The value "
-             "`test-box` preloads a small invented box instead: `simulate`, the demo and the "
-             "tests play with it, which is why `referee games` lists it as the option's "
-             "default.",
+             "--components `new` copies the shipped kingmaker-ah1.toml (the 1974 box) the same "
+             "way, the default `referee games` names. The value `test-box` preloads a small "
+             "invented box instead: `simulate`, the demo and the tests play with it.",
              option="components"),
         Rule("R-4", "A card's regional bonus counts only when the place's regions, or the "
              "`regions` word of the attack or siege, hold the noble's position; Tees lies "

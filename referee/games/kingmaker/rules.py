@@ -88,14 +88,15 @@ def split(location: str) -> tuple[str, str]:
 def place_entry(state: State, name: str) -> Entry:
     """A place the log knows with its kind (R-2 asks for what is missing)."""
     entry = state.box.place(name)
-    if entry is None:
-        raise refuse(f"{name} is not a place this log knows: add its kind to the move "
-                     f"(`{name.replace(' ', '-')}.kind=castle`) or declare it", "unknown-place",
-                     "R-2")
-    if entry.get("kind") is None:
-        raise refuse(f"the kind of {name} is not known yet: add it to the move "
-                     f"(`{name.replace(' ', '-')}.kind=town`) or declare it", "missing-value",
-                     "R-2")
+    if entry is None or entry.get("kind") is None:
+        typed = name.replace(" ", "-")
+        known = "is not a place this log knows" if entry is None else \
+            "is a place whose kind this log does not know yet"
+        raise refuse(f"{name} {known}: fill in the blank from the map and record it, "
+                     f"`referee declare` with the line `declare place {typed} kind=___` (city, "
+                     f"town, royal-castle, castle, open-town or unfortified), or add "
+                     f"`{typed}.kind=___` to the move", "unknown-place" if entry is None
+                     else "missing-value", "R-2")
     return entry
 
 
@@ -264,6 +265,32 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     if plain:
         known[key] = total
     return total
+
+
+def strength_parts(state: State, noble: str) -> list[tuple[str, int]]:
+    """What makes up `strength(state, noble)`, as status lists it: his printed troops, each card
+    (with what it adds, 0 for none), each Royal Guard he holds (R-44) and each regional bonus
+    that counts where he stands (R-4); the numbers sum to his strength."""
+    place = place_of(noble_position(state, noble))
+    here = regions(state, place) if place else set()
+    here |= {WITHIN[r] for r in here if r in WITHIN}
+    entry = state.entry(noble)
+    parts = [("troops", entry.number("troops"))]
+    if entry.get("title"):
+        parts.append((f"{entry.get('title')} (printed)", 0))
+    bonuses = []
+    for card in state.cards_of(noble):
+        found = state.entry(card)
+        adds = found.number("troops") if found.kind in ("title", "office", "mercenary") and \
+            not found.flag("attack_only") else 0
+        parts.append((card + (" (attack only, R-28)" if found.flag("attack_only") else ""),
+                      adds))
+        if found.kind in ("title", "office", "bishop") and found.get("bonus_region") in here:
+            bonuses.append((f"{found.get('bonus_region')} bonus of {card} (R-4)",
+                            found.number("bonus")))
+    parts += [(f"{guard} (Royal Guard, R-44)", state.entry(guard).number("troops"))
+              for guard, by in _guards(state).items() if by == noble]
+    return parts + bonuses
 
 
 def _strengths_key(state: State) -> tuple[object, ...]:

@@ -4,6 +4,8 @@ coronations and heir deaths by turn."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import Parliament, State
 from referee.scoresheet import Row, Scoresheet, ordinal, places
@@ -38,10 +40,18 @@ def score(state: State) -> Scoresheet:
                                            if state.owner(n) == player))),
             total=commons, place=ranked[player],
             result=_result(state, player, ranked, winners)))
+    explained = tuple(explain_result(state))
+    # The model's `explanation` field where it has one (rendered after the breakdown), else the
+    # lines lead the notes.
+    extra: dict[str, Any] = {"explanation": list(explained)} if _HAS_EXPLANATION else {}
+    notes = NOTES + record(state) if _HAS_EXPLANATION else explained + NOTES + record(state)
     return Scoresheet(game="kingmaker", title="Kingmaker", finished=state.ended is not None,
                       outcome=_outcome(state), winners=tuple(winners), rows=tuple(rows),
                       seat_label="", total_label="Commons", tiebreaks=TIEBREAKS,
-                      notes=NOTES + record(state))
+                      notes=notes, **extra)
+
+
+_HAS_EXPLANATION = "explanation" in {f.name for f in getattr(Scoresheet, "__value_fields__", ())}
 
 
 def _result(state: State, player: str, ranked: dict[str, int], winners: tuple[str, ...]) -> str:
@@ -94,3 +104,116 @@ def blank(players: int) -> Scoresheet:
                       tiebreaks=TIEBREAKS, notes=NOTES + (
                           "Victory: ______________  Winners: ______________  Minutes: ____",
                           "Coronations, heir deaths and Parliaments by turn:"), blank=True)
+
+
+# --------------------------------------------------------------------------------------------
+# The result explained in the game's terms (§10, R-50, R-51)
+
+
+def explain_result(state: State) -> list[str]:
+    """Why the game ended as it did: the King and the dead heirs of a Complete and Utter
+    Victory; each faction's votes and each R-50 test of a time victory; who stopped a game and
+    how it stood. Empty while the game goes on."""
+    end = state.ended
+    if end is None:
+        return []
+    if end.kind == "complete":
+        return _complete_lines(state)
+    if end.kind == "time":
+        return _vote_lines(state) + _r50_lines(state, end.victory, end.winners)
+    return [f"The table ended the game in turn {state.turn}, {state.active}'s turn "
+            f"(`end {end.kind}`): no winner (§10). The standing then:"] + _vote_lines(state)
+
+
+def _complete_lines(state: State) -> list[str]:
+    living = rules.living_heirs(state)
+    king = living[0] if living else "?"
+    noble = rules.controller(state, king) or "nobody"
+    player = rules.heir_player(state, king) or "nobody"
+    dead = sorted(h for h, s in state.heirs.items() if not s.alive)
+    return [f"King {king}, crowned, is the only heir alive, held by {noble} of {player}'s "
+            "faction: Complete and Utter Victory (§10).",
+            "Heirs dead: " + (", ".join(dead) or "none") + "."]
+
+
+def _votes(state: State) -> tuple[dict[str, int], dict[str, int]]:
+    votes = rules.tally(state)
+    commons = {p: votes[p][0] for p in state.names if p in state.playing}
+    lords = {p: votes[p][1] for p in state.names if p in state.playing}
+    return commons, lords
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "0%"
+
+
+def _vote_lines(state: State) -> list[str]:
+    """Each faction's Commons and Lords, counted with every living noble attending (R-51)."""
+    commons, lords = _votes(state)
+    all_c, all_l = sum(commons.values()), sum(lords.values())
+    return [f"{p}: Commons {commons[p]} of {all_c} ({_share(commons[p], all_c)}), "
+            f"Lords {lords[p]} of {all_l} ({_share(lords[p], all_l)})" for p in commons]
+
+
+def _r50_lines(state: State, victory: str, winners: tuple[str, ...]) -> list[str]:
+    """The tests of R-50 in their order, each passed or failed, and why the winners won."""
+    commons, lords = _votes(state)
+    lines = [_royal_test(state)]  # each test in R-50's order, until one is passed
+    if victory != "Major Royal Victory":
+        lines += _parliamentary_tests(state, commons, lords)
+    if victory not in ("Major Royal Victory", "Major Parliamentary Victory"):
+        lines.append(_alternate_test(commons, lords))
+    if victory == "Minor Split Victory":
+        most_c, most_l = max(commons.values()), max(lords.values())
+        total = sum(commons.values())
+        by_c = [p for p in commons if commons[p] == most_c]
+        by_l = [p for p in lords if lords[p] == most_l]
+        lines.append(f"Minor Split Victory: the most Commons, {most_c} "
+                     f"({_share(most_c, total)}): {', '.join(by_c)}; the most Lords, {most_l}: "
+                     f"{', '.join(by_l)}; each shares the win, whatever the other house.")
+    lines.append(f"So {victory}: {', '.join(winners) or 'nobody'} (R-50).")
+    return lines
+
+
+def _royal_test(state: State) -> str:
+    living = rules.living_heirs(state)
+    head = "Major Royal Victory (one faction holds the only living heir, uncrowned): "
+    if len(living) != 1:
+        return head + f"failed, {len(living)} heirs live."
+    heir, player = living[0], rules.heir_player(state, living[0])
+    if rules.is_crowned(state, heir):
+        return head + f"failed, {heir} is crowned."
+    if player is None:
+        return head + f"failed, nobody holds {heir}."
+    return head + f"passed by {player}, who holds {heir}."
+
+
+def _parliamentary_tests(state: State, commons: dict[str, int],
+                         lords: dict[str, int]) -> list[str]:
+    head = "Major Parliamentary Victory (a crowned King, half the Commons, the most Lords): "
+    total = sum(commons.values())
+    out = []
+    for king in rules.kings(state):
+        player = rules.heir_player(state, king)
+        if player is None or player not in commons:
+            out.append(head + f"King {king} is held by no faction.")
+            continue
+        half = 2 * commons[player] >= total
+        most = all(lords[player] > lords[p] for p in lords if p != player)
+        verdict = "passed" if half and most else "failed"
+        out.append(head + f"{verdict} by {player} with King {king}: Commons "
+                   f"{_share(commons[player], total)} ({'at least' if half else 'under'} half), "
+                   f"Lords {lords[player]} ({'strictly the most' if most else 'not the most'}).")
+    return out or [head + "failed, no faction holds a crowned King."]
+
+
+def _alternate_test(commons: dict[str, int], lords: dict[str, int]) -> str:
+    head = "Alternate Minor Victory (strictly the most votes in both houses): "
+    for player in commons:
+        others = [p for p in commons if p != player]
+        if all(commons[player] > commons[p] and lords[player] > lords[p] for p in others):
+            return head + f"passed by {player}."
+    best_c = [p for p in commons if commons[p] == max(commons.values())]
+    best_l = [p for p in lords if lords[p] == max(lords.values())]
+    return head + (f"failed: the most Commons {', '.join(best_c)}, the most Lords "
+                   f"{', '.join(best_l)}.")

@@ -338,12 +338,12 @@ def _faction(state: State, player: str, votes: tuple[int, int]) -> list[str]:
     lines = [f"{player}{late}: Commons {votes[0]}, Lords {votes[1]}; hand "
              f"{state.hand_size(player)} card(s); held events: {held}"]
     for noble in state.faction(player):
-        cards = [c for c in state.cards_of(noble)]
-        printed = state.entry(noble).get("title")
-        shown = ([f"{printed} (printed)"] if printed else []) + cards
+        troops, *parts = rules.strength_parts(state, noble)
+        shown = [f"troops {troops[1]}"] + [f"{what} +{adds}" if adds else what
+                                           for what, adds in parts]
         heirs = state.heirs_of(noble)
         lines.append(f"  {noble:<12} {rules.strength(state, noble):>4}  "
-                     f"{state.nobles[noble].at:<22} " + (", ".join(shown) or "-")
+                     f"{state.nobles[noble].at:<22} = " + ", ".join(shown)
                      + (f"; heirs: {', '.join(heirs)}" if heirs else ""))
     return lines
 
@@ -492,6 +492,10 @@ def _move_hint(state: State) -> str:
 
 
 def legal_note(state: State, player: str | None = None) -> str:
+    current = rules.duty(state)
+    if state.ended is None and (current.kind == "deal" if current is not None else
+                                state.stage == DEAL):
+        return DEAL_NOTE
     if not state.in_play or state.ended is not None:
         return ""
     note = ("At any time outside active combat any player may also `play CARD to NOBLE`, "
@@ -510,6 +514,14 @@ def legal_note(state: State, player: str | None = None) -> str:
                 f"{s.leader}, who leads round {s.round} (`referee options --for {s.leader}`, "
                 "R-81). " + note)
     return note
+
+
+DEAL_NOTE = ("The cards dealt are typed as they come: `dealt CARD, CARD, ...` (options lists a "
+             "deal only from cards whose printed values the log has). A card this log does "
+             "not list yet is refused at once; a card missing a value is dealt, and the deal "
+             "that starts the lay-out is refused until every card dealt has its values. Each "
+             "refusal gives the `declare` lines to fill in from the box; `referee declare` "
+             "records them all at once (R-2).")
 
 
 def inventory(state: State) -> dict[str, int]:

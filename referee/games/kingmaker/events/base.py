@@ -159,9 +159,11 @@ def parse_card(state: State, word: str, text: str,
     except NotationError as exc:
         if exc.code != "unknown-word":
             raise
-        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first "
-                            "(e.g. `declare noble Talbot troops=30 lords=2 home=Wingfield`)",
-                            code="unknown-card", rule="R-2") from None
+        typed = shown(unquote(word).replace("-", " ") if '"' in word else word)
+        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first, "
+                            f"as its card prints it (`declare noble {typed} troops=___ lords=___ "
+                            f"home=___`; a title, office, bishop, mercenary, ship or town card "
+                            "has its own values)", code="unknown-card", rule="R-2") from None
     entry = state.box.card(name)
     if entry is not None and (entry.copies or 1) > 1 and where is not None:
         free = [c for c in instances(entry) if where(c)]
@@ -357,7 +359,8 @@ def with_inline(state: State, declared: Iterable[str], refusal: bool = False) ->
                          "unknown-entry", "R-2")
         entry = matches[0] if matches else Entry("place", name)
         if entry.get(key) is not None and entry.get(key) != value:
-            raise refuse(f"{entry.name}'s {key} is already {entry.get(key)!r}: values are "
+            raise refuse(f"{entry.name}'s {key} is already {value_text(key, entry.get(key))}: "
+                         "values are "
                          "fixed once declared; `amend` mends a slip (R-2)", "declared-already",
                          "R-2")
         state = _declare(state, entry.kind, entry.name, {**dict(entry.values), key: value},

@@ -203,10 +203,15 @@ class Attack(Base):
     fields = {"location": "str", "with": "str[]", "allies": "str[]", "on": "str[]",
               "def_allies": "str[]", "target": "str", "french": "bool", "regions": "str[]",
               **DECLARES}
-    field_docs = {"location": "the battle's location (open ground)", "with": "the attacking nobles",
-                  "allies": "third factions' nobles joining the attack (rule 11, R-21)",
-                  "on": "the defending force: all the target faction's nobles there",
-                  "def_allies": "third factions' nobles joining the defence",
+    field_docs = {"location": "the battle's location (open ground), typed `at LOCATION`",
+                  "with": "the attacking nobles, typed `with NOBLES`",
+                  "allies": "third factions' nobles joining the attack (rule 11, R-21), typed "
+                            "`allies NOBLES` after `with NOBLES`",
+                  "on": "the defending force: all the target faction's nobles there, typed "
+                        "`on NOBLES`",
+                  "def_allies": "third factions' nobles joining the defence, typed "
+                                "`allies NOBLES` after `on NOBLES` (only the log names this "
+                                "field def_allies)",
                   "target": "an assassin's one victim (§6.1)",
                   "french": "French Foot-soldiers used in this attack (R-28)",
                   "regions": "bonus regions the battle's square lies in (R-4)", **DECLARES_DOC}

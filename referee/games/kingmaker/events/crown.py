@@ -445,6 +445,8 @@ def transfer_kind(state: State, item: str, giver: str) -> str:
         return "fortress"
     if item in state.ships and state.ships[item].by == giver:
         return "ship"
+    if item in state.nobles:  # after what he holds: Stafford is a noble and a castle
+        return "noble"
     raise refuse(f"{giver} holds no {item}", "not-his", "§5.4")
 
 
@@ -458,7 +460,8 @@ def transfer_problem(state: State, item: str, giver: str, taker: str,
         return refuse(f"{item} passes only between attending nobles, as other business of a "
                       "Parliament in session (7.4)", "parliament-only", "§5.4")
     if kind == "noble":
-        return refuse("nobles are never transferred", "noble", "§5.4")
+        return refuse(f"{item} is a noble, and nobles are never transferred: a noble stays in "
+                      "his faction until he dies (§5.4)", "noble", "§5.4")
     if state.owner(giver) != state.owner(taker) and not agreed:
         return refuse(f"a transfer to {state.owner(taker)}'s noble records the deal "
                       "(`agreed`)", "not-agreed", "§5.4")
@@ -487,6 +490,10 @@ def held_item(state: State, giver: str, word: str, text: str) -> str:
     try:
         return find(word, sorted(set(choices)) or [""], f"thing {giver} holds", text)
     except NotationError as exc:
+        noble = next((n for n in state.nobles if norm(n) == norm(word)), None)
+        if exc.code == "unknown-word" and noble is not None:
+            raise refuse(f"{noble} is a noble, and nobles are never transferred: a noble stays "
+                         "in his faction until he dies (§5.4)", "noble", "§5.4") from None
         printed = state.entry(giver).get("title")
         if exc.code != "unknown-word" or not printed or not norm(printed).startswith(norm(word)):
             raise

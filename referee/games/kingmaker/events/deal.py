@@ -4,19 +4,28 @@ extra deals, the layout.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar, Iterable, Iterator, Sequence
 
 from referee.engine import Args, Event
-from referee.errors import NotationError
+from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.components import ALL_FIELDS, FIELDS, KINDS, SINGLES, norm
+from referee.games.kingmaker.components import (
+    ALL_FIELDS,
+    FIELDS,
+    KINDS,
+    REQUIRED,
+    SINGLES,
+    Entry,
+    norm,
+)
 from referee.games.kingmaker.events.assembly import assign_unvoted, unvoted_moves
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
     Base,
     _declare,
+    card_names,
     declared_values,
     known_card,
     known_noble,
@@ -70,6 +79,9 @@ class Declare(Base):
         if not words:
             raise NotationError(f"{self.name} needs a kind and a name, e.g. `{self.name} place "
                                 "Raglan kind=castle`", code="no-kind")
+        if BLANK in args.text:
+            raise NotationError(f"{args.text!r} still has a blank {BLANK}: fill it in from the "
+                                "box (R-2)", code="blank", rule="R-2")
         kind = find(words[0], KINDS, "kind of component", args.text)
         head, declared = split_trailing_declarations(words[1:])
         if kind in SINGLES:
@@ -103,11 +115,22 @@ class Declare(Base):
         if kind in SINGLES and name != kind:
             raise refuse(f"the {kind} table is named {kind}", "bad-name", "R-2")
         clash = state.box.clash(kind, name)
+        values = {k: v for k, v in event.fields if k not in ("entry", "name")}
+        if clash is not None and _completes(clash, kind, values):
+            _copies_fixed(state, kind, {k: v for k, v in values.items() if clash.get(k) is None})
+            return _declare(state, kind, clash.name, {**dict(clash.values), **values}, False)
         if clash is not None:
             raise refuse(f"{name} is declared already (as a {clash.kind}); `amend` mends a "
                          "slip (R-2)", "declared-already", "R-2")
-        values = {k: v for k, v in event.fields if k not in ("entry", "name")}
         return _declare(state, kind, name, values, True)
+
+
+def _completes(entry: Entry, kind: str, values: dict[str, Any]) -> bool:
+    """A declaration of an entry the log has, of the same kind, that only adds the values it
+    lacks (or repeats known ones): it completes the entry (R-2, the values the referee asked for).
+    A different value is a slip for `amend`."""
+    return entry.kind == kind and kind not in SINGLES and \
+        all(entry.get(key) in (None, value) for key, value in values.items())
 
 
 class Amend(Declare):
@@ -126,10 +149,16 @@ class Amend(Declare):
         if entry is None:
             raise refuse(f"no {kind} {name} is declared", "unknown-entry", "R-2")
         values = {k: v for k, v in event.fields if k not in ("entry", "name")}
-        if "copies" in values and state.cards and kind != "event":
-            raise refuse("the copies of a crown card are fixed once the deck is dealt",
-                         "copies-fixed", "R-2")
+        _copies_fixed(state, kind, values)
         return _declare(state, kind, name, {**dict(entry.values), **values}, False)
+
+
+def _copies_fixed(state: State, kind: str, values: dict[str, Any]) -> None:
+    """A crown card's copies may not change once the deck is dealt (by amend, or by a declare
+    that completes the entry)."""
+    if "copies" in values and state.cards and kind != "event":
+        raise refuse("the copies of a crown card are fixed once the deck is dealt",
+                     "copies-fixed", "R-2")
 
 
 # --------------------------------------------------------------------------------------------
@@ -147,35 +176,109 @@ def missing_data(state: State, card: str) -> list[str]:
 
 
 def _missing_data(state: State, card: str) -> list[str]:
+    return [f"{name}.{key}" for _, name, key, _ in _gaps(state, card)]
+
+
+# A value still to be typed in a `declare` line the referee prints (R-2).
+BLANK = "___"
+CARD_KINDS = "noble, title, office, bishop, mercenary, ship or town"
+
+
+def _gaps(state: State, card: str) -> Iterator[tuple[str, str, str, str]]:
+    """What R-2 still needs before `card` comes into play: (kind, name, field, what is known of
+    the value, else BLANK). A place not named yet has the name BLANK."""
     entry = state.entry(card)
-    needs = [f"{entry.name}.{key}" for key in entry.missing()]
+    for key in entry.missing():
+        yield entry.kind, entry.name, key, BLANK
+    if "home" in entry.missing():  # his home castles are not named yet: a castle each (§2.3)
+        yield "place", BLANK, "kind", "castle"
     places = list(entry.names("home")) + list(entry.names("brings"))
-    if entry.kind == "town":
+    if entry.kind == "town" and entry.get("place") is not None:
         places.append(str(entry.get("place")))
-    if entry.kind == "ship":
+    elif entry.kind == "town":
+        yield "place", BLANK, "kind", BLANK
+    if entry.kind == "ship" and entry.get("home_port") is not None:
         places.append(str(entry.get("home_port")))
     for place in places:
         found = state.box.place(place)
         if found is None or found.get("kind") is None:
-            needs.append(f"{place}.kind")
+            yield "place", place, "kind", BLANK
     ships = list(entry.names("ships")) + \
         ([rules.LE_LUCAS] if entry.name == rules.STANLEY and state.box.card(rules.LE_LUCAS)
          else [])  # rule 26: Stanley comes with Le Lucas
     for ship in ships:
         found = state.box.card(ship)
         if found is None:
-            needs.append(f"the ship {ship} (declare it)")
+            yield "ship", ship, "capacity", BLANK
+            yield "ship", ship, "home_port", BLANK
         else:
-            needs += [f"{ship}.{key}" for key in found.missing()]
-    return needs
+            yield from (("ship", ship, key, BLANK) for key in found.missing())
+
+
+def unknown_card_gaps(name: str) -> list[tuple[str, str, str, str]]:
+    """The values a card this box does not list needs: by its printed name, a bishop's card
+    names its see, a title its earldom or dukedom, a noble card his family; else the kind is
+    blank too."""
+    first = name.split()[0].casefold() if name.split() else ""
+    kind = "bishop" if first in ("bishop", "archbishop") else \
+        "title" if first in ("earl", "duke", "baron", "viscount", "marquess") else \
+        "noble" if len(name.split()) == 1 else BLANK
+    gaps = [(kind, name, key, BLANK) for key in REQUIRED.get(kind, ())]
+    if kind == "noble":
+        gaps.append(("place", BLANK, "kind", "castle"))
+    return gaps or [(kind, name, "", "")]
+
+
+def declare_lines(gaps: Iterable[tuple[str, str, str, str]]) -> list[str]:
+    """One `declare` line per entry, its blanks marked, in the order first needed."""
+    lines: dict[tuple[str, str], list[str]] = {}
+    blank_places = 0
+    for kind, name, key, value in gaps:
+        if name == BLANK:  # each unnamed place a line of its own
+            blank_places += 1
+            name = f"{BLANK}{blank_places}"
+        words = lines.setdefault((kind, name), [])
+        pair = f"{key}={value}" if key else ""
+        if pair and pair not in words:
+            words.append(pair)
+    return [" ".join(["declare", kind, BLANK if name.startswith(BLANK) else shown(name),
+                      *words]) for (kind, name), words in lines.items()]
+
+
+def missing_refusal(what: str, gaps: Sequence[tuple[str, str, str, str]],
+                    unknown: Sequence[str] = ()) -> IllegalMove:
+    """R-2, all at once: every value a move needs, as the `declare` lines that give them."""
+    lines = declare_lines(gaps)
+    blanks = sum(line.count(BLANK) for line in lines)
+    notes = []
+    if unknown:
+        notes.append(f"{', '.join(unknown)}: not in this box yet; the kind in each line is read "
+                     f"from the card's name: change it if the card says otherwise "
+                     f"({CARD_KINDS}).")
+    if any(line.startswith("declare place ___") for line in lines):
+        notes.append("A `declare place ___` line names a place as the map prints it; a noble "
+                     "with two home castles has home=A,B and a place line for each.")
+    return refuse(
+        f"{what} needs {blanks} printed value(s) this log does not have yet. Fill in each "
+        f"{BLANK} from the box, then record every line at once with `referee declare` (the "
+        "lines on standard input) or `referee declare FILE`; the move then goes through:\n"
+        + "\n".join(f"  {line}" for line in lines)
+        + "".join(f"\n{note}" for note in notes), "missing-value", "R-2")
 
 
 def check_data(state: State, card: str) -> None:
-    needs = missing_data(state, card)
-    if needs:
-        raise refuse(f"{card_entry(card)} cannot come into play before these values are known: "
-                     f"{', '.join(needs)} (add them to the move as NAME.key=value, or declare "
-                     "them)", "missing-value", "R-2")
+    gaps = list(_gaps(state, card))
+    if gaps:
+        raise missing_refusal(card_entry(card), gaps)
+
+
+def check_all_data(state: State, cards: Sequence[str], unknown: Sequence[str],
+                   what: str) -> None:
+    """Every value the cards of one move need, asked in one refusal (R-2)."""
+    gaps = [gap for card in cards for gap in _gaps(state, card)]
+    gaps += [gap for name in unknown for gap in unknown_card_gaps(name)]
+    if gaps:
+        raise missing_refusal(what, gaps, unknown)
 
 
 class Dealt(Base):
@@ -195,10 +298,33 @@ class Dealt(Base):
         def free(card: str) -> bool:
             return state.cards.get(card, DECK) == DECK and card not in taken
 
+        unknown: list[str] = []
         for word in items(args.words):
-            taken.append(parse_card(state, word, args.text, free))
-        if not taken:
-            raise NotationError(f"{args.text!r} names no card", code="no-card")
+            try:
+                taken.append(parse_card(state, word, args.text, free))
+            except NotationError as exc:
+                if exc.code != "unknown-card":
+                    raise
+                name = unquote(word).replace("-", " ") if '"' in word else \
+                    word.replace("-", " ")
+                slip = _slip_for(state, word)
+                if slip is not None:  # a slip, or a card of the box close to a listed one
+                    new = "; ".join(f"`{line}`" for line in
+                                    declare_lines(unknown_card_gaps(name)))
+                    raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
+                                        f"If {name} is a card of your box, declare it first "
+                                        f"(R-2), filling in each {BLANK}: {new} (the "
+                                        "kind is read from the name: change it if the card "
+                                        "says otherwise)",
+                                        code="unknown-word", rule="§4") from None
+                unknown.append(name)
+        if not taken and not unknown:
+            raise NotationError(f"{args.text!r} names no card", code="no-card", rule="§4")
+        if unknown:  # a card needs its kind to be dealt: say at once all the deal needs,
+            # the cards dealt before included (laid out face up, they need theirs next, §4)
+            before = [c for p in state.playing for c in dealt_cards(state, p)]
+            check_all_data(state, before + [c for c in taken if state.box.crown_card(c)],
+                           unknown, f"{args.by}'s deal" if args.by else "This deal")
         return {"cards": taken}
 
     def text(self, state: State, event: Event) -> str:
@@ -232,7 +358,8 @@ class Dealt(Base):
             if state.cards.get(card) != DECK or empty:
                 raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
                              "not-in-deck", "§4")
-            check_data(state, card)
+        if state.in_play:  # dealt on in play (§9): he enters at once
+            check_all_data(state, cards, (), f"{player}'s card")
         state = evolve(state, cards=moved_cards(state.cards,
                                                 dict.fromkeys(cards, f"dealt:{player}")))
         if extra and current is not None:
@@ -262,6 +389,8 @@ class Dealt(Base):
                 (current is None and state.stage != DEAL):
             return
         player = turn.players[0]
+        if not state.in_play and _layout_lacks_values(state, current is not None):
+            return  # the deal that starts the layout would be refused (R-2): the note says why
         probe = rules.rebuild_deck(state) if state.cards else rules.open_deck(state)
         deck = [c for c, w in probe.cards.items() if w == DECK]
         deck = [c for c in deck if not missing_data(state, c)]
@@ -272,6 +401,22 @@ class Dealt(Base):
         size = rules.deal_size(state)
         if len(deck) >= size:
             yield self.make(player, cards=sorted(deck)[:size])
+
+
+def _slip_for(state: State, word: str) -> str | None:
+    """The box's card a name is a slip for (`Nevile`): corrected, never declared as new."""
+    import difflib
+
+    names = {norm(name): name for name in card_names(state)}
+    close = difflib.get_close_matches(norm(word), list(names), n=1, cutoff=0.8)
+    return names[close[0]] if close else None
+
+
+def _layout_lacks_values(state: State, extra: bool) -> bool:
+    """Whether this deal may start the layout while cards dealt before it lack values."""
+    last = extra or len(state.dealt) == len(state.playing) - 1
+    return last and any(missing_data(state, card) for player in state.playing
+                        for card in dealt_cards(state, player))
 
 
 def where_is(state: State, card: str) -> str:
@@ -290,7 +435,11 @@ def dealt_cards(state: State, player: str) -> list[str]:
 
 
 def start_layout(state: State) -> State:
-    """§4.3: nobles face up (Stanley with Le Lucas), then each player lays out the rest."""
+    """§4.3: nobles face up (Stanley with Le Lucas), then each player lays out the rest. The
+    layout is what first needs the cards' printed values (R-2): every value the whole deal still
+    lacks is asked for here, at once."""
+    check_all_data(state, [card for player in state.playing for card in
+                           dealt_cards(state, player)], (), "The layout of the deal")
     state = rules.enter_nobles(state, [(card, player) for player in state.playing
                                        for card in dealt_cards(state, player)
                                        if state.kind(card) == "noble"])

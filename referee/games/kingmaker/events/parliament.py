@@ -455,8 +455,7 @@ class Revoke(Base):
     def effect(self, state: State, event: Event) -> State:
         s = state.sitting
         if s is None or s.step != REVOKE:
-            raise refuse("no revocations now: the caller revokes once every excuse is in "
-                         "(7.2)", "not-now", "§7.2")
+            raise refuse(f"no revocations now: {_why_no_revoke(state)}", "not-now", "§7.2")
         nobles = list(event["nobles"])
         if len(set(nobles)) != len(nobles):
             raise refuse("a noble is named twice", "duplicate-name", "§7.2")
@@ -485,6 +484,19 @@ class Revoke(Base):
             return
         for noble in s.excused:
             yield self.make(s.caller, nobles=[noble])
+
+
+def _why_no_revoke(state: State) -> str:
+    """The real cause a revocation cannot come now (7.2)."""
+    s = state.sitting
+    if s is None:
+        return "no Parliament is being summoned"
+    if s.step == EXCUSE:
+        return (f"the excuses come first; {s.caller}, the caller, revokes once every excuse "
+                "is in, a Writ each")
+    if not rules.holds_event(state, s.caller, rules.WRIT):
+        return f"{s.caller}, the caller, holds no Writ, and a revocation takes a Writ each"
+    return "the time for revocations is past"
 
 
 def next_step(state: State) -> State:

@@ -1,0 +1,116 @@
+"""The Kingmaker scoresheet explains its result in the game's terms (issue 28): each victory
+kind of §10 and R-50, and a game the table stopped."""
+
+from __future__ import annotations
+
+from referee.evolve import evolve
+from referee.games.kingmaker import rules
+from referee.games.kingmaker.scoring import explain_result
+from referee.games.kingmaker.state import Ending
+from referee.scoresheet import render_text
+from tests.conftest import GOLDEN
+from tests.kingmaker_realm import dead, heir
+from tests.test_golden import final_state
+
+THREE = GOLDEN / "kingmaker" / "three-player-two-parliaments.toml"
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _at_time(state):
+    """The state ended at the time limit as R-50 decides it."""
+    state = evolve(state, ended=None)
+    victory, winners = rules.time_victory(state)
+    return evolve(state, ended=Ending("time", "the time limit", winners, victory))
+
+
+def test_complete_and_utter_victory_names_the_king_and_the_dead_heirs():
+    game, state = final_state(GOLDEN / "kingmaker" / "four-player-complete-victory.toml")
+    lines = explain_result(state)
+    assert lines[0].startswith("King Henry, crowned, is the only heir alive, held by Neville "
+                               "of Ann's faction: Complete and Utter Victory")
+    assert lines[1] == ("Heirs dead: Edward of Lancaster, Edward of March, George of Clarence, "
+                        "Margaret of Anjou, Richard of Gloucester, Richard of York.")
+    assert "King Henry, crowned" in _flat(render_text(game.score(state)))
+
+
+def test_minor_split_victory_gives_each_factions_votes_and_each_test():
+    game, state = final_state(GOLDEN / "kingmaker" / "six-player-time-limit.toml")
+    lines = explain_result(state)
+    assert lines[:6] == [
+        "Ann: Commons 15 of 100 (15%), Lords 9 of 53 (17%)",
+        "Ben: Commons 12 of 100 (12%), Lords 9 of 53 (17%)",
+        "Cat: Commons 36 of 100 (36%), Lords 6 of 53 (11%)",
+        "Dan: Commons 15 of 100 (15%), Lords 8 of 53 (15%)",
+        "Eve: Commons 11 of 100 (11%), Lords 11 of 53 (21%)",
+        "Fay: Commons 11 of 100 (11%), Lords 10 of 53 (19%)"]
+    assert lines[6].endswith("failed, 3 heirs live.")
+    assert lines[7].endswith("failed, no faction holds a crowned King.")
+    assert lines[8].endswith("failed: the most Commons Cat, the most Lords Eve.")
+    assert lines[9] == ("Minor Split Victory: the most Commons, 36 (36%): Cat; the most Lords, "
+                        "11: Eve; each shares the win, whatever the other house.")
+    assert lines[10] == "So Minor Split Victory: Cat, Eve (R-50)."
+
+
+def test_major_parliamentary_victory_stops_at_the_test_it_passed():
+    _, state = final_state(THREE)
+    lines = explain_result(state)
+    assert "passed by Ann with King Henry: Commons 58% (at least half), Lords 33 (strictly " \
+           "the most)." in lines[4]
+    assert "failed by Ben with King Edward of March: Commons 29% (under half)" in lines[5]
+    assert not any(line.startswith("Alternate Minor") for line in lines)
+    assert lines[-1] == "So Major Parliamentary Victory: Ann (R-50)."
+
+
+def test_alternate_minor_and_major_royal_victories():
+    _, state = final_state(THREE)
+    alternate = explain_result(_at_time(dead(state, "Henry", "Edward of March")))
+    assert any("failed, no faction holds a crowned King" in line for line in alternate)
+    assert alternate[-2] == ("Alternate Minor Victory (strictly the most votes in both houses): "
+                             "passed by Ann.")
+    assert alternate[-1] == "So Alternate Minor Victory: Ann (R-50)."
+    others = [h for h in rules.living_heirs(state) if h != "George of Clarence"]
+    royal = explain_result(_at_time(heir(dead(state, *others), "George of Clarence",
+                                         by="Neville")))
+    assert royal[3:] == ["Major Royal Victory (one faction holds the only living heir, "
+                         "uncrowned): passed by Ann, who holds George of Clarence.",
+                         "So Major Royal Victory: Ann (R-50)."]
+
+
+def test_a_stopped_game_says_who_ended_it_and_the_standing():
+    game, state = final_state(THREE)
+    stopped = evolve(state, ended=Ending("concede", "the table ended it (concede)"))
+    lines = explain_result(stopped)
+    assert lines[0] == (f"The table ended the game in turn {state.turn}, {state.active}'s turn "
+                        "(`end concede`): no winner (§10). The standing then:")
+    assert lines[1] == "Ann: Commons 46 of 80 (58%), Lords 33 of 54 (61%)"
+    assert explain_result(evolve(state, ended=None)) == []
+    assert "(`end concede`): no winner (§10)" in _flat(render_text(game.score(stopped)))
+
+
+def test_status_lists_every_source_of_a_nobles_strength():
+    """Cards, printed titles, Royal Guards (R-44) and regional bonuses (R-4) add up to the
+    strength status shows, at every step of the golden games."""
+    from referee import log as logfile
+    from referee.replay import replay_log, steps
+
+    guards = bonuses = 0
+    for name in ("three-player-two-parliaments", "four-player-complete-victory",
+                 "six-player-time-limit"):
+        log = logfile.read(GOLDEN / "kingmaker" / f"{name}.toml")
+        for step in list(steps(replay_log(log)[0], log.entries))[::7]:
+            state = step.after
+            if not state.in_play:
+                continue
+            for noble in state.nobles:
+                parts = rules.strength_parts(state, noble)
+                assert sum(n for _, n in parts) == rules.strength(state, noble), noble
+                guards += any("Royal Guard" in what for what, _ in parts)
+                bonuses += any(" bonus of " in what for what, _ in parts)
+    assert guards and bonuses  # both kinds were met and summed
+    game, state = final_state(THREE)
+    status = _flat(game.render(state))
+    assert "Neville 330 in:Middleham = troops 50, Earl of Warwick (printed), Marshal of " \
+           "England +100" in status and "Duke of Lancaster (Royal Guard, R-44) +30" in status
