@@ -683,6 +683,8 @@ def export(
                                  "play record).", autocompletion=complete_export_format),
     link: bool = typer.Option(False, "--link",
                               help="Print the BG Stats createPlay link instead of the JSON."),
+    qr: bool = typer.Option(False, "--qr",
+                            help="Print the BG Stats link as a QR code to scan with a phone."),
     bgg_id: Optional[int] = typer.Option(None, "--bgg-id", metavar="N", min=1,
                                          help="The game's BoardGameGeek id, if known."),
     place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
@@ -697,8 +699,9 @@ def export(
 
     if fmt not in plays.FORMATS:
         raise UsageError(f"--format {fmt!r}: choose one of {', '.join(plays.FORMATS)}")
-    if link and fmt != "bgstats":
-        raise UsageError("--link makes a BG Stats link: use it with --format bgstats")
+    if (link or qr) and fmt != "bgstats":
+        option = "--qr" if qr else "--link"
+        raise UsageError(f"{option} makes a BG Stats link: use it with --format bgstats")
     table = session.load(log_path(ctx))
     if not table.log.entries:
         raise UsageError("nothing to export: no move has been recorded in this log yet")
@@ -709,7 +712,10 @@ def export(
         data = plays.bgg(sheet, bgg_id)
     else:
         data = plays.bgstats(sheet, table.variant(), bgg_id)
-    text = plays.bgstats_link(data) + "\n" if link else json_text(data) + "\n"
+    if qr:
+        text = plays.qr_text(plays.bgstats_link(data))
+    else:
+        text = plays.bgstats_link(data) + "\n" if link else json_text(data) + "\n"
     _write(text, output)
 
 

@@ -16,6 +16,7 @@ from referee.scoresheet import (
     Column,
     Number,
     Scoresheet,
+    chart_ticks,
     chart_title,
     display_table,
     facts,
@@ -25,23 +26,32 @@ from referee.scoresheet import (
     rounds_title,
     running_totals,
     section_table,
+    tables_below,
     tie_rule,
 )
-from referee.sheets.chart import nice_ticks, style, tick_text
+from referee.sheets.chart import style, tick_text
 from referee.textsafe import clean_line
 
 PAPERS = {"a4": "A4", "letter": "letter"}
-PRINTABLE_HEIGHT_MM = 279.4 - 2 * 12  # Letter's height less the margins: the tighter one
 MANY_COLUMNS = 9  # a wider table is set in a smaller type (Kingmaker: ten columns)
 LONG_NAME = 24  # a longer name may wrap in its cell rather than push the table off the page
 END_LABEL_CHARS = 22  # longer names are cut at a line's end (the legend has them in full)
 
+# The page's own margins, and its margin boxes declared empty: Chromium then prints no header
+# or footer of its own (date, title, file:// path, page number), whatever its print settings.
+# In print the body is exactly the page's height, so the Notes box takes what is left of it.
 _CSS = """
-@page { size: %(paper)s portrait; margin: 12mm 13mm; }
+@page { size: %(paper)s portrait; margin: 12mm 13mm;
+        @top-left { content: ""; } @top-center { content: ""; } @top-right { content: ""; }
+        @bottom-left { content: ""; } @bottom-center { content: ""; }
+        @bottom-right { content: ""; } }
 * { box-sizing: border-box; }
 html { font: 10pt/1.35 'DejaVu Serif', Georgia, 'Times New Roman', serif; color: #111; }
 body { margin: 0; }
-@media screen { body { max-width: 184mm; margin: 1.5em auto; padding: 0 1em; } }
+@media screen { body { max-width: 184mm; margin: 1.5em auto; padding: 0 1em; }
+                div.ruled { height: 40mm; } }
+@media print { html, body { height: 100%%; }
+               body { display: flex; flex-direction: column; } }
 header { margin-bottom: 3mm; }
 h1 { font-size: 17pt; margin: 0 0 1mm; }
 h2 { font-size: 11pt; margin: 3mm 0 1mm; }
@@ -86,7 +96,21 @@ svg.sample { flex: none; }
 section.ties p, section.ties ul, footer p { margin: 0 0 1mm; }
 section.ties ul { padding-left: 5mm; }
 footer { font-size: 8.5pt; color: #333; margin-top: 2mm; }
-div.ruled div { height: 8mm; border-bottom: 1px solid #999; }
+section.explanation p { margin: 0 0 1mm; }
+section.end { flex: 1 1 0; min-height: 24mm; display: flex; gap: 5mm; margin-top: 1mm;
+              break-inside: avoid; page-break-inside: avoid; }
+div.notes { flex: 1; display: flex; flex-direction: column; }
+div.notes h2 { margin-top: 1mm; }
+div.ruled { flex: 1 1 0; min-height: 8mm;
+            background: repeating-linear-gradient(to bottom, transparent 0 7.7mm,
+                                                   #999 7.7mm 8mm);
+            print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+figure.qr { flex: none; width: 44mm; margin: 1mm 0 0; text-align: center; font-size: 8pt; }
+figure.qr svg { width: 44mm; height: 44mm; display: block; }
+div.signatures { display: grid; grid-template-columns: repeat(%(signers)d, 1fr); gap: 0 4mm;
+                 margin-top: 1mm; font-size: 8.5pt; break-inside: avoid; }
+div.signatures div { overflow-wrap: anywhere; }
+div.signatures span { display: block; height: 8mm; border-bottom: 1px solid #333; }
 """
 
 
@@ -97,7 +121,8 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)}</title>",
-        f"<style>{_CSS % {'paper': PAPERS.get(paper, 'A4')}}</style>",
+        f"<style>{_CSS % {'paper': PAPERS.get(paper, 'A4'), 'signers': _signers(sheet)}}"
+        "</style>",
         "</head>", '<body class="blank">' if sheet.blank else "<body>", "<header>",
         f"<h1>{esc(title)}</h1>",
     ]
@@ -119,9 +144,12 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts.append(f"<h2>{esc(rounds_title(sheet))}</h2>")
         columns, body = round_table(sheet)
         parts += _table(columns, body, "rounds")
-    for section in sheet.sections:
+    for section in tables_below(sheet):
         parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
         parts += _table(*section_table(section), "rounds section")
+    if sheet.explanation:
+        parts += ['<section class="explanation">'] + [
+            f"<p>{esc(clean_line(text))}</p>" for text in sheet.explanation] + ["</section>"]
     if has_chart(sheet):
         parts += ['<section class="chart">', f"<h2>{esc(chart_title(sheet))}</h2>",
                   "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]
@@ -134,13 +162,10 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
             parts.append("<ul>" + "".join(f"<li>{esc(clean_line(n))}</li>"
                                           for n in sheet.tie_notes) + "</ul>")
         parts.append("</section>")
-    lines = _ruled_lines(sheet) if sheet.blank else 0
-    if lines:
-        parts += ["<h2>Notes</h2>", '<div class="ruled">' + "<div></div>" * lines + "</div>"]
     if sheet.notes:
         parts.append("<footer>" + "".join(f"<p>{esc(clean_line(n))}</p>" for n in sheet.notes)
                      + "</footer>")
-    parts += ["</body>", "</html>"]
+    parts += [*_end(sheet), "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
@@ -163,13 +188,34 @@ def _css(column: Column, cell: str) -> str:
     return column.kind + (" long" if column.kind == "name" and len(cell) > LONG_NAME else "")
 
 
-def _ruled_lines(sheet: Scoresheet) -> int:
-    """Lines to write notes on, filling what the page has left (estimated, in mm)."""
-    used = 40 + 11.5 * (len(sheet.rows) + 1) + 9 * (len(sheet.rounds) + 1) * bool(sheet.rounds)
-    used += 12 * bool(sheet.rounds) + 14 + 5 * len(sheet.notes)
-    used += sum(10 + 7 * (len(section.rows) + 1) for section in sheet.sections)
-    room = int((PRINTABLE_HEIGHT_MM - used - 12) // 8)
-    return min(16, room) if room >= 2 else 0  # no Notes rather than a second page
+SIGNERS_PER_LINE = 4
+
+
+def _signers(sheet: Scoresheet) -> int:
+    return max(1, min(SIGNERS_PER_LINE, len(sheet.rows)))
+
+
+def _end(sheet: Scoresheet) -> list[str]:
+    """The foot of the page: ruled lines for notes, filling what the page has left (beside the
+    BG Stats code on a played sheet), and a line for each player to sign."""
+    esc = html.escape
+    qr = "" if sheet.blank or not sheet.players else _qr_figure(sheet)
+    names = [clean_line(row.name or "") if not sheet.blank else "" for row in sheet.rows]
+    return ['<section class="end">',
+            '<div class="notes"><h2>Notes</h2><div class="ruled"></div></div>', qr,
+            "</section>", "<h2>Signatures</h2>",
+            '<div class="signatures">' + "".join(f"<div><span></span>{esc(name)}</div>"
+                                                 for name in names) + "</div>"]
+
+
+def _qr_figure(sheet: Scoresheet) -> str:
+    """The play's BG Stats link as a QR code (inline SVG): a phone's camera opens the app's
+    import dialog."""
+    from referee import export
+
+    link = export.bgstats_link(export.bgstats(sheet, bgg_id=export.bgg_id(sheet.game)))
+    return (f'<figure class="qr">{export.qr_svg(link)}'
+            "<figcaption>Scan to record this play in BG Stats</figcaption></figure>")
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,7 +274,7 @@ def chart_svg(sheet: Scoresheet) -> str:
     """Running totals per round as lines on a scale: an inline SVG, no scripts."""
     esc = html.escape
     series = running_totals(sheet)
-    ticks = nice_ticks([v for _, values in series for v in values], most=7)
+    ticks = chart_ticks(sheet)
     low, high = ticks[0], ticks[-1]
     rounds = len(sheet.rounds)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
