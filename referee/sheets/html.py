@@ -213,7 +213,7 @@ def _qr_figure(sheet: Scoresheet) -> str:
     import dialog."""
     from referee import export
 
-    link = export.bgstats_link(export.bgstats(sheet, bgg_id=export.bgg_id(sheet.game)))
+    link = export.bgstats_link(export.bgstats(sheet))
     return (f'<figure class="qr">{export.qr_svg(link)}'
             "<figcaption>Scan to record this play in BG Stats</figcaption></figure>")
 
