@@ -105,8 +105,8 @@ div.ruled { flex: 1 1 0; min-height: 8mm;
             background: repeating-linear-gradient(to bottom, transparent 0 7.7mm,
                                                    #999 7.7mm 8mm);
             print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-figure.qr { flex: none; width: 44mm; margin: 1mm 0 0; text-align: center; font-size: 8pt; }
-figure.qr svg { width: 44mm; height: 44mm; display: block; }
+figure.qr { flex: none; width: 50mm; margin: 1mm 0 0; text-align: center; font-size: 8pt; }
+figure.qr svg { width: 50mm; height: 50mm; display: block; }
 div.signatures { display: grid; grid-template-columns: repeat(%(signers)d, 1fr); gap: 0 4mm;
                  margin-top: 1mm; font-size: 8.5pt; break-inside: avoid; }
 div.signatures div { overflow-wrap: anywhere; }
@@ -192,7 +192,7 @@ SIGNERS_PER_LINE = 4
 
 
 def _signers(sheet: Scoresheet) -> int:
-    return max(1, min(SIGNERS_PER_LINE, len(sheet.rows)))
+    return max(1, min(SIGNERS_PER_LINE, len(sheet.rows if sheet.blank else sheet.players)))
 
 
 def _end(sheet: Scoresheet) -> list[str]:
@@ -200,7 +200,7 @@ def _end(sheet: Scoresheet) -> list[str]:
     BG Stats code on a played sheet), and a line for each player to sign."""
     esc = html.escape
     qr = "" if sheet.blank or not sheet.players else _qr_figure(sheet)
-    names = [clean_line(row.name or "") if not sheet.blank else "" for row in sheet.rows]
+    names = [""] * len(sheet.rows) if sheet.blank else [clean_line(n) for n in sheet.players]
     return ['<section class="end">',
             '<div class="notes"><h2>Notes</h2><div class="ruled"></div></div>', qr,
             "</section>", "<h2>Signatures</h2>",
