@@ -150,12 +150,14 @@ def test_html_page_rules_and_one_row_per_player(sample):
     assert "<script" not in page
     # every page ends with lines for notes (they fill what the page has left: a flex box in
     # print) and a line for each player to sign, named on a played sheet
-    assert page.count('<div class="ruled"></div>') == 1
+    assert page.count('<div class="ruled">Notes</div>') == 1
     signatures = page.split('<div class="signatures">', 1)[1].split("</div>\n", 1)[0]
     signers = sample.sheet.rows if sample.sheet.blank else sample.sheet.players
     assert signatures.count("<span></span>") == len(signers)
     for name in sample.sheet.players:
         assert f"<span></span>{name}</div>" in signatures
+    if sample.sheet.blank:
+        assert signatures.count("<span></span>Signature</div>") == len(signers)
     if sample.sheet.blank:
         assert '<body class="blank">' in page and page.count('<span class="line">') == 4
         assert '<figure class="qr">' not in page

@@ -39,7 +39,8 @@ PRINTABLE_HEIGHT_MM = round(279.4 - 24)  # Letter, the shorter page, less its 12
 
 # Run in the page after layout: everything wider than the body, and SVG text outside its chart.
 PROBE = """
-<style>body { max-width: none !important; margin: 0 !important; padding: 0 !important; }</style>
+<style>body { max-width: none !important; margin: 0 !important; padding: 0 !important; }
+div.ruled { height: 8mm !important; }</style>
 <script>
 window.addEventListener('load', () => {
   const limit = document.body.getBoundingClientRect().right + 0.5;

@@ -34,6 +34,7 @@ from referee.textsafe import clean_line
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 MANY_COLUMNS = 9  # a wider table is set in a smaller type (Kingmaker: ten columns)
+SHORT_TEXT = 12  # a column of texts this short keeps them on one line
 LONG_NAME = 24  # a longer name may wrap in its cell rather than push the table off the page
 END_LABEL_CHARS = 22  # longer names are cut at a line's end (the legend has them in full)
 
@@ -52,9 +53,10 @@ body { margin: 0; }
                 div.ruled { height: 40mm; } }
 @media print { html, body { height: 100%%; }
                body { display: flex; flex-direction: column; } }
-header { margin-bottom: 3mm; }
+header { margin-bottom: 2mm; display: flex; gap: 4mm; align-items: flex-start; }
+header div.heading { flex: 1; }
 h1 { font-size: 17pt; margin: 0 0 1mm; }
-h2 { font-size: 11pt; margin: 3mm 0 1mm; }
+h2 { font-size: 11pt; margin: 2.2mm 0 0.8mm; }
 p.outcome { font-size: 11pt; font-weight: bold; margin: 0 0 1.5mm; }
 dl.facts { display: flex; flex-wrap: wrap; gap: 1mm 6mm; margin: 0; }
 dl.facts div { display: flex; gap: 1.5mm; }
@@ -69,23 +71,28 @@ table { border-collapse: collapse; width: 100%%; margin: 0 0 2mm;
 thead { display: table-header-group; }
 tr, figure, section.chart, section.ties, ul.legend li { break-inside: avoid;
                                                         page-break-inside: avoid; }
-th, td { border: 1px solid #555; padding: 0.7mm 1.5mm; vertical-align: middle; }
+th, td { border: 1px solid #555; padding: 0.5mm 1.5mm; vertical-align: middle; }
 th { background: #e6e6e6; text-align: center; font-weight: bold;
      print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 th.name, td.name, td.text { text-align: left; }
 td.name { font-weight: bold; white-space: nowrap; }
 td.long { white-space: normal; overflow-wrap: anywhere; }
+td.short { white-space: nowrap; }
+th.short { width: 1%%; }  /* as narrow as its cells: the room goes to the long texts */
 table.many, table.rounds { font-size: 9pt; }
-table.many th, table.many td { padding: 0.6mm 0.9mm; }
+table.section { font-size: 8.5pt; line-height: 1.25; }
+table.section th, table.section td { padding: 0.3mm 1.2mm; }
+table.many th, table.many td { padding: 0.5mm 0.7mm; }
 table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.place { white-space: nowrap; }
 tr.winner td { background: #f3e7b3; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 tr.winner td.name::after { content: " \\2605"; }
-body.blank table.scores td { height: 11mm; }
+body.blank table.scores td { height: 10mm; }
 body.blank th.name { width: 50mm; }
 body.blank th.num, body.blank th.place { min-width: 11mm; }
 body.blank table.rounds td { height: 8.5mm; }
-body.blank table.section td { height: 7mm; }
+body.blank table.section td { height: 5.5mm; }
 figure { margin: 0; }
 svg.chart { width: 100%%; height: auto; display: block; font-family: 'DejaVu Sans', Arial,
             sans-serif; }
@@ -93,24 +100,24 @@ ul.legend { list-style: none; margin: 1mm 0 0; padding: 0; display: flex; flex-w
             gap: 1mm 5mm; font-size: 9.5pt; }
 ul.legend li { display: flex; align-items: center; gap: 1.5mm; overflow-wrap: anywhere; }
 svg.sample { flex: none; }
+section.ties { margin-top: 2mm; }
 section.ties p, section.ties ul, footer p { margin: 0 0 1mm; }
 section.ties ul { padding-left: 5mm; }
-footer { font-size: 8.5pt; color: #333; margin-top: 2mm; }
+footer { font-size: 8pt; line-height: 1.25; color: #333; margin-top: 1.5mm; }
 section.explanation p { margin: 0 0 1mm; }
-section.end { flex: 1 1 0; min-height: 24mm; display: flex; gap: 5mm; margin-top: 1mm;
-              break-inside: avoid; page-break-inside: avoid; }
-div.notes { flex: 1; display: flex; flex-direction: column; }
-div.notes h2 { margin-top: 1mm; }
-div.ruled { flex: 1 1 0; min-height: 8mm;
+section.end { flex: 1 1 0; min-height: 16mm; display: flex; flex-direction: column;
+              margin-top: 1mm; break-inside: avoid; page-break-inside: avoid; }
+div.ruled { flex: 1 1 0; min-height: 8mm; font-weight: bold; line-height: 7mm;
             background: repeating-linear-gradient(to bottom, transparent 0 7.7mm,
                                                    #999 7.7mm 8mm);
             print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-figure.qr { flex: none; width: 50mm; margin: 1mm 0 0; text-align: center; font-size: 8pt; }
-figure.qr svg { width: 50mm; height: 50mm; display: block; }
+figure.qr { flex: none; width: 34mm; margin: 0; text-align: center; font-size: 7pt;
+            line-height: 1.15; }
+figure.qr svg { width: 34mm; height: 34mm; display: block; }
 div.signatures { display: grid; grid-template-columns: repeat(%(signers)d, 1fr); gap: 0 4mm;
-                 margin-top: 1mm; font-size: 8.5pt; break-inside: avoid; }
+                 margin-top: 1mm; font-size: 8pt; break-inside: avoid; }
 div.signatures div { overflow-wrap: anywhere; }
-div.signatures span { display: block; height: 8mm; border-bottom: 1px solid #333; }
+div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333; }
 """
 
 
@@ -124,7 +131,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         f"<style>{_CSS % {'paper': PAPERS.get(paper, 'A4'), 'signers': _signers(sheet)}}"
         "</style>",
         "</head>", '<body class="blank">' if sheet.blank else "<body>", "<header>",
-        f"<h1>{esc(title)}</h1>",
+        '<div class="heading">', f"<h1>{esc(title)}</h1>",
     ]
     if not sheet.blank:
         parts.append(f'<p class="outcome">{esc(clean_line(sheet.outcome))}</p>')
@@ -136,7 +143,8 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         if shown:
             parts.append('<dl class="facts">' + "".join(
                 f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>" for k, v in shown) + "</dl>")
-    parts.append("</header>")
+    parts += ["</div>", "" if sheet.blank or not sheet.players else _qr_figure(sheet),
+              "</header>"]
     columns, body = display_table(sheet)
     parts += _table(columns, body, "scores" + (" many" if len(columns) > MANY_COLUMNS else ""),
                     [row.name in sheet.winners and not sheet.blank for row in sheet.rows])
@@ -155,7 +163,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
                   "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]
     rule = tie_rule(sheet)
     if rule or sheet.tie_notes:
-        parts += ['<section class="ties">', "<h2>Ties</h2>"]
+        parts += ['<section class="ties">']  # the rule starts "Ties:": no heading needed
         if rule:
             parts.append(f"<p>{esc(rule)}</p>")
         if sheet.tie_notes:
@@ -172,23 +180,37 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
 def _table(columns: Sequence[Column], body: list[list[str]], css: str,
            winners: Sequence[bool] = ()) -> list[str]:
     esc = html.escape
-    head = "".join(f'<th class="{c.kind}" scope="col">{esc(c.header)}</th>' for c in columns)
+    short = [c.kind == "text" and all(len(row[i]) <= SHORT_TEXT for row in body)
+             for i, c in enumerate(columns)]
+    head = "".join(f'<th class="{c.kind}{" short" * short[i]}" scope="col">'
+                   f"{_header(c, short[i])}</th>" for i, c in enumerate(columns))
     rows = []
     for index, cells in enumerate(body):
         mark = ' class="winner"' if index < len(winners) and winners[index] else ""
-        tds = "".join(f'<td class="{_css(c, cell)}">{esc(cell)}</td>'
-                      for c, cell in zip(columns, cells))
+        tds = "".join(f'<td class="{_css(c, cell, short[i])}">{esc(cell)}</td>'
+                      for i, (c, cell) in enumerate(zip(columns, cells)))
         rows.append(f"<tr{mark}>{tds}</tr>")
     return [f'<table class="{css}">', f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
             "</tbody>", "</table>"]
 
 
-def _css(column: Column, cell: str) -> str:
-    """A cell's class: its column's kind; a name longer than any real one may wrap."""
+def _header(column: Column, short: bool) -> str:
+    """A header, escaped; over a column of short texts (a player's tricks and points) one
+    word a line, so that the column is as narrow as its cells and the long texts of other
+    columns have the room."""
+    words = html.escape(column.header).split(" ")
+    return ("<br>" if short else " ").join(words)
+
+
+def _css(column: Column, cell: str, short: bool = False) -> str:
+    """A cell's class: its column's kind; a column of short texts keeps them on one line; a
+    name longer than any real one may wrap."""
+    if short:
+        return "text short"
     return column.kind + (" long" if column.kind == "name" and len(cell) > LONG_NAME else "")
 
 
-SIGNERS_PER_LINE = 4
+SIGNERS_PER_LINE = 7  # every player's line side by side: Kingmaker's seven too
 
 
 def _signers(sheet: Scoresheet) -> int:
@@ -196,16 +218,14 @@ def _signers(sheet: Scoresheet) -> int:
 
 
 def _end(sheet: Scoresheet) -> list[str]:
-    """The foot of the page: ruled lines for notes, filling what the page has left (beside the
-    BG Stats code on a played sheet), and a line for each player to sign."""
+    """The foot of the page: ruled lines for notes, filling what the page has left, and a line
+    for each player to sign, their name under it."""
     esc = html.escape
-    qr = "" if sheet.blank or not sheet.players else _qr_figure(sheet)
-    names = [""] * len(sheet.rows) if sheet.blank else [clean_line(n) for n in sheet.players]
-    return ['<section class="end">',
-            '<div class="notes"><h2>Notes</h2><div class="ruled"></div></div>', qr,
-            "</section>", "<h2>Signatures</h2>",
+    names = ["Signature"] * len(sheet.rows) if sheet.blank else [clean_line(n)
+                                                                 for n in sheet.players]
+    return ['<section class="end">', '<div class="ruled">Notes</div>',
             '<div class="signatures">' + "".join(f"<div><span></span>{esc(name)}</div>"
-                                                 for name in names) + "</div>"]
+                                                 for name in names) + "</div>", "</section>"]
 
 
 def _qr_figure(sheet: Scoresheet) -> str:
@@ -215,13 +235,13 @@ def _qr_figure(sheet: Scoresheet) -> str:
 
     link = export.bgstats_link(export.bgstats(sheet))
     return (f'<figure class="qr">{export.qr_svg(link)}'
-            "<figcaption>Scan to record this play in BG Stats</figcaption></figure>")
+            "<figcaption>Scan: the play in BG Stats</figcaption></figure>")
 
 
 # --------------------------------------------------------------------------------------------
 # The chart
 
-WIDTH, HEIGHT = 680, 190
+WIDTH, HEIGHT = 680, 128
 LEFT, RIGHT, TOP, BOTTOM = 46, 168, 12, 36  # margins of the plot area
 LABEL_GAP = 13  # the least vertical distance between two end labels
 

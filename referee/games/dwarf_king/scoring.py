@@ -337,11 +337,7 @@ def score(state: State) -> Scoresheet:
                       tiebreaks=(TIEBREAK,), rounds=rounds, round_label="Hand",
                       tie_notes=tie_lines(state) if state.over else (),
                       round_table=not state.results, breakdown=hands(state),
-                      notes=(HANDS_KEY,) if state.results else ())
-
-
-HANDS_KEY = ("Hands: each player's tricks won (t) and points; the quest scores the tricks, then "
-             "the special card adds its effect.")
+                      )
 
 
 def hands(state: State) -> tuple[Section, ...]:
@@ -354,7 +350,8 @@ def hands(state: State) -> tuple[Section, ...]:
         quest = tiles(state.edition)[r.quest]
         rows.append((str(r.number), f"{quest.label} {quest.name}", SPECIAL_CARD[r.special].name,
                      *(f"{t}t: {p}" for t, p in zip(r.tricks, r.points))))
-    return (Section("Hands: tricks and points", ("Hand", "Quest", "Special card", *state.names),
+    return (Section("Hands: each player's tricks won (t) and points",
+                    ("Hand", "Quest", "Special card", *state.names),
                     tuple(rows)),)
 
 

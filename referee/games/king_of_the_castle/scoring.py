@@ -114,7 +114,7 @@ def _row(state: State, name: str, letters: tuple[str, ...] | None,
     if state.over and place == 1 and not shared:
         result = "winner"
     return Row(name, None, tuple(zip(CATEGORIES, points)), sum(points), place,
-               details=(("Squires", " ".join(letters) or "-"),), result=result)
+               details=(("Squires", backed(state, letters)),), result=result)
 
 
 def positions(state: State) -> Section:
@@ -135,21 +135,11 @@ def positions(state: State) -> Section:
     return Section("Posts at the end", POSITION_HEADERS, tuple(rows))
 
 
-def backed(state: State) -> Section:
-    """Each player's squires once opened: where each stands and what he scores, = the total."""
-    rows = []
-    for name, letters in zip(state.names, state.opened):
-        if letters is None:
-            rows.append((name, "not opened yet"))
-            continue
-        parts = []
-        for letter in counted(state, letters):
-            found = state.post_of(letter)
-            where = POST_TITLES[found] if found is not None else "no post"
-            parts.append(f"{squire(state, letter)} ({where}) {squire_points(state, letter)}")
-        total = sum(by_category(state, letters))
-        rows.append((name, " + ".join(parts) + f" = {total}" if parts else "= 0"))
-    return Section("Squires backed", ("Player", "Squire, his post and points"), tuple(rows))
+def backed(state: State, letters: tuple[str, ...]) -> str:
+    """A player's squires once opened, each with his points (his post's total in the table of
+    posts): `A:2 K:4 S:0`."""
+    return " ".join(f"{squire(state, letter)}:{squire_points(state, letter)}"
+                      for letter in counted(state, letters)) or "-"
 
 
 CASTLE_HEADERS = ("Castle", "Domain", "Prestige", "Defence", "Level", "Bonus")
@@ -182,7 +172,7 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="king-of-the-castle", title="King of the Castle",
                       finished=state.over, outcome=outcome(state), winners=winners, rows=rows,
                       tiebreaks=TIEBREAKS, notes=(VALUES,),
-                      breakdown=(positions(state), castles(state), backed(state)))
+                      breakdown=(positions(state), castles(state)))
 
 
 def blank(players: int) -> Scoresheet:
