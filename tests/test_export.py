@@ -133,3 +133,99 @@ def test_scoresheet_paper_place_and_width(cli, monkeypatch):
 def test_unknown_option_lists_place_too(cli):
     result = cli("new", "kings-ear", "-p", "Ann", "-p", "Ben", "--option", "venue=x")
     assert result.status == 2 and "place" in result.err
+
+
+# --------------------------------------------------------------------------------------------
+# The QR code of the BG Stats link, and the BoardGameGeek ids
+
+
+HALF_BLOCKS = {" ": (0, 0), "\u2580": (1, 0), "\u2584": (0, 1), "\u2588": (1, 1)}
+
+
+def matrix_of_text(text: str) -> list[list[int]]:
+    """The modules a terminal QR code shows: each character is two rows of one module."""
+    rows: list[list[int]] = []
+    for line in text.rstrip("\n").split("\n"):
+        pairs = [HALF_BLOCKS[c] for c in line]
+        rows += [[top for top, _ in pairs], [low for _, low in pairs]]
+    return rows
+
+
+def modules(link: str) -> list[list[int]]:
+    import segno
+
+    code = segno.make(link, error="l", micro=False)
+    return [[int(bool(m)) for m in row] for row in code.matrix_iter(border=4)]
+
+
+def zbar_decode(matrix: list[list[int]], tmp_path) -> str | None:
+    """The text a real QR reader (zbarimg, if installed) finds in the modules, drawn 4 pixels
+    a module as a PBM picture."""
+    if shutil.which("zbarimg") is None:
+        return None
+    import subprocess
+
+    scale = 4
+    lines = [" ".join(str(m) for m in row for _ in range(scale))
+             for row in matrix for _ in range(scale)]
+    picture = tmp_path / "qr.pbm"
+    picture.write_text(f"P1\n{len(matrix[0]) * scale} {len(matrix) * scale}\n"
+                       + "\n".join(lines) + "\n")
+    found = subprocess.run(["zbarimg", "--quiet", "--raw", "-Sbinary", str(picture)],
+                           capture_output=True)
+    return found.stdout.decode("utf-8").rstrip("\n")
+
+
+def test_export_qr_is_the_link_as_a_code_a_reader_decodes(cli, tmp_path):
+    copy_golden(cli, "dwarf-king", "five-player-tie")
+    link = cli("export", "--link").out.strip()
+    result = cli("export", "--qr")
+    assert result.status == 0, result.err
+    shown = matrix_of_text(result.out)
+    expected = modules(link)
+    assert shown[:len(expected)] == expected  # the last text line may carry one blank row
+    assert all(m == 0 for row in shown[len(expected):] for m in row)
+    assert set(result.out) <= set(HALF_BLOCKS) | {"\n"}
+    decoded = zbar_decode(shown, tmp_path)
+    assert decoded in (None, link)  # None: no reader installed; segno's matrix was compared
+    assert cli("export", "--qr", "-f", "bgg").status == 2
+
+
+def test_the_html_sheet_embeds_the_same_code():
+    from referee import export
+    from referee.engine import load_game
+    from referee.scoresheet import render_html
+    from referee.session import load
+
+    sheet = load(GOLDEN / "king-of-the-castle" / "three-player.toml").score()
+    page = render_html(sheet)
+    link = export.bgstats_link(export.bgstats(sheet))
+    assert page.count(export.qr_svg(link)) == 1
+    assert modules(link) == [[int(bool(m)) for m in row]
+                             for row in export.qr_code(link).matrix_iter(border=4)]
+    assert '<figure class="qr">' not in render_html(load_game("kings-ear").blank_scoresheet())
+
+
+def test_bgg_ids_per_game_come_from_the_table_of_documented_ids(cli):
+    from referee import export
+    from referee.engine import available_game_ids
+
+    assert set(export.BGG_IDS) == set(available_game_ids())
+    # None is documented for our games (../shared/formats/bgstats.md): no id unless given
+    for game_id, known in export.BGG_IDS.items():
+        assert known is None, game_id
+        assert export.bgg_id(game_id) is None and export.bgg_id(game_id, 7) == 7
+    copy_golden(cli, "kings-ear", "four-player-win")
+    assert json.loads(cli("export", "-f", "bgg").out)["objectid"] is None
+    assert "bggId" not in json.loads(cli("export").out)["game"]
+    assert json.loads(cli("export", "-f", "bgg", "--bgg-id", "5").out)["objectid"] == 5
+
+
+def test_a_documented_id_is_carried_by_default(monkeypatch):
+    from referee import export
+    from referee.session import load
+
+    monkeypatch.setitem(export.BGG_IDS, "kings-ear", 4242)
+    sheet = load(GOLDEN / "kings-ear" / "four-player-win.toml").score()
+    assert export.bgg(sheet)["objectid"] == 4242 and export.bgg(sheet, 9)["objectid"] == 9
+    assert export.bgstats(sheet)["game"]["bggId"] == 4242
