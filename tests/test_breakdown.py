@@ -208,3 +208,60 @@ def test_a_wrong_sum_is_caught():
     except AssertionError:
         return
     raise AssertionError(f"a wrong net under {house} passed")
+
+
+# --------------------------------------------------------------------------------------------
+# One model: every number the HTML page shows is in the JSON
+
+
+class _Text(__import__("html.parser", fromlist=["HTMLParser"]).HTMLParser):
+    """The text a reader sees on the page (not the style sheet)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        self.skip += tag == "style"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.skip -= tag == "style"
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def json_numbers(value: object) -> set[str]:
+    """Every number in the JSON: values, and numbers inside its texts and keys."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, (int, float)):
+        return {sheets.number(abs(value))}
+    if isinstance(value, str):
+        return {sheets.number(float(n)) for n in NUMBER.findall(value)}
+    if isinstance(value, dict):
+        return set().union(*(json_numbers(k) | json_numbers(v) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(json_numbers(v) for v in value))
+    raise TypeError(value)
+
+
+def page_numbers(page: str) -> set[str]:
+    reader = _Text()
+    reader.feed(page)
+    return {sheets.number(float(n)) for n in NUMBER.findall(" ".join(reader.parts))}
+
+
+def test_every_number_on_the_html_sheet_is_in_the_json():
+    from tests.sheet_samples import samples
+
+    for sample in samples():
+        shown = page_numbers(sheets.render_html(sample.sheet))
+        data = json_numbers(json.loads(sheets.render_json(sample.sheet)))
+        assert shown <= data, (sample.label, sorted(shown - data))
+        assert shown, sample.label
