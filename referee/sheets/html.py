@@ -85,7 +85,7 @@ table.section th, table.section td { padding: 0.3mm 1.2mm; }
 table.many th, table.many td { padding: 0.5mm 0.7mm; }
 table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.place { white-space: nowrap; }
+table.many td.place { white-space: nowrap; }  /* "shared 2nd" on one line: a row less */
 tr.winner td { background: #f3e7b3; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 tr.winner td.name::after { content: " \\2605"; }
 body.blank table.scores td { height: 10mm; }
@@ -154,7 +154,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts += _table(columns, body, "rounds")
     for section in tables_below(sheet):
         parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
-        parts += _table(*section_table(section), "rounds section")
+        parts += _table(*section_table(section), "rounds section", section=True)
     if sheet.explanation:
         parts += ['<section class="explanation">'] + [
             f"<p>{esc(clean_line(text))}</p>" for text in sheet.explanation] + ["</section>"]
@@ -178,9 +178,10 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
 
 
 def _table(columns: Sequence[Column], body: list[list[str]], css: str,
-           winners: Sequence[bool] = ()) -> list[str]:
+           winners: Sequence[bool] = (), section: bool = False) -> list[str]:
+    """A table; in a `section` (a breakdown's), columns of short texts stay narrow."""
     esc = html.escape
-    short = [c.kind == "text" and all(len(row[i]) <= SHORT_TEXT for row in body)
+    short = [section and c.kind == "text" and all(len(row[i]) <= SHORT_TEXT for row in body)
              for i, c in enumerate(columns)]
     head = "".join(f'<th class="{c.kind}{" short" * short[i]}" scope="col">'
                    f"{_header(c, short[i])}</th>" for i, c in enumerate(columns))
