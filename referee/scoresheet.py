@@ -322,7 +322,7 @@ def chart_ticks(sheet: Scoresheet) -> list[Number]:
     """The printed chart's scale: round values covering every running total and 0."""
     from referee.sheets.chart import nice_ticks
 
-    return nice_ticks([v for _, values in running_totals(sheet) for v in values], most=7)
+    return nice_ticks([v for _, values in running_totals(sheet) for v in values], most=5)
 
 
 def tables_below(sheet: Scoresheet) -> tuple[Section, ...]:

@@ -108,8 +108,8 @@ section.explanation p { margin: 0 0 1mm; }
 section.end { flex: 1 1 0; min-height: 16mm; display: flex; flex-direction: column;
               margin-top: 1mm; break-inside: avoid; page-break-inside: avoid; }
 div.ruled { flex: 1 1 0; min-height: 8mm; font-weight: bold; line-height: 7mm;
-            background: repeating-linear-gradient(to bottom, transparent 0 7.7mm,
-                                                   #999 7.7mm 8mm);
+            background: repeating-linear-gradient(to bottom, transparent 0 7.6mm,
+                                                   #999 7.6mm 8mm);
             print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 figure.qr { flex: none; width: 34mm; margin: 0; text-align: center; font-size: 7pt;
             line-height: 1.15; }
@@ -154,7 +154,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts += _table(columns, body, "rounds")
     for section in tables_below(sheet):
         parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
-        parts += _table(*section_table(section), "rounds section", section=True)
+        parts += _table(*section_table(section), "rounds section", section=not sheet.blank)
     if sheet.explanation:
         parts += ['<section class="explanation">'] + [
             f"<p>{esc(clean_line(text))}</p>" for text in sheet.explanation] + ["</section>"]
