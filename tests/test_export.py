@@ -229,3 +229,19 @@ def test_a_documented_id_is_carried_by_default(monkeypatch):
     sheet = load(GOLDEN / "kings-ear" / "four-player-win.toml").score()
     assert export.bgg(sheet)["objectid"] == 4242 and export.bgg(sheet, 9)["objectid"] == 9
     assert export.bgstats(sheet)["game"]["bggId"] == 4242
+
+
+def test_a_move_does_not_import_the_qr_library(cli):
+    """segno is imported only to draw a code: `play` and `scoresheet` (text) never load it."""
+    import subprocess
+    import sys
+
+    assert cli("new", "kings-ear", "-p", "Ann", "-p", "Ben").status == 0
+    probe = ("import sys\nfrom referee.cli import main\n"
+             "for args in (['play', 'draw', 'Pig Army 3'], ['scoresheet']):\n"
+             "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+             "print('segno' in sys.modules, file=sys.stderr)\n")
+    found = subprocess.run([sys.executable, "-c", probe], cwd=cli.path, capture_output=True,
+                           text=True)
+    assert found.stderr.strip().splitlines()[-1] == "False", found.stderr
+    assert "Pig Army 3" in (cli.path / "game.toml").read_text()
