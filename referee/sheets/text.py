@@ -60,7 +60,7 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     if sheet.rounds and sheet.round_table:
         parts += ["", rounds_title(sheet), fit_table(*round_table(sheet), width, sheet.blank)]
     for section in tables_below(sheet):
-        parts += ["", clean_line(section.title),
+        parts += ["", *textwrap.wrap(clean_line(section.title), width),
                   fit_table(*section_table(section), width, sheet.blank)]
     if sheet.explanation:
         parts += [""] + [line for text in sheet.explanation

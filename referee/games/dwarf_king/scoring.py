@@ -350,7 +350,7 @@ def hands(state: State) -> tuple[Section, ...]:
         quest = tiles(state.edition)[r.quest]
         rows.append((str(r.number), f"{quest.label} {quest.name}", SPECIAL_CARD[r.special].name,
                      *(f"{t}t: {p}" for t, p in zip(r.tricks, r.points))))
-    return (Section("Hands: each player's tricks won (t) and points",
+    return (Section("Hands: each player's tricks (t) and points",
                     ("Hand", "Quest", "Special card", *state.names),
                     tuple(rows)),)
 
