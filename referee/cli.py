@@ -711,11 +711,11 @@ def export(
     if fmt == "bgg":
         data = plays.bgg(sheet, bgg_id)
     else:
-        data = plays.bgstats(sheet, table.variant(), bgg_id)
+        data = plays.bgstats(sheet, bgg_id)
     if qr:
-        text = plays.qr_text(plays.bgstats_link(data))
+        text = plays.qr_text(plays.play_link(sheet, bgg_id))
     else:
-        text = plays.bgstats_link(data) + "\n" if link else json_text(data) + "\n"
+        text = plays.play_link(sheet, bgg_id) + "\n" if link else json_text(data) + "\n"
     _write(text, output)
 
 

@@ -57,8 +57,9 @@ def _score(value: Any) -> int | float:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-def bgstats(sheet: Scoresheet, board: str = "", given_id: int | None = None) -> dict[str, Any]:
-    """The play in BG Stats' documented "push a play" format."""
+def bgstats(sheet: Scoresheet, given_id: int | None = None) -> dict[str, Any]:
+    """The play in BG Stats' documented "push a play" format (`board`: the game's options that
+    differ from their defaults)."""
     occ = sheet.occasion
     game: dict[str, Any] = {"name": sheet.title, "highestWins": sheet.highest_wins,
                             "noPoints": sheet.no_points, "sourceGameId": sheet.game}
@@ -70,7 +71,8 @@ def bgstats(sheet: Scoresheet, board: str = "", given_id: int | None = None) -> 
         data["playDate"] = occ.started.strftime("%Y-%m-%d %H:%M:%S")
     if occ.minutes is not None:
         data["durationMin"] = occ.minutes
-    data.update({"location": occ.place, "comments": comments(sheet), "board": board,
+    data.update({"location": occ.place, "comments": comments(sheet),
+                 "board": occ.variant,
                  "game": game, "players": []})
     for row in sheet.rows:
         if row.name is None:
@@ -94,6 +96,12 @@ def bgstats_link(data: dict[str, Any]) -> str:
     """The createPlay link carrying `data` (URL-encoded compact JSON)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return BGSTATS_LINK + quote(text, safe="")
+
+
+def play_link(sheet: Scoresheet, given_id: int | None = None) -> str:
+    """The play's createPlay link: the one `export --link` prints and the sheet's QR code
+    carries."""
+    return bgstats_link(bgstats(sheet, given_id))
 
 
 def bgg(sheet: Scoresheet, given_id: int | None = None) -> dict[str, Any]:

@@ -57,6 +57,7 @@ class Occasion:
     ended: dt.datetime | None = None  # the time of the last event
     place: str = ""
     start_player: str | None = None
+    variant: str = ""  # the options that differ from their defaults (exports' `board`)
 
     @property
     def minutes(self) -> int | None:
@@ -488,6 +489,7 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
         "duration_min": occ.minutes,
         "place": occ.place,
         "start_player": occ.start_player,
+        "variant": occ.variant,
         "highest_wins": sheet.highest_wins,
         "no_points": sheet.no_points,
         "winners": list(sheet.winners),

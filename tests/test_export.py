@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from tests.conftest import GOLDEN
 
@@ -199,7 +199,7 @@ def test_the_html_sheet_embeds_the_same_code():
 
     sheet = load(GOLDEN / "king-of-the-castle" / "three-player.toml").score()
     page = render_html(sheet)
-    link = export.bgstats_link(export.bgstats(sheet))
+    link = export.play_link(sheet)
     assert page.count(export.qr_svg(link)) == 1
     assert modules(link) == [[int(bool(m)) for m in row]
                              for row in export.qr_code(link).matrix_iter(border=4)]
@@ -245,3 +245,44 @@ def test_a_move_does_not_import_the_qr_library(cli):
                            text=True)
     assert found.stderr.strip().splitlines()[-1] == "False", found.stderr
     assert "Pig Army 3" in (cli.path / "game.toml").read_text()
+
+
+def svg_matrix(svg: str) -> list[list[int]]:
+    """The modules of segno's inline SVG: its dark path is runs (`h`) on rows, moved between
+    with `M`/`m` (each row's line drawn at its middle, y + 0.5)."""
+    import re
+
+    size = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))
+    path = re.search(r'stroke="#000" d="([^"]+)"', svg).group(1)
+    matrix = [[0] * size for _ in range(size)]
+    x = y = 0.0
+    for op, args in re.findall(r"([MmHh])([-\d. ]+)", path):
+        numbers = [float(n) for n in args.split()]
+        if op in "Mm":
+            x, y = (numbers[0], numbers[1]) if op == "M" else (x + numbers[0], y + numbers[1])
+        else:
+            end = numbers[0] if op == "H" else x + numbers[0]
+            for column in range(int(x), int(end)):
+                matrix[int(y)][column] = 1
+            x = end
+    return matrix
+
+
+def test_the_html_sheets_code_decodes_to_exactly_the_export_link(cli, tmp_path):
+    """The sheet's code and `export --link` are the same link, options (`board`) included: a
+    Dwarf King of the 2022 edition, a King of the Castle dealt by hand."""
+    import re
+
+    for game, name in (("dwarf-king", "five-player-tie"), ("king-of-the-castle",
+                                                            "four-player-hand")):
+        copy_golden(cli, game, name)
+        link = cli("export", "--link").out.strip()
+        assert '%22board%22%3A%22%22' not in link  # the variant is in the link
+        page = cli("scoresheet", "-f", "html").out
+        svg = re.search(r'<figure class="qr">(<svg.*?</svg>)', page, re.S).group(1)
+        matrix = svg_matrix(svg)
+        assert matrix == modules(link)
+        assert zbar_decode(matrix, tmp_path) in (None, link)
+        variant = json.loads(cli("scoresheet", "-f", "json").out)["variant"]
+        assert variant and quote(json.dumps({"board": variant})[1:-1].replace(": ", ":"),
+                                 safe="") in link  # the JSON sheet has what the code says

@@ -234,7 +234,7 @@ def _qr_figure(sheet: Scoresheet) -> str:
     import dialog."""
     from referee import export
 
-    link = export.bgstats_link(export.bgstats(sheet))
+    link = export.play_link(sheet)
     return (f'<figure class="qr">{export.qr_svg(link)}'
             "<figcaption>Scan: the play in BG Stats</figcaption></figure>")
 
