@@ -713,10 +713,35 @@ def export(
     else:
         data = plays.bgstats(sheet, bgg_id)
     if qr:
-        text = plays.qr_text(plays.play_link(sheet, bgg_id))
-    else:
-        text = plays.play_link(sheet, bgg_id) + "\n" if link else json_text(data) + "\n"
+        _write_qr(plays.play_link(sheet, bgg_id), output)
+        return
+    text = plays.play_link(sheet, bgg_id) + "\n" if link else json_text(data) + "\n"
     _write(text, output)
+
+
+def _write_qr(link: str, output: Path | None) -> None:
+    """The link's QR code: a picture for `-O FILE.svg`/`.png`, else text blocks, but only
+    where they fit: a code cut at the terminal's edge does not scan, so then a message says
+    where to find one that does."""
+    import shutil
+
+    from referee import export as plays
+    from referee import files
+
+    if output is not None and output.suffix.lower() in plays.PICTURES:
+        picture = plays.qr_picture(link, output.suffix.lower())
+        files.replace(output, picture, "the QR code", streams=True)
+        err(f"Wrote {output}")
+        return
+    width = plays.qr_width(link)
+    columns = shutil.get_terminal_size((80, 24)).columns
+    if output is None and width > columns:
+        err(f"referee: this play's QR code is {width} columns wide and the terminal has "
+            f"{columns}: it would not scan. Write it as a picture (referee export --qr -O "
+            "play.svg, or play.png), scan the code on the HTML scoresheet (referee scoresheet "
+            "-f html -O sheet.html), or widen the terminal.")
+        return
+    _write(plays.qr_text(link), output)
 
 
 @app.command()

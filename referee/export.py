@@ -143,11 +143,30 @@ QUIET_ZONE = 4  # the light border, in modules, that readers need around a code
 
 
 def qr_code(link: str) -> Any:
-    """The link as a segno QR code: byte mode, the lowest error correction the size allows
-    (segno raises it when that costs no extra size)."""
+    """The link as a segno QR code: byte mode, the lowest error correction (L), so the fewest
+    modules (segno raises the correction only where that costs no module more)."""
     import segno
 
     return segno.make(link, error="l", micro=False)
+
+
+def qr_width(link: str) -> int:
+    """How many modules wide the code is with its quiet zone: the columns its text takes."""
+    width: int = qr_code(link).symbol_size(border=QUIET_ZONE)[0]
+    return width
+
+
+PICTURES = (".svg", ".png")  # `export --qr -O FILE`: the code as a picture, by the extension
+
+
+def qr_picture(link: str, kind: str) -> bytes:
+    """The code as an SVG or PNG file's bytes (8 pixels a module: a phone reads it on a
+    screen as well as printed)."""
+    import io
+
+    buffer = io.BytesIO()
+    qr_code(link).save(buffer, kind=kind.lstrip("."), scale=8, border=QUIET_ZONE)
+    return buffer.getvalue()
 
 
 def qr_text(link: str) -> str:

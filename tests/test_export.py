@@ -176,7 +176,8 @@ def zbar_decode(matrix: list[list[int]], tmp_path) -> str | None:
     return found.stdout.decode("utf-8").rstrip("\n")
 
 
-def test_export_qr_is_the_link_as_a_code_a_reader_decodes(cli, tmp_path):
+def test_export_qr_is_the_link_as_a_code_a_reader_decodes(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # wide enough for this code (161 columns)
     copy_golden(cli, "dwarf-king", "five-player-tie")
     link = cli("export", "--link").out.strip()
     result = cli("export", "--qr")
@@ -286,3 +287,40 @@ def test_the_html_sheets_code_decodes_to_exactly_the_export_link(cli, tmp_path):
         variant = json.loads(cli("scoresheet", "-f", "json").out)["variant"]
         assert variant and quote(json.dumps({"board": variant})[1:-1].replace(": ", ":"),
                                  safe="") in link  # the JSON sheet has what the code says
+
+
+def test_a_code_wider_than_the_terminal_is_not_printed(cli, monkeypatch):
+    """Every real link needs more than 80 modules: on an 80-column terminal a cut code would
+    not scan, so none is printed; the message says how to get one that does."""
+    from referee import export
+
+    copy_golden(cli, "kings-ear", "two-player-no-winner")  # the shortest golden link
+    link = cli("export", "--link").out.strip()
+    width = export.qr_width(link)
+    assert width > 80
+    monkeypatch.setenv("COLUMNS", "80")
+    result = cli("export", "--qr")
+    assert result.status == 0 and result.out == ""
+    assert f"{width} columns wide" in result.err and "-O play.svg" in result.err
+    monkeypatch.setenv("COLUMNS", str(width))
+    shown = cli("export", "--qr").out
+    assert max(len(line) for line in shown.splitlines()) == width
+    assert cli("export", "--qr", "-O", "code.txt").status == 0  # a file has no width
+    assert matrix_of_text((cli.path / "code.txt").read_text())[:width] == modules(link)
+
+
+def test_export_qr_to_a_picture_file(cli, tmp_path):
+    copy_golden(cli, "kingmaker", "six-player-time-limit")
+    link = cli("export", "--link").out.strip()
+    for name in ("play.svg", "play.PNG"):
+        result = cli("export", "--qr", "-O", name)
+        assert result.status == 0 and f"Wrote {name}" in result.err
+    svg = (cli.path / "play.svg").read_text()
+    assert svg.startswith("<?xml") and "<svg" in svg
+    assert (cli.path / "play.PNG").read_bytes().startswith(b"\x89PNG\r\n")
+    if shutil.which("zbarimg"):
+        import subprocess
+
+        found = subprocess.run(["zbarimg", "--quiet", "--raw", "-Sbinary",
+                                str(cli.path / "play.PNG")], capture_output=True)
+        assert found.stdout.decode("utf-8").rstrip("\n") == link
