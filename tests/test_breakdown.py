@@ -265,3 +265,26 @@ def test_every_number_on_the_html_sheet_is_in_the_json():
         data = json_numbers(json.loads(sheets.render_json(sample.sheet)))
         assert shown <= data, (sample.label, sorted(shown - data))
         assert shown, sample.label
+
+
+def test_a_king_of_the_castle_hand_game_cut_before_the_letters_shows_none():
+    """Squires held in hand (R-2 `hand`) are shown only once laid down at the end: a game
+    stopped before shows no letter on a player's row nor in the table of posts' "no post"."""
+    game = load_game("king-of-the-castle")
+    options = {**game.default_options(), "squires": "hand"}
+    players = game.seat_players([Player(n) for n in LONG_NAMES[:4]], options)
+    playout = play_out(game, 3, players, {"squires": "hand"})
+    setup = from_table(game, playout.setup.players, playout.setup.options, 3)
+    state = setup.state
+    for event in playout.events:
+        if event.type == "letters":
+            break
+        state = apply_event(game, state, event, setup.players)
+    assert not state.over and state.turns > 5
+    sheet = game.score(state)
+    assert {row.result for row in sheet.rows} == {"letters at the end"}
+    assert all(dict(row.details)["Squires"] == "letters at the end" for row in sheet.rows)
+    posts = sheet.breakdown[0]
+    assert [row[0] for row in posts.rows if row[0] == "no post"] == []
+    data = json.loads(sheets.render_json(sheet))
+    assert all(p["total"] is None for p in data["players"])
