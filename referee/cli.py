@@ -979,6 +979,8 @@ def export(
                                  "play record).", autocompletion=complete_export_format),
     link: bool = typer.Option(False, "--link",
                               help="Print the BG Stats createPlay link instead of the JSON."),
+    qr: bool = typer.Option(False, "--qr",
+                            help="Print the BG Stats link as a QR code to scan with a phone."),
     bgg_id: Optional[int] = typer.Option(None, "--bgg-id", metavar="N", min=1,
                                          help="The game's BoardGameGeek id, if known."),
     place: Optional[str] = typer.Option(None, "--place", metavar="TEXT",
@@ -993,8 +995,9 @@ def export(
 
     if fmt not in plays.FORMATS:
         raise UsageError(f"--format {fmt!r}: choose one of {', '.join(plays.FORMATS)}")
-    if link and fmt != "bgstats":
-        raise UsageError("--link makes a BG Stats link: use it with --format bgstats")
+    if (link or qr) and fmt != "bgstats":
+        option = "--qr" if qr else "--link"
+        raise UsageError(f"{option} makes a BG Stats link: use it with --format bgstats")
     table = session.load(log_path(ctx))
     if not table.log.entries:
         raise UsageError("nothing to export: no move has been recorded in this log yet")
@@ -1004,9 +1007,37 @@ def export(
     if fmt == "bgg":
         data = plays.bgg(sheet, bgg_id)
     else:
-        data = plays.bgstats(sheet, table.variant(), bgg_id)
-    text = plays.bgstats_link(data) + "\n" if link else json_text(data) + "\n"
+        data = plays.bgstats(sheet, bgg_id)
+    if qr:
+        _write_qr(plays.play_link(sheet, bgg_id), output)
+        return
+    text = plays.play_link(sheet, bgg_id) + "\n" if link else json_text(data) + "\n"
     _write(text, output)
+
+
+def _write_qr(link: str, output: Path | None) -> None:
+    """The link's QR code: a picture for `-O FILE.svg`/`.png`, else text blocks, but only
+    where they fit: a code cut at the terminal's edge does not scan, so then a message says
+    where to find one that does."""
+    import shutil
+
+    from referee import export as plays
+    from referee import files
+
+    if output is not None and output.suffix.lower() in plays.PICTURES:
+        picture = plays.qr_picture(link, output.suffix.lower())
+        files.replace(output, picture, "the QR code", streams=True)
+        err(f"Wrote {output}")
+        return
+    width = plays.qr_width(link)
+    columns = shutil.get_terminal_size((80, 24)).columns
+    if output is None and width > columns:
+        err(f"referee: this play's QR code is {width} columns wide and the terminal has "
+            f"{columns}: it would not scan. Write it as a picture (referee export --qr -O "
+            "play.svg, or play.png), scan the code on the HTML scoresheet (referee scoresheet "
+            "-f html -O sheet.html), or widen the terminal.")
+        return
+    _write(plays.qr_text(link), output)
 
 
 @app.command()

@@ -57,6 +57,7 @@ class Occasion:
     ended: dt.datetime | None = None  # the time of the last event
     place: str = ""
     start_player: str | None = None
+    variant: str = ""  # the options that differ from their defaults (exports' `board`)
 
     @property
     def minutes(self) -> int | None:
@@ -102,6 +103,11 @@ class Scoresheet:
     occasion: Occasion = Occasion()
     round_table: bool = True  # False: the rounds only draw the chart (no per-round scoring)
     sections: tuple[Section, ...] = ()  # further tables, below the rounds
+    # How each total came about, to check it by hand from the sheet alone (the cards under each
+    # House, the castles, the tricks of each hand...): tables below the rounds.
+    breakdown: tuple[Section, ...] = ()
+    # Sentences saying why the winners won (Kingmaker's victory), shown after the breakdown.
+    explanation: Sequence[str] = ()
 
     @property
     def category_names(self) -> list[str]:
@@ -333,6 +339,18 @@ def running_totals(sheet: Scoresheet) -> list[tuple[str, list[Number]]]:
     return out
 
 
+def chart_ticks(sheet: Scoresheet) -> list[Number]:
+    """The printed chart's scale: round values covering every running total and 0."""
+    from referee.sheets.chart import nice_ticks
+
+    return nice_ticks([v for _, values in running_totals(sheet) for v in values], most=5)
+
+
+def tables_below(sheet: Scoresheet) -> tuple[Section, ...]:
+    """The tables below the players' and the rounds': the breakdown first, then the others."""
+    return (*sheet.breakdown, *sheet.sections)
+
+
 def has_chart(sheet: Scoresheet) -> bool:
     return bool(sheet.rounds) and not sheet.blank and bool(sheet.players)
 
@@ -410,9 +428,11 @@ def render_markdown(sheet: Scoresheet) -> str:
     parts.append(table(*display_table(sheet)))
     if sheet.rounds and sheet.round_table:
         parts += ["", f"## {rounds_title(sheet)}", "", table(*round_table(sheet))]
-    for section in sheet.sections:
+    for section in tables_below(sheet):
         parts += ["", f"## {_markdown_text(clean_line(section.title))}", "",
                   table(*section_table(section))]
+    parts += [line for text in sheet.explanation
+              for line in ("", _markdown_text(clean_line(text)))]
     if has_chart(sheet):
         chart = "\n".join(text.chart(sheet, 80, True)[1:])  # its title is the heading
         fence = "`" * max(3, _longest_run(chart, "`") + 1)
@@ -489,6 +509,7 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
         "duration_min": occ.minutes,
         "place": occ.place,
         "start_player": occ.start_player,
+        "variant": occ.variant,
         "highest_wins": sheet.highest_wins,
         "no_points": sheet.no_points,
         "winners": list(sheet.winners),
@@ -499,9 +520,25 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
         "rounds": [{"label": r.label, "points": dict(r.points), "caption": r.caption,
                     "details": dict(r.details)} for r in sheet.rounds],
         "notes": list(sheet.notes),
-        "sections": [{"title": t.title, "headers": list(t.headers),
-                      "rows": [list(r) for r in t.rows]} for t in sheet.sections],
+        "breakdown": [_section_dict(t) for t in sheet.breakdown],
+        "explanation": list(sheet.explanation),
+        "sections": [_section_dict(t) for t in sheet.sections],
+        "facts": [list(fact) for fact in facts(sheet)],
+        "chart": _chart_dict(sheet),
     }
+
+
+def _section_dict(section: Section) -> dict[str, Any]:
+    return {"title": section.title, "headers": list(section.headers),
+            "rows": [list(r) for r in section.rows]}
+
+
+def _chart_dict(sheet: Scoresheet) -> dict[str, Any] | None:
+    """What the HTML chart shows: its scale and each player's running totals."""
+    if not has_chart(sheet):
+        return None
+    return {"ticks": chart_ticks(sheet), "rounds": round_ticks(sheet),
+            "running_totals": dict(running_totals(sheet))}
 
 
 def render_json(sheet: Scoresheet) -> str:

@@ -146,7 +146,7 @@ class Table:
         last = next((e.at for e in reversed(self.log.entries) if e.at is not None), None)
         if place is None:
             place = str(self.setup.options.get("place", ""))
-        return Occasion(self.log.created, last, place, self.start_player)
+        return Occasion(self.log.created, last, place, self.start_player, self.variant())
 
     def variant(self) -> str:
         """The game's options that differ from their defaults, as `name=value` (for exports)."""

@@ -91,7 +91,7 @@ def test_a_whole_game_at_the_table_never_shows_a_sealed_squire(table):
         encoding="utf-8")
     assert table("check", "game.toml").status == 0
     html = table("scoresheet", "-f", "html").out
-    assert "Positions (every post, to check)" in html and "<h2>Castles</h2>" in html
+    assert "Posts at the end" in html and "<h2>Castles</h2>" in html
 
 
 def test_the_seal_is_asked_unseen_and_only_its_receipt_is_shown(table):
@@ -142,7 +142,7 @@ def test_a_wrong_reveal_is_refused_as_such_and_leaves_the_log_untouched(table):
     options = table("options").out
     assert "open LETTERS RECEIPT --as NAME" in options and "waiting for Ann, Ben, Cat" in options
     sheet = table("score").out
-    assert "sealed" in sheet and "Positions (every post, to check)" in sheet
+    assert "sealed" in sheet and "Posts at the end" in sheet
 
 
 def test_a_game_dealt_by_the_tool_shows_a_hand_only_to_its_player(table):

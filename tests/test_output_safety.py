@@ -75,7 +75,7 @@ def test_a_hostile_name_reaches_no_output_raw(hostile_dwarf_king):
     assert score["players"][0]["name"] == HOSTILE  # JSON keeps the data exact
     text = cli("scoresheet").out
     assert "Pi\\x1b[31mer\\x07\\x08\\x9b2J\\u202ere\\u2066\\u200b\\x7f" in text
-    assert "Dealer" in text and "Running totals" in text  # the per-hand table and the chart
+    assert "Hands: each player's tricks" in text and "Running totals" in text  # hands, chart
 
 
 def test_the_written_scoresheet_is_neutralised_too(hostile_dwarf_king):
@@ -113,9 +113,11 @@ def test_csv_cells_never_start_a_formula(cli):
 def test_markdown_cells_stay_cells(cli):
     assert cli("new", "kings-ear", "-p", "a|b_c", "-p", "*Ben*", "-p", "[x](y)").status == 0
     text = cli("scoresheet", "-f", "markdown").out
-    table = [line for line in text.splitlines() if line.startswith("|")]
-    unescaped = [line.replace("\\|", "").count("|") for line in table]
-    assert len(set(unescaped)) == 1, table  # every row has as many cells as the header
+    tables = [t.splitlines() for t in text.split("\n\n") if t.startswith("|")]
+    assert len(tables) == 2  # the players' and the cards under each House
+    for table in tables:  # every row has as many cells as the header
+        unescaped = [line.replace("\\|", "").count("|") for line in table]
+        assert len(set(unescaped)) == 1, table
     assert "a\\|b\\_c" in text and "\\*Ben\\*" in text and "\\[x\\](y)" in text
 
 

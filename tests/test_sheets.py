@@ -148,14 +148,23 @@ def test_html_page_rules_and_one_row_per_player(sample):
         assert f'<td class="name">{name}</td>' in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "<script" not in page
+    # every page ends with lines for notes (they fill what the page has left: a flex box in
+    # print) and a line for each player to sign, named on a played sheet
+    assert page.count('<div class="ruled">Notes</div>') == 1
+    signatures = page.split('<div class="signatures">', 1)[1].split("</div>\n", 1)[0]
+    signers = sample.sheet.rows if sample.sheet.blank else sample.sheet.players
+    assert signatures.count("<span></span>") == len(signers)
+    for name in sample.sheet.players:
+        assert f"<span></span>{name}</div>" in signatures
+    if sample.sheet.blank:
+        assert signatures.count("<span></span>Signature</div>") == len(signers)
     if sample.sheet.blank:
         assert '<body class="blank">' in page and page.count('<span class="line">') == 4
-        # lines for notes fill what the page has left; King of the Castle's tables of posts and
-        # castles leave no room for them on one page (tools/print_check.py)
-        assert ('<div class="ruled">' in page) == (not sample.sheet.sections)
+        assert '<figure class="qr">' not in page
     else:
         assert '<dl class="facts">' in page and "<dt>Date</dt><dd>2026-11-21 19:00</dd>" in page
         assert "<dt>Place</dt>" in page and "<dt>Start player</dt>" in page
+        assert page.count('<figure class="qr"><svg') == 1
 
 
 def test_letter_paper_is_explicit_too():

@@ -45,7 +45,7 @@ def main() -> None:
         log = logfile.read(path)
         state = replay_log(log)[1]
         write(path.with_suffix(".scoresheet.txt"),
-              sheets.render_text(load_game(log.game).score(state)))
+              sheets.render_text(load_game(log.game).scoresheet(state)))  # a stop noted
 
 
 if __name__ == "__main__":

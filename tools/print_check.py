@@ -3,10 +3,12 @@
 
 For every game: the blank sheet, a finished random game at every player count from the least to
 the most, and each golden game, all with 18-character names, a date, a duration and a place.
-Each sheet is printed to PDF by Debian's `chromium` on A4 and on Letter; the check fails when a
-PDF has more than one page or when anything on the page is wider than the printable area (a table,
-a name, a chart's end label). `--png` also keeps the first page of each PDF as a picture (needs
-`pdftoppm`, from poppler-utils), to look at.
+Each sheet is printed to PDF by Debian's `chromium` on A4 and on Letter with the browser's own
+print settings (headers and footers on, as a user's Ctrl+P has them); the check fails when a
+PDF has more than one page, when the browser printed a header or footer of its own (its date,
+the file:// address or a page number: read back with `pdftotext`), or when anything on the page
+is wider than the printable area (a table, a name, a chart's end label). `--png` also keeps the
+first page of each PDF as a picture (needs `pdftoppm`, from poppler-utils), to look at.
 
     python tools/print_check.py [--out DIR] [--paper a4 letter] [--only TEXT ...] [--png]
 
@@ -37,7 +39,8 @@ PRINTABLE_HEIGHT_MM = round(279.4 - 24)  # Letter, the shorter page, less its 12
 
 # Run in the page after layout: everything wider than the body, and SVG text outside its chart.
 PROBE = """
-<style>body { max-width: none !important; margin: 0 !important; padding: 0 !important; }</style>
+<style>body { max-width: none !important; margin: 0 !important; padding: 0 !important; }
+div.ruled { height: 8mm !important; }</style>
 <script>
 window.addEventListener('load', () => {
   const limit = document.body.getBoundingClientRect().right + 0.5;
@@ -93,6 +96,22 @@ def pages(pdf: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
 
 
+# What Chromium prints in a page's margins when the page lets it: the date and time, the page's
+# address, "1/1".
+BROWSER_HEADER = re.compile(r"\d{1,2}/\d{1,2}/\d{2,4},? +\d{1,2}:\d{2}|file:/|^\s*\d+/\d+\s*$",
+                            re.M)
+
+
+def browser_header(pdf: Path) -> str:
+    """What in the PDF's text looks like the browser's own header or footer ('' when none, or
+    when `pdftotext` is missing)."""
+    if not shutil.which("pdftotext"):
+        return ""
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    found = BROWSER_HEADER.search(text)
+    return found.group(0).strip() if found else ""
+
+
 def overflow(binary: str, page: Path) -> tuple[list[str], int]:
     """What sticks out of the printable width, and the height of the content in mm."""
     probe = page.with_name(page.stem + ".probe.html")
@@ -129,15 +148,17 @@ def main() -> int:
             page = args.out / f"{name}.html"
             page.write_text(render_html(sample.sheet, paper), encoding="utf-8")
             pdf = args.out / f"{name}.pdf"
-            chrome(binary, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+            chrome(binary, f"--print-to-pdf={pdf}", page.as_uri())
             count = pages(pdf) if pdf.exists() else 0
+            header = browser_header(pdf) if pdf.exists() else ""
             wide, height = overflow(binary, page) if paper == args.paper[0] else ([], 0)
-            ok = count == 1 and not wide
+            ok = count == 1 and not wide and not header
             failures += not ok
             players = len(sample.sheet.rows)
             tall = f"  {height} of {PRINTABLE_HEIGHT_MM} mm" if height else ""
             print(f"{'ok  ' if ok else 'FAIL'} {name:<48} {players} rows  {count} page(s)"
-                  + tall + (f"  overflow: {'; '.join(wide)}" if wide else ""))
+                  + tall + (f"  overflow: {'; '.join(wide)}" if wide else "")
+                  + (f"  browser header: {header!r}" if header else ""))
             if args.png and shutil.which("pdftoppm") and pdf.exists():
                 subprocess.run(["pdftoppm", "-r", "70", "-png", "-f", "1", "-l", "1",
                                 "-singlefile", str(pdf), str(args.out / name)], check=False)

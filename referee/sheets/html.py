@@ -16,6 +16,7 @@ from referee.scoresheet import (
     Column,
     Number,
     Scoresheet,
+    chart_ticks,
     chart_title,
     display_table,
     facts,
@@ -25,26 +26,37 @@ from referee.scoresheet import (
     rounds_title,
     running_totals,
     section_table,
+    tables_below,
     tie_rule,
 )
-from referee.sheets.chart import nice_ticks, style, tick_text
+from referee.sheets.chart import style, tick_text
 from referee.textsafe import clean_line
 
 PAPERS = {"a4": "A4", "letter": "letter"}
-PRINTABLE_HEIGHT_MM = 279.4 - 2 * 12  # Letter's height less the margins: the tighter one
 MANY_COLUMNS = 9  # a wider table is set in a smaller type (Kingmaker: ten columns)
+SHORT_TEXT = 12  # a column of texts this short keeps them on one line
 LONG_NAME = 24  # a longer name may wrap in its cell rather than push the table off the page
 END_LABEL_CHARS = 22  # longer names are cut at a line's end (the legend has them in full)
 
+# The page's own margins, and its margin boxes declared empty: Chromium then prints no header
+# or footer of its own (date, title, file:// path, page number), whatever its print settings.
+# In print the body is exactly the page's height, so the Notes box takes what is left of it.
 _CSS = """
-@page { size: %(paper)s portrait; margin: 12mm 13mm; }
+@page { size: %(paper)s portrait; margin: 12mm 13mm;
+        @top-left { content: ""; } @top-center { content: ""; } @top-right { content: ""; }
+        @bottom-left { content: ""; } @bottom-center { content: ""; }
+        @bottom-right { content: ""; } }
 * { box-sizing: border-box; }
 html { font: 10pt/1.35 'DejaVu Serif', Georgia, 'Times New Roman', serif; color: #111; }
 body { margin: 0; }
-@media screen { body { max-width: 184mm; margin: 1.5em auto; padding: 0 1em; } }
-header { margin-bottom: 3mm; }
+@media screen { body { max-width: 184mm; margin: 1.5em auto; padding: 0 1em; }
+                div.ruled { height: 40mm; } }
+@media print { html, body { height: 100%%; }
+               body { display: flex; flex-direction: column; } }
+header { margin-bottom: 2mm; display: flex; gap: 4mm; align-items: flex-start; }
+header div.heading { flex: 1; }
 h1 { font-size: 17pt; margin: 0 0 1mm; }
-h2 { font-size: 11pt; margin: 3mm 0 1mm; }
+h2 { font-size: 11pt; margin: 2.2mm 0 0.8mm; }
 p.outcome { font-size: 11pt; font-weight: bold; margin: 0 0 1.5mm; }
 dl.facts { display: flex; flex-wrap: wrap; gap: 1mm 6mm; margin: 0; }
 dl.facts div { display: flex; gap: 1.5mm; }
@@ -59,23 +71,28 @@ table { border-collapse: collapse; width: 100%%; margin: 0 0 2mm;
 thead { display: table-header-group; }
 tr, figure, section.chart, section.ties, ul.legend li { break-inside: avoid;
                                                         page-break-inside: avoid; }
-th, td { border: 1px solid #555; padding: 0.7mm 1.5mm; vertical-align: middle; }
+th, td { border: 1px solid #555; padding: 0.5mm 1.5mm; vertical-align: middle; }
 th { background: #e6e6e6; text-align: center; font-weight: bold;
      print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 th.name, td.name, td.text { text-align: left; }
 td.name { font-weight: bold; white-space: nowrap; }
 td.long { white-space: normal; overflow-wrap: anywhere; }
+td.short { white-space: nowrap; }
+th.short { width: 1%%; }  /* as narrow as its cells: the room goes to the long texts */
 table.many, table.rounds { font-size: 9pt; }
-table.many th, table.many td { padding: 0.6mm 0.9mm; }
+table.section { font-size: 8.5pt; line-height: 1.25; }
+table.section th, table.section td { padding: 0.3mm 1.2mm; }
+table.many th, table.many td { padding: 0.5mm 0.7mm; }
 table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.many td.place { white-space: nowrap; }  /* "shared 2nd" on one line: a row less */
 tr.winner td { background: #f3e7b3; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 tr.winner td.name::after { content: " \\2605"; }
-body.blank table.scores td { height: 11mm; }
+body.blank table.scores td { height: 10mm; }
 body.blank th.name { width: 50mm; }
 body.blank th.num, body.blank th.place { min-width: 11mm; }
 body.blank table.rounds td { height: 8.5mm; }
-body.blank table.section td { height: 7mm; }
+body.blank table.section td { height: 5.5mm; }
 figure { margin: 0; }
 svg.chart { width: 100%%; height: auto; display: block; font-family: 'DejaVu Sans', Arial,
             sans-serif; }
@@ -83,10 +100,24 @@ ul.legend { list-style: none; margin: 1mm 0 0; padding: 0; display: flex; flex-w
             gap: 1mm 5mm; font-size: 9.5pt; }
 ul.legend li { display: flex; align-items: center; gap: 1.5mm; overflow-wrap: anywhere; }
 svg.sample { flex: none; }
+section.ties { margin-top: 2mm; }
 section.ties p, section.ties ul, footer p { margin: 0 0 1mm; }
 section.ties ul { padding-left: 5mm; }
-footer { font-size: 8.5pt; color: #333; margin-top: 2mm; }
-div.ruled div { height: 8mm; border-bottom: 1px solid #999; }
+footer { font-size: 8pt; line-height: 1.25; color: #333; margin-top: 1.5mm; }
+section.explanation p { margin: 0 0 1mm; }
+section.end { flex: 1 1 0; min-height: 16mm; display: flex; flex-direction: column;
+              margin-top: 1mm; break-inside: avoid; page-break-inside: avoid; }
+div.ruled { flex: 1 1 0; min-height: 8mm; font-weight: bold; line-height: 7mm;
+            background: repeating-linear-gradient(to bottom, transparent 0 7.6mm,
+                                                   #999 7.6mm 8mm);
+            print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+figure.qr { flex: none; width: 34mm; margin: 0; text-align: center; font-size: 7pt;
+            line-height: 1.15; }
+figure.qr svg { width: 34mm; height: 34mm; display: block; }
+div.signatures { display: grid; grid-template-columns: repeat(%(signers)d, 1fr); gap: 0 4mm;
+                 margin-top: 1mm; font-size: 8pt; break-inside: avoid; }
+div.signatures div { overflow-wrap: anywhere; }
+div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333; }
 """
 
 
@@ -97,9 +128,10 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)}</title>",
-        f"<style>{_CSS % {'paper': PAPERS.get(paper, 'A4')}}</style>",
+        f"<style>{_CSS % {'paper': PAPERS.get(paper, 'A4'), 'signers': _signers(sheet)}}"
+        "</style>",
         "</head>", '<body class="blank">' if sheet.blank else "<body>", "<header>",
-        f"<h1>{esc(title)}</h1>",
+        '<div class="heading">', f"<h1>{esc(title)}</h1>",
     ]
     if not sheet.blank:
         parts.append(f'<p class="outcome">{esc(clean_line(sheet.outcome))}</p>')
@@ -111,7 +143,8 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         if shown:
             parts.append('<dl class="facts">' + "".join(
                 f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>" for k, v in shown) + "</dl>")
-    parts.append("</header>")
+    parts += ["</div>", "" if sheet.blank or not sheet.players else _qr_figure(sheet),
+              "</header>"]
     columns, body = display_table(sheet)
     parts += _table(columns, body, "scores" + (" many" if len(columns) > MANY_COLUMNS else ""),
                     [row.name in sheet.winners and not sheet.blank for row in sheet.rows])
@@ -119,63 +152,97 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts.append(f"<h2>{esc(rounds_title(sheet))}</h2>")
         columns, body = round_table(sheet)
         parts += _table(columns, body, "rounds")
-    for section in sheet.sections:
+    for section in tables_below(sheet):
         parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
-        parts += _table(*section_table(section), "rounds section")
+        parts += _table(*section_table(section), "rounds section", section=not sheet.blank)
+    if sheet.explanation:
+        parts += ['<section class="explanation">'] + [
+            f"<p>{esc(clean_line(text))}</p>" for text in sheet.explanation] + ["</section>"]
     if has_chart(sheet):
         parts += ['<section class="chart">', f"<h2>{esc(chart_title(sheet))}</h2>",
                   "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]
     rule = tie_rule(sheet)
     if rule or sheet.tie_notes:
-        parts += ['<section class="ties">', "<h2>Ties</h2>"]
+        parts += ['<section class="ties">']  # the rule starts "Ties:": no heading needed
         if rule:
             parts.append(f"<p>{esc(rule)}</p>")
         if sheet.tie_notes:
             parts.append("<ul>" + "".join(f"<li>{esc(clean_line(n))}</li>"
                                           for n in sheet.tie_notes) + "</ul>")
         parts.append("</section>")
-    lines = _ruled_lines(sheet) if sheet.blank else 0
-    if lines:
-        parts += ["<h2>Notes</h2>", '<div class="ruled">' + "<div></div>" * lines + "</div>"]
     if sheet.notes:
         parts.append("<footer>" + "".join(f"<p>{esc(clean_line(n))}</p>" for n in sheet.notes)
                      + "</footer>")
-    parts += ["</body>", "</html>"]
+    parts += [*_end(sheet), "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
 def _table(columns: Sequence[Column], body: list[list[str]], css: str,
-           winners: Sequence[bool] = ()) -> list[str]:
+           winners: Sequence[bool] = (), section: bool = False) -> list[str]:
+    """A table; in a `section` (a breakdown's), columns of short texts stay narrow."""
     esc = html.escape
-    head = "".join(f'<th class="{c.kind}" scope="col">{esc(c.header)}</th>' for c in columns)
+    short = [section and c.kind == "text" and all(len(row[i]) <= SHORT_TEXT for row in body)
+             for i, c in enumerate(columns)]
+    head = "".join(f'<th class="{c.kind}{" short" * short[i]}" scope="col">'
+                   f"{_header(c, short[i])}</th>" for i, c in enumerate(columns))
     rows = []
     for index, cells in enumerate(body):
         mark = ' class="winner"' if index < len(winners) and winners[index] else ""
-        tds = "".join(f'<td class="{_css(c, cell)}">{esc(cell)}</td>'
-                      for c, cell in zip(columns, cells))
+        tds = "".join(f'<td class="{_css(c, cell, short[i])}">{esc(cell)}</td>'
+                      for i, (c, cell) in enumerate(zip(columns, cells)))
         rows.append(f"<tr{mark}>{tds}</tr>")
     return [f'<table class="{css}">', f"<thead><tr>{head}</tr></thead>", "<tbody>", *rows,
             "</tbody>", "</table>"]
 
 
-def _css(column: Column, cell: str) -> str:
-    """A cell's class: its column's kind; a name longer than any real one may wrap."""
+def _header(column: Column, short: bool) -> str:
+    """A header, escaped; over a column of short texts (a player's tricks and points) one
+    word a line, so that the column is as narrow as its cells and the long texts of other
+    columns have the room."""
+    words = html.escape(column.header).split(" ")
+    return ("<br>" if short else " ").join(words)
+
+
+def _css(column: Column, cell: str, short: bool = False) -> str:
+    """A cell's class: its column's kind; a column of short texts keeps them on one line; a
+    name longer than any real one may wrap."""
+    if short:
+        return "text short"
     return column.kind + (" long" if column.kind == "name" and len(cell) > LONG_NAME else "")
 
 
-def _ruled_lines(sheet: Scoresheet) -> int:
-    """Lines to write notes on, filling what the page has left (estimated, in mm)."""
-    used = 40 + 11.5 * (len(sheet.rows) + 1) + 9 * (len(sheet.rounds) + 1) * bool(sheet.rounds)
-    used += 12 * bool(sheet.rounds) + 14 + 5 * len(sheet.notes)
-    used += sum(10 + 7 * (len(section.rows) + 1) for section in sheet.sections)
-    room = int((PRINTABLE_HEIGHT_MM - used - 12) // 8)
-    return min(16, room) if room >= 2 else 0  # no Notes rather than a second page
+SIGNERS_PER_LINE = 7  # every player's line side by side: Kingmaker's seven too
+
+
+def _signers(sheet: Scoresheet) -> int:
+    return max(1, min(SIGNERS_PER_LINE, len(sheet.rows if sheet.blank else sheet.players)))
+
+
+def _end(sheet: Scoresheet) -> list[str]:
+    """The foot of the page: ruled lines for notes, filling what the page has left, and a line
+    for each player to sign, their name under it."""
+    esc = html.escape
+    names = ["Signature"] * len(sheet.rows) if sheet.blank else [clean_line(n)
+                                                                 for n in sheet.players]
+    return ['<section class="end">', '<div class="ruled">Notes</div>',
+            '<div class="signatures">' + "".join(f"<div><span></span>{esc(name)}</div>"
+                                                 for name in names) + "</div>", "</section>"]
+
+
+def _qr_figure(sheet: Scoresheet) -> str:
+    """The play's BG Stats link as a QR code (inline SVG): a phone's camera opens the app's
+    import dialog."""
+    from referee import export
+
+    link = export.play_link(sheet)
+    return (f'<figure class="qr">{export.qr_svg(link)}'
+            "<figcaption>Scan: the play in BG Stats</figcaption></figure>")
 
 
 # --------------------------------------------------------------------------------------------
 # The chart
 
-WIDTH, HEIGHT = 680, 190
+WIDTH, HEIGHT = 680, 128
 LEFT, RIGHT, TOP, BOTTOM = 46, 168, 12, 36  # margins of the plot area
 LABEL_GAP = 13  # the least vertical distance between two end labels
 
@@ -228,7 +295,7 @@ def chart_svg(sheet: Scoresheet) -> str:
     """Running totals per round as lines on a scale: an inline SVG, no scripts."""
     esc = html.escape
     series = running_totals(sheet)
-    ticks = nice_ticks([v for _, values in series for v in values], most=7)
+    ticks = chart_ticks(sheet)
     low, high = ticks[0], ticks[-1]
     rounds = len(sheet.rounds)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM

@@ -30,6 +30,7 @@ from referee.scoresheet import (
     rounds_title,
     running_totals,
     section_table,
+    tables_below,
     tie_rule,
 )
 from referee.sheets.chart import letters, nice_ticks, tick_text
@@ -58,9 +59,12 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     parts += ["", fit_table(*display_table(sheet), width, sheet.blank)]
     if sheet.rounds and sheet.round_table:
         parts += ["", rounds_title(sheet), fit_table(*round_table(sheet), width, sheet.blank)]
-    for section in sheet.sections:
-        parts += ["", clean_line(section.title),
+    for section in tables_below(sheet):
+        parts += ["", *textwrap.wrap(clean_line(section.title), width),
                   fit_table(*section_table(section), width, sheet.blank)]
+    if sheet.explanation:
+        parts += [""] + [line for text in sheet.explanation
+                         for line in textwrap.wrap(clean_line(text), width)]
     if has_chart(sheet):
         parts += ["", *chart(sheet, width, unicode)]
     footer = []

@@ -24,7 +24,7 @@ from referee.games.dwarf_king.components import (
     tiles,
 )
 from referee.games.dwarf_king.state import Deal, HandResult, State, Trick
-from referee.scoresheet import Round, Row, Scoresheet, and_list, places, tie_notes
+from referee.scoresheet import Round, Row, Scoresheet, Section, and_list, places, tie_notes
 from referee.values import value
 
 HANDS = 7
@@ -335,7 +335,24 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="dwarf-king", title="The Dwarf King", finished=state.over,
                       outcome=outcome_line(state), winners=winners, rows=tuple(rows),
                       tiebreaks=(TIEBREAK,), rounds=rounds, round_label="Hand",
-                      tie_notes=tie_lines(state) if state.over else ())
+                      tie_notes=tie_lines(state) if state.over else (),
+                      round_table=not state.results, breakdown=hands(state),
+                      )
+
+
+def hands(state: State) -> tuple[Section, ...]:
+    """Per hand: its quest and special card, and each player's tricks and points (the rounds'
+    table, with the tricks)."""
+    if not state.results:
+        return ()
+    rows = []
+    for r in state.results:
+        quest = tiles(state.edition)[r.quest]
+        rows.append((str(r.number), f"{quest.label} {quest.name}", SPECIAL_CARD[r.special].name,
+                     *(f"{t}t: {p}" for t, p in zip(r.tricks, r.points))))
+    return (Section("Hands: each player's tricks (t) and points",
+                    ("Hand", "Quest", "Special card", *state.names),
+                    tuple(rows)),)
 
 
 def _round(state: State, r: HandResult) -> Round:

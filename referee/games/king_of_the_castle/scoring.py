@@ -23,7 +23,7 @@ from referee.scoresheet import Row, Scoresheet, Section, ordinal, places
 
 CATEGORIES = ("King", "Lords", "Seneschals", "Masters at Arms")
 TIEBREAKS = ("equal totals share the place (R-8)",)
-POSITION_HEADERS = ("Post", "Squire", "Points", "Bonus", "Total", "Backed by")
+POSITION_HEADERS = ("Post", "Squire", "Points", "Bonus", "Total")
 VALUES = ("King 12 +2 per castle of level 6 or more; Lord 6 +3 for the largest castle; Seneschal "
           "4 +2 for the most prestigious; Master at Arms 2 +1 for the best defended (R-7, R-16).")
 
@@ -114,15 +114,12 @@ def _row(state: State, name: str, letters: tuple[str, ...] | None,
     if state.over and place == 1 and not shared:
         result = "winner"
     return Row(name, None, tuple(zip(CATEGORIES, points)), sum(points), place,
-               details=(("Squires", " ".join(letters) or "-"),), result=result)
+               details=(("Squires", backed(state, letters)),), result=result)
 
 
 def positions(state: State) -> Section:
-    """Every post with its man and points, and which players back him (after the reveal)."""
-    backers: dict[str, list[str]] = {}
-    for name, letters in zip(state.names, state.opened):
-        for letter in counted(state, letters or ()):
-            backers.setdefault(letter, []).append(name)
+    """Every post at the end with its man and points (who backs him: `backed`)."""
+    backers = {letter for letters in state.opened for letter in counted(state, letters or ())}
     rows = []
     for post_id in range(POSTS):
         man = state.men[post_id]
@@ -130,13 +127,19 @@ def positions(state: State) -> Section:
         rows.append((POST_TITLES[post_id], squire(state, man),
                      str(POINTS[kind(post_id)]) if man else "0",
                      f"+{extra} ({why})" if extra else "",
-                     str(post_points(state, post_id)),
-                     ", ".join(backers.get(man, [])) if man else ""))
-    unposted = sorted(set(backers) - {m for m in state.men if m})
+                     str(post_points(state, post_id))))
+    unposted = sorted(backers - {m for m in state.men if m})
     if unposted:  # who backs them is in the players' table: one line keeps the page to one
         rows.append(("no post", " ".join(squire(state, letter) for letter in unposted), "0",
-                     "", "0", ""))
-    return Section("Positions (every post, to check)", POSITION_HEADERS, tuple(rows))
+                     "", "0"))
+    return Section("Posts at the end", POSITION_HEADERS, tuple(rows))
+
+
+def backed(state: State, letters: tuple[str, ...]) -> str:
+    """A player's squires once opened, each with his points (his post's total in the table of
+    posts): `A:2 K:4 S:0`."""
+    return " ".join(f"{squire(state, letter)}:{squire_points(state, letter)}"
+                      for letter in counted(state, letters)) or "-"
 
 
 CASTLE_HEADERS = ("Castle", "Domain", "Prestige", "Defence", "Level", "Bonus")
@@ -169,13 +172,13 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="king-of-the-castle", title="King of the Castle",
                       finished=state.over, outcome=outcome(state), winners=winners, rows=rows,
                       tiebreaks=TIEBREAKS, notes=(VALUES,),
-                      sections=(positions(state), castles(state)))
+                      breakdown=(positions(state), castles(state)))
 
 
 def blank(players: int) -> Scoresheet:
     rows = tuple(Row(None, None, tuple((c, None) for c in CATEGORIES), None,
                      details=(("Squires", ""),)) for _ in range(players))
-    table = tuple((title, "", "", "", "", "") for title in POST_TITLES)
+    table = tuple((title, "", "", "", "") for title in POST_TITLES)
     levels = tuple((f"Castle {c + 1}", "", "", "", "", "") for c in range(CASTLES))
     return Scoresheet(game="king-of-the-castle", title="King of the Castle - scoresheet",
                       finished=False, outcome="", winners=(), rows=rows, tiebreaks=TIEBREAKS,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from referee.games.king_of_the_valley.components import (
+    COLUMNS,
     COUPLE_POINTS,
+    INFLUENCE,
     KINGDOM_POINTS,
     ORDER_BONUS,
 )
 from referee.games.king_of_the_valley.state import Castle, State, influence
-from referee.scoresheet import Round, Row, Scoresheet, ordinal, places, tie_notes
+from referee.scoresheet import Round, Row, Scoresheet, Section, ordinal, places, tie_notes
 
 # Every column is points (R-10): the kingdom tokens' 5 each, the Knight Orders' bonuses, the
 # couples' 2 each, one per gold.
@@ -44,9 +46,44 @@ def score(state: State) -> Scoresheet:
     winners = tuple(n for n in state.names if ranked[n] == 1) if finished else ()
     return Scoresheet(game="king-of-the-valley", title="King of the Valley", finished=finished,
                       outcome=outcome(state, winners), winners=winners, rows=tuple(rows),
-                      tiebreaks=TIEBREAKS, notes=NOTES,
+                      tiebreaks=TIEBREAKS,
+                      notes=(CASTLE_KEY, *NOTES) if state.castles else NOTES,
                       tie_notes=tie_notes(keys, ("total", "influence")) if finished else (),
-                      rounds=rounds(state), round_table=False)
+                      rounds=rounds(state), round_table=False,
+                      breakdown=(castle_table(state),) if state.castles else ())
+
+
+CASTLE_HEADERS = (*(f"{c.capitalize()} {INFLUENCE[c]}" for c in COLUMNS), "Influence",
+                  "Orders")
+CASTLE_KEY = ("Castles at the end: the subjects in each column, each worth the influence its "
+              "header shows (knights by Order; +J: a Jester standing in, worth 0); the Orders "
+              "of 3 or more knights, = their points. Couples: the fewer of farmers and wives.")
+
+
+def castle_table(state: State) -> Section:
+    """Each castle's columns at the end and what each category made of them."""
+    rows = []
+    for name, castle in zip(state.names, state.castles):
+        scored = points(state, castle)
+        tiles = castle.tiles()
+        orders = [f"{o}{tiles.count(f'knight-{o}')}" for o in state.orders
+                  if tiles.count(f"knight-{o}") in ORDER_BONUS]
+        rows.append((name, *(_column(castle, c) for c in COLUMNS), str(scored[0]),
+                     " ".join(orders + [f"= {scored[2]}"]) if orders else "0"))
+    return Section("Castles at the end", ("Player", *CASTLE_HEADERS), tuple(rows))
+
+
+def _column(castle: Castle, column: str) -> str:
+    """How many subjects: `3`, `A2 B1` (knights by Order), `2+J` (a Jester standing in)."""
+    tiles = [tile for tile, _ in castle.column(column)]
+    jesters = tiles.count("jester")
+    subjects = [t for t in tiles if t != "jester"]
+    if column == "knight":
+        orders = sorted({t.split("-", 1)[1] for t in subjects})
+        shown = " ".join(f"{o}{subjects.count(f'knight-{o}')}" for o in orders) or "0"
+    else:
+        shown = str(len(subjects))
+    return shown + (f"+{jesters}J" if jesters > 1 else "+J" if jesters else "")
 
 
 def rounds(state: State) -> tuple[Round, ...]:

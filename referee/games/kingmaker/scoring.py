@@ -4,11 +4,9 @@ coronations and heir deaths by turn."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import Parliament, State
-from referee.scoresheet import Row, Scoresheet, ordinal, places
+from referee.scoresheet import Row, Scoresheet, Section, ordinal, places
 
 CATEGORIES = ("Commons share %", "Lords", "Nobles", "Troops", "Heirs", "Kings", "Fortresses")
 TIEBREAKS = ("the victory of §10 and R-50 decides the winners",
@@ -40,18 +38,66 @@ def score(state: State) -> Scoresheet:
                                            if state.owner(n) == player))),
             total=commons, place=ranked[player],
             result=_result(state, player, ranked, winners)))
-    explained = tuple(explain_result(state))
-    # The model's `explanation` field where it has one (rendered after the breakdown), else the
-    # lines lead the notes.
-    extra: dict[str, Any] = {"explanation": list(explained)} if _HAS_EXPLANATION else {}
-    notes = NOTES + record(state) if _HAS_EXPLANATION else explained + NOTES + record(state)
     return Scoresheet(game="kingmaker", title="Kingmaker", finished=state.ended is not None,
                       outcome=_outcome(state), winners=tuple(winners), rows=tuple(rows),
                       seat_label="", total_label="Commons", tiebreaks=TIEBREAKS,
-                      notes=notes, **extra)
+                      notes=NOTES + record(state), breakdown=(factions(state),),
+                      explanation=tuple(explain_result(state)))
 
 
-_HAS_EXPLANATION = "explanation" in {f.name for f in getattr(Scoresheet, "__value_fields__", ())}
+FACTION_HEADERS = ("Player", "Nobles (titles, offices, bishoprics)", "Commons", "Lords")
+
+
+def factions(state: State) -> Section:
+    """The end-of-game table of factions: each noble with his cards, and where the Commons and
+    Lords of the players' table come from (R-51, every living noble attending)."""
+    parts = vote_parts(state)
+    rows = []
+    for player in state.names:
+        nobles = []
+        for noble in state.faction(player):
+            held = [c for c in state.cards_of(noble)
+                    if state.entry(c).kind in ("title", "office", "bishop")]
+            nobles.append(noble + (f" ({', '.join(held)})" if held else ""))
+        commons, lords = parts[player]
+        rows.append((player, "; ".join(nobles) or "-", _sum(commons), _sum(lords)))
+    return Section("Factions at the end", FACTION_HEADERS, tuple(rows))
+
+
+def _sum(parts: dict[str, int]) -> str:
+    """`nobles 12 + fortresses 3 = 15`: the parts that count, and their sum."""
+    shown = [f"{what} {n}" for what, n in parts.items() if n]
+    return " + ".join(shown) + f" = {sum(parts.values())}" if shown else "0"
+
+
+def vote_parts(state: State) -> dict[str, tuple[dict[str, int], dict[str, int]]]:
+    """`rules.tally` with every noble attending, item by item: Commons of the nobles, their
+    titles and offices, the fortresses held, the King's and the senior heirs'; Lords of the
+    nobles, their bishoprics and the senior heirs'."""
+    out = {p: ({"nobles": 0, "titles": 0, "fortresses": 0, "King": 0, "heirs": 0},
+               {"nobles": 0, "bishoprics": 0, "heirs": 0}) for p in state.names}
+    for noble, info in state.nobles.items():
+        commons, lords = out[info.owner]
+        commons["nobles"] += state.entry(noble).number("commons")
+        lords["nobles"] += state.entry(noble).number("lords")
+        for card in state.cards_of(noble):
+            entry = state.entry(card)
+            if entry.kind in ("title", "office"):
+                commons["titles"] += entry.number("commons")
+            elif entry.kind == "bishop":
+                lords["bishoprics"] += entry.number("lords")
+    for place, noble in state.control.items():
+        out[state.owner(noble)][0]["fortresses"] += rules.place_commons(state, place)
+    king = rules.king_holder(state)
+    if king is not None:
+        out[king][0]["King"] += int(state.box.votes("king_commons"))
+    for house in ("lancaster", "york"):
+        first = rules.first_in_line(state, house)
+        who = rules.heir_player(state, first) if first else None
+        if who is not None:
+            out[who][0]["heirs"] += int(state.box.votes("senior_heir_commons"))
+            out[who][1]["heirs"] += int(state.box.votes("senior_heir_lords"))
+    return out
 
 
 def _result(state: State, player: str, ranked: dict[str, int], winners: tuple[str, ...]) -> str:

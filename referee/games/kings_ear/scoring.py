@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.kings_ear.components import PROFESSIONS
+from referee.games.kings_ear.components import (
+    PROFESSIONS,
+    card_house,
+    card_profession,
+    card_value,
+)
 from referee.games.kings_ear.state import State
-from referee.scoresheet import Row, Scoresheet, ordinal, places, tie_notes
+from referee.scoresheet import Row, Scoresheet, Section, ordinal, places, tie_notes
 
 TIEBREAKS = ("a House at 10 wins outright", "highest best net (R-8)",
              "highest sum of the four nets (R-8)", "shared place")
 NOTES = ("Net = own cards minus other Houses' cards in a section; the ladder shows max(0, net) "
          "(R-4).",)
+CARDS_TITLE = "Cards under each House"
+CARDS_KEY = ("Cards under each House: its own marked * (locked in place), another House's "
+             "with that House's initial; = the net.")
 
 
 def score(state: State) -> Scoresheet:
@@ -35,7 +43,23 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="kings-ear", title="The King's Ear", finished=state.finished,
                       outcome=outcome(state), winners=winners, rows=tuple(rows),
                       seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,
-                      notes=NOTES, tie_notes=tie_lines(state) if state.finished else ())
+                      notes=(CARDS_KEY, *NOTES), tie_notes=tie_lines(state) if state.finished else (),
+                      breakdown=(cards_under(state),))
+
+
+def cards_under(state: State) -> Section:
+    """Every section of every House: the cards under it and its net, to add up by hand."""
+    rows = []
+    for house in row_order(state):
+        cells = []
+        for profession in range(len(PROFESSIONS)):
+            cards = sorted((c for c in state.under(house) if card_profession(c) == profession),
+                           key=lambda c: (card_house(c) != house, card_house(c), -card_value(c)))
+            terms = [f"{card_value(c)}*" if card_house(c) == house
+                     else f"-{state.houses[card_house(c)][0]}{card_value(c)}" for c in cards]
+            cells.append(" ".join(terms + [f"= {state.net(house, profession)}"]))
+        rows.append((state.houses[house], *cells))
+    return Section(CARDS_TITLE, ("House", *PROFESSIONS), tuple(rows))
 
 
 def tie_lines(state: State) -> tuple[str, ...]:
