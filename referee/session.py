@@ -206,7 +206,7 @@ def _load(path: Path) -> tuple[Table, bytes]:
     data = logfile.read_data(path)
     kept = cache.lookup(path, data)
     if kept is not None:
-        game_id, log, players, options, seed, start, state = kept
+        game_id, (log, players, options, seed, start, state) = kept
         setup = replay.Setup(load_game(game_id), players, options, seed, start)
         return Table(evolve(log, path=path), setup, state), data
     log = logfile.from_data(data, path)
@@ -220,8 +220,8 @@ def _remember(path: Path, data: bytes, table: Table) -> None:
     from referee import cache
 
     setup = table.setup
-    cache.store(path, data, (setup.game.id, table.log, setup.players, setup.options, setup.seed,
-                             setup.state, table.state))
+    cache.store(path, data, setup.game.id, (table.log, setup.players, setup.options, setup.seed,
+                                            setup.state, table.state))
 
 
 def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[str, Any],
