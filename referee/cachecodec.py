@@ -4,10 +4,13 @@ and runs no code the data names.
 The container is `marshal`, holding only str, int, float, bool, None, tuple, frozenset and dict:
 it reads them back in C, several times faster than JSON (a warm `play` pays it). Whatever else
 the game holds is a list whose first item says what it is: `["t", ...]` a tuple, `["f", ...]` a
-frozenset or `["d", key, value, ...]` a dict that holds such things, `["l", ...]` a list,
-`["s", ...]` a set, `["D", iso]` a date-time, `["a", iso]` a date, `["T", iso]` a time,
-`["P", text]` a path, and `[n, field, ...]` an object of the n-th class of the entry's table. A
-container of plain data only is stored as it is, and decoding never walks into it.
+frozenset or `["d", keys, values]` a dict that holds such things, `["l", ...]` a list, `["s",
+...]` a set, `["D", iso]` a date-time, `["a", iso]` a date, `["T", iso]` a time, `["P", text]` a
+path, `[n, field, ...]` an object of the n-th class of the entry's table, `["c", n, count,
+column, ...]` a tuple of objects of that class by the columns of their fields (made in C loops),
+`["z", column, ...]` a tuple of rows of one length (pairs, say) by their columns, and `["r", k]`
+the k-th object made before (an object met again: a state shares most of its parts with the one
+before it). A container of plain data only is stored as it is, and decoding never walks into it.
 
 The entry is `(game id, table, value)`; the table names each class by module and name with its
 shape: the names and declared types of its fields (a value class, referee.values) or its
@@ -24,7 +27,9 @@ from __future__ import annotations
 import datetime as dt
 import marshal
 import sys
-from itertools import islice
+from collections import deque
+from itertools import islice, repeat
+from operator import is_
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,6 +40,7 @@ from referee.values import attributes, fields
 FORMAT = 1  # raised when the encoding itself changes
 PLAIN: tuple[type, ...] = (Event, _Locator)  # not value classes: made by their constructor
 SCALARS = frozenset((str, int, float, bool, type(None)))
+CONTAINERS = frozenset((tuple, frozenset, dict, list, set))
 PATH = type(Path())  # PosixPath or WindowsPath
 # Python 3.13 can refuse code objects outright; before it, loading one would not run it either.
 LOADS: dict[str, Any] = {"allow_code": False} if sys.version_info >= (3, 13) else {}
@@ -64,27 +70,21 @@ def shape(cls: type) -> tuple[tuple[str, ...], ...]:
 def encode(game_id: str, value: Any) -> bytes:
     """The entry for a game's values (Unstorable when one is of a kind not stored)."""
     classes: dict[type, tuple[int, Callable[[Any], tuple[Any, ...]]]] = {}
-    # An object met again (a state shares most of its parts with the one before it) is stored
-    # once and referred to by its number, as pickle did. The memo lives for this call only,
-    # and keeps each object it names, so no id is reused while it stands.
+    # Objects by id, numbered as they are stored: the memo lives for this call only and keeps
+    # each object it names, so no id is reused while it stands.
     memo: dict[int, tuple[int, Any]] = {}
     scalar = SCALARS.__contains__
 
     def enc(obj: Any) -> Any:
         kind = obj.__class__
         if kind is tuple or kind is frozenset:
-            if all(map(scalar, map(type, obj))):
-                return obj
-            items = [x if x.__class__ in SCALARS else enc(x) for x in obj]
-            if all(map(_same, items, obj)):
-                return obj  # all plain data, however deep
-            return ["t" if kind is tuple else "f", *items]
+            return sequence(obj)
         if kind in SCALARS:
             return obj
         if kind is dict:
-            if all(map(scalar, map(type, obj))) and all(map(scalar, map(type, obj.values()))):
+            if _plain(obj):
                 return obj
-            return ["d", *[enc(item) for pair in obj.items() for item in pair]]
+            return ["d", enc(tuple(obj)), enc(tuple(obj.values()))]
         if kind is list or kind is set:
             return ["l" if kind is list else "s", *map(enc, obj)]
         seen = memo.get(id(obj))
@@ -97,26 +97,60 @@ def encode(game_id: str, value: Any) -> bytes:
         memo[id(obj)] = (len(memo), obj)
         return out
 
+    def sequence(obj: tuple[Any, ...] | frozenset[Any]) -> Any:
+        if all(map(scalar, map(type, obj))):
+            return obj
+        first = next(iter(obj)).__class__
+        if obj.__class__ is tuple and first not in CONTAINERS and first not in SCALARS and \
+                all(map(is_, map(type, obj), repeat(first))):  # objects of one class
+            found = columns(obj)
+            if found is not None:
+                return found
+        elif _plain(obj):
+            return obj
+        elif first is tuple and obj.__class__ is tuple and len(set(map(len, obj))) == 1 and \
+                all(map(is_, map(type, obj), repeat(tuple))):  # rows, e.g. pairs
+            return ["z", *[enc(column) for column in zip(*obj)]]
+        items = [x if x.__class__ in SCALARS else enc(x) for x in obj]
+        if all(map(is_, items, obj)):
+            return obj  # all plain data, however deep
+        return ["t" if obj.__class__ is tuple else "f", *items]
+
+    def columns(objects: tuple[Any, ...]) -> list[Any] | None:
+        """Objects of one class, none met before, by the columns of their fields."""
+        found = classes.get(objects[0].__class__) or _known(objects[0].__class__, classes)
+        ids = set(map(id, objects))
+        if found is None or len(ids) < len(objects) or not memo.keys().isdisjoint(ids):
+            return None
+        stored = [enc(column) for column in zip(*map(found[1], objects))]
+        for obj in objects:
+            memo[id(obj)] = (len(memo), obj)
+        return ["c", found[0], len(objects), *stored]
+
     payload = enc(value)
     table = tuple((cls.__module__, cls.__qualname__, shape(cls)) for cls in classes)
     return marshal.dumps((game_id, table, payload))
 
 
-def _same(a: Any, b: Any) -> bool:
-    return a is b
+def _plain(obj: tuple[Any, ...] | frozenset[Any] | dict[Any, Any]) -> bool:
+    """Whether `obj` holds, however deep, only what marshal stores as itself (never a subclass,
+    an object, a date-time) and no list (a list is a tag here): checked in C. A list's code in
+    the bytes may also be a byte of a text or a number; then the walk decides."""
+    try:
+        dumped = marshal.dumps(obj)
+    except ValueError:
+        return False
+    return b"[" not in dumped and b"\xdb" not in dumped
 
 
-def _known(kind: type, classes: dict[type, Any]) -> tuple[int, Callable[[Any], tuple[Any, ...]]] | None:
+def _known(kind: type, classes: dict[type, Any]) -> tuple[int, Callable[[Any], Any]] | None:
     """A class met for the first time: its number in the table and what is stored of an
     object of it (the fields `__init__` takes; a memo is not stored)."""
-    if kind in PLAIN:
-        names = [param for param, in shape(kind)]
-    elif "__value_fields__" in kind.__dict__ and kind.__module__.startswith("referee."):
-        names = [f.name for f in fields(kind) if f.init]
-    else:
-        return None
-    found = classes[kind] = (len(classes), attributes(names))
-    return found
+    if kind in PLAIN or "__value_fields__" in kind.__dict__ and \
+            kind.__module__.startswith("referee."):
+        found = classes[kind] = (len(classes), attributes(_layout(kind)[1]))
+        return found
+    return None
 
 
 def _scalar_like(obj: Any) -> list[str]:
@@ -143,29 +177,33 @@ def decode(body: bytes) -> tuple[str, Any]:
     if game_id.__class__ is not str or table.__class__ is not tuple:
         raise Stale("not an entry")
     load_game(game_id)  # its modules, which hold the classes the table names
-
-    def dec(x: Any) -> Any:
-        return makers[x[0]](x) if x.__class__ is list else x
-
     made: list[Any] = []  # the objects made so far, in the order the encoder numbered them
+
+    def items(x: list[Any], start: int = 1) -> list[Any]:
+        return [i if i.__class__ is not list else makers[i[0]](i) for i in islice(x, start, None)]
+
     makers: dict[Any, Callable[[list[Any]], Any]] = {
-        "t": lambda x: tuple(map(dec, islice(x, 1, None))),
-        "f": lambda x: frozenset(map(dec, islice(x, 1, None))),
-        "l": lambda x: list(map(dec, islice(x, 1, None))),
-        "s": lambda x: set(map(dec, islice(x, 1, None))),
-        "d": lambda x: _pairs(list(map(dec, islice(x, 1, None)))),
+        "t": lambda x: tuple(items(x)),
+        "f": lambda x: frozenset(items(x)),
+        "l": items,
+        "s": lambda x: set(items(x)),
+        "d": lambda x: _dict(*items(x)),
         "D": lambda x: dt.datetime.fromisoformat(x[1]),
         "a": lambda x: dt.date.fromisoformat(x[1]),
         "T": lambda x: dt.time.fromisoformat(x[1]),
         "P": lambda x: PATH(x[1]),
         "r": lambda x: made[x[1]],
+        "c": lambda x: makers_of[x[1]](x[2], items(x, 3)),
+        "z": lambda x: tuple(zip(*items(x))),
     }
+    makers_of: list[Callable[[int, list[Any]], tuple[Any, ...]]] = []
     for index, (module, name, written) in enumerate(table):
         cls = _resolve(module, name)
         if shape(cls) != written:
             raise Stale(f"{module}.{name} has changed shape")
-        makers[index] = _maker(cls, dec, made.append)
-    return game_id, dec(payload)
+        makers_of.append(_maker(cls, made.extend))
+        makers[index] = _one(cls, items, made.append)
+    return game_id, items([None, payload])[0]
 
 
 def _resolve(module: Any, name: Any) -> type:
@@ -180,40 +218,75 @@ def _resolve(module: Any, name: Any) -> type:
     return cls
 
 
-def _pairs(items: list[Any]) -> dict[Any, Any]:
-    if len(items) % 2:
-        raise Stale("a dict of an odd count of items")
-    return dict(zip(items[::2], items[1::2]))
+def _dict(keys: tuple[Any, ...], values: tuple[Any, ...]) -> dict[Any, Any]:
+    if len(keys) != len(values):
+        raise Stale("a dict of more keys than values, or fewer")
+    return dict(zip(keys, values))
 
 
-def _maker(cls: type, dec: Callable[[Any], Any],
-           keep: Callable[[Any], None]) -> Callable[[list[Any]], Any]:
-    """What makes an object of `cls` from its stored fields, without its `__init__`, and keeps
-    it for the references that follow."""
-    plain = cls in PLAIN
-    stored = [param for param, in shape(cls)] if plain else \
-        [f.name for f in fields(cls) if f.init]
-    memos = [] if plain else \
+def _layout(cls: type) -> tuple[bool, list[str], list[tuple[str, Any, Any]]]:
+    """Whether `cls` is made by its constructor (PLAIN), the fields stored, and the memos
+    (fields left out of `__init__`: each with its default factory and default)."""
+    if cls in PLAIN:
+        return True, [param for param, in shape(cls)], []
+    return False, [f.name for f in fields(cls) if f.init], \
         [(f.name, f.default_factory, f.default) for f in fields(cls) if not f.init]
+
+
+def _one(cls: type, items: Callable[[list[Any]], list[Any]],
+         keep: Callable[[Any], None]) -> Callable[[list[Any]], Any]:
+    """What makes one object of `cls` from `[n, field, ...]`, as `_maker` makes many (a
+    separate path: most objects are alone, and columns of one would cost a third more)."""
+    plain, stored, memos = _layout(cls)
     count = len(stored) + 1
     new, put = object.__new__, object.__setattr__
     slotted = "__slots__" in cls.__dict__
 
     def make(x: list[Any]) -> Any:
         if len(x) != count:
-            raise Stale(f"{cls.__qualname__}: {len(x) - 1} fields stored")
-        items = [i if i.__class__ is not list else dec(i) for i in islice(x, 1, None)]
+            raise Stale(f"{cls.__qualname__}: the stored fields do not fit")
+        values = items(x)
         if plain:
-            obj = cls(*items)
-        elif slotted:
-            obj = new(cls)
-            for pair in zip(stored, items):
-                put(obj, *pair)
+            obj = cls(*values)
         else:
             obj = new(cls)
-            obj.__dict__.update(zip(stored, items))
-        for field_name, factory, default in memos:
-            put(obj, field_name, factory() if callable(factory) else default)
+            if slotted:
+                for pair in zip(stored, values):
+                    put(obj, *pair)
+            else:
+                obj.__dict__.update(zip(stored, values))
+            for field_name, factory, default in memos:
+                put(obj, field_name, factory() if callable(factory) else default)
         keep(obj)
         return obj
+    return make
+
+
+def _maker(cls: type, keep: Callable[[list[Any]], None]) -> Callable[[int, list[Any]],
+                                                                       tuple[Any, ...]]:
+    """What makes `count` objects of `cls` from the columns of their fields, without its
+    `__init__` (but a PLAIN class's), in C loops; and keeps them for the references that
+    follow."""
+    plain, stored, memos = _layout(cls)
+    new, put = object.__new__, object.__setattr__
+    slotted = "__slots__" in cls.__dict__
+
+    def make(count: int, columns: list[Any]) -> tuple[Any, ...]:
+        if len(columns) != len(stored) or any(len(column) != count for column in columns):
+            raise Stale(f"{cls.__qualname__}: the stored fields do not fit")
+        if plain:
+            objects = list(map(cls, *columns))
+        else:
+            objects = list(map(new, repeat(cls, count)))
+            if slotted:
+                for field_name, column in zip(stored, columns):
+                    deque(map(put, objects, repeat(field_name), column), 0)
+            else:
+                deque(map(dict.update, map(vars, objects), map(zip, repeat(stored),
+                                                                zip(*columns))), 0)
+            for field_name, factory, default in memos:
+                for obj in objects:
+                    put(obj, field_name, factory() if callable(factory) else default)
+        keep(objects)
+        return tuple(objects)
     return make
