@@ -166,15 +166,15 @@ def store(log_path: os.PathLike[str] | str, data: bytes, game_id: str, values: A
 
 
 def _write(folder: int, entry: str, content: bytes) -> None:
-    """Written whole beside the entry, fsynced, and renamed over it, all within the folder."""
+    """Written whole beside the entry and renamed over it, all within the folder. Not fsynced:
+    what a crash leaves of an entry fails its digest and is rebuilt, and a `play` would wait
+    for the disk twice (the log is fsynced)."""
     temp = f".entry.{os.urandom(6).hex()}"  # not tempfile: it would import random
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                  0o600, dir_fd=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(content)
-            handle.flush()
-            os.fsync(fd)
         os.replace(temp, entry, src_dir_fd=folder, dst_dir_fd=folder)
     finally:
         with contextlib.suppress(OSError):

@@ -101,15 +101,19 @@ def encode(game_id: str, value: Any) -> bytes:
         if all(map(scalar, map(type, obj))):
             return obj
         first = next(iter(obj)).__class__
-        if obj.__class__ is tuple and first not in CONTAINERS and first not in SCALARS and \
-                all(map(is_, map(type, obj), repeat(first))):  # objects of one class
+        rows = len(obj)
+        if obj.__class__ is tuple and rows > 1 and first not in CONTAINERS and \
+                first not in SCALARS and all(map(is_, map(type, obj), repeat(first))):
+            # objects of one class
             found = columns(obj)
             if found is not None:
                 return found
         elif _plain(obj):
             return obj
-        elif first is tuple and obj.__class__ is tuple and len(set(map(len, obj))) == 1 and \
-                all(map(is_, map(type, obj), repeat(tuple))):  # rows, e.g. pairs
+        elif first is tuple and obj.__class__ is tuple and \
+                all(map(is_, map(type, obj), repeat(tuple))) and \
+                len(set(map(len, obj))) == 1 and len(obj[0]) < rows:
+            # many rows of one length, e.g. pairs
             return ["z", *[enc(column) for column in zip(*obj)]]
         items = [x if x.__class__ in SCALARS else enc(x) for x in obj]
         if all(map(is_, items, obj)):

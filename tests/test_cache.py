@@ -7,15 +7,16 @@ again."""
 
 from __future__ import annotations
 
+import datetime as dt
 import marshal
 import os
 import pickle
-import stat
 import subprocess
 import sys
-import time
+import types
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -122,6 +123,125 @@ def test_every_game_answers_from_the_cache_as_from_its_log(path, cli, monkeypatc
     assert answers(cli) == truth  # the first stores it
     assert len(entries()) == 1
     assert answers(cli) == truth  # the rest read it
+
+
+# --------------------------------------------------------------------------------------------
+# The codec on its own: every kind of value comes back as it went in, of the same types
+
+
+FAKE = "referee.cache_test_classes"  # the codec stores only referee's classes
+
+
+def fake_module() -> types.ModuleType:
+    module = types.ModuleType(FAKE)
+
+    def made(cls: type, **options: Any) -> type:
+        cls.__module__, cls.__qualname__ = FAKE, cls.__name__
+        made_class = value(**options)(cls) if options else value(cls)
+        setattr(module, cls.__name__, made_class)
+        return made_class
+
+    class Point:
+        x: Any
+        y: Any = None
+
+    class Slot:
+        a: Any
+        b: Any = ()
+
+    class Memo:
+        name: Any
+        memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False)
+        seen: int = field(default=0, init=False, compare=False)
+
+    class Empty:
+        pass
+
+    made(Point), made(Slot, slots=True), made(Memo), made(Empty)
+    return module
+
+
+@pytest.fixture
+def classes(monkeypatch) -> types.ModuleType:
+    module = fake_module()
+    monkeypatch.setitem(sys.modules, FAKE, module)
+    return module
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all the way down (1 == True, (1,) != [1] is not enough)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(map(same, a.values(), b.values())) and \
+            all(map(same, a, b))
+    if isinstance(a, (set, frozenset)):
+        return len(a) == len(b) and all(any(same(x, y) for y in b) for x in a)
+    if hasattr(type(a), "__value_fields__"):
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(type(a)))
+    return a == b or (a != a and b != b)  # nan
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
+                    st.sampled_from(["[", "\xdb", "a[b"]),
+                    st.datetimes(timezones=st.sampled_from(
+                        [None, dt.timezone.utc, dt.timezone(dt.timedelta(hours=-7))])).map(
+                        lambda time: time.replace(fold=0)),  # a log's times: no fold
+                    st.dates(), st.times().map(lambda time: time.replace(fold=0)),
+                    st.just(Path("some/where")))
+hashable = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=4)),
+                        lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=3),
+                        max_leaves=6)
+
+
+def values_of(module: types.ModuleType) -> st.SearchStrategy[Any]:
+    def objects(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return st.one_of(
+            st.builds(module.Point, inner, inner), st.builds(module.Slot, inner, inner),
+            st.builds(module.Memo, inner), st.just(module.Empty()),
+            st.lists(st.builds(module.Point, inner), min_size=2, max_size=4).map(tuple))
+
+    return st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.lists(inner, max_size=4).map(tuple),
+        st.lists(st.tuples(inner, inner), min_size=1, max_size=3).map(tuple),
+        st.dictionaries(hashable, inner, max_size=3), st.sets(hashable, max_size=3),
+        st.frozensets(hashable, max_size=3), objects(inner),
+        inner.map(lambda shared: (shared, shared, [shared]))), max_leaves=20)
+
+
+def test_every_kind_of_value_comes_back_as_it_went_in(classes):
+    @settings(max_examples=300, deadline=None)
+    @given(values_of(classes))
+    def round_trip(original):
+        game_id, back = cachecodec.decode(cachecodec.encode("kings-ear", original))
+        assert game_id == "kings-ear" and same(back, original), (original, back)
+
+    round_trip()
+
+
+def test_a_shared_object_comes_back_shared_and_a_memo_empty(classes):
+    point = classes.Point(1, (2, 3))
+    memo = classes.Memo("n")
+    memo.memo["derived"] = "kept only in this process"
+    object.__setattr__(memo, "seen", 5)
+    original = ((point, point), [point], classes.Slot(point, memo), (memo, memo))
+    back = cachecodec.decode(cachecodec.encode("kings-ear", original))[1]
+    assert back == original
+    assert back[0][0] is back[0][1] is back[1][0] is back[2].a
+    assert back[3][0] is back[3][1] is back[2].b
+    assert back[2].b.memo == {} and back[2].b.seen == 0
+
+
+def test_a_value_of_a_class_outside_referee_is_not_stored(classes):
+    class Foreign:
+        pass
+
+    for unstorable in (Foreign(), (1, Foreign()), dt.datetime.now(ZoneInfo("UTC")),
+                       {"a": Foreign()}, classes.Point(Foreign())):
+        with pytest.raises(cachecodec.Unstorable):
+            cachecodec.encode("kings-ear", unstorable)
 
 
 def test_a_log_edited_behind_the_cache(game, monkeypatch):
