@@ -11,6 +11,8 @@ column, ...]` a tuple of objects of that class by the columns of their fields (m
 `["z", column, ...]` a tuple of rows of one length (pairs, say) by their columns, and `["r", k]`
 the k-th object made before (an object met again: a state shares most of its parts with the one
 before it). A container of plain data only is stored as it is, and decoding never walks into it.
+Before anything is made of an entry, it is checked to hold nothing but those kinds: marshal
+before Python 3.13 also builds code objects (never running them), and none may come out.
 
 The entry is `(game id, table, value)`; the table names each class by module and name with its
 shape: the names and declared types of its fields (a value class, referee.values) or its
@@ -28,7 +30,7 @@ import datetime as dt
 import marshal
 import sys
 from collections import deque
-from itertools import islice, repeat
+from itertools import chain, compress, islice, repeat
 from operator import is_
 from pathlib import Path
 from typing import Any, Callable
@@ -41,6 +43,7 @@ FORMAT = 1  # raised when the encoding itself changes
 PLAIN: tuple[type, ...] = (Event, _Locator)  # not value classes: made by their constructor
 SCALARS = frozenset((str, int, float, bool, type(None)))
 CONTAINERS = frozenset((tuple, frozenset, dict, list, set))
+DATA = SCALARS | CONTAINERS  # all an entry may hold (marshal also makes code objects, bytes...)
 PATH = type(Path())  # PosixPath or WindowsPath
 # Python 3.13 can refuse code objects outright; before it, loading one would not run it either.
 LOADS: dict[str, Any] = {"allow_code": False} if sys.version_info >= (3, 13) else {}
@@ -177,7 +180,10 @@ def _scalar_like(obj: Any) -> list[str]:
 
 def decode(body: bytes) -> tuple[str, Any]:
     """The game id and the values of an entry (Stale, or any error of malformed data)."""
-    game_id, table, payload = marshal.loads(body, **LOADS)
+    entry = marshal.loads(body, **LOADS)
+    if not _data_only(entry, len(body)):
+        raise Stale("not plain data")
+    game_id, table, payload = entry
     if game_id.__class__ is not str or table.__class__ is not tuple:
         raise Stale("not an entry")
     load_game(game_id)  # its modules, which hold the classes the table names
@@ -208,6 +214,31 @@ def decode(body: bytes) -> tuple[str, Any]:
         makers_of.append(_maker(cls, made.extend))
         makers[index] = _one(cls, items, made.append)
     return game_id, items([None, payload])[0]
+
+
+def _data_only(entry: Any, budget: int) -> bool:
+    """Whether `entry` holds, however deep, only the kinds of DATA: not a code object (which
+    marshal builds before Python 3.13, without running it), nor anything else. One level of
+    the containers at a time, each in C loops. marshal shares a container met twice (and a
+    list may even hold itself): past `budget` items, far more than an entry of that size holds
+    but for much sharing, a container met again is not walked again."""
+    level: list[Any] = [(entry,)]
+    seen: set[int] | None = None  # the containers walked, by id (all alive: `entry` holds them)
+    while level:
+        if seen is not None:
+            fresh = dict(zip(map(id, level), level))
+            level = [fresh[key] for key in fresh.keys() - seen]
+            seen.update(fresh)
+        dicts = compress(level, map(is_, map(type, level), repeat(dict)))
+        items = list(chain.from_iterable(chain(level, map(dict.values, dicts))))
+        kinds = list(map(type, items))
+        if not DATA.issuperset(kinds):
+            return False
+        level = list(compress(items, map(CONTAINERS.__contains__, kinds)))
+        budget -= len(items)
+        if budget < 0 and seen is None:
+            seen = set()
+    return True
 
 
 def _resolve(module: Any, name: Any) -> type:

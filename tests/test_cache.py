@@ -375,6 +375,67 @@ def test_only_known_classes_are_decoded(game):
     assert "referee.nowhere" not in sys.modules
 
 
+CODE = compile("import os; os.system('planted')", "planted", "exec")
+
+
+@pytest.mark.parametrize("planted", [
+    CODE, (CODE,), {"key": CODE}, frozenset({CODE}), ["t", 1, CODE], ["d", ("key",), (CODE,)],
+    (CODE, {"__builtins__": None}, "planted", None, None),  # a function's parts
+    ..., StopIteration, b"bytes", 1j],
+    ids=["code", "in a tuple", "in a dict", "in a frozenset", "in a tagged tuple",
+         "in a tagged dict", "a function's parts", "Ellipsis", "StopIteration", "bytes",
+         "complex"])
+def test_an_entry_holding_code_or_any_other_kind_of_value_is_a_miss(game, planted):
+    """marshal before Python 3.13 builds code objects (and a few other kinds): an entry with
+    its digests right, in the user's own folder, whose state holds one is never used."""
+    body = game.entry.read_bytes().partition(b"\n")[2]
+    game_id, table, payload = marshal.loads(body)
+
+    def planting(value: Any) -> bytes:
+        state = [*payload[-1][:1], value, *payload[-1][2:]]  # the state's first field
+        body = marshal.dumps((game_id, table, [*payload[:-1], state]))
+        game.entry.write_bytes(cache.header(game.log, game.data) + cache.digest(body).encode()
+                               + b"\n" + body)
+        return body
+
+    planting("a text")  # the same entry with plain data there is used as it is
+    kept = cache.lookup(game.log, game.data)
+    assert kept is not None and fields(type(kept[1][-1]))[0].name in vars(kept[1][-1])
+    assert getattr(kept[1][-1], fields(type(kept[1][-1]))[0].name) == "a text"
+    body = planting(planted)
+    assert not game.hit()
+    with pytest.raises(cachecodec.Stale):
+        cachecodec.decode(body)
+    for table_planted in (((CODE,),), (("referee.engine", "Player", CODE),)):
+        with pytest.raises(cachecodec.Stale):
+            cachecodec.decode(marshal.dumps((game_id, table_planted, payload)))
+
+
+def test_the_check_for_code_ends_on_a_list_that_holds_itself_or_much_sharing():
+    """marshal shares a container met twice: a list holding itself, or 2 ** 60 leaves in a few
+    hundred bytes, is checked in one walk of each container (and code below them is found)."""
+    itself: list[Any] = [1]
+    itself.append(itself)
+    shared: Any = ("leaf",)
+    for _ in range(60):
+        shared = (shared, [shared], {"k": shared})
+    for planted, plain in ((itself, True), (shared, True), ((shared, [shared, CODE]), False),
+                           ([itself, (shared, {"k": frozenset({CODE})})], False)):
+        body = marshal.dumps(("kings-ear", (), planted))
+        assert len(body) < 2000
+        assert cachecodec._data_only(marshal.loads(body), len(body)) is plain
+
+
+@pytest.mark.parametrize("value", [CODE, b"bytes", bytearray(b"bytes"), 1j, ...,
+                                   StopIteration], ids=repr)
+def test_a_value_of_a_kind_decoding_refuses_never_comes_back(value):
+    """No game's state holds one, and checking every value as it is stored would cost a `play`
+    as much again: inside plain data, the encoder stores it and the entry is a miss."""
+    for holder in ((value,), {"key": (value,)}, [frozenset({1}), (value,)]):
+        with pytest.raises(cachecodec.Stale):
+            cachecodec.decode(cachecodec.encode("kings-ear", holder))
+
+
 def test_a_value_it_cannot_store_leaves_no_entry(game, monkeypatch):
     with pytest.raises(cachecodec.Unstorable):
         cachecodec.encode("kings-ear", (object(),))
