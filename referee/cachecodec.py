@@ -30,7 +30,7 @@ import datetime as dt
 import marshal
 import sys
 from collections import deque
-from itertools import chain, compress, islice, repeat
+from itertools import chain, compress, count, islice, repeat
 from operator import is_
 from pathlib import Path
 from typing import Any, Callable
@@ -74,8 +74,10 @@ def encode(game_id: str, value: Any) -> bytes:
     """The entry for a game's values (Unstorable when one is of a kind not stored)."""
     classes: dict[type, tuple[int, Callable[[Any], tuple[Any, ...]]]] = {}
     # Objects by id, numbered as they are stored: the memo lives for this call only and keeps
-    # each object it names, so no id is reused while it stands.
+    # each object it names, so no id is reused while it stands. Numbered in the order decoding
+    # makes them: an object of a column met first inside another's fields is made twice.
     memo: dict[int, tuple[int, Any]] = {}
+    numbers = count()
     scalar = SCALARS.__contains__
 
     def enc(obj: Any) -> Any:
@@ -97,7 +99,7 @@ def encode(game_id: str, value: Any) -> bytes:
         if found is None:
             return _scalar_like(obj)
         out = [found[0], *[x if x.__class__ in SCALARS else enc(x) for x in found[1](obj)]]
-        memo[id(obj)] = (len(memo), obj)
+        memo[id(obj)] = (next(numbers), obj)
         return out
 
     def sequence(obj: tuple[Any, ...] | frozenset[Any]) -> Any:
@@ -131,7 +133,7 @@ def encode(game_id: str, value: Any) -> bytes:
             return None
         stored = [enc(column) for column in zip(*map(found[1], objects))]
         for obj in objects:
-            memo[id(obj)] = (len(memo), obj)
+            memo[id(obj)] = (next(numbers), obj)
         return ["c", found[0], len(objects), *stored]
 
     payload = enc(value)

@@ -234,6 +234,16 @@ def test_a_shared_object_comes_back_shared_and_a_memo_empty(classes):
     assert back[2].b.memo == {} and back[2].b.seen == 0
 
 
+def test_an_object_inside_another_of_the_same_column_leaves_the_rest_right(classes):
+    """A tuple of one class's objects is stored by columns; when one of them is also a field of
+    another, every later reference still names the object it named."""
+    b, c = classes.Point("b"), classes.Point("c")
+    original = ((classes.Point(b), b, c), c, b)
+    back = cachecodec.decode(cachecodec.encode("kings-ear", original))[1]
+    assert back == original
+    assert back[1] is back[0][2] and back[2] is back[0][1]
+
+
 def test_a_value_of_a_class_outside_referee_is_not_stored(classes):
     class Foreign:
         pass
