@@ -668,6 +668,9 @@ def test_the_swap_race_never_lets_a_planted_entry_answer(game, monkeypatch):
             else:
                 assert kept == (game.game_id, game.values), "a planted entry was used"
                 hits += 1
+    except BaseException:
+        swapper.kill()  # a failure ends the test now, not after the swapper's minute
+        raise
     finally:
         swapper.wait(timeout=seconds + 60)
     assert int(swapper.stdout.read()) > 100 and hits > 100 and misses > 100
