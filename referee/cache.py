@@ -6,13 +6,14 @@ the same bytes, written by the same version of referee and Python, and whose own
 has the SHA-256 it was written with; anything else is ignored and rebuilt from the log. `check`
 never uses it.
 
-An entry is plain data, never code: JSON of the game's values (referee.cachecodec), which
+An entry is plain data, never code: marshal of the game's values (referee.cachecodec), which
 loading turns back only into referee's own value classes whose fields are still those the entry
 names, so a class changed since is a miss. It lives in the user's own cache folder, opened once
 and checked through the open descriptor (owned by the user, writable by nobody else, not a
 symbolic link); every entry is opened, written and renamed relative to that descriptor, so no
 path is looked up again after the check. Where the system cannot open files relative to a
-folder, the cache is off. REFEREE_CACHE=0 (or false, no, off, in any case) turns it off.
+folder, the cache is off. REFEREE_CACHE unset, empty, 1, true, yes or on (any case, blanks
+around ignored) leaves it on; any other value, 0, false, no or off say, turns it off.
 """
 
 from __future__ import annotations

@@ -563,7 +563,7 @@ def test_the_cache_can_be_turned_off(ke_game, monkeypatch, setting):
     assert entries() == []
 
 
-@pytest.mark.parametrize("setting", ["", "1", "on", "TRUE", "Yes"])
+@pytest.mark.parametrize("setting", ["", "  ", "1", " on ", "TRUE", "Yes"])
 def test_the_cache_is_on_by_default_or_when_asked(ke_game, monkeypatch, setting):
     monkeypatch.setenv("REFEREE_CACHE", setting)
     assert ke_game("play", "draw", "PA3").status == 0
