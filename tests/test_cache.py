@@ -358,8 +358,10 @@ def grown(cls: type, **changes: Any) -> type:
 
 
 @pytest.mark.parametrize("changes", [{"grown": ("int", 0)}, {"drawn": None},
-                                     {"drawn": ("tuple[int, ...]", ())}],
-                         ids=["a field added", "a field dropped", "a field retyped"])
+                                     {"drawn": ("tuple[int, ...]", ())},
+                                     {"drawn": None, "grown": ("int", 0)}],
+                         ids=["a field added", "a field dropped", "a field retyped",
+                              "one field for another"])
 def test_an_entry_written_before_a_state_class_changed_is_stale(game, monkeypatch, changes):
     """Pickle filled a field added since with its default, silently: a changed class is a miss,
     and the game is replayed."""
