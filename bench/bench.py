@@ -35,7 +35,6 @@ import argparse
 import datetime as dt
 import difflib
 import os
-import pickle
 import random
 import re
 import shutil
@@ -54,6 +53,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from worst import WORST  # noqa: E402
 
+from referee import cachecodec  # noqa: E402
 from referee import log as logfile  # noqa: E402
 from referee import replay  # noqa: E402
 from referee.check import check_file  # noqa: E402
@@ -112,10 +112,10 @@ def worst_position(game: Game[Any], quick: bool) -> tuple[Any, str]:
     return best, "most moves in random games"
 
 
-def fresh(state: Any) -> Any:
+def fresh(game: Game[Any], state: Any) -> Any:
     """A copy of `state` no computation has seen, as a command finds it in the replay cache
     (what a game recalls for a state object, it would recall for the same one again)."""
-    return pickle.loads(pickle.dumps(state))
+    return cachecodec.decode(cachecodec.encode(game.id, state))[1]
 
 
 def options_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, float, int]:
@@ -127,11 +127,11 @@ def options_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, float, 
 
     times = []
     for _ in range(runs):
-        copy = fresh(state)
+        copy = fresh(game, state)
         start = time.perf_counter()
         options(copy)
         times.append(time.perf_counter() - start)
-    copy = fresh(state)
+    copy = fresh(game, state)
     tracemalloc.start()
     options(copy)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
@@ -146,7 +146,7 @@ def mistyped_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, str]:
     text = (lines[0].split("  ")[0] if lines else "x") + " nonsense"
     times = []
     for _ in range(runs):
-        copy = fresh(state)
+        copy = fresh(game, state)
         start = time.perf_counter()
         try:
             game.parse(copy, text, player)

@@ -1,11 +1,19 @@
 """A cache of replayed games, so that `play`, `status` and `options` skip reading and replaying a
 log that has not changed since the last command.
 
-It is never the truth: an entry is keyed by the SHA-256 of the log's exact bytes and by the
-version of referee and Python, and anything that does not match, cannot be read, or looks tampered
-with is ignored and rebuilt from the log. `check` never uses it. Entries are pickles, so they live
-only where their owner alone can write: the user's own cache folder (mode 0700, files 0600,
-owned by the user), never beside a shared log. REFEREE_CACHE=0 turns the cache off.
+It is never the truth: an entry is used only for the log at the same real path holding exactly
+the same bytes, written by the same version of referee and Python, and whose own content still
+has the SHA-256 it was written with; anything else is ignored and rebuilt from the log. `check`
+never uses it.
+
+An entry is plain data, never code: marshal of the game's values (referee.cachecodec), which
+loading turns back only into referee's own value classes whose fields are still those the entry
+names, so a class changed since is a miss. It lives in the user's own cache folder, opened once
+and checked through the open descriptor (owned by the user, writable by nobody else, not a
+symbolic link); every entry is opened, written and renamed relative to that descriptor, so no
+path is looked up again after the check. Where the system cannot open files relative to a
+folder, the cache is off. REFEREE_CACHE unset, empty, 1, true, yes or on (any case, blanks
+around ignored) leaves it on; any other value, 0, false, no or off say, turns it off.
 """
 
 from __future__ import annotations
@@ -14,51 +22,90 @@ import contextlib
 import os
 import stat
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-# The C modules behind hashlib and pickle: a `play` should not pay for their Python wrappers.
+# The C module behind hashlib: a `play` should not pay for its Python wrapper.
 try:
     from _sha256 import sha256  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - another Python
     from hashlib import sha256
-try:
-    import _pickle as pickle
-except ImportError:  # pragma: no cover - another Python
-    import pickle  # type: ignore[no-redef]
 
-from referee import __version__
+from referee import __version__, cachecodec
 
 KEEP = 256  # entries kept; the oldest go first
-FORMAT = 7  # raised when what is pickled changes shape within a version
-TAG = f"referee {__version__} cache {FORMAT} python {sys.version_info[:3]}"
+LIMIT = 64 * 1024 * 1024  # bytes; far more than a log of the largest size (4 MiB) replays to
+SUFFIX = ".json"
+TAG = f"referee {__version__} cache {cachecodec.FORMAT} python {sys.version_info[:3]}"
+ON = ("", "1", "true", "yes", "on")  # REFEREE_CACHE values that leave it on; others turn it off
 
 
-def folder() -> Path | None:
-    """The user's own cache folder, or None when the cache is off or cannot be trusted."""
-    if os.environ.get("REFEREE_CACHE", "1") in ("0", "no", "off", "false"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = Path(base) / "referee"
+def enabled() -> bool:
+    """Whether REFEREE_CACHE leaves the cache on (unset, empty, 1, true, yes, on; any case)."""
+    return os.environ.get("REFEREE_CACHE", "").strip().lower() in ON
+
+
+def location() -> str | None:
+    """The cache folder's path: $XDG_CACHE_HOME/referee, else ~/.cache/referee. A relative
+    XDG_CACHE_HOME is invalid (the XDG base directory specification) and ignored."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "referee")
+
+
+def supported() -> bool:
+    """Whether this system opens, renames and removes files relative to an open folder (a
+    rename's support is os.rename's: os.replace is the same call, but not listed)."""
+    return (hasattr(os, "O_DIRECTORY") and hasattr(os, "O_NOFOLLOW") and hasattr(os, "getuid")
+            and {os.open, os.stat, os.unlink, os.rename} <= os.supports_dir_fd
+            and os.listdir in os.supports_fd)
+
+
+@contextlib.contextmanager
+def opened() -> Iterator[int | None]:
+    """The cache folder, open (a descriptor), or None when the cache is off, unsupported, or
+    the folder cannot be trusted; closed on leaving."""
+    fd = _open_folder()
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return path if _owned(path) else None
+        yield fd
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _open_folder() -> int | None:
+    path = location() if enabled() and supported() else None
+    if path is None:
+        return None
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, 0o700)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return None
+    if _trusted(os.fstat(fd), stat.S_ISDIR):
+        return fd
+    os.close(fd)
+    return None
 
 
-def _owned(path: Path) -> bool:
-    """Only the user may have written it: owned by them, writable by nobody else."""
-    info = path.lstat()
-    getuid = getattr(os, "getuid", None)
-    mine = getuid is None or info.st_uid == getuid()
-    return mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not \
-        stat.S_ISLNK(info.st_mode)
+def _trusted(info: os.stat_result, kind: Any) -> bool:
+    """Only the user may have written it: of the right kind, theirs, writable by nobody else."""
+    return bool(kind(info.st_mode)) and info.st_uid == os.getuid() and \
+        not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def _entry(root: Path, log_path: Path) -> Path:
-    where = os.path.realpath(log_path).encode("utf-8", "surrogateescape")
-    return root / (digest(where)[:40] + ".pickle")
+def name(log_path: os.PathLike[str] | str) -> str:
+    """The entry's file name in the folder: a digest of the log's real path."""
+    return digest(_where(log_path))[:40] + SUFFIX
+
+
+def _where(log_path: os.PathLike[str] | str) -> bytes:
+    return os.path.realpath(log_path).encode("utf-8", "surrogateescape")
 
 
 def digest(data: bytes) -> str:
@@ -66,55 +113,83 @@ def digest(data: bytes) -> str:
     return hexdigest
 
 
-def lookup(log_path: Path, data: bytes) -> Any:
-    """What was stored for this log when it held exactly `data`, or None."""
-    root = folder()
-    if root is None:
+def header(log_path: os.PathLike[str] | str, data: bytes) -> bytes:
+    """An entry's first line before its content's digest: what made it, for which log."""
+    return f"{TAG} {digest(_where(log_path) + bytes(1) + data)} ".encode()
+
+
+def lookup(log_path: os.PathLike[str] | str, data: bytes) -> tuple[str, Any] | None:
+    """The game id and the values stored for this log when it held exactly `data`, or None."""
+    with opened() as folder:
+        content = None if folder is None else _read(folder, name(log_path))
+    if content is None:
         return None
-    entry = _entry(root, log_path)
+    first, _, body = content.partition(b"\n")
+    if first != header(log_path, data) + digest(body).encode():
+        return None  # another log, version or Python; or corrupt, truncated, tampered with
     try:
-        if not _owned(entry):
-            return None
-        with open(entry, "rb") as handle:
-            if handle.readline() != _header(data):  # another version, or other bytes
-                return None
-            return pickle.load(handle)
-    except Exception:  # noqa: BLE001 - missing, unreadable or corrupt: rebuilt from the log
+        return cachecodec.decode(body)
+    except Exception:  # noqa: BLE001 - a state class changed since it was written: rebuilt
         return None
 
 
-def _header(data: bytes) -> bytes:
-    """The first line of an entry: what it was made by, and for which bytes of the log."""
-    return f"{TAG} {digest(data)}\n".encode()
-
-
-def store(log_path: Path, data: bytes, value: Any) -> None:
-    """Remember `value` for this log holding exactly `data` (quietly gives up on any error)."""
-    root = folder()
-    if root is None:
-        return
-    entry = _entry(root, log_path)
-    with contextlib.suppress(Exception):
-        payload = _header(data) + pickle.dumps(value, protocol=5)
-        temp = root / f".entry.{os.urandom(6).hex()}"  # not tempfile: it would import random
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600)
+def _read(folder: int, entry: str) -> bytes | None:
+    """An entry's bytes, if it is a regular file only the user could have written."""
+    try:  # O_NONBLOCK: a FIFO in its place must not hang the command (it is then refused)
+        fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK,
+                     dir_fd=folder)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not _trusted(info, stat.S_ISREG) or info.st_size > LIMIT:
+            return None
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
-            os.replace(temp, entry)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-        if len(os.listdir(root)) > KEEP:
-            _prune(root)
+            content: bytes = handle.read(LIMIT + 1)
+        except OSError:
+            return None
+    return content if len(content) <= LIMIT else None
 
 
-def _prune(root: Path) -> None:
-    entries = list(root.glob("*.pickle"))
-    if len(entries) <= KEEP:
+def store(log_path: os.PathLike[str] | str, data: bytes, game_id: str, values: Any) -> None:
+    """Remember `values` of a game for this log holding exactly `data` (quietly gives up on any
+    error, or on a value the codec does not store)."""
+    if not enabled():
         return
-    entries.sort(key=lambda p: p.stat().st_mtime)
-    for old in entries[:len(entries) - KEEP]:
+    with contextlib.suppress(Exception):
+        body = cachecodec.encode(game_id, values)
+        content = header(log_path, data) + digest(body).encode() + b"\n" + body
+        with opened() as folder:
+            if folder is not None:
+                _write(folder, name(log_path), content)
+                if len(os.listdir(folder)) > KEEP:
+                    _prune(folder)
+
+
+def _write(folder: int, entry: str, content: bytes) -> None:
+    """Written whole beside the entry and renamed over it, all within the folder. Not fsynced:
+    what a crash leaves of an entry fails its digest and is rebuilt, and a `play` would wait
+    for the disk twice (the log is fsynced)."""
+    temp = f".entry.{os.urandom(6).hex()}"  # not tempfile: it would import random
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600, dir_fd=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+        os.replace(temp, entry, src_dir_fd=folder, dst_dir_fd=folder)
+    finally:
         with contextlib.suppress(OSError):
-            old.unlink()
+            os.unlink(temp, dir_fd=folder)
+
+
+def _prune(folder: int) -> None:
+    """The oldest entries go (and any left by earlier versions of the cache)."""
+    dated = []
+    for entry in os.listdir(folder):
+        with contextlib.suppress(OSError):
+            info = os.stat(entry, dir_fd=folder, follow_symlinks=False)
+            dated.append((info.st_mtime, entry))
+    dated.sort()
+    for _, entry in dated[:max(0, len(dated) - KEEP)]:
+        with contextlib.suppress(OSError):
+            os.unlink(entry, dir_fd=folder)

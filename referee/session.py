@@ -295,7 +295,7 @@ def _replayed(path: Path, data: bytes) -> Known:
 
     kept = cache.lookup(path, data)
     if kept is not None:
-        game_id, log, players, options, seed, start, state = kept
+        game_id, (log, players, options, seed, start, state) = kept
         setup = replay.Setup(load_game(game_id), players, options, seed, start)
         return Known(Table(evolve(log, path=path), setup, state), data)
     log = logfile.from_data(data, path)
@@ -310,8 +310,8 @@ def remember(path: Path, data: bytes, table: Table) -> None:
     from referee import cache
 
     setup = table.setup
-    cache.store(path, data, (setup.game.id, table.log, setup.players, setup.options, setup.seed,
-                             setup.state, table.state))
+    cache.store(path, data, setup.game.id, (table.log, setup.players, setup.options, setup.seed,
+                                            setup.state, table.state))
 
 
 def new_game(path: Path, game_id: str, players: list[Player], options: Mapping[str, Any],

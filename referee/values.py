@@ -136,7 +136,7 @@ def attributes(names: Sequence[str]) -> Callable[[Any], tuple[Any, ...]]:
 
 def _first_init(cls: type, found: tuple[Field, ...], slots: bool) -> Callable[..., None]:
     """An `__init__` that compiles the real one on the first call and puts it in its place: a
-    command creates few of its classes' objects (a state from the cache is unpickled, not
+    command creates few of its classes' objects (a state from the cache is decoded, not
     initialised), so most classes never pay for the compilation."""
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if cls.__init__ is __init__:  # type: ignore[misc]
