@@ -81,7 +81,8 @@ def prompt(table: session.Table, dot: str = "·") -> str:
 
 
 def opening(path: Path, table: session.Table) -> str:
-    return (f"{table.game.title} - {len(table.log.entries)} event(s) in {clean_line(path)}. "
+    """The session's first lines, each within 80 columns for a shared screen."""
+    return (f"{table.game.title} - {len(table.log.entries)} event(s) in {clean_line(path)}.\n"
             "Type a move (Tab completes it), or options, status, undo, help, quit.")
 
 

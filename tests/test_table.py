@@ -50,8 +50,8 @@ def test_a_scripted_session_plays_as_play_does_and_every_move_is_in_the_log(type
     result = typed("draw PA3", "?", "place Stag", "quit", "draw")
     assert result.status == 0, result.out
     assert result.out.splitlines() == [
-        "The King's Ear - 0 event(s) in game.toml. Type a move (Tab completes it), or options, "
-        "status, undo, help, quit.",
+        "The King's Ear - 0 event(s) in game.toml.",
+        "Type a move (Tab completes it), or options, status, undo, help, quit.",
         "Ann · draw or trade > draw PA3",
         "Ann: draw Pig Army 3",
         "Ann · place or trade the drawn Pig Army 3 > ?",
@@ -72,7 +72,7 @@ def test_a_refused_line_leaves_the_log_as_it_was_and_the_script_s_status_says_so
     before = (typed.cli.path / "game.toml").read_bytes()
     result = typed("place Stag", "draw --as Zed", "draw --as", "draw --colour red", "status")
     assert (typed.cli.path / "game.toml").read_bytes() == before
-    assert result.out.splitlines()[1:9] == [
+    assert result.out.splitlines()[2:10] == [
         "Ann · draw or trade > place Stag",
         "referee: `place` is not possible now, in the turn phase: draw or trade",
         "  rule: Turn (1b)",
