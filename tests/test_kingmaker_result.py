@@ -39,27 +39,24 @@ def test_complete_and_utter_victory_names_the_king_and_the_dead_heirs():
 def test_minor_split_victory_gives_each_factions_votes_and_each_test():
     game, state = final_state(GOLDEN / "kingmaker" / "six-player-time-limit.toml")
     lines = explain_result(state)
-    assert lines[:6] == [
-        "Ann: Commons 15 of 100 (15%), Lords 9 of 53 (17%)",
-        "Ben: Commons 12 of 100 (12%), Lords 9 of 53 (17%)",
-        "Cat: Commons 36 of 100 (36%), Lords 6 of 53 (11%)",
-        "Dan: Commons 15 of 100 (15%), Lords 8 of 53 (15%)",
-        "Eve: Commons 11 of 100 (11%), Lords 11 of 53 (21%)",
-        "Fay: Commons 11 of 100 (11%), Lords 10 of 53 (19%)"]
-    assert lines[6].endswith("failed, 3 heirs live.")
-    assert lines[7].endswith("failed, no faction holds a crowned King.")
-    assert lines[8].endswith("failed: the most Commons Cat, the most Lords Eve.")
-    assert lines[9] == ("Minor Split Victory: the most Commons, 36 (36%): Cat; the most Lords, "
+    assert lines[0] == (
+        "Commons of 100 and Lords of 53 (R-51): Ann 15 (15%) and 9 (17%); Ben 12 (12%) and "
+        "9 (17%); Cat 36 (36%) and 6 (11%); Dan 15 (15%) and 8 (15%); Eve 11 (11%) and "
+        "11 (21%); Fay 11 (11%) and 10 (19%).")
+    assert lines[1].endswith("failed, 3 heirs live.")
+    assert lines[2].endswith("failed, no faction holds a crowned King.")
+    assert lines[3].endswith("failed: the most Commons Cat, the most Lords Eve.")
+    assert lines[4] == ("Minor Split Victory: the most Commons, 36 (36%): Cat; the most Lords, "
                         "11: Eve; each shares the win, whatever the other house.")
-    assert lines[10] == "So Minor Split Victory: Cat, Eve (R-50)."
+    assert lines[5] == "So Minor Split Victory: Cat, Eve (R-50)."
 
 
 def test_major_parliamentary_victory_stops_at_the_test_it_passed():
     _, state = final_state(THREE)
     lines = explain_result(state)
     assert "passed by Ann with King Henry: Commons 58% (at least half), Lords 33 (strictly " \
-           "the most)." in lines[4]
-    assert "failed by Ben with King Edward of March: Commons 29% (under half)" in lines[5]
+           "the most)." in lines[2]
+    assert "failed by Ben with King Edward of March: Commons 29% (under half)" in lines[3]
     assert not any(line.startswith("Alternate Minor") for line in lines)
     assert lines[-1] == "So Major Parliamentary Victory: Ann (R-50)."
 
@@ -74,7 +71,7 @@ def test_alternate_minor_and_major_royal_victories():
     others = [h for h in rules.living_heirs(state) if h != "George of Clarence"]
     royal = explain_result(_at_time(heir(dead(state, *others), "George of Clarence",
                                          by="Neville")))
-    assert royal[3:] == ["Major Royal Victory (one faction holds the only living heir, "
+    assert royal[1:] == ["Major Royal Victory (one faction holds the only living heir, "
                          "uncrowned): passed by Ann, who holds George of Clarence.",
                          "So Major Royal Victory: Ann (R-50)."]
 
@@ -85,7 +82,7 @@ def test_a_stopped_game_says_who_ended_it_and_the_standing():
     lines = explain_result(stopped)
     assert lines[0] == (f"The table ended the game in turn {state.turn}, {state.active}'s turn "
                         "(`end concede`): no winner (§10). The standing then:")
-    assert lines[1] == "Ann: Commons 46 of 80 (58%), Lords 33 of 54 (61%)"
+    assert lines[1].startswith("Commons of 80 and Lords of 54 (R-51): Ann 46 (58%) and 33 (61%); ")
     assert explain_result(evolve(state, ended=None)) == []
     assert "(`end concede`): no winner (§10)" in _flat(render_text(game.score(stopped)))
 

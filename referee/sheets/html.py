@@ -80,7 +80,7 @@ td.long { white-space: normal; overflow-wrap: anywhere; }
 td.short { white-space: nowrap; }
 th.short { width: 1%%; }  /* as narrow as its cells: the room goes to the long texts */
 table.many, table.rounds { font-size: 9pt; }
-table.section { font-size: 8.5pt; line-height: 1.25; }
+table.section { font-size: 8pt; line-height: 1.2; }
 table.section th, table.section td { padding: 0.3mm 1.2mm; }
 table.many th, table.many td { padding: 0.5mm 0.7mm; }
 table.rounds td { padding-top: 0.4mm; padding-bottom: 0.4mm; }
@@ -100,11 +100,15 @@ ul.legend { list-style: none; margin: 1mm 0 0; padding: 0; display: flex; flex-w
             gap: 1mm 5mm; font-size: 9.5pt; }
 ul.legend li { display: flex; align-items: center; gap: 1.5mm; overflow-wrap: anywhere; }
 svg.sample { flex: none; }
-section.ties { margin-top: 2mm; }
+section.ties { margin-top: 1.5mm; font-size: 9.5pt; }
 section.ties p, section.ties ul, footer p { margin: 0 0 1mm; }
 section.ties ul { padding-left: 5mm; }
 footer { font-size: 8pt; line-height: 1.25; color: #333; margin-top: 1.5mm; }
-section.explanation p { margin: 0 0 1mm; }
+footer p { display: inline; }  /* the notes run on, a long game's record in a few lines */
+footer p + p::before { content: " \\2022  "; }
+section.explanation { font-size: 8pt; line-height: 1.2; columns: 2; column-gap: 5mm;
+                      margin-top: 1.5mm; }
+section.explanation p { margin: 0 0 0.6mm; break-inside: avoid; }
 section.end { flex: 1 1 0; min-height: 16mm; display: flex; flex-direction: column;
               margin-top: 1mm; break-inside: avoid; page-break-inside: avoid; }
 div.ruled { flex: 1 1 0; min-height: 8mm; font-weight: bold; line-height: 7mm;

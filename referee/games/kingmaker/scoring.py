@@ -194,11 +194,13 @@ def _share(part: int, whole: int) -> str:
 
 
 def _vote_lines(state: State) -> list[str]:
-    """Each faction's Commons and Lords, counted with every living noble attending (R-51)."""
+    """Each faction's Commons and Lords, counted with every living noble attending (R-51), in
+    one line: seven factions' lines would push a printed sheet onto a second page."""
     commons, lords = _votes(state)
     all_c, all_l = sum(commons.values()), sum(lords.values())
-    return [f"{p}: Commons {commons[p]} of {all_c} ({_share(commons[p], all_c)}), "
-            f"Lords {lords[p]} of {all_l} ({_share(lords[p], all_l)})" for p in commons]
+    return [f"Commons of {all_c} and Lords of {all_l} (R-51): " + "; ".join(
+        f"{p} {commons[p]} ({_share(commons[p], all_c)}) and {lords[p]} "
+        f"({_share(lords[p], all_l)})" for p in commons) + "."]
 
 
 def _r50_lines(state: State, victory: str, winners: tuple[str, ...]) -> list[str]:
