@@ -26,6 +26,7 @@ from typing import (
     TypeVar,
 )
 
+from referee.derived import SELFCHECK, verify
 from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.notation import expect_end, match, prefixed, words
 from referee.textsafe import name_key
@@ -796,7 +797,10 @@ def _check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Pl
             raise wrong_phase(game, state, event, now)
     except IllegalMove as generic:
         raise game.explain(state, event) or generic from None
-    return etype.apply(state, event)
+    after = etype.apply(state, event)
+    if SELFCHECK:  # REFEREE_SELFCHECK=1: every kept derived value worked out afresh
+        verify(after, f"{event.type} {dict(event.fields)}")
+    return after
 
 
 def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None, str] | None:

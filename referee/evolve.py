@@ -2,26 +2,28 @@
 
 A replay makes a new state for every event, so running `__init__` again over every field was the
 largest cost of `check` after parsing. A state's fields are copied straight into the new object's
-`__dict__` instead, and only its declared fields: values cached on the old object
-(`functools.cached_property`) are not carried over, and a memo (a field with `init=False` and a
-default factory) starts empty.
+`__dict__` instead, and with them the derived values (referee.derived) that read none of the
+changed fields: the others are dropped (or wait to be updated, when they declare how). A memo
+field (`init=False` with a default factory) starts empty. Each class's way of evolving is worked
+out at its first evolve and kept on the class (`__evolve_plan__`), as its `__init__` is.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
+from referee.derived import carry, readers
 from referee.values import fields
 
 T = TypeVar("T")
 Plan = Callable[[Any, dict[str, Any]], Any]
-_PLANS: dict[type, Plan] = {}  # how to evolve each class, worked out at its first evolve
+_PLAN = "__evolve_plan__"
 _new = object.__new__
 
 
 def evolve(value: T, **changes: Any) -> T:
     cls = type(value)
-    plan = _PLANS.get(cls) or _plan(cls)
+    plan = cls.__dict__.get(_PLAN) or _plan(cls)
     new: T = plan(value, changes)
     return new
 
@@ -33,7 +35,7 @@ def _plan(cls: type) -> Plan:
         plan = _through_init(cls)
     else:
         plan = _dict_copy(cls)
-    _PLANS[cls] = plan
+    setattr(cls, _PLAN, plan)
     return plan
 
 
@@ -67,7 +69,9 @@ def _dict_copy(cls: type) -> Plan:
     allowed = frozenset(names)
     fresh = tuple((f.name, f.default_factory) for f in fields(cls)
                   if not f.init and callable(f.default_factory))
-
+    by_field = readers(cls)
+    if by_field:
+        return _with_derived(cls, allowed, fresh, by_field)
     count = len(names)
 
     def plan(value: Any, changes: dict[str, Any]) -> Any:
@@ -81,8 +85,28 @@ def _dict_copy(cls: type) -> Plan:
         values.update(changes)
         if len(values) != count:  # a change that is no field added a key
             _refuse(cls, allowed, changes)
-        if fresh:
-            for name, factory in fresh:
-                values[name] = factory()
+        for name, factory in fresh:
+            values[name] = factory()
+        return new
+    return plan
+
+
+def _with_derived(cls: type, allowed: frozenset[str], fresh: tuple[tuple[str, Any], ...],
+                  by_field: dict[str, Any]) -> Plan:
+    """A class with derived values: the old object's whole `__dict__` is copied, then the
+    values that read a changed field are dropped."""
+    def plan(value: Any, changes: dict[str, Any]) -> Any:
+        if not allowed.issuperset(changes):
+            _refuse(cls, allowed, changes)
+        old = value.__dict__
+        new: Any = _new(cls)
+        values = new.__dict__
+        values.update(old)
+        changed = [name for name, item in changes.items() if item is not old[name]]
+        values.update(changes)
+        if changed:
+            carry(old, values, changed, by_field)
+        for name, factory in fresh:
+            values[name] = factory()
         return new
     return plan

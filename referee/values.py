@@ -70,6 +70,8 @@ def value(cls: Any = None, /, *, slots: bool = False) -> Any:
 
 def _make(cls: type, slots: bool) -> type:
     found = _fields(cls)
+    if slots and "__derived__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__}: a class with __slots__ cannot keep derived values")
     if slots:
         namespace = {k: v for k, v in cls.__dict__.items()
                      if k not in {f.name for f in found} and k not in ("__dict__", "__weakref__")}
@@ -82,6 +84,9 @@ def _make(cls: type, slots: bool) -> type:
     cls._value_shown = staticmethod(attributes(shown))  # type: ignore[attr-defined]
     cls._value_names = tuple(shown)  # type: ignore[attr-defined]
     cls.__init__ = _first_init(cls, found, slots)  # type: ignore[misc]
+    if "__derived__" in cls.__dict__:  # declared in the class body: check their reads now
+        from referee.derived import expand
+        expand(cls)
     for name, method in _METHODS.items():
         setattr(cls, name, method)
     if slots:  # the default pickling would assign the slots one by one, which frozen refuses

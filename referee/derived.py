@@ -1,0 +1,220 @@
+"""Derived values: what the rules work out from a state, declared once with the fields it reads.
+
+A replay makes a new state for every event, yet most events replace few of a state's fields. A
+value derived from some fields (who stands where, which sieges hold, the cards in each hand) is
+therefore still right for the next state when none of those fields changed. This module is the
+one place the project remembers an answer, and it remembers it only that way:
+
+    @derived(State, "nobles")
+    def nobles_by_location(state: State) -> dict[str, list[str]]:
+        ...
+
+    nobles_by_location(state)  # computed once per state, kept in the state
+
+The value is kept in the state's own `__dict__` (never in a module, never keyed on identity), and
+`referee.evolve.evolve` carries it to the new state when none of `reads` changed and drops it
+when one did. Inside a class body, `@derived("cards")` on a method makes the same thing a
+read-only attribute (`state.placed`).
+
+A derived value may also declare `update(old_value, old_reads, state)`: when one of its reads
+changed, the new state keeps the old value and the fields it came from, and the value is worked
+out from them on first use (a move of one card of a hundred re-sorts one card, not all).
+
+`reads` may name other derived values of the class: they stand for the fields those read.
+With `REFEREE_SELFCHECK=1` in the environment, `verify` (called by the core after every event)
+works every kept value out afresh and compares: a difference is an internal error that names the
+value, so a read left out of a declaration is found by the seeded playouts, not by a user.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Generic, TypeVar, overload
+
+S = TypeVar("S")
+R = TypeVar("R")
+Update = Callable[[Any, tuple[Any, ...], Any], Any]
+
+SELFCHECK = os.environ.get("REFEREE_SELFCHECK", "") not in ("", "0")
+_TABLE = "__derived__"  # a value class's own {key: Derived}, in declaration order
+_PENDING = "~"  # prefix of the key under which an updatable value waits for its first use
+
+
+class SelfCheckError(AssertionError):
+    """A kept derived value differs from the same value worked out afresh: a bug in referee (a
+    read missing from a declaration, or an update that is wrong)."""
+
+
+class Derived(Generic[S, R]):
+    """A value derived from `reads` of a state class; see the module's docstring."""
+
+    def __init__(self, function: Callable[[S], R], reads: tuple[str, ...],
+                 update: Callable[[R, tuple[Any, ...], S], R] | None = None,
+                 owner: type | None = None) -> None:
+        self.function, self.declared, self.update = function, reads, update
+        self.key = self.name = function.__name__
+        self.reads: frozenset[str] = frozenset()  # the fields, other derived values expanded
+        self.declared_keys: tuple[str, ...] = reads  # where each read is kept in a state
+        self.__doc__ = function.__doc__
+        self.__wrapped__ = function
+        if owner is not None:  # declared at module level: kept under a name no field has
+            self.key = f"{function.__module__}.{function.__qualname__}"
+            _register(owner, self)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = self.name = name
+        _register(owner, self)
+
+    @overload
+    def __get__(self, state: None, owner: type) -> Derived[S, R]: ...
+    @overload
+    def __get__(self, state: S, owner: type) -> R: ...
+
+    def __get__(self, state: Any, owner: type) -> Any:
+        # Reached only while the state does not hold the value yet: once set, the instance's
+        # `__dict__` answers first (this is a non-data descriptor).
+        if state is None:
+            return self
+        return self.compute(state)
+
+    def __call__(self, state: S) -> R:
+        try:
+            found: R = state.__dict__[self.key]
+            return found
+        except KeyError:
+            return self.compute(state)
+
+    def compute(self, state: Any) -> R:
+        """Work the value out (from a waiting old one when it can) and keep it in `state`."""
+        kept = state.__dict__
+        waiting = kept.pop(_PENDING + self.key, None) if self.update is not None else None
+        if waiting is not None and self.update is not None:
+            result = self.update(waiting[0], waiting[1], state)
+        else:
+            result = self.function(state)
+        kept[self.key] = result
+        return result
+
+    def afresh(self, state: S) -> R:
+        """The value worked out from nothing, kept nowhere (for `verify` and the tests)."""
+        return self.function(state)
+
+    def __repr__(self) -> str:
+        return f"<derived {self.key} reads {', '.join(sorted(self.reads))}>"
+
+
+@overload
+def derived(owner: type[S], /, *reads: str,
+            update: Callable[[R, tuple[Any, ...], S], R] | None = None
+            ) -> Callable[[Callable[[S], R]], Derived[S, R]]: ...
+@overload
+def derived(*reads: str, update: Update | None = None
+            ) -> Callable[[Callable[[Any], R]], Derived[Any, R]]: ...
+
+
+def derived(*args: Any, update: Any = None) -> Any:
+    """Declare a derived value: `@derived(Class, *reads)` on a function of one state, or
+    `@derived(*reads)` on a method in the class body (a read-only attribute)."""
+    owner = args[0] if args and isinstance(args[0], type) else None
+    reads = tuple(args[1:] if owner is not None else args)
+    if not reads or not all(isinstance(name, str) for name in reads):
+        raise TypeError("a derived value names the fields it reads")
+
+    def declare(function: Callable[[Any], Any]) -> Any:
+        return Derived(function, reads, update, owner)
+
+    return declare
+
+
+def _register(owner: type, item: Derived[Any, Any]) -> None:
+    if "__slots__" in owner.__dict__:
+        raise TypeError(f"{owner.__name__}: a class with __slots__ cannot keep derived values")
+    if _TABLE not in owner.__dict__:
+        setattr(owner, _TABLE, {})
+    found: dict[str, Derived[Any, Any]] = owner.__dict__[_TABLE]
+    if item.key in found:
+        raise TypeError(f"{owner.__name__}: derived value {item.key!r} declared twice")
+    found[item.key] = item
+    if "__value_fields__" in owner.__dict__:  # declared after the class: its fields are known
+        expand(owner)
+    if "__evolve_plan__" in owner.__dict__:  # made before this declaration: it must not stand
+        delattr(owner, "__evolve_plan__")
+
+
+def table(cls: type) -> dict[str, Derived[Any, Any]]:
+    """The derived values declared on `cls` ({} for none)."""
+    found: dict[str, Derived[Any, Any]] = cls.__dict__.get(_TABLE, {})
+    return found
+
+
+def expand(cls: type) -> None:
+    """Check each declared read of `cls`'s derived values and expand the derived ones into the
+    fields they stand for (`@value` calls this once the class has its fields)."""
+    if "__slots__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__}: a class with __slots__ cannot keep derived values")
+    names = {f.name for f in cls.__dict__.get("__value_fields__", ())}
+    by_name: dict[str, Derived[Any, Any]] = {}
+    for item in table(cls).values():
+        if item.key in names:
+            raise TypeError(f"{cls.__name__}.{item.key}: a derived value named as a field")
+        reads: set[str] = set()
+        for name in item.declared:
+            if name in names:
+                reads.add(name)
+            elif name in by_name:
+                reads |= by_name[name].reads
+            else:
+                raise TypeError(f"{cls.__name__}.{item.name} reads {name!r}, which is no field "
+                                f"(nor a derived value declared before it)")
+        item.reads = frozenset(reads)
+        by_name[item.name] = by_name[item.key] = item
+        item.declared_keys = tuple(by_name[n].key if n in by_name else n for n in item.declared)
+
+
+def readers(cls: type) -> dict[str, tuple[Derived[Any, Any], ...]]:
+    """field -> the derived values of `cls` that read it (what `evolve` drops when it changes)."""
+    out: dict[str, list[Derived[Any, Any]]] = {}
+    for item in table(cls).values():
+        for name in item.reads:
+            out.setdefault(name, []).append(item)
+    return {name: tuple(items) for name, items in out.items()}
+
+
+def carry(old: dict[str, Any], new: dict[str, Any], changed: list[str],
+          by_field: dict[str, tuple[Derived[Any, Any], ...]]) -> None:
+    """In `new` (a copy of `old` with the `changed` fields replaced), drop each derived value
+    that read a changed field; one that can be updated waits with what it came from."""
+    for name in changed:
+        for item in by_field.get(name, ()):
+            value = new.pop(item.key, _GONE)
+            if value is not _GONE and item.update is not None:
+                base = tuple((old.get(key, _GONE) for key in item.declared_keys))
+                if _GONE not in base:  # a derived read not worked out: nothing to start from
+                    new[_PENDING + item.key] = (value, base)
+
+
+_GONE = object()
+
+
+def verify(state: Any, after: str = "") -> None:
+    """With REFEREE_SELFCHECK: every derived value `state` keeps, or would update, worked out
+    afresh and compared. Raises SelfCheckError naming the value (and `after`, the event)."""
+    for item in table(type(state)).values():
+        kept = state.__dict__
+        if item.key not in kept and _PENDING + item.key not in kept:
+            continue
+        value = item(state)
+        fresh = item.afresh(state)
+        if value != fresh:
+            raise SelfCheckError(f"derived value {type(state).__name__}.{item.name} kept "
+                                 f"{_short(value)} but works out to {_short(fresh)}"
+                                 + (f" after {after}" if after else ""))
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+__all__ = ["Derived", "SELFCHECK", "SelfCheckError", "carry", "derived", "expand", "readers",
+           "table", "verify"]

@@ -1,0 +1,170 @@
+"""The one way the project remembers an answer: a derived value declared with what it reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee import derived as derived_module
+from referee.derived import SelfCheckError, derived, verify
+from referee.evolve import evolve
+from referee.values import field, value
+
+CALLS: list[str] = []  # which derived values were worked out, in order
+
+
+@value
+class Realm:
+    nobles: tuple[str, ...]
+    cards: dict[str, str] = field(default_factory=dict)
+    turn: int = 0
+
+    @derived("nobles")
+    def count(self) -> int:
+        CALLS.append("count")
+        return len(self.nobles)
+
+    @derived("count", "turn")
+    def per_turn(self) -> float:  # reads another derived value: stands for its fields
+        CALLS.append("per_turn")
+        return self.count / (self.turn + 1)
+
+
+@derived(Realm, "cards")
+def where(realm: Realm) -> dict[str, list[str]]:
+    CALLS.append("where")
+    out: dict[str, list[str]] = {}
+    for card, at in realm.cards.items():
+        out.setdefault(at, []).append(card)
+    return out
+
+
+def _moved(old: dict[str, list[str]], reads: tuple[Any, ...], realm: Realm
+           ) -> dict[str, list[str]]:
+    CALLS.append("update")
+    (before,) = reads
+    out = {at: list(cards) for at, cards in old.items()}
+    for card, at in realm.cards.items():
+        if before.get(card) != at:
+            out[before[card]].remove(card)
+            out.setdefault(at, []).append(card)
+    order = list(realm.cards).index
+    return {at: sorted(cards, key=order) for at, cards in out.items() if cards}
+
+
+@derived(Realm, "cards", update=_moved)
+def where_updated(realm: Realm) -> dict[str, list[str]]:
+    CALLS.append("where_updated")
+    out: dict[str, list[str]] = {}
+    for card, at in realm.cards.items():
+        out.setdefault(at, []).append(card)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _calls() -> None:
+    CALLS.clear()
+
+
+def test_worked_out_once_per_state_and_carried_while_its_reads_stand() -> None:
+    realm = Realm(("Warwick", "Neville"))
+    assert realm.count == 2 and realm.count == 2
+    assert CALLS == ["count"]
+    later = evolve(realm, turn=3)  # count reads only the nobles
+    assert later.count == 2
+    assert CALLS == ["count"]
+
+
+def test_dropped_when_a_read_changes() -> None:
+    realm = Realm(("Warwick",))
+    assert realm.count == 1
+    more = evolve(realm, nobles=("Warwick", "Neville"))
+    assert more.count == 2
+    assert CALLS == ["count", "count"]
+
+
+def test_the_same_object_given_again_is_no_change() -> None:
+    realm = Realm(("Warwick",))
+    assert realm.count == 1
+    assert evolve(realm, nobles=realm.nobles).count == 1
+    assert CALLS == ["count"]
+
+
+def test_a_derived_read_stands_for_its_fields() -> None:
+    realm = Realm(("Warwick", "Neville"), turn=1)
+    assert realm.per_turn == 1.0
+    assert evolve(realm, cards={"a": "deck"}).per_turn == 1.0
+    assert CALLS == ["per_turn", "count"]
+    assert evolve(realm, nobles=("Warwick",)).per_turn == 0.5  # through count
+    assert evolve(realm, turn=3).per_turn == 0.5
+    assert CALLS == ["per_turn", "count", "per_turn", "count", "per_turn"]
+
+
+def test_a_module_level_declaration_is_called_with_the_state() -> None:
+    realm = Realm((), cards={"a": "deck", "b": "hand"})
+    assert where(realm) == {"deck": ["a"], "hand": ["b"]}
+    assert where(evolve(realm, turn=2)) == {"deck": ["a"], "hand": ["b"]}
+    assert where(evolve(realm, cards={"a": "hand", "b": "hand"})) == {"hand": ["a", "b"]}
+    assert CALLS == ["where", "where"]
+
+
+def test_an_update_starts_from_the_old_value_and_what_it_read() -> None:
+    realm = Realm((), cards={"a": "deck", "b": "deck", "c": "hand"})
+    assert where_updated(realm) == {"deck": ["a", "b"], "hand": ["c"]}
+    moved = evolve(realm, cards={**realm.cards, "a": "hand"})
+    twice = evolve(moved, cards={**moved.cards, "b": "out"})  # waits through two moves
+    assert where_updated(twice) == {"hand": ["a", "c"], "out": ["b"]}
+    assert CALLS == ["where_updated", "update"]  # one update, from the first state's value
+    verify(twice)
+
+
+def test_nothing_is_kept_anywhere_but_in_the_state() -> None:
+    realm = Realm(("Warwick",))
+    other = Realm(("Warwick",))  # equal, another object: worked out for each
+    assert realm.count == other.count == 1
+    assert CALLS == ["count", "count"]
+    assert "count" in vars(realm) and not any(
+        isinstance(v, dict) and v for k, v in vars(derived_module).items()
+        if not k.startswith("__"))
+
+
+def test_declarations_are_checked() -> None:
+    with pytest.raises(TypeError, match="reads 'crowns', which is no field"):
+        @derived(Realm, "crowns")
+        def crowns(realm: Realm) -> int:
+            return 0
+    with pytest.raises(TypeError, match="names the fields it reads"):
+        derived()
+    with pytest.raises(TypeError, match="__slots__"):
+        @value(slots=True)
+        class Small:
+            a: int
+
+            @derived("a")
+            def twice(self) -> int:
+                return 2 * self.a
+
+
+def test_evolve_refuses_a_change_that_is_no_field() -> None:
+    with pytest.raises(TypeError, match="no field 'count'"):
+        evolve(Realm(("Warwick",)), count=3)
+
+
+def test_verify_finds_a_read_left_out_of_a_declaration() -> None:
+    @value
+    class Forgetful:
+        nobles: tuple[str, ...]
+        turn: int = 0
+
+        @derived("nobles")
+        def label(self) -> str:
+            return f"{len(self.nobles)} at turn {self.turn}"  # reads turn, undeclared
+
+    state = Forgetful(("Warwick",))
+    assert state.label == "1 at turn 0"
+    verify(state)  # right so far
+    later = evolve(state, turn=2)
+    with pytest.raises(SelfCheckError, match=r"Forgetful\.label kept '1 at turn 0' but works "
+                                             r"out to '1 at turn 2' after move 7"):
+        verify(later, "move 7")
