@@ -154,11 +154,6 @@ def defence(state: State, place: str) -> float:
     return base + sum(strength(state, n) for n in men)
 
 
-def besiegers(state: State, place: str) -> list[str]:
-    siege = state.sieges.get(place)
-    return list(siege.nobles) if siege else []
-
-
 def shown_number(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 

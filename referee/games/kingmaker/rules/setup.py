@@ -30,10 +30,6 @@ from referee.games.kingmaker.state import (
 SENIOR_CLERICS = ("Canterbury", "York", "Durham", "Carlisle", "Lincoln", "Norwich")
 
 
-def deck_cards(state: State) -> list[str]:
-    return list(placed(state.cards).at.get(DECK, ()))
-
-
 def deck_size(state: State) -> int:
     return len(placed(state.cards).at.get(DECK, ())) - sum(state.hidden.values())
 
