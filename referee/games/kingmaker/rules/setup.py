@@ -1,5 +1,6 @@
-"""The Crown deck and set-up (§4, rules 25-26, R-5, R-8, R-15): where each crown card starts,
-the first player, control at entry, and the heirs and nobles in place for the first turn."""
+"""The Crown deck and set-up (§4, rule 25, R-8, R-15): where each crown card starts, the deck
+rebuilt when exhausted, the first player, control at entry, and the heirs and nobles in place
+for the first turn."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The turn and its phases (§5): the phase, who acts and what is awaited (duties, combat,
-Parliament in session), Parliament's reasons for a move out of turn, the next seat and turn,
-and the next phase, those with nothing to do skipped."""
+Parliament in session), Parliament's reasons for a move out of turn, the size of a deal (R-5),
+the next seat and turn, and the next phase, those with nothing to do skipped."""
 
 from __future__ import annotations
 
