@@ -155,9 +155,6 @@ class State:
             raise IndexError("all piles are empty")
         return out
 
-    def tile_at(self, square: int) -> str | None:
-        return self.valley[square]
-
     def other_king_on(self, square: int, me: int) -> bool:
         return any(k == square for i, k in enumerate(self.kings) if i != me)
 

@@ -3,9 +3,9 @@ King in the Wars of the Roses. The referee keeps the realm, not the map.
 
 One concern per module, as in every game (docs/adding-a-game.md):
   components.py  the components file: schema, validator   state.py     the realm, frozen
-  rules.py       strength, votes, heirs, sieges, death     events/      every event, declared once,
-                                                                        one module per phase or job
-  notation.py    names, locations, declarations as typed   rulebook.py  the rules, R-1..R-70
+  rules/         the rules events share, one module per    events/      every event, declared once,
+                 topic: places, strength, heirs, sieges...              one module per phase or job
+  notation.py    names, locations, declarations as typed   rulebook.py  the rules, R-1..R-87
   texts.py       the realm for status, the folded options  scoring.py   the scoresheet
   game.py        the Game: options, phases, protocol
 """

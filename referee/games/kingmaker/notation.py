@@ -1,7 +1,8 @@
 """Kingmaker's words: names as typed, locations, keyword sections and `key=value` declarations.
 
-Names take any case, unique prefixes, and `-` for spaces (`Earl-of-Essex`, `earl of essex`,
-`Earl-of-E`); a name of several words may also be typed with spaces. Lists are comma-separated.
+Names take any case, unique prefixes of three characters or more, and `-` for spaces
+(`Earl-of-Essex`, `earl of essex`, `Earl-of-E`); a name of several words may also be typed with
+spaces. Lists are comma-separated.
 Canonical output writes each name with `-` for its spaces, so one token is one name.
 Declarations (R-2) are `key=value` words; a value with a `-` of its own is quoted
 (`"Stratford-upon-Avon"`).

@@ -1,6 +1,7 @@
 """Kingmaker's scoresheet (rules page §11): the victory and its winners, one row per faction with
-its votes (R-51), nobles, troops, heirs, Kings and fortresses; below it the Parliaments,
-coronations and heir deaths by turn."""
+its votes (R-51), nobles, troops, heirs, Kings and fortresses; a table of the factions (each
+noble with his cards, where the Commons and Lords come from); why the game ended as it did (R-50's
+tests in order); and the Parliaments, coronations and heir deaths by turn."""
 
 from __future__ import annotations
 

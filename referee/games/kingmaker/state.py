@@ -341,12 +341,6 @@ class State:
     def in_play(self) -> bool:
         return self.stage not in (DEAL, LAYOUT)
 
-    @property
-    def phase_ids(self) -> tuple[str, ...]:
-        return TURN_PHASES
-
-
-
 
 # ---- what the rules derive, kept while what it derives from stands ---------------------------
 # A replay makes a new State for every event, yet most events replace few of its fields, and a

@@ -39,9 +39,6 @@ class State:
     def own(self) -> int:
         return self.seats[self.turn]
 
-    def house_index(self, name: str) -> int:
-        return self.houses.index(name)
-
     def owner(self, house: int) -> str | None:
         for name, seat in zip(self.names, self.seats):
             if seat == house:

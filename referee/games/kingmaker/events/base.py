@@ -46,7 +46,6 @@ AFTER_TIME = frozenset({"end", "amend"})
 class Base(EventType[State]):
     """The shared shape of Kingmaker's events (see the module doc)."""
 
-    keywords: ClassVar[tuple[str, ...]] = ()
     answers: ClassVar[frozenset[str]] = frozenset()  # duty kinds this event resolves
     always: ClassVar[bool] = False  # may come while any duty is pending (table, trades)
     # The rule of an event that only answers a duty the referee set (a retreat, an heir's new

@@ -1,0 +1,180 @@
+"""Fortresses, friendliness and sieges: who controls a place, which places are friendly to a
+player (§8.2), who a siege holds and a place's defence (R-27), and the owner of each noble."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any, Mapping, NamedTuple
+
+from referee.games.kingmaker.components import Box
+from referee.games.kingmaker.rules.places import (
+    _nobles_by_location,
+    garrison,
+    inside,
+    is_open_town,
+    is_unfortified,
+    split,
+)
+from referee.games.kingmaker.rules.strengths import strength
+from referee.games.kingmaker.state import NobleState, State, recalled
+
+
+def controller_player(state: State, place: str) -> str | None:
+    noble = state.control.get(place)
+    return state.owner(noble) if noble else None
+
+
+def occupied_by_others(state: State, place: str, player: str) -> bool:
+    return any(state.owner(n) != player for n in inside(state, place))
+
+
+def friendly(state: State, player: str, place: str, snapshot: bool = False) -> bool:
+    """§8.2 for `player`: his fortress; an open town no other faction occupies; a place its
+    controller declared friendly; never a neutral fortress. Unfortified places never impede."""
+    if (place, player) in state.grants:
+        return True
+    if snapshot:
+        return place in state.friendly or is_unfortified(state, place)
+    if is_unfortified(state, place):
+        return True
+    if is_open_town(state, place):
+        return not occupied_by_others(state, place, player)
+    return controller_player(state, place) == player
+
+
+def friendly_snapshot(state: State, player: str,
+                      grants: frozenset[tuple[str, str]] | None = None) -> frozenset[str]:
+    """The places friendly to the mover at the start of his movement phase (§8.2): `friendly`
+    for every place of known kind, with who is inside each gathered once. `grants` stands for
+    the state's own when given (the new phase's, before its state is made)."""
+    if grants is None:
+        grants = state.grants
+    places = _places_by_kind(state.box)
+    granted = {name for name, to in grants if to == player} if grants else set()
+    found = set(places.unfortified)
+    found |= granted
+    nobles, kinds = state.nobles, places.kinds
+    by_location = _nobles_by_location(nobles)
+    for name in places.open_towns:  # no other faction inside
+        if all(nobles[noble].owner == player for noble in by_location.get(f"in:{name}", ())):
+            found.add(name)
+    held, astray = _places_held(state.control, noble_owners(nobles))
+    for name, noble in astray:  # a controller not in play: a realm out of joint
+        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
+            raise KeyError(noble)  # as looking his owner up did
+    for name in held.get(player, ()):  # controller_player, for the other kinds
+        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
+            found.add(name)
+    # In the box's order, known kinds only, as a walk through every place would make it.
+    return frozenset(filter(found.__contains__, places.names))
+
+
+_NOT_BY_CONTROL = (None, "unfortified", "open-town")  # unknown, or friendly by other rules
+
+
+@recalled
+def _places_held(control: Mapping[str, str], owners: Mapping[str, str]
+                 ) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """player -> the places his nobles control, in `control` order; and (place, noble) for each
+    controller not in play (none in a sound realm). Sorted out once while the control and the
+    owners stand (most turns change neither)."""
+    held: dict[str, list[str]] = {}
+    astray: list[tuple[str, str]] = []
+    for place, noble in control.items():
+        if not noble:
+            continue
+        owner = owners.get(noble)
+        if owner is None:
+            astray.append((place, noble))
+        else:
+            held.setdefault(owner, []).append(place)
+    return held, astray
+
+
+class PlacesByKind(NamedTuple):
+    names: tuple[str, ...]  # every place of known kind, in the box's order
+    kinds: dict[str, str]  # place -> its kind
+    unfortified: tuple[str, ...]
+    open_towns: tuple[str, ...]
+
+
+@recalled
+def _places_by_kind(box: Box) -> PlacesByKind:
+    known = box.place_kinds
+    return PlacesByKind(tuple(known), known,
+                        tuple(name for name, kind in known.items() if kind == "unfortified"),
+                        tuple(name for name, kind in known.items() if kind == "open-town"))
+
+
+def besieged_place(state: State, noble: str) -> str | None:
+    """The place whose siege holds a noble: inside it, or aboard a besieging ship (§3)."""
+    at = state.nobles[noble].at
+    if not state.sieges:  # most of the game: no siege holds anyone
+        return None
+    prefix, _, name = at.partition(":")
+    if prefix == "in" and name in state.sieges:
+        return name
+    if prefix == "aboard":
+        return next((p for p, s in state.sieges.items() if s.ship == name), None)
+    return None
+
+
+def under_siege(state: State, noble: str) -> bool:
+    return besieged_place(state, noble) is not None
+
+
+def ship_besieger(state: State, noble: str) -> bool:
+    at = state.nobles[noble].at
+    if not state.sieges:
+        return False
+    prefix, _, name = at.partition(":")
+    return prefix == "aboard" and any(s.ship == name for s in state.sieges.values())
+
+
+def garrison_ally(state: State, noble: str) -> bool:
+    """§8.5: a noble inside another faction's fortress."""
+    prefix, name = split(state.nobles[noble].at)
+    if prefix != "in":
+        return False
+    owner = controller_player(state, name)
+    return owner is not None and owner != state.owner(noble)
+
+
+def defence(state: State, place: str) -> float:
+    """D = the garrison (a quarter from siege turn 3, R-27; an open town's only while occupied,
+    R-1) + the strength of every noble inside, garrison allies included. A quarter of a whole
+    number is exact in binary floating point, so D is exact."""
+    men = inside(state, place)
+    base: float = garrison(state, place)
+    if is_open_town(state, place) and not men:
+        base = 0
+    siege = state.sieges.get(place)
+    if siege is not None and siege.turn >= 3:
+        base /= 4
+    return base + sum(strength(state, n) for n in men)
+
+
+def shown_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+_OWNER = attrgetter("owner")
+_last_owners: list[Any] = [None, {}]  # the nobles last asked about, and their owners
+# The nobles last made by `nobles_moved`, and those it was made from through any number of
+# moves: the same owners.
+_moved_nobles: list[Any] = [None, None]
+
+
+def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
+    """noble -> the player who owns him. While the owners are those of the last call (most
+    events move nobles, few change hands), the last result is returned, the same object, so
+    that what is recalled by it outlives the move. Callers do not change it."""
+    last_nobles, last = _last_owners
+    if nobles is not last_nobles:
+        made, base = _moved_nobles
+        if nobles is not made or base is not last_nobles:
+            owners = dict(zip(nobles, map(_OWNER, nobles.values())))
+            if owners != last:
+                last = owners
+        _last_owners[:] = nobles, last
+    return last  # type: ignore[no-any-return]

@@ -1,0 +1,115 @@
+"""Cards and strength: the titles, offices and bishops a noble holds, who holds a card, and a
+noble's or a force's strength with its parts (R-4, R-28, R-44)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from referee.games.kingmaker.components import WITHIN
+from referee.games.kingmaker.rules.heirs import _guards
+from referee.games.kingmaker.rules.places import noble_position, place_of, regions
+from referee.games.kingmaker.state import State, recalled_by
+
+
+def titled(state: State, noble: str) -> bool:
+    """A printed title, or a title card (one title per noble)."""
+    return bool(state.box.card(noble) and state.entry(noble).get("title")) or \
+        any(state.kind(c) == "title" for c in state.cards_of(noble))
+
+
+def office_of(state: State, noble: str) -> str | None:
+    return next((c for c in state.cards_of(noble) if state.kind(c) == "office"), None)
+
+
+def bishops_of(state: State, noble: str) -> list[str]:
+    return [c for c in state.cards_of(noble) if state.kind(c) == "bishop"]
+
+
+def holder(state: State, card: str) -> str | None:
+    where = state.cards.get(card, "")
+    return where[6:] if where.startswith("noble:") else None
+
+
+def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
+             french: bool = False, bonuses: bool = True) -> int:
+    """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
+    region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
+    plain = bonuses and not french and not extra_regions
+    place = place_of(noble_position(state, noble)) if bonuses else None
+    held = state.cards_of(noble)
+    if plain:
+        known = _strengths(state)  # the table is looked up once: its key takes some work
+        key = (noble, place, tuple(held))
+        if key in known:
+            return known[key]
+    total = state.entry(noble).number("troops")
+    here: set[str] = set()
+    if bonuses:
+        here = (regions(state, place) if place else set()) | set(extra_regions)
+        here |= {WITHIN[r] for r in here if r in WITHIN}
+    for card in held:
+        entry = state.entry(card)
+        if entry.kind in ("title", "office", "mercenary"):
+            if not entry.flag("attack_only") or french:
+                total += entry.number("troops")
+        if entry.kind in ("title", "office", "bishop") and entry.get("bonus_region") in here:
+            total += entry.number("bonus")
+    for guard, by in _guards(state).items():
+        if by == noble:
+            total += state.entry(guard).number("troops")
+    if plain:
+        known[key] = total
+    return total
+
+
+def strength_parts(state: State, noble: str) -> list[tuple[str, int]]:
+    """What makes up `strength(state, noble)`, as status lists it: his printed troops, each card
+    (with what it adds, 0 for none), each Royal Guard he holds (R-44) and each regional bonus
+    that counts where he stands (R-4); the numbers sum to his strength."""
+    place = place_of(noble_position(state, noble))
+    here = regions(state, place) if place else set()
+    here |= {WITHIN[r] for r in here if r in WITHIN}
+    entry = state.entry(noble)
+    parts = [("troops", entry.number("troops"))]
+    if entry.get("title"):
+        parts.append((f"{entry.get('title')} (printed)", 0))
+    bonuses = []
+    for card in state.cards_of(noble):
+        found = state.entry(card)
+        adds = found.number("troops") if found.kind in ("title", "office", "mercenary") and \
+            not found.flag("attack_only") else 0
+        parts.append((card + (" (attack only, R-28)" if found.flag("attack_only") else ""),
+                      adds))
+        if found.kind in ("title", "office", "bishop") and found.get("bonus_region") in here:
+            bonuses.append((f"{found.get('bonus_region')} bonus of {card} (R-4)",
+                            found.number("bonus")))
+    parts += [(f"{guard} (Royal Guard, R-44)", state.entry(guard).number("troops"))
+              for guard, by in _guards(state).items() if by == noble]
+    return parts + bonuses
+
+
+def _strengths_key(state: State) -> tuple[object, ...]:
+    return _guards(state), state.box
+
+
+@recalled_by(_strengths_key)
+def _strengths(state: State) -> dict[tuple[str, str | None, tuple[str, ...]], int]:
+    """(noble, his place, his cards) -> his strength without extra regions: what else it reads
+    (the Royal Guards, the box) is the table's key, so that it outlives changes of `cards`
+    elsewhere. A table `strength` fills as it is asked."""
+    return {}
+
+
+def french_holders(state: State, nobles: Iterable[str]) -> list[str]:
+    """Nobles among `nobles` holding a card usable once in attack only (R-28)."""
+    return [n for n in nobles for c in state.cards_of(n) if state.entry(c).flag("attack_only")]
+
+
+def force_strength(state: State, nobles: Iterable[str], extra_regions: Iterable[str] = (),
+                   french: bool = False) -> int:
+    nobles = list(nobles)
+    total = sum(strength(state, n, extra_regions) for n in nobles)
+    if french:
+        total += sum(state.entry(c).number("troops") for n in french_holders(state, nobles)
+                     for c in state.cards_of(n) if state.entry(c).flag("attack_only"))
+    return total
