@@ -8,7 +8,8 @@ Every figure is printed beside its floor, measured in the same run:
     the most legal moves found in random games): time and peak memory, in-process; and a mistyped
     `play` there (refused, with the closest legal moves).
 (2) `referee play` on a long log, as a whole process, against `python -c "import typer"`: with the
-    replay cache warm (the log was written by the previous command, as at the table) and cold.
+    replay cache warm (the log was written by the previous command, as at the table) and cold;
+    the floor, the warm and the cold command run in turn (paired).
 (2b) `referee table` on the same long logs: a move's time in the session, from the line entered to
     the next prompt ready (answer, append with fsync, what it prints, the prompt), in-process,
     as the session holds the game between moves; and the session's start-up as a whole process
@@ -79,19 +80,21 @@ def environment() -> dict[str, str]:
 
 
 def paired(commands: list[list[str]], runs: int, prepare: list[Callable[[], None] | None],
-           env: dict[str, str]) -> list[float]:
-    """The minimum wall time of each command, the commands run in turn (paired) `runs` times."""
+           env: dict[str, str] | list[dict[str, str]]) -> list[float]:
+    """The minimum wall time of each command, the commands run in turn (paired) `runs` times;
+    `env` is every command's environment, or a list of one per command."""
+    envs = env if isinstance(env, list) else [env] * len(commands)
     times: list[list[float]] = [[] for _ in commands]
-    for command, prep in zip(commands, prepare):  # warm-up: fills the bytecode cache
+    for command, prep, each in zip(commands, prepare, envs):  # warm-up: the bytecode cache
         if prep:
             prep()
-        subprocess.run(command, check=True, capture_output=True, env=env)
+        subprocess.run(command, check=True, capture_output=True, env=each)
     for _ in range(runs):
-        for index, (command, prep) in enumerate(zip(commands, prepare)):
+        for index, (command, prep, each) in enumerate(zip(commands, prepare, envs)):
             if prep:
                 prep()
             start = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True, env=env)
+            subprocess.run(command, check=True, capture_output=True, env=each)
             times[index].append(time.perf_counter() - start)
     return [min(t) for t in times]
 
@@ -205,9 +208,8 @@ def bench_play(game: Game[Any], runs: int, work: Path, env: dict[str, str],
     def cold() -> None:
         shutil.copyfile(source, target)
 
-    floor, warm_s = paired([[sys.executable, "-c", "import typer"], command], runs,
-                           [None, warm], cache_env)
-    (cold_s,) = paired([command], runs, [cold], cold_env)
+    floor, warm_s, cold_s = paired([[sys.executable, "-c", "import typer"], command, command],
+                                   runs, [None, warm, cold], [cache_env, cache_env, cold_env])
     out = {"events": len(events), "floor": floor, "warm": warm_s, "cold": cold_s}
     if counting:
         out["floor_i"] = instructions([sys.executable, "-c", "import typer"], cache_env)
