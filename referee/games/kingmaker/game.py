@@ -17,10 +17,10 @@ from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
 from referee.games.kingmaker.components import (
     SHIPPED,
-    TEST_BOX,
     TEST_BOX_OPTION,
     Box,
     DataError,
+    Entry,
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
 from referee.games.kingmaker.events.base import AFTER_TIME
@@ -63,7 +63,12 @@ def check_minutes(value: Any) -> int:
 
 @lru_cache(maxsize=1)
 def test_box() -> Box:
-    return components.load(components.file_text(TEST_BOX), TEST_BOX)
+    """The invented box a `test-box` log preloads at every replay: read from its literals
+    (tools/make_testbox.py makes them from TEST_BOX, checked by the schema), not parsed from
+    TOML, which cost a cold `play` half of Python's start-up."""
+    from referee.games.kingmaker.testbox import ENTRIES
+
+    return Box(tuple(((kind, name), Entry(kind, name, values)) for kind, name, values in ENTRIES))
 
 
 class Kingmaker(Game[State]):
