@@ -35,9 +35,9 @@ def card_value(card: int) -> int:
 
 
 def card_names(houses: tuple[str, ...]) -> tuple[str, ...]:
-    """Each card's full name (a game keeps them: `State.card_names`)."""
-    return tuple(f"{houses[card_house(c)]} {PROFESSIONS[card_profession(c)]} {card_value(c)}"
-                 for c in range(CARDS))
+    """Each card's full name, in card order (a game keeps them: `State.card_names`)."""
+    return tuple(f"{house} {profession} {value}"
+                 for house in houses for profession in PROFESSIONS for value in VALUES)
 
 
 def card_ids(houses: tuple[str, ...]) -> dict[str, int]:

@@ -43,10 +43,10 @@ class State:
     def card_names(self) -> tuple[str, ...]:
         return components.card_names(self.houses)
 
-    @derived("houses")
+    @derived("card_names")
     def card_ids(self) -> dict[str, int]:
         """Card name -> card."""
-        return components.card_ids(self.houses)
+        return {name: card for card, name in enumerate(self.card_names)}
 
     def house_index(self, name: str) -> int:
         return self.houses.index(name)
