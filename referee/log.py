@@ -27,7 +27,7 @@ import contextlib
 import datetime as dt
 import os
 import re
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -217,9 +217,9 @@ def parse(text: str, source: str = "<log>", lines: bool = True) -> GameLog:
     return _structure(_load_toml(text, source), _Locator(text), source, lines)
 
 
-@cache
 def _fast_parser() -> ModuleType | None:
-    """rtoml, imported on the first parse (a `play` answered from the cache parses nothing)."""
+    """rtoml, imported on the first parse (a `play` answered from the cache parses nothing);
+    Python keeps the module it imported, so a later parse only looks it up."""
     try:
         import rtoml
     except ImportError:  # pragma: no cover - no wheel for this platform: tomllib alone

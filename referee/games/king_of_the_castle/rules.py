@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from referee.derived import derived
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
 from referee.evolve import evolve
@@ -64,20 +65,11 @@ CARDS_RULE = "Cards"
 # Where the game stands
 
 
+@derived(State, "over", "seals", "revealed", "scoring", "vacancies", "window", "frames",
+         "played")
 def phase(state: State) -> str:
-    """The phase of `state`, recalled for the last state asked: an event asks it three times
-    (the turn, the phase check, the move itself) of the same state."""
-    asked, now = _last_phase[0]
-    if state is not asked:
-        now = _phase(state)
-        _last_phase[0] = state, now
-    return now
-
-
-_last_phase: list[tuple[State | None, str]] = [(None, "")]  # the state asked last, its phase
-
-
-def _phase(state: State) -> str:
+    """The phase of `state` (kept in the state: an event asks it three times, and the next
+    state keeps it while none of these fields changed)."""
     if state.over:
         return OVER
     if None in state.seals:
