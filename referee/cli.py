@@ -620,13 +620,14 @@ def options(
     if show_all:
         _every_move(table, player, wanted, as_json)
         return
-    choices = table.choices(player, own=player is not None)
+    listing = table.listing(player, own=player is not None)
+    choices = table.choices(player, player is not None, listing)
     lines, note = choices.lines, choices.note
     if wanted:
         lines = [line for line in lines if line.casefold().startswith(wanted)]
     turn = table.turn
     if as_json:
-        out_json({**_turn_json(table), "count": table.count_moves(player, own=player is not None),
+        out_json({**_turn_json(table), "count": table.count_moves(player, player is not None, listing),
                   "moves": choices.texts() if not wanted else lines, "lines": lines,
                   "note": note})
         return
@@ -653,12 +654,12 @@ def options(
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
     """`options --all`: every legal move, one per line, streamed as it is found."""
     own = player is not None  # `--for NAME`: as NAME sees the game, their own hand too
-    view = table.view(player if own else None)
-    moves = (text for text in (table.game.option_text(view, event)
-                               for event in table.every_move(player, own))
+    listing = table.listing(player, own)
+    moves = (text for text in table.every_move_text(player, own, listing)
              if text.casefold().startswith(wanted))
     if as_json:
-        head = json_text({**_turn_json(table), "count": table.count_moves(player, own)}, None)
+        count = table.count_moves(player, own, listing)
+        head = json_text({**_turn_json(table), "count": count}, None)
         echo(head[:-1] + ', "moves": [', nl=False)
         for index, text in enumerate(moves):
             echo(("" if index == 0 else ", ") + json_text(text, None), nl=False)

@@ -571,17 +571,10 @@ class Game(Generic[S]):
         return self.events[event.type].apply(state, event)
 
     def legal(self, state: S, player: str | None = None) -> list[Event]:
-        """The legal events of the phase, from each event type's `moves` (of `player` if given)."""
-        # `options --json` lists and counts them, a refused move lists them for its suggestions:
-        # the last answer is kept while asked of the same state (states never change).
-        last = self._last_legal
-        if last is not None and last[0] is state and last[1] == player:
-            return list(last[2])
-        events = self._legal(state, player)
-        self._last_legal = state, player, tuple(events)
-        return events
-
-    _last_legal: tuple[Any, str | None, tuple[Event, ...]] | None = None
+        """The legal events of the phase, from each event type's `moves` (of `player` if given).
+        A caller that needs them twice (`options --json` lists and counts them) asks once and
+        passes the list on (`count_moves`, `legal_note`)."""
+        return self._legal(state, player)
 
     def _legal(self, state: S, player: str | None) -> list[Event]:
         if self.over(state):
@@ -590,14 +583,18 @@ class Game(Generic[S]):
         return [event for etype in self.events if etype.phases is None or now in etype.phases
                 for event in etype.moves(state) if player is None or event.by == player]
 
-    def every_move(self, state: S, player: str | None = None) -> Iterator[Event]:
+    def every_move(self, state: S, player: str | None = None,
+                   listed: list[Event] | None = None) -> Iterator[Event]:
         """Every legal event, lazily, for `options --all`: `legal` may leave out the members of a
-        family too large to list (a game that does so overrides this and `count_moves`)."""
-        return iter(self.legal(state, player))
+        family too large to list (a game that does so overrides this and `count_moves`).
+        `listed`, when given, is `legal(state, player)` as the caller already has it."""
+        return iter(self.legal(state, player) if listed is None else listed)
 
-    def count_moves(self, state: S, player: str | None = None) -> int:
-        """How many legal events there are, counted without listing them all."""
-        return len(self.legal(state, player))
+    def count_moves(self, state: S, player: str | None = None,
+                    listed: list[Event] | None = None) -> int:
+        """How many legal events there are, counted without listing them all; `listed`, when
+        given, is `legal(state, player)` as the caller already has it."""
+        return len(self.legal(state, player) if listed is None else listed)
 
     def private(self, state: S, event: Event) -> bool:
         """Whether a legal event shows what only its player may see (a card of a hand the tool
@@ -618,8 +615,10 @@ class Game(Generic[S]):
                 out.setdefault(parts[len(done)], None)
         return list(out)
 
-    def legal_note(self, state: S, player: str | None = None) -> str:
-        """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
+    def legal_note(self, state: S, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
+        """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''.
+        `listed`, when given, is `legal(state, player)` as the caller already has it."""
         return ""
 
     def option_lines(self, state: S, events: list[Event]) -> list[str]:
@@ -865,27 +864,16 @@ def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
         return
     if event.by is None:
         raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-    if event.by not in _names_of(players):
+    for player in players:  # a handful of names: looked through, never kept
+        if player.name == event.by:
+            break
+    else:
         raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
     if etype.actor == "player" and event.by not in game.acting(state):
         turn = game.to_act(state)
         who = " or ".join(turn.players) or "the table"
         raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.prompt})",
                           code="not-your-turn", rule=game.turn_rule or None)
-
-
-_last_players: list[Any] = [None, frozenset()]  # a replay asks of one tuple at every event
-
-
-def _names_of(players: Iterable[Player]) -> frozenset[str]:
-    """The players' names; those of the tuple asked of last are kept (`check_actor` runs at
-    every event of a replay, always with the set-up's players)."""
-    if players is _last_players[0]:
-        return _last_players[1]  # type: ignore[no-any-return]
-    names = frozenset(player.name for player in players)
-    if isinstance(players, tuple):  # a tuple cannot change behind the kept names
-        _last_players[:] = players, names
-    return names
 
 
 def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:

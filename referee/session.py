@@ -52,10 +52,22 @@ class Choices:
     note: str
     game: Game[Any]
     view: Any
+    listing: "Listing"
 
     def texts(self) -> list[str]:
         """Each event as it is typed, in the order of `events` (for `options --json`)."""
         return [self.game.option_text(self.view, event) for event in self.events]
+
+
+@value
+class Listing:
+    """The legal events where the game stands, asked of the game once and passed on to what
+    lists, streams or counts them: on `view` (the game as the asker has seen it), every one
+    (`listed`, those only their player may see too) and those the asker may see (`events`)."""
+
+    view: Any
+    listed: list[Event]
+    events: list[Event]
 
 
 @value
@@ -178,23 +190,40 @@ class Table:
         except MoveError as exc:
             raise UsageError(exc.message) from None
 
-    def choices(self, player: str | None = None, own: bool = False) -> Choices:
+    def listing(self, player: str | None = None, own: bool = False) -> Listing:
         """The legal moves (of `player`, if given) as the table may see them; with `own`, as
         `player` sees them, their own hand included. A move only its player may see
         (`Game.private`) is listed only with `own`."""
         game = self.game
         view = self.view(player if own else None)
-        events = [event for event in game.legal(view, player)
-                  if not game.private(view, event) or (own and event.by == player)]
-        return Choices(events, game.option_lines(view, events), game.legal_note(view, player),
-                       game, view)
+        listed = game.legal(view, player)
+        return Listing(view, listed, [event for event in listed if not game.private(view, event)
+                                      or (own and event.by == player)])
 
-    def every_move(self, player: str | None = None, own: bool = False) -> Iterator[Event]:
-        """Every legal move, lazily, as `choices` lists them."""
+    def choices(self, player: str | None = None, own: bool = False,
+                listing: Listing | None = None) -> Choices:
+        """The moves of `listing` (by default, `self.listing(player, own)`) as lines."""
         game = self.game
-        view = self.view(player if own else None)
-        return (event for event in game.every_move(view, player)
+        found = listing or self.listing(player, own)
+        view, events = found.view, found.events
+        return Choices(events, game.option_lines(view, events),
+                       game.legal_note(view, player, found.listed), game, view, found)
+
+    def every_move(self, player: str | None = None, own: bool = False,
+                   listing: Listing | None = None) -> Iterator[Event]:
+        """Every legal move, lazily, as `choices` lists them (a family `legal` folds, too)."""
+        game = self.game
+        found = listing or self.listing(player, own)
+        view = found.view
+        return (event for event in game.every_move(view, player, found.listed)
                 if not game.private(view, event) or (own and event.by == player))
+
+    def every_move_text(self, player: str | None = None, own: bool = False,
+                        listing: Listing | None = None) -> Iterator[str]:
+        """`every_move` as `options --all` prints them, each as it is typed."""
+        found = listing or self.listing(player, own)
+        return (self.game.option_text(found.view, event)
+                for event in self.every_move(player, own, found))
 
     def completions(self, player: str | None, typed: list[str], incomplete: str) -> list[str]:
         """The words that may come next in a legal move after the words `typed`, starting with
@@ -205,14 +234,13 @@ class Table:
         words = self.game.completions(self.view(), player, typed)
         return [w for w in words if w.casefold().startswith(incomplete.casefold())]
 
-    def count_moves(self, player: str | None = None, own: bool = False) -> int:
+    def count_moves(self, player: str | None = None, own: bool = False,
+                    listing: Listing | None = None) -> int:
         """How many moves `choices` and `every_move` list: a move only its player may see is
         not counted for the table either (the count would tell the size of a hidden hand)."""
-        game = self.game
-        view = self.view(player if own else None)
-        unseen = sum(1 for event in game.legal(view, player)
-                     if game.private(view, event) and not (own and event.by == player))
-        return game.count_moves(view, player) - unseen
+        found = listing or self.listing(player, own)
+        unseen = len(found.listed) - len(found.events)
+        return self.game.count_moves(found.view, player, found.listed) - unseen
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)

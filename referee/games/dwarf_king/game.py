@@ -88,12 +88,14 @@ class DwarfKing(Game[State]):
                 pass
             raise
 
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         if rules.phase(state) == rules.QUEST and state.seed is None:
             return ("each player may first enter their hand for full checking: "
                     "`hand CARD CARD ...` (--as NAME)")
         if rules.phase(state) == rules.PLAY:
-            playable = [e["card"] for e in self.legal(state) if e.type == "play"]
+            listed = listed if listed is not None and player is None else self.legal(state)
+            playable = [e["card"] for e in listed if e.type == "play"]
             return texts.not_playable_note(state, playable)
         if rules.phase(state) == rules.SWAP and state.seed is not None:
             return ("the tool takes the 2 random cards; name the 2 given back: "

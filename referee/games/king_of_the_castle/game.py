@@ -139,7 +139,8 @@ class KingOfTheCastle(Game[State]):
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
         return texts.option_lines(state, events, [self.format(state, e) for e in events])
 
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         return texts.legal_note(state, player)
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:

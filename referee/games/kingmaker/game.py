@@ -207,7 +207,8 @@ class Kingmaker(Game[State]):
         moves = super().legal(state, player)
         return [e for e in moves if e.type in AFTER_TIME] if state.time_up else moves
 
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         return texts.legal_note(state, player)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
@@ -231,18 +232,22 @@ class Kingmaker(Game[State]):
             return False
         return event.type != "assign" or sitting.step == ASSIGN
 
-    def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:
+    def every_move(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> Iterator[Event]:
         """Every legal move: in a vote, every ballot the table may cast (`legal` lists a few)."""
+        listed = self.legal(state, player) if listed is None else listed
         if state.sitting is None or state.sitting.step != VOTE or player is not None:
-            yield from self.legal(state, player)
+            yield from listed
             return
-        yield from (e for e in self.legal(state) if e.type != "vote")
+        yield from (e for e in listed if e.type != "vote")
         yield from assembly.ballots(state)
 
-    def count_moves(self, state: State, player: str | None = None) -> int:
+    def count_moves(self, state: State, player: str | None = None,
+                    listed: list[Event] | None = None) -> int:
+        listed = self.legal(state, player) if listed is None else listed
         if state.sitting is None or state.sitting.step != VOTE or player is not None:
-            return len(self.legal(state, player))
-        return sum(1 for e in self.legal(state) if e.type != "vote") + \
+            return len(listed)
+        return sum(1 for e in listed if e.type != "vote") + \
             assembly.ballot_count(state)
 
     # ---- answers -------------------------------------------------------------------------

@@ -72,7 +72,8 @@ class KingsEar(Game[State]):
         return () if state.finished else (state.player,)
 
     # ---- moves ---------------------------------------------------------------------------
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         if state.finished or state.pending is not None or (player and player != state.player):
             return ""
         return texts.legal_note(state)
@@ -90,8 +91,9 @@ class KingsEar(Game[State]):
         return texts.option_lines(state, events, [self.option_text(state, e) for e in events],
                                   families)
 
-    def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:
-        listed = self.legal(state, player)
+    def every_move(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> Iterator[Event]:
+        listed = self.legal(state, player) if listed is None else listed
         if state.pending is not None or not listed:
             yield from listed
             return
@@ -99,8 +101,9 @@ class KingsEar(Game[State]):
         yield from TRADE.equal_trades(state)
         yield from (e for e in listed if e.type == "pass")
 
-    def count_moves(self, state: State, player: str | None = None) -> int:
-        listed = self.legal(state, player)
+    def count_moves(self, state: State, player: str | None = None,
+                    listed: list[Event] | None = None) -> int:
+        listed = self.legal(state, player) if listed is None else listed
         if state.pending is not None or not listed:
             return len(listed)
         trades = sum(f.count for f in rules.equal_trade_families(state))
