@@ -504,16 +504,7 @@ def play(
     except session.SecretNeeded:
         played = session.play(path, text, as_name, note, _ask_secret())
     if as_json:
-        out_json({"seq": len(played.after.log.entries),
-                  "event": played.before.game.table_record(played.before.state, played.event),
-                  "move": played.before.game.table_text(played.before.state, played.event),
-                  "notices": [n.message for n in played.notices],
-                  "finished": played.after.finished,
-                  "receipt": played.receipt,
-                  "drawn": played.drawn,
-                  "revealed": played.before.game.revealed(played.before.state, played.event,
-                                                          played.after.state),
-                  "next": _next_json(played.after)})
+        out_json({**played.as_dict(), "next": _next_json(played.after)})
         return
     show_played(played, lambda said: _hand_over_move_secret(played, said))
     _print_next(played.after)
@@ -735,12 +726,11 @@ def _lit(text: str, finished: bool) -> str:
 def score(ctx: typer.Context,
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The scores as they stand."""
-    from referee import scoresheet as sheets
-    from referee import session
+    from referee import scoresheet, session, sheets
 
     sheet = session.load(log_path(ctx)).score()
     if as_json:
-        data = sheets.as_dict(sheet)
+        data = scoresheet.as_dict(sheet)
         out_json({k: data[k] for k in ("game", "finished", "winners", "players", "outcome")})
         return
     out(sheets.render_text(sheet, *_terminal()).rstrip())
@@ -939,7 +929,7 @@ def scoresheet(
                                           help="Write to FILE instead of stdout."),
 ) -> None:
     """The end-of-game scoresheet (or a blank one to print)."""
-    from referee import scoresheet as sheets
+    from referee import sheets
 
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
@@ -1116,7 +1106,7 @@ def demo(
 
     On a terminal it waits for Enter after each screenful and at the moments worth a look:
     an `options` listing, and a move the rules refuse."""
-    from referee import scoresheet as sheets
+    from referee import sheets
     from referee import session
 
     replayed = session.Demo(game)

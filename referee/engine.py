@@ -297,6 +297,11 @@ class EventType(Generic[S]):
     def words(self) -> tuple[str, ...]:
         return (self.name,) if self.verbs is None else self.verbs
 
+    def signature(self) -> str:
+        """`trade{house, give?, take, agreed?}`: its fields, optional ones marked (`rules`)."""
+        fields = ", ".join(name + ("?" if name in self.optional else "") for name in self.fields)
+        return f"{self.name}{{{fields}}}" + (" (a table event)" if self.actor == "table" else "")
+
     def parse(self, state: S, args: Args) -> Event:
         expect_end(args.words, args.text)
         return self.make(args.by)
@@ -739,7 +744,9 @@ class Game(Generic[S]):
         wrapped to `width` columns (0: the reference width of the man pages)."""
         from referee.rulebook import reference
 
-        return reference(self, width)
+        forms = [form for etype in self.events for form in etype.forms]
+        events = ", ".join(etype.signature() for etype in self.events)
+        return reference(self.rulebook, self.id, self.new_defaults(), forms, events, width)
 
 
 # --------------------------------------------------------------------------------------------

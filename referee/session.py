@@ -380,6 +380,15 @@ class Played:
     def known(self) -> Known:
         return Known(self.after, self.written)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The move as the whole table may read it, for `play --json`."""
+        game, state, event = self.before.game, self.before.state, self.event
+        return {"seq": len(self.after.log.entries), "event": game.table_record(state, event),
+                "move": game.table_text(state, event),
+                "notices": [n.message for n in self.notices], "finished": self.after.finished,
+                "receipt": self.receipt, "drawn": self.drawn,
+                "revealed": game.revealed(state, event, self.after.state)}
+
 
 class SecretNeeded(Exception):
     """The move seals a secret and none was given: ask for it unseen, then play it again.
