@@ -825,3 +825,56 @@ def _option_text(value: Any) -> str:
 
 # Refusals that say only that a move comes out of turn or out of its phase: a demo shows a rule.
 GENERIC_REFUSALS = frozenset({"not-your-turn", "wrong-phase", "game-over", "table-must-act"})
+
+
+# --------------------------------------------------------------------------------------------
+# A components file filled in, one question at a time (`referee components kingmaker --fill`):
+# the CLI asks and prints, Kingmaker's components module knows the box.
+
+
+class BadAnswer(UsageError):
+    """An answer that does not fit the box, in the box's words: the question is asked again."""
+
+
+def fill_start(path: Path, read: tuple[str, str] | None) -> Any:
+    """The box to fill: the file read (its name and text), or else the shipped one."""
+    from referee.games.kingmaker import components as km
+
+    if read is None:
+        return km.load(km.file_text(km.SHIPPED), km.SHIPPED)
+    try:
+        return km.load(read[1], read[0])
+    except km.DataError as exc:
+        raise UsageError(str(exc), code="bad-components") from None
+
+
+def fill_questions(box: Any, closed: frozenset[str]) -> list[Any]:
+    """The questions still to ask (`text`, `key`, `section`), in the box's order."""
+    from referee.games.kingmaker import components as km
+
+    return km.fill_questions(box, closed)
+
+
+def fill_remaining(box: Any) -> int:
+    from referee.games.kingmaker import components as km
+
+    return km.fill_remaining(box)
+
+
+def fill_answer(box: Any, question: Any, answer: str) -> Any:
+    """The box with one more answer, or BadAnswer."""
+    from referee.games.kingmaker import components as km
+
+    try:
+        return km.fill_answer(box, question, answer)
+    except km.DataError as exc:
+        raise BadAnswer(str(exc), code="bad-answer") from None
+
+
+def fill_save(path: Path, box: Any) -> None:
+    """The box written to `path`, atomically."""
+    from referee import files
+    from referee.games.kingmaker import components as km
+
+    text = km.dumps(box, "Avalon Hill 1st edition (1974)")
+    files.replace(path, text.encode("utf-8"), "the components file")
