@@ -396,7 +396,8 @@ class Game(Generic[S]):
     A game never prints and never touches files; it turns events into states and states into
     answers (who acts, what is legal, the score). Most of the protocol is derived from the
     declarations; a game writes `setup`, `phase`, `to_act`, `finished`, `score`, `render` and
-    whatever presentation it wants to improve.
+    whatever presentation it wants to improve. A game whose answers are functions of its own
+    modules names them (`rules_module`, `texts_module`) instead of forwarding to each.
     """
 
     id: str = ""
@@ -411,6 +412,12 @@ class Game(Generic[S]):
     seed_use: str = "virtual pile shuffled"  # what `new --shuffle/--seed` has the tool do
     verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
     fold_history: frozenset[str] = frozenset()  # event types whose runs `history` shows as one
+    # The game's module of rules, if it has one: its `phase(state)` and `to_act(state)` answer
+    # `phase` and `to_act`; and its module of texts: `render(state)`, `compact(state)`,
+    # `board(state)` and `describe(before, event, text, after)` (`text`: the move, formatted).
+    # A game overrides any of these methods whose answer is not such a function.
+    rules_module: Any = None
+    texts_module: Any = None
 
     @property
     def rulebook(self) -> Rulebook:
@@ -513,10 +520,16 @@ class Game(Generic[S]):
     # ---- where the game stands -----------------------------------------------------------
     def phase(self, state: S) -> str:
         """The id of the phase the game is in (one of `phases`)."""
-        raise NotImplementedError
+        if self.rules_module is None:
+            raise NotImplementedError
+        phase: str = self.rules_module.phase(state)
+        return phase
 
     def to_act(self, state: S) -> ToAct:
-        raise NotImplementedError
+        if self.rules_module is None:
+            raise NotImplementedError
+        turn: ToAct = self.rules_module.to_act(state)
+        return turn
 
     def finished(self, state: S) -> bool:
         raise NotImplementedError
@@ -666,7 +679,11 @@ class Game(Generic[S]):
     # ---- answers -------------------------------------------------------------------------
     def describe(self, before: S, event: Event, after: S) -> list[str]:
         """What `event` changed, in a few plain lines, for `play` to print."""
-        return [self.format(before, event)]
+        if self.texts_module is None:
+            return [self.format(before, event)]
+        lines: list[str] = self.texts_module.describe(before, event, self.format(before, event),
+                                                      after)
+        return lines
 
     def revealed(self, before: S, event: Event, after: S) -> list[str]:
         """The cards a move turned up for the whole table that its record does not name (King
@@ -713,21 +730,30 @@ class Game(Generic[S]):
     def render(self, state: S) -> str:
         """The board as text for `status`; its last line says who acts and what they may do
         (`to_act(state).line()`), or starts with "Game over" once the game is over."""
-        raise NotImplementedError
+        if self.texts_module is None:
+            raise NotImplementedError
+        text: str = self.texts_module.render(state)
+        return text
 
     def compact(self, state: S) -> str:
         """The board for a shared screen: `status` on a terminal and the session. What players
         need to act (who acts, the standing, the public pieces that matter now) in at most
         `screen.BOARD_ROWS` rows of `screen.BOARD_COLUMNS` columns at the game's largest player
         count; ends like `render`. The default: the whole board."""
-        return self.render(state)
+        if self.texts_module is None:
+            return self.render(state)
+        text: str = self.texts_module.compact(state)
+        return text
 
     def board(self, state: S) -> dict[str, Any]:
         """The board as data for `status --json`: JSON values only (str, int, bool, None, lists,
         dicts with str keys), and nothing the table has not seen. The core adds who acts, the
         phase and the text of `render` beside it; the default, no data of the game's own, keeps
         a new game's `status --json` valid until it says more."""
-        return {}
+        if self.texts_module is None:
+            return {}
+        data: dict[str, Any] = self.texts_module.board(state)
+        return data
 
     def inventory(self, state: S) -> dict[str, int]:
         """Where every physical piece is (location -> count); used to test conservation."""

@@ -126,3 +126,56 @@ def test_no_core_module_runs_past_a_thousand_lines():
     long = {name: len(path.read_text(encoding="utf-8").splitlines())
             for name, path in modules().items() if not name.startswith("referee.games")}
     assert {name: lines for name, lines in long.items() if lines > 1000} == {}
+
+
+FORWARDED = {"phase": "rules", "to_act": "rules", "render": "texts", "compact": "texts",
+             "board": "texts", "describe": "texts"}
+# What the core passes on (Dwarf King's `describe` takes no formatted move: its own, kept).
+ARGS = {**{name: ("state",) for name in FORWARDED},
+        "describe": ("before", "event", "text", "after")}
+
+
+def forwarders(path: Path) -> list[str]:
+    """The methods of a game class that only hand their state to the function of the same name
+    in the game's `rules` or `texts` module: what `Game.rules_module` and `texts_module` do."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef) and node.name in FORWARDED:
+            body = [line for line in node.body if not isinstance(line, ast.Expr)]
+            call = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if isinstance(call, ast.Call) and ast.unparse(call.func) == \
+                    f"{FORWARDED[node.name]}.{node.name}" and len(call.args) == len(ARGS[node.name]):
+                found.append(node.name)
+        elif isinstance(node, ast.Assign) and ast.unparse(node).split(" = ")[0] in FORWARDED \
+                and ast.unparse(node.value).startswith("staticmethod("):
+            found.append(ast.unparse(node.targets[0]))
+    return found
+
+
+def test_the_games_forward_nothing_the_core_forwards_once():
+    games = sorted(PACKAGE.glob("games/*/game.py"))
+    assert len(games) == 5
+    assert {path.parent.name: forwarders(path) for path in games} == \
+        {path.parent.name: [] for path in games}
+
+
+def test_the_core_answers_from_a_games_modules_as_the_game_did():
+    from referee import replay
+    from referee.engine import load_game
+    from referee.games.kings_ear import rules, texts
+    from referee.simulate import default_players, play_out, to_log
+
+    game = load_game("kings-ear")
+    assert game.rules_module is rules and game.texts_module is texts
+    log = to_log(game, play_out(game, 3, default_players(game, 3)))
+    steps = list(replay.steps(replay.from_log(log), log.entries, ""))
+    assert len(steps) > 20
+    for step in steps:
+        state, before, event = step.after, step.before, step.event
+        assert game.describe(before, event, state) == \
+            texts.describe(before, event, game.format(before, event), state)
+        assert game.phase(state) == rules.phase(state)
+        assert game.to_act(state) == rules.to_act(state)
+        assert game.render(state) == texts.render(state)
+        assert game.compact(state) == texts.compact(state)
+        assert game.board(state) == texts.board(state)

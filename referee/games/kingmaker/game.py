@@ -11,7 +11,7 @@ import datetime as dt
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.engine import Event, Game, OptionSpec, Phase, Player
 from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
@@ -112,6 +112,8 @@ class Kingmaker(Game[State]):
         Phase(OVER, "the game is over", rule="§10"),
     )
     events = EVENTS
+    rules_module = rules  # what the core asks of it: see Game.rules_module
+    texts_module = texts
     turn_rule = "§5"
     fold_history = frozenset({"declare"})
 
@@ -170,8 +172,6 @@ class Kingmaker(Game[State]):
 
     # ---- where the game stands -----------------------------------------------------------
     # The rules' own functions, with no method around them: the core asks at every event.
-    phase = staticmethod(rules.phase)
-    to_act = staticmethod(rules.to_act)
     acting = staticmethod(rules.acting)
 
     def finished(self, state: State) -> bool:
@@ -251,9 +251,6 @@ class Kingmaker(Game[State]):
             assembly.ballot_count(state)
 
     # ---- answers -------------------------------------------------------------------------
-    def describe(self, before: State, event: Event, after: State) -> list[str]:
-        return texts.describe(before, event, self.format(before, event), after)
-
     def explain(self, state: State, event: Event) -> IllegalMove | None:
         """Parliament's own words for a move out of its turn or phase (§7); a call while the
         King's Peace or its lockout holds hears R-32, which keeps it out of the whole turn."""
@@ -274,15 +271,6 @@ class Kingmaker(Game[State]):
         from referee.games.kingmaker import scoring
 
         return scoring.blank(self.max_players)
-
-    def render(self, state: State) -> str:
-        return texts.render(state)
-
-    def compact(self, state: State) -> str:
-        return texts.compact(state)
-
-    def board(self, state: State) -> dict[str, Any]:
-        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)
