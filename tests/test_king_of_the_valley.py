@@ -24,7 +24,7 @@ from referee.games.king_of_the_valley.components import (
 )
 from referee.games.king_of_the_valley.notation import parse_square
 from referee.games.king_of_the_valley.state import Castle
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 
 PLAYERS = (Player("Ann"), Player("Bob"), Player("Cy"))
 HILL = (("farmer", "wife", "duke", "countess", "knight-A", "farmer"),
