@@ -270,6 +270,9 @@ class Args:
     by: str | None
 
 
+FieldChecks = tuple[dict[str, Callable[[Any], bool]], frozenset[str]]
+
+
 class EventType(Generic[S]):
     """One kind of event, declared once: everything the core and the docs need to know about it.
 
@@ -283,6 +286,7 @@ class EventType(Generic[S]):
     fields: ClassVar[Mapping[str, str]] = {}  # field -> kind (FIELD_KINDS)
     field_docs: ClassVar[Mapping[str, str]] = {}  # field -> what it holds, for the man page
     optional: ClassVar[frozenset[str]] = frozenset()
+    field_checks: FieldChecks | None = None  # compiled from `fields` by `Events`
     # "player": the player to act; "any": any player, in turn or not; "table": nobody (no `by`)
     actor: ClassVar[str] = "player"
     reveal: ClassVar[bool] = False  # retracting it needs `undo --force`: it has been seen
@@ -364,6 +368,7 @@ class Events(Generic[S]):
             for kind in etype.fields.values():
                 assert kind in FIELD_KINDS, f"{etype.name}: unknown field kind {kind}"
             assert etype.actor in ("player", "table", "any"), etype.name
+            etype.field_checks = field_checks(etype)  # the declaration, compiled once
 
     def __getitem__(self, name: str) -> EventType[S]:
         return self._types[name]
@@ -837,7 +842,7 @@ def _check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Pl
 
 def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None, str] | None:
     """What is wrong with an event's fields against its declaration: (code, field, message)."""
-    checks, required = _FIELD_CHECKS.get(etype) or _field_checks(etype)
+    checks, required = etype.field_checks or field_checks(etype)
     present = 0  # of the required fields (an event's keys are distinct)
     for key, value in event.fields:
         check = checks.get(key)
@@ -855,17 +860,11 @@ def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None,
     return None
 
 
-# Every event of a log is held to its declaration: each event type's fields get a test of their
-# kind, made once (kind_ok, specialised), and the set of those it must have.
-FieldChecks = tuple[dict[str, Callable[[Any], bool]], frozenset[str]]
-_FIELD_CHECKS: dict[EventType[Any], FieldChecks] = {}
-
-
-def _field_checks(etype: EventType[Any]) -> FieldChecks:
+def field_checks(etype: EventType[Any]) -> FieldChecks:
+    """Each field's test of its kind, and the fields an event must have: made when a game's
+    `Events` are declared (`EventType.field_checks`), as every event of a log is held to them."""
     checks = {key: _KIND_CHECKS[kind] for key, kind in etype.fields.items()}
-    required = frozenset(key for key in etype.fields if key not in etype.optional)
-    _FIELD_CHECKS[etype] = checks, required
-    return checks, required
+    return checks, frozenset(key for key in etype.fields if key not in etype.optional)
 
 
 def _is_int(value: Any) -> bool:
