@@ -354,7 +354,8 @@ def fields_of(card: Card) -> tuple[str, ...]:
     return TARGETS[card.effect] + (("attribute",) if chosen else ())
 
 
-_PLAY_FIELDS: dict[str, frozenset[str]] = {}  # the fields of a play of each card, once seen
+# The fields of a play of each card, no more, no less: a declaration of the cards.
+PLAY_FIELDS = {title: frozenset({"card", *fields_of(card)}) for title, card in CARD.items()}
 
 
 def card_named(name: Any) -> str:
@@ -366,10 +367,7 @@ def card_named(name: Any) -> str:
 
 def check_fields(event: Event, card: Card) -> None:
     given = {key for key, found in event.fields if found is not None}
-    exact = _PLAY_FIELDS.get(card.title)
-    if exact is None:
-        exact = _PLAY_FIELDS[card.title] = frozenset({"card", *fields_of(card)})
-    if given == exact:  # the card and its targets, no more, no less
+    if given == PLAY_FIELDS[card.title]:  # the card and its targets, no more, no less
         return
     wanted = fields_of(card)
     for key in TARGET_FIELDS:
