@@ -131,7 +131,7 @@ def options_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, float, 
     """Seconds and peak MiB of what `referee options` computes, and how many moves it covers."""
     def options(state: Any) -> list[str]:
         events = game.legal(state)
-        game.count_moves(state)
+        game.count_moves(state, listed=events)  # as session.Listing passes it on
         return game.option_lines(state, events)
 
     times = []
