@@ -279,8 +279,6 @@ class Attack(Base):
         return start_combat(state, combat)
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.duties or state.combat is not None:
-            return
         player = state.active
         mine: dict[str, list[str]] = {}
         for noble in state.faction(player):
