@@ -60,10 +60,8 @@ STAGE_OF = {**dict.fromkeys(COMBAT_PHASES.values(), COMBAT),
 def phase(state: State) -> str:
     """The phase id (Game.phase): the game's end, the time limit, the duty pending, the combat's
     stage, the Parliament's step, else the turn's stage."""
-    if state.ended is not None:
-        return OVER
-    if state.time_up:
-        return TIME_UP
+    if state.ended is not None or state.time_up:
+        return stage(state)
     if state.duties:
         return DUTY_PHASES[state.duties[0].kind]
     if state.combat is not None:
