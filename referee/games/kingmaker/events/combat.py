@@ -443,6 +443,8 @@ class SiegeAct(Base):
                 not (siege and n in siege.nobles)]
 
     def gate(self, state: State, event: Event) -> None:
+        """A siege is broken at any time outside active combat, laid, joined and concluded in
+        the combat phase: its moment depends on its action, so no phase is declared for it."""
         if event.get("action") == "break":
             refuse_in_active_combat(state, "breaking a siege")
             return
