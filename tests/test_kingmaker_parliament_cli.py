@@ -306,7 +306,7 @@ def test_a_post_combat_decision_during_a_parliament_is_refused_not_a_crash():
     for step in steps(setup, LOG.entries):
         state = step.after
         by = GAME.default_player(state)
-        if GAME.phase(state) != "parliament" or state.duties or by is None:
+        if not GAME.phase(state).startswith("parliament") or by is None:  # its steps too
             continue  # (with no one player to act, a player's move is refused before)
         for text in ("heir Henry to Percy", "control London to Percy",
                      "retreat Percy to in:London", "kill Percy", "ransom Percy"):

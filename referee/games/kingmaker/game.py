@@ -11,7 +11,16 @@ import datetime as dt
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from referee.engine import Event, Game, OptionSpec, Phase, Player
+from referee.engine import (
+    Event,
+    Game,
+    OptionSpec,
+    Phase,
+    Player,
+    ToAct,
+    check_actor,
+    wrong_phase,
+)
 from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
@@ -23,18 +32,27 @@ from referee.games.kingmaker.components import (
     Entry,
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
-from referee.games.kingmaker.events.base import AFTER_TIME
+from referee.games.kingmaker.events.base import AFTER_TIME, Base
+from referee.games.kingmaker.rules import COMBAT_PHASES, DUTY_PHASES, SESSION_PHASES
 from referee.games.kingmaker.state import (
     ASSIGN,
+    BISHOPS,
+    BUSINESS,
     CHANCE,
     COMBAT,
     CORONATION,
     DEAL,
     DRAW,
+    EXCUSE,
     LAYOUT,
     MOVEMENT,
     OVER,
     PARLIAMENT,
+    PORTS,
+    PROPOSE,
+    RETURN,
+    REVOKE,
+    SELECT,
     TIME_UP,
     VOTE,
     State,
@@ -115,6 +133,43 @@ class Kingmaker(Game[State]):
         Phase(DRAW, "the crown card draw; then `next` ends the turn", rule="§5.3"),
         Phase(TIME_UP, "the time limit is reached: the table records `end time`", rule="R-49"),
         Phase(OVER, "the game is over", rule="§10"),
+        # What is owed before play goes on (rules.phase: the duty first, then the combat, then
+        # the session): the stage above waits while one of these is pending.
+        Phase(DUTY_PHASES["deal"],
+              "a player dealt no noble is dealt on, a card at a time (R-6, §9)", rule="R-6"),
+        Phase(DUTY_PHASES["layout"], "a player lays out the cards dealt (§4, §9)", rule="§4"),
+        Phase(DUTY_PHASES["respond"], "a noble called by the event card answers it", rule="§8.3"),
+        Phase(DUTY_PHASES["storm"], "the table rolls for a ship at sea in a storm", rule="§5.1"),
+        Phase(DUTY_PHASES["heir"], "a player names who controls an heir (R-25)", rule="R-48"),
+        Phase(DUTY_PHASES["control"], "a player names the noble who takes a fortress",
+              rule="§6.2"),
+        Phase(DUTY_PHASES["captive"], "a player ransoms or kills a captive", rule="R-29"),
+        Phase(DUTY_PHASES["retreat"], "a noble goes home after a battle, or back from a sally",
+              rule="R-30"),
+        Phase(DUTY_PHASES["place"], "a player places a town card on a noble", rule="R-53"),
+        Phase(DUTY_PHASES["discard"],
+              "a player over the hand limit discards or plays a crown card", rule="§5.3"),
+        Phase(DUTY_PHASES["port"], "a ship Parliament calls comes to a mainland port, or stays",
+              rule="R-74"),
+        Phase(COMBAT_PHASES["weather"], "the attacker checks the weather", rule="§6"),
+        Phase(COMBAT_PHASES["result"], "the table enters the battle's result", rule="R-23"),
+        Phase(COMBAT_PHASES["deaths"], "the table enters who died, or each rolls against death",
+              rule="R-23"),
+        Phase(SESSION_PHASES[EXCUSE], "Parliament called: excuses, in turn from the caller's left",
+              rule="§7.2"),
+        Phase(SESSION_PHASES[REVOKE], "the caller may revoke excuses", rule="§7.2"),
+        Phase(SESSION_PHASES[PORTS], "ships at sea or off the mainland come to port", rule="R-74"),
+        Phase(SESSION_PHASES[BISHOPS], "the leader assigns the Chancery's bishops", rule="§7.3"),
+        Phase(SESSION_PHASES[SELECT], "the round's leader selects the cards he will propose",
+              rule="§7.3"),
+        Phase(SESSION_PHASES[PROPOSE], "the leader proposes a selected card to a noble",
+              rule="R-37"),
+        Phase(SESSION_PHASES[VOTE], "the table votes on the question", rule="R-38"),
+        Phase(SESSION_PHASES[ASSIGN], "round 3: the leader assigns the rest without a vote",
+              rule="§7.3"),
+        Phase(SESSION_PHASES[BUSINESS], "other business, then the caller dismisses Parliament",
+              rule="§7.4"),
+        Phase(SESSION_PHASES[RETURN], "the nobles go home, one player at a time", rule="§7.5"),
     )
     events = EVENTS
     rules_module = rules  # what the core asks of it: see Game.rules_module
@@ -257,11 +312,36 @@ class Kingmaker(Game[State]):
 
     # ---- answers -------------------------------------------------------------------------
     def explain(self, state: State, event: Event) -> IllegalMove | None:
-        """Parliament's own words for a move out of its turn or phase (§7); a call while the
-        King's Peace or its lockout holds hears R-32, which keeps it out of the whole turn."""
-        calling = event.type == "parliament" and event.get("action") == "call"
-        held = rules.peace_problem(state) if calling and state.sitting is None else None
-        return held or rules.explain(state, event.type, event.by)
+        """The words for a move the core refuses by its turn or its phase. Out of turn, or out
+        of the turn's stage: Parliament's own (§7; a call while the King's Peace or its lockout
+        holds hears R-32, which keeps it out of the whole turn), else the core's, naming the
+        stage. In its stage but not its phase (a duty pending, a combat's or a session's step):
+        the event's own, from `out_of_place` or else its effect."""
+        etype = self.events[event.type]
+        assert isinstance(etype, Base)
+        in_turn = self._in_turn(state, etype, event)
+        stage, allowed = rules.stage(state), rules.stages(etype.phases)
+        if not in_turn or (allowed is not None and stage not in allowed):
+            calling = event.type == "parliament" and event.get("action") == "call"
+            held = rules.peace_problem(state) if calling and state.sitting is None else None
+            own = held or rules.explain(state, event.type, event.by, etype.phases)
+            return own if own is not None or not in_turn else \
+                wrong_phase(self, state, event, stage)
+        problem = etype.out_of_place(state)
+        if problem is None:
+            try:
+                etype.apply(state, event)
+            except IllegalMove as refusal:
+                problem = refusal
+        return problem
+
+    def _in_turn(self, state: State, etype: Base, event: Event) -> bool:
+        """Whether the core's turn check lets `event` by (its actor, and the player to act)."""
+        try:
+            check_actor(self, state, etype, event, [Player(name) for name in state.names])
+        except IllegalMove:
+            return False
+        return True
 
     def remark(self, before: State, event: Event, after: State) -> str:
         """`history` beside each vote of Parliament: what was decided, by what count (R-38)."""

@@ -40,8 +40,8 @@ from referee.games.kingmaker.notation import (
     shown_list,
     shown_location,
 )
-from referee.games.kingmaker.rules import refuse, split
-from referee.games.kingmaker.state import COMBAT, DISCARD, Combat, Duty, Siege, State
+from referee.games.kingmaker.rules import COMBAT_PHASES, DUTY_PHASES, refuse, split
+from referee.games.kingmaker.state import DISCARD, Combat, Duty, Siege, State
 
 
 # --------------------------------------------------------------------------------------------
@@ -76,8 +76,7 @@ class Weather(Base):
     field_docs = {"card": "the event card drawn", **DECLARES_DOC}
     optional = frozenset({"declares"})
     reveal = True
-    in_combat = True
-    phases = frozenset({COMBAT})
+    phases = frozenset({COMBAT_PHASES["weather"]})
     forms = (("weather CARD", "a Writ or Free Move is kept and the attacker draws again "
                               "(rule 14)"),)
 
@@ -115,8 +114,6 @@ class Weather(Base):
         return evolve(state, combat=evolve(combat, stage="result"))
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.combat is None or state.combat.stage != "weather":
-            return
         for name in available_events(state):
             entry = state.box.get("event", name)
             if entry is not None and (entry.get("weather") or
@@ -186,8 +183,7 @@ class Result(Base):
     optional = frozenset({"roll"})
     actor = "table"
     reveal = True
-    in_combat = True
-    phases = frozenset({COMBAT})
+    phases = frozenset({COMBAT_PHASES["result"]})
     forms = (("result major|minor|none [ROLL]", "without a chart in the log"),
              ("result ROLL", "with a battle_chart: the referee reads it (R-22, R-23)"))
 
@@ -240,8 +236,7 @@ class Result(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         combat = state.combat
-        if combat is None or combat.stage != "result":
-            return
+        assert combat is not None
         if rules.has_chart(state, "battle_chart"):
             for roll in (1, 50, 100):
                 yield self.make(None, outcome=chart_outcome(state, combat.attack,
@@ -258,8 +253,7 @@ class Deaths(Base):
     field_docs = {"names": "the nobles and heirs who died (empty: none)"}
     actor = "table"
     reveal = True
-    in_combat = True
-    phases = frozenset({COMBAT})
+    phases = frozenset({COMBAT_PHASES["deaths"]})
     forms = (("deaths NAMES", "the nobles and heirs of the combat who died"),
              ("deaths none", "nobody died"))
 
@@ -289,7 +283,8 @@ class Deaths(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         combat = state.combat
-        if combat is None or combat.stage != "deaths" or combat.saves:
+        assert combat is not None
+        if combat.saves:  # with a death chart, each rolls instead
             return
         yield self.make(None, names=[])
         for name in participants(state, combat):
@@ -303,8 +298,7 @@ class Save(Base):
     field_docs = {"name": "the noble or heir rolling", "roll": "the percentile roll"}
     actor = "table"
     reveal = True
-    in_combat = True
-    phases = frozenset({COMBAT})
+    phases = frozenset({COMBAT_PHASES["deaths"]})
     forms = (("save NAME ROLL", "each in the combat, in the order the referee asks"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -341,7 +335,8 @@ class Save(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         combat = state.combat
-        if combat is None or not combat.saves:
+        assert combat is not None
+        if not combat.saves:  # without a death chart, the table enters the deaths
             return
         for roll in (1, 50, 100):
             yield self.make(None, name=combat.saves[0], roll=roll)
@@ -511,10 +506,9 @@ class DutyChoice(Base):
         return current
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is not None and current.kind in self.answers:
-            for choice in current.choices:
-                yield self.make(current.player, **{self.subject: current.subject, "to": choice})
+        current = state.duties[0]
+        for choice in current.choices:
+            yield self.make(current.player, **{self.subject: current.subject, "to": choice})
 
 
 class HeirTo(DutyChoice):
@@ -522,9 +516,8 @@ class HeirTo(DutyChoice):
     doc = "who controls an heir after a battle or a death (rules 16-17, R-25, R-48)"
     fields = {"heir": "str", "to": "str"}
     field_docs = {"heir": "the heir", "to": "the noble who takes him, or `none`"}
-    answers = frozenset({"heir"})
+    phases = frozenset({DUTY_PHASES["heir"]})
     owed_rule = "R-48"
-    in_combat = True
     forms = (("heir HEIR to NOBLE|none", "when the referee asks who takes an heir"),)
     subject, choice_rule = "heir", "R-48"
 
@@ -550,9 +543,8 @@ class Control(DutyChoice):
     doc = "the attacking noble who takes a fortress won by siege, with its town card (§6.2)"
     fields = {"place": "str", "to": "str"}
     field_docs = {"place": "the fortress", "to": "the noble"}
-    answers = frozenset({"control"})
+    phases = frozenset({DUTY_PHASES["control"]})
     owed_rule = "§6.2"
-    in_combat = True
     forms = (("control PLACE to NOBLE", "after a siege is won (§6.2)"),)
     subject, choice_rule = "place", "§6.2"
 
@@ -576,7 +568,7 @@ class Ransom(Base):
           "separate transfers"
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the captive", "to": "his home (R-30)"}
-    answers = frozenset({"captive"})
+    phases = frozenset({DUTY_PHASES["captive"]})
     owed_rule = "R-29"
     forms = (("ransom NOBLE [to LOCATION]", "the captor frees him (R-29); he goes home"),)
 
@@ -601,10 +593,9 @@ class Ransom(Base):
                                f"{current.subject} is ransomed")
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is not None and current.kind == "captive":
-            for home in rules.home_choices(state, current.subject):
-                yield self.make(current.player, noble=current.subject, to=home)
+        current = state.duties[0]
+        for home in rules.home_choices(state, current.subject):
+            yield self.make(current.player, noble=current.subject, to=home)
 
 
 def captive_duty(state: State, noble: str) -> Duty:
@@ -620,7 +611,7 @@ class Kill(Base):
     doc = "a captive is killed (R-29, §9)"
     fields = {"noble": "str"}
     field_docs = {"noble": "the captive"}
-    answers = frozenset({"captive"})
+    phases = frozenset({DUTY_PHASES["captive"]})
     owed_rule = "R-29"
     forms = (("kill NOBLE", "the captor refuses ransom (R-29)"),)
 
@@ -636,9 +627,8 @@ class Kill(Base):
                                 f"killed, a captive of {state.active}")
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is not None and current.kind == "captive":
-            yield self.make(current.player, noble=current.subject)
+        current = state.duties[0]
+        yield self.make(current.player, noble=current.subject)
 
 
 class Retreat(DutyChoice):
@@ -646,7 +636,7 @@ class Retreat(DutyChoice):
     doc = "a noble goes home after a battle (R-30), or a sallying noble back inside or out (R-26)"
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the noble", "to": "where he goes"}
-    answers = frozenset({"retreat"})
+    phases = frozenset({DUTY_PHASES["retreat"]})
     owed_rule = "R-30"
     forms = (("retreat NOBLE to LOCATION", "one of the places the referee names"),)
     subject, choice_rule = "noble", "R-30"

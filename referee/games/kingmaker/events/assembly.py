@@ -27,13 +27,12 @@ from referee.games.kingmaker.events.base import (
 )
 from referee.games.kingmaker.components import norm
 from referee.games.kingmaker.notation import items, one, sections, shown, shown_list
-from referee.games.kingmaker.rules import refuse
+from referee.games.kingmaker.rules import SESSION_PHASES, refuse
 from referee.games.kingmaker.state import (
     ASSIGN,
     BISHOPS,
     BUSINESS,
     CHANCERY,
-    PARLIAMENT,
     PROPOSE,
     SELECT,
     VOTE,
@@ -265,7 +264,7 @@ class Bishop(Base):
     doc = "the Parliament's leader assigns a Chancery bishop to an attending noble, no vote (7.3)"
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the bishop", "to": "the attending noble (he holds no bishop)"}
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[BISHOPS]})
     forms = (("bishop CARD to NOBLE", "round 1, before the titles and offices: every bishop that "
                                       "can be placed is (7.3)"),)
 
@@ -295,10 +294,10 @@ class Bishop(Base):
         return bishops_or_on(seat(state, evolve(after, bishops=after.bishops + (card,))))
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.sitting is None or state.sitting.step != BISHOPS or state.duties:
-            return
+        s = state.sitting
+        assert s is not None
         for card, noble in bishop_moves(state):
-            yield self.make(state.sitting.leader, card=card, to=noble)
+            yield self.make(s.leader, card=card, to=noble)
 
 
 def titles_first(state: State, cards: list[str]) -> list[str]:
@@ -311,7 +310,7 @@ class Select(Base):
     doc = "the round's leader selects the Chancery titles and offices he will propose (7.3)"
     fields = {"cards": "str[]"}
     field_docs = {"cards": "the selection in the order proposed, titles first (empty: none)"}
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[SELECT]})
     forms = (("select CARDS", "any of the Chancery's titles and offices, titles first (7.3)"),
              ("select none", "nothing is proposed this round"))
 
@@ -350,8 +349,7 @@ class Select(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is None or s.step != SELECT or state.duties:
-            return
+        assert s is not None
         cards = titles_first(state, cards_of_kind(state, s.pool, "title", "office"))
         yield self.make(s.leader, cards=cards)
         yield self.make(s.leader, cards=[])
@@ -366,7 +364,7 @@ class Propose(Base):
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the title or office, the next of the selection",
                   "to": "the noble (R-37: any in play, attending or not, none under siege)"}
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[PROPOSE]})
     forms = (("propose CARD to NOBLE", "then the debate, and the table's `vote` (7.3)"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -392,8 +390,7 @@ class Propose(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is None or s.step != PROPOSE or state.duties:
-            return
+        assert s is not None
         for noble in eligible(state, s.selected[0]):
             yield self.make(s.leader, card=s.selected[0], to=noble)
 
@@ -438,7 +435,7 @@ class Vote(Base):
     fields = {"yea": "str[]", "nay": "str[]"}
     field_docs = {"yea": "the players voting yea", "nay": "the players voting nay"}
     actor = "table"
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[VOTE]})
     forms = (("vote yea PLAYERS nay PLAYERS", "e.g. vote yea Ann,Cat nay Ben: passes with more "
                                               "yea than nay in both houses (R-38)"),
              ("vote none", "everyone abstains: the question fails"))
@@ -494,8 +491,7 @@ class Vote(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is None or s.step != VOTE or s.motion is None or state.duties:
-            return
+        assert s is not None and s.motion is not None
         for choice in ("yea", "nay"):
             sides: dict[str, list[str]] = {"yea": [], "nay": []}
             for player in state.playing:
@@ -613,7 +609,7 @@ class Illegitimate(Base):
     fields = {"king": "str"}
     field_docs = {"king": "the King the motion strikes"}
     actor = "any"
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[BUSINESS]})
     forms = (("illegitimate KING", "by the player whose attending noble controls the other King; "
                                    "some votes are bound (R-40, R-54)"),)
 
@@ -638,9 +634,6 @@ class Illegitimate(Base):
                                    motion=motion, motions=s.motions + (king,)))
 
     def moves(self, state: State) -> Iterator[Event]:
-        s = state.sitting
-        if s is None or s.step != BUSINESS or state.duties:
-            return
         for king in rules.kings(state):
             for player in state.playing:
                 if illegitimacy_problem(state, player, king) is None:

@@ -1,6 +1,6 @@
 """What Kingmaker's events share: the base class `Base` (values declared on first use, R-2;
-the duty a move answers; nothing but that answer while a duty is pending; the referee's own
-settling after the effect), names in moves and in logged events, dice, and held event cards.
+why a move is out of its phase, in the words the table hears; the referee's own settling after
+the effect), names in moves and in logged events, dice, and held event cards.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from referee.engine import Args, Event, EventType
-from referee.errors import MoveError, NotationError
+from referee.errors import IllegalMove, MoveError, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
@@ -46,7 +46,6 @@ AFTER_TIME = frozenset({"end", "amend"})
 class Base(EventType[State]):
     """The shared shape of Kingmaker's events (see the module doc)."""
 
-    answers: ClassVar[frozenset[str]] = frozenset()  # duty kinds this event resolves
     always: ClassVar[bool] = False  # may come while any duty is pending (table, trades)
     # The rule of an event that only answers a duty the referee set (a retreat, an heir's new
     # keeper): typed when no such duty is pending it is refused, never applied. "" for others.
@@ -93,23 +92,35 @@ class Base(EventType[State]):
         return rules.settle(before, state)
 
     def gate(self, state: State, event: Event) -> None:
-        """Nothing after the time limit but its end (R-84); nothing but the answer to a pending
-        duty; no trade in active combat (rule 14)."""
-        if state.time_up and self.name not in AFTER_TIME:
-            raise refuse("the time limit has ended the game (R-49): nothing more is played; "
-                         "the table records `end time`", "time-up", "R-84")
-        current = rules.duty(state)
-        if current is not None and not self.always and current.kind not in self.answers:
-            raise refuse(f"first: {rules.duty_prompt(current)}", "duty-pending", "§5")
-        if current is None and self.owed_rule:
-            raise refuse(f"not the moment for `{self.name}`: it answers the referee's question "
-                         f"({self.forms[0][1]}), and none is open now; "
-                         f"{rules.to_act(state).prompt}", "not-owed", self.owed_rule)
-        if state.combat is not None and not self.always and not self.in_combat:
-            raise refuse("a combat is being resolved: "
-                         f"{rules.to_act(state).prompt}", "combat-pending", "§6")
+        """The core gates an event of declared phases; one allowed in any is held here to what
+        `out_of_place` says."""
+        if self.phases is None:
+            problem = self.out_of_place(state)
+            if problem is not None:
+                raise problem
 
-    in_combat: ClassVar[bool] = False  # part of resolving a combat
+    def out_of_place(self, state: State) -> IllegalMove | None:
+        """Why the event cannot come now, said as the table hears it when the core refuses it by
+        its phases (Game.explain): nothing after the time limit but its end (R-84); nothing but
+        the answer to a pending duty; no answer when none is owed; nothing else while a combat
+        is resolved."""
+        if state.time_up and self.name not in AFTER_TIME:
+            return refuse("the time limit has ended the game (R-49): nothing more is played; "
+                          "the table records `end time`", "time-up", "R-84")
+        current = rules.duty(state)
+        phases = self.phases or frozenset()
+        if current is not None and not self.always and \
+                rules.DUTY_PHASES[current.kind] not in phases:
+            return refuse(f"first: {rules.duty_prompt(current)}", "duty-pending", "§5")
+        if current is None and self.owed_rule:
+            return refuse(f"not the moment for `{self.name}`: it answers the referee's question "
+                          f"({self.forms[0][1]}), and none is open now; "
+                          f"{rules.to_act(state).prompt}", "not-owed", self.owed_rule)
+        if state.combat is not None and not self.always and \
+                phases.isdisjoint(rules.COMBAT_PHASES.values()):
+            return refuse("a combat is being resolved: "
+                          f"{rules.to_act(state).prompt}", "combat-pending", "§6")
+        return None
 
     def effect(self, state: State, event: Event) -> State:
         raise NotImplementedError

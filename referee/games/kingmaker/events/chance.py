@@ -37,7 +37,7 @@ from referee.games.kingmaker.events.base import (
 )
 from referee.games.kingmaker.events.peace import moved_by_event
 from referee.games.kingmaker.notation import find, one, sections, shown, shown_list, shown_location
-from referee.games.kingmaker.rules import refuse, split
+from referee.games.kingmaker.rules import DUTY_PHASES, refuse, split
 from referee.games.kingmaker.state import CHANCE, MOVEMENT, Duty, State, instances
 
 
@@ -85,7 +85,7 @@ class EventCard(Base):
         return state  # bad weather alone does nothing here
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.event_drawn or state.duties:
+        if state.event_drawn:
             return
         for name in available_events(state):
             yield self.make(state.active, card=name)
@@ -220,9 +220,8 @@ class Respond(Base):
                   "port": "aboard a ship: the declared nearest friendly or unfortified port",
                   **DECLARES_DOC}
     optional = frozenset({"with", "port", "declares"})
-    answers = frozenset({"respond"})
     owed_rule = "§8.3"
-    phases = frozenset({CHANCE})
+    phases = frozenset({DUTY_PHASES["respond"]})
     forms = (("respond NOBLE [with NOBLES] [port PLACE]", "a called noble goes (§8.3); the "
                                                           "referee fills in `to`"),)
 
@@ -297,9 +296,7 @@ class Respond(Base):
         return put_into_port(state, ship, port)
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is None or current.kind != "respond":
-            return
+        current = state.duties[0]
         noble = current.subject
         ports: Sequence[str | None] = [None]
         if split(state.nobles[noble].at)[0] == "aboard":
@@ -319,9 +316,8 @@ class Leave(Base):
     doc = "a called noble leaves an heir with a noble of his force (§8.3)"
     fields = {"heir": "str", "with": "str"}
     field_docs = {"heir": "the heir left behind", "with": "the noble who takes him"}
-    answers = frozenset({"respond"})
     owed_rule = "§8.3"
-    phases = frozenset({CHANCE})
+    phases = frozenset({DUTY_PHASES["respond"]})
     forms = (("leave HEIR with NOBLE", "before a called noble answers (§8.3)"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -347,9 +343,7 @@ class Leave(Base):
         return evolve(state, heirs=heirs)
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is None or current.kind != "respond":
-            return
+        current = state.duties[0]
         noble = current.subject
         mates = [n for n in rules.at_location(state, state.nobles[noble].at)
                  if n != noble and state.owner(n) == state.owner(noble)]
@@ -368,9 +362,8 @@ class Storm(Base):
     optional = frozenset({"port", "declares"})
     actor = "table"
     reveal = True
-    answers = frozenset({"storm"})
     owed_rule = "§5.1"
-    phases = frozenset({CHANCE})
+    phases = frozenset({DUTY_PHASES["storm"]})
     forms = (("storm SHIP ROLL [ROLL ...] [port PLACE]", "each ship at sea in a storm "
                                                          "(rule 10; 96-00 sinks it)"),)
 
@@ -411,10 +404,7 @@ class Storm(Base):
         return put_into_port(state, ship, port)
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is None or current.kind != "storm":
-            return
-        ship = current.subject
+        ship = state.duties[0].subject
         yield self.make(None, ship=ship, rolls=[100])
         owner = state.owner(state.ships[ship].by)
         for place in place_names(state):
@@ -430,8 +420,7 @@ class Friendly(Base):
     fields = {"place": "str", "for": "str"}
     field_docs = {"place": "his fortress", "for": "the player it is friendly to"}
     actor = "any"
-    answers = frozenset({"respond"})
-    phases = frozenset({CHANCE, MOVEMENT})
+    phases = frozenset({DUTY_PHASES["respond"], MOVEMENT})
     forms = (("friendly PLACE for PLAYER", "the controller's grant, irreversible for the phase "
                                            "(§8.2); --as the controller"),)
 
@@ -460,7 +449,7 @@ class Friendly(Base):
         return evolve(state, grants=state.grants | {(place, player)})
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.stage != MOVEMENT or state.duties or state.combat is not None:
+        if state.stage != MOVEMENT:  # to a called noble it is allowed, not offered
             return
         for place, noble in state.control.items():
             owner = state.owner(noble)

@@ -279,8 +279,6 @@ class Attack(Base):
         return start_combat(state, combat)
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.duties or state.combat is not None:
-            return
         player = state.active
         mine: dict[str, list[str]] = {}
         for noble in state.faction(player):
@@ -445,6 +443,8 @@ class SiegeAct(Base):
                 not (siege and n in siege.nobles)]
 
     def gate(self, state: State, event: Event) -> None:
+        """A siege is broken at any time outside active combat, laid, joined and concluded in
+        the combat phase: its moment depends on its action, so no phase is declared for it."""
         if event.get("action") == "break":
             refuse_in_active_combat(state, "breaking a siege")
             return

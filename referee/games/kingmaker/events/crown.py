@@ -78,8 +78,6 @@ class Take(Base):
         return rules.chronicle(give_heir(state, heir, noble), f"{noble} takes {heir}")
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.duties or state.combat is not None:
-            return
         for heir, info in state.heirs.items():
             if info.alive and info.by is None:
                 for noble in rules.at_location(state, info.at):
@@ -174,8 +172,6 @@ class Crown(Base):
         return rules.chronicle(state, f"{heir} is crowned at {place}")
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.duties or state.combat is not None:
-            return
         for heir, place in rules.coronations(state):
             yield self.make(state.active, heir=heir, place=place)
 
@@ -226,7 +222,7 @@ class Draw(Base):
         return enter_drawn(state, card, player)
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.drew or state.duties or state.combat is not None:
+        if state.drew:
             return
         probe = rules.rebuild_deck(state)
         if rules.deck_size(probe) <= 0:
@@ -332,7 +328,6 @@ class Discard(Base):
     fields = {"card": "str"}
     field_docs = {"card": "the card (a hidden one is named now)"}
     actor = "any"
-    answers = frozenset({"discard"})
     forms = (("discard CARD", "down to two crown cards in hand (§5.3)"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -344,6 +339,8 @@ class Discard(Base):
         return f"discard {shown(event['card'])}"
 
     def gate(self, state: State, event: Event) -> None:
+        """A discard answers its duty wherever that stands among those pending: no phase is
+        declared for it, and its moment is checked here."""
         current = next((d for d in state.duties if d.kind == "discard" and
                         d.player == event.by), None)
         if current is None:

@@ -43,7 +43,7 @@ from referee.games.kingmaker.notation import (
     unquote,
     value_text,
 )
-from referee.games.kingmaker.rules import refuse
+from referee.games.kingmaker.rules import DUTY_PHASES, SESSION_PHASES, refuse
 from referee.games.kingmaker.state import (
     ASSIGN,
     DEAL,
@@ -288,7 +288,7 @@ class Dealt(Base):
     field_docs = {"cards": "the cards, canonical names (copies as `NAME #2`)", **DECLARES_DOC}
     optional = frozenset({"declares"})
     reveal = True
-    answers = frozenset({"deal"})
+    phases = frozenset({DEAL, DUTY_PHASES["deal"]})
     forms = (("dealt CARD, CARD, ...", "the cards dealt to you (R-5); one card at a time when "
                                        "dealt on until a noble comes (R-6, §9)"),)
 
@@ -383,12 +383,8 @@ class Dealt(Base):
         return lay_out(state, player)
 
     def moves(self, state: State) -> Iterator[Event]:
-        turn = rules.to_act(state)
         current = rules.duty(state)
-        if (current is not None and current.kind != "deal") or not turn.players or \
-                (current is None and state.stage != DEAL):
-            return
-        player = turn.players[0]
+        player = rules.to_act(state).players[0]
         if not state.in_play and _layout_lacks_values(state, current is not None):
             return  # the deal that starts the layout would be refused: the note says why
         probe = rules.rebuild_deck(state) if state.cards else rules.open_deck(state)
@@ -463,7 +459,7 @@ class Assign(Base):
           "Parliament's third round, a Chancery card assigned without a vote (7.3)"
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the card", "to": "the noble, or `chancery`"}
-    answers = frozenset({"layout"})
+    phases = frozenset({DUTY_PHASES["layout"], SESSION_PHASES[ASSIGN]})
     forms = (("assign CARD to NOBLE", "lay out a dealt card (§4); Parliament's round 3 (7.3)"),
              ("assign CARD to chancery", "a card no noble of yours may take (§4)"))
 
@@ -510,12 +506,11 @@ class Assign(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
-        s = state.sitting
-        if current is None and s is not None and s.step == ASSIGN:
+        if current is None:  # Parliament's round 3
+            s = state.sitting
+            assert s is not None
             for card, noble in unvoted_moves(state):
                 yield self.make(s.leader, card=card, to=noble)
-            return
-        if current is None or current.kind != "layout":
             return
         player = str(current.player)
         for card in dealt_cards(state, player):

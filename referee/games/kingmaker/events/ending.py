@@ -14,7 +14,7 @@ from referee.games.kingmaker.events.base import Base, known_player, parse_player
 from referee.games.kingmaker.events.homecoming import return_next
 from referee.games.kingmaker.events.parliament import next_step
 from referee.games.kingmaker.notation import find, one, shown
-from referee.games.kingmaker.rules import refuse, split
+from referee.games.kingmaker.rules import SESSION_PHASES, refuse, split
 from referee.games.kingmaker.state import (
     CHANCE,
     COMBAT,
@@ -90,7 +90,7 @@ class Next(Base):
     name = "next"
     doc = "the active player ends the phase (the draw phase ends the turn); in Parliament, the " \
           "player asked ends his excuses, revocations or return"
-    phases = frozenset(TURN_PHASES)
+    phases = frozenset(TURN_PHASES) | {SESSION_PHASES[step] for step in (EXCUSE, REVOKE, RETURN)}
     forms = (("next", "end the phase; phases with nothing to do are skipped (§5); in "
                       "Parliament, done with excuses, revocations or the return (7.2, 7.5)"),)
 
@@ -121,7 +121,7 @@ class Next(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         turn = rules.to_act(state)
-        if not turn.players or state.duties or state.combat is not None:
+        if not turn.players:
             return
         event = self.make(turn.players[0])
         if self.valid(state, event):

@@ -26,10 +26,9 @@ from referee.games.kingmaker.events.parliament import (
     stay_at_call,
 )
 from referee.games.kingmaker.notation import find, one, sections, shown, shown_location
-from referee.games.kingmaker.rules import refuse
+from referee.games.kingmaker.rules import DUTY_PHASES, SESSION_PHASES, refuse
 from referee.games.kingmaker.state import (
     BUSINESS,
-    PARLIAMENT,
     RETURN,
     Parliament,
     Peace,
@@ -142,7 +141,7 @@ def dismissed(state: State) -> State:
 class Dismiss(Base):
     name = "dismiss"
     doc = "the caller dismisses Parliament: the nobles go home, one player at a time (7.5)"
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[BUSINESS]})
     forms = (("dismiss", "after the rounds and any other business (7.5)"),)
 
     def effect(self, state: State, event: Event) -> State:
@@ -153,8 +152,8 @@ class Dismiss(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is not None and s.step == BUSINESS and not state.duties:
-            yield self.make(s.caller)
+        assert s is not None
+        yield self.make(s.caller)
 
 
 def return_problem(state: State, player: str, noble: str, to: str) -> IllegalMove | None:
@@ -172,7 +171,7 @@ class Return(Base):
     doc = "an attending noble goes home from Parliament, movement rules ignored (7.5, R-30)"
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the noble", "to": "his home (R-30)"}
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[RETURN]})
     forms = (("return NOBLE [to LOCATION]", "one of his homes (R-30); the referee fills in the "
                                              "first"),)
 
@@ -199,8 +198,7 @@ class Return(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is None or s.step != RETURN or state.duties:
-            return
+        assert s is not None
         player = s.order[s.asked]
         for noble in to_place(state, player):
             for home in rules.home_choices(state, noble):
@@ -214,8 +212,7 @@ class Stay(Base):
     fields = {"item": "str", "freemove": "bool"}
     field_docs = {"item": "the noble or ship", "freemove": "a Free Move card is spent (7.5)"}
     optional = frozenset({"freemove"})
-    answers = frozenset({"port"})
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({DUTY_PHASES["port"], SESSION_PHASES[RETURN]})
     forms = (("stay SHIP", "at the call: its controller and all aboard stay away (R-74)"),
              ("stay NOBLE|SHIP freemove", "at dismissal, a Free Move each (7.5)"),
              ("stay NOBLE", "at dismissal, the noble who called Parliament, free (7.5, R-56)"))
@@ -256,12 +253,12 @@ class Stay(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         current = rules.duty(state)
-        if current is not None and current.kind == "port" and "stay" in current.choices:
-            yield self.make(current.player, item=current.subject)
+        if current is not None:  # a ship called to port
+            if "stay" in current.choices:
+                yield self.make(current.player, item=current.subject)
             return
         s = state.sitting
-        if s is None or s.step != RETURN or state.duties:
-            return
+        assert s is not None
         player = s.order[s.asked]
         for item in to_place(state, player) + keepable(state, player):
             for freemove in (False, True):

@@ -233,8 +233,6 @@ class MoveForce(Base):
                       barred=barred)
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.duties or state.combat is not None:
-            return
         player = state.active
         for force in forces(state, player):
             for to in destinations(state):
@@ -432,8 +430,6 @@ class Sail(Base):
         return state
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.duties or state.combat is not None:
-            return
         player = state.active
         ports = [f"port:{e.name}" for e in state.box.of("place")
                  if e.flag("port") and e.get("kind")]

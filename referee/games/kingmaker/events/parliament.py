@@ -31,7 +31,7 @@ from referee.games.kingmaker.events.base import (
 )
 from referee.games.kingmaker.events.chance import landing, port_problem
 from referee.games.kingmaker.notation import find, items, one, sections, shown, shown_list
-from referee.games.kingmaker.rules import refuse, split
+from referee.games.kingmaker.rules import DUTY_PHASES, SESSION_PHASES, refuse, split
 from referee.games.kingmaker.state import (
     EXCUSE,
     PARLIAMENT,
@@ -276,8 +276,6 @@ class ParliamentCall(Base):
         return travel(state)
 
     def moves(self, state: State) -> Iterator[Event]:
-        if state.sitting is not None or state.duties or state.combat is not None:
-            return
         player = state.active
         if state.people_due:
             yield from self.people_moves(state, player)
@@ -385,7 +383,7 @@ class Excuse(Base):
     fields = {"nobles": "str[]", "sea": "bool"}
     field_docs = {"nobles": "his nobles excused", "sea": "free: off the mainland or at sea (R-35)"}
     optional = frozenset({"sea"})
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[EXCUSE]})
     forms = (("excuse NOBLES", "a Writ each, in turn from the caller's left (7.2)"),
              ("excuse NOBLE sea", "free for a noble off the mainland or at sea (R-35)"))
 
@@ -431,8 +429,7 @@ class Excuse(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is None or s.step != EXCUSE or state.duties:
-            return
+        assert s is not None
         player = s.order[s.asked]
         for noble, sea in excuse_choices(state, player):
             yield self.make(player, nobles=[noble], sea=True if sea else None)
@@ -443,7 +440,7 @@ class Revoke(Base):
     doc = "the caller revokes excuses, a Writ each (7.2)"
     fields = {"nobles": "str[]"}
     field_docs = {"nobles": "the excused nobles who must attend after all"}
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({SESSION_PHASES[REVOKE]})
     forms = (("revoke NOBLES", "by the caller, after the excuses (7.2)"),)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
@@ -480,8 +477,7 @@ class Revoke(Base):
 
     def moves(self, state: State) -> Iterator[Event]:
         s = state.sitting
-        if s is None or s.step != REVOKE or state.duties:
-            return
+        assert s is not None
         for noble in s.excused:
             yield self.make(s.caller, nobles=[noble])
 
@@ -565,9 +561,8 @@ class Port(Base):
     field_docs = {"ship": "the ship", "place": "the declared nearest open or friendly mainland "
                                                "port", **DECLARES_DOC}
     optional = frozenset({"declares"})
-    answers = frozenset({"port"})
     owed_rule = "R-74"
-    phases = frozenset({PARLIAMENT})
+    phases = frozenset({DUTY_PHASES["port"]})
     forms = (("port SHIP PLACE", "its force lands there; who attends goes on to Parliament "
                                  "(R-74)"),)
 
@@ -605,9 +600,7 @@ class Port(Base):
         return port_done(state)
 
     def moves(self, state: State) -> Iterator[Event]:
-        current = rules.duty(state)
-        if current is None or current.kind != "port":
-            return
+        current = state.duties[0]
         found = 0
         for place in port_names(state):
             if found < 6 and port_choice_problem(state, current.subject, place) is None:

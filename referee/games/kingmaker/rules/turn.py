@@ -13,12 +13,13 @@ from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.rules.calls import caller_problem, calling, may_call, peace_problem
 from referee.games.kingmaker.rules.control import friendly_snapshot
 from referee.games.kingmaker.rules.crowning import coronations
-from referee.games.kingmaker.rules.duties import chronicle, duty, duty_prompt
+from referee.games.kingmaker.rules.duties import DUTY_PROMPTS, chronicle, duty, duty_prompt
 from referee.games.kingmaker.rules.names import refuse
 from referee.games.kingmaker.rules.places import noble_position, place_of
 from referee.games.kingmaker.state import (
     ASSIGN,
     BISHOPS,
+    BUSINESS,
     CHANCE,
     COMBAT,
     CORONATION,
@@ -28,6 +29,7 @@ from referee.games.kingmaker.state import (
     MOVEMENT,
     OVER,
     PARLIAMENT,
+    PORTS,
     PROPOSE,
     RETURN,
     REVOKE,
@@ -40,12 +42,50 @@ from referee.games.kingmaker.state import (
 )
 
 
+# The phases finer than the turn's stage, which the core gates every event on as it does the
+# stages: the duty pending first (`duty.heir`), a combat's stage (`combat.weather`), a Parliament's
+# step (`parliament.vote`). Each refines a stage of the turn, but for a duty that may fall due in
+# any (a deal, an heir's keeper, a captive...).
+DUTY_PHASES = {kind: f"duty.{kind}" for kind in DUTY_PROMPTS}
+COMBAT_PHASES = {stage: f"combat.{stage}" for stage in ("weather", "result", "deaths")}
+SESSION_PHASES = {step: f"parliament.{step}" for step in (
+    EXCUSE, REVOKE, PORTS, BISHOPS, SELECT, PROPOSE, VOTE, ASSIGN, BUSINESS, RETURN)}
+# A Parliament in session: its steps, and the ships it calls to port (R-74).
+IN_SESSION = frozenset(SESSION_PHASES.values()) | {DUTY_PHASES["port"]}
+STAGE_OF = {**dict.fromkeys(COMBAT_PHASES.values(), COMBAT),
+            **dict.fromkeys(IN_SESSION, PARLIAMENT),
+            DUTY_PHASES["respond"]: CHANCE, DUTY_PHASES["storm"]: CHANCE}  # the event card's
+
+
 def phase(state: State) -> str:
+    """The phase id (Game.phase): the game's end, the time limit, the duty pending, the combat's
+    stage, the Parliament's step, else the turn's stage."""
+    if state.ended is not None or state.time_up:
+        return stage(state)
+    if state.duties:
+        return DUTY_PHASES[state.duties[0].kind]
+    if state.combat is not None:
+        return COMBAT_PHASES[state.combat.stage]
+    if state.sitting is not None:
+        return SESSION_PHASES[state.sitting.step]
+    return state.stage
+
+
+def stage(state: State) -> str:
+    """The turn's stage, as a move out of its phase is told it (the end and the time limit
+    first)."""
     if state.ended is not None:
         return OVER
     if state.time_up:
         return TIME_UP
     return state.stage
+
+
+def stages(phases: frozenset[str] | None) -> frozenset[str] | None:
+    """The turn's stages that `phases` refine; None (any) for a duty that may fall due in any."""
+    if phases is None or any(p in DUTY_PHASES.values() and p not in STAGE_OF for p in phases):
+        return None
+    return frozenset(STAGE_OF.get(p, p) for p in phases)
 
 
 def to_act(state: State) -> ToAct:
@@ -149,20 +189,19 @@ def sitting_turn(state: State) -> ToAct:
                                     "`dismiss`")
 
 
-SESSION_EVENTS = frozenset({"excuse", "revoke", "port", "stay", "bishop", "select", "propose",
-                            "vote", "illegitimate", "dismiss", "return"})
-
-
-def explain(state: State, kind: str, by: str | None) -> IllegalMove | None:
-    """Parliament's own reason for a move the core refuses as out of turn or out of its phase
-    (Game.explain): no Parliament in session, or whose turn it is in the session and why."""
+def explain(state: State, kind: str, by: str | None,
+            phases: frozenset[str] | None) -> IllegalMove | None:
+    """Parliament's own reason for a move out of turn or out of its stage (Game.explain), the
+    move's `phases` telling whether it belongs to a session: no Parliament in session, or whose
+    turn it is in the session and why."""
     sitting = state.sitting
+    session = phases is not None and phases <= IN_SESSION
     if sitting is None:
-        if kind in SESSION_EVENTS:
+        if session:
             return refuse(f"`{kind}` belongs to a Parliament in session, and none is: "
                           f"{to_act(state).prompt}", "no-parliament", "§7")
         return None
-    if by is None or by not in state.names or kind not in SESSION_EVENTS | {"next"}:
+    if by is None or by not in state.names or not (session or kind == "next"):
         return None
     turn = sitting_turn(state)
     if by in turn.players:
