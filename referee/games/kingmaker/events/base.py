@@ -12,6 +12,7 @@ from referee.errors import MoveError, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
+from referee.games.kingmaker.forms import Form, Slot
 from referee.games.kingmaker.notation import (
     declaration_words,
     find,
@@ -21,6 +22,8 @@ from referee.games.kingmaker.notation import (
     location_words,
     one,
     shown,
+    shown_list,
+    shown_location,
     split_trailing_declarations,
     tokens,
     unquote,
@@ -53,6 +56,15 @@ class Base(EventType[State]):
     owed_rule: ClassVar[str] = ""
 
     # ---- notation ---------------------------------------------------------------------------
+    # One form per event type: it reads the typed words, prints the event and lists the lines
+    # of `options` and the man page (`forms`, derived here from it).
+    form: ClassVar[Form] = Form()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "form" in cls.__dict__:
+            cls.forms = cls.form.lines(cls.name)
+
     def parse(self, state: State, args: Args) -> Event:
         words = tokens(args.text)[1:]
         main, declared = split_trailing_declarations(words)
@@ -70,10 +82,7 @@ class Base(EventType[State]):
         return self.make(by, **fields)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
-        if args.words:
-            raise NotationError(f"unexpected {' '.join(args.words)!r} in {args.text!r}",
-                                code="trailing-words")
-        return {}
+        return self.form.read(self, state, args)
 
     def format(self, state: State, event: Event) -> str:
         text = self.text(state, event)
@@ -81,7 +90,7 @@ class Base(EventType[State]):
         return text + "".join(" " + inline_text(item) for item in extra)
 
     def text(self, state: State, event: Event) -> str:
-        return self.name
+        return self.form.text(self.name, event)
 
     # ---- effect -----------------------------------------------------------------------------
     def apply(self, state: State, event: Event) -> State:
@@ -235,6 +244,132 @@ def parse_location(state: State, words: Sequence[str], text: str) -> str:
     else:
         name = unquote(name).replace("-", " ")
     return f"{prefix}:{name}"
+
+
+def rules_normal(state: State, location: str) -> str:
+    """A typed location as stored, even for a place still to be declared (R-2)."""
+    prefix, name = split(location)
+    entry = state.box.place(name)
+    if prefix == "in" and entry is not None and entry.get("kind") == "unfortified":
+        return f"near:{name}"
+    return location
+
+
+# ---- slots: one reader and one printer per kind of value typed (see forms.py) ----------------
+
+
+def named(field: str, label: str, choices: Callable[[State], Sequence[str]], one_what: str,
+          what: str, aliases: Callable[[State], dict[str, str]] | None = None,
+          **more: Any) -> Slot:
+    """One name among the state's (`one_what` when not exactly one is typed)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        return find(one(words, one_what, args.text), list(choices(state)), what, args.text,
+                    aliases(state) if aliases else None)
+    return Slot(field, label, reader, **more)
+
+
+def names(field: str, label: str, choices: Callable[[State], Sequence[str]], what: str,
+          aliases: Callable[[State], dict[str, str]] | None = None, distinct: bool = True,
+          **more: Any) -> Slot:
+    """Comma-separated names among the state's (`distinct`: at least one, none twice)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        known = aliases(state) if aliases else None
+        if distinct:
+            return list(find_all(words, list(choices(state)), what, args.text, known))
+        return [find(name, list(choices(state)), what, args.text, known)
+                for name in items(words)]
+    return Slot(field, label, reader, shown_list, **more)
+
+
+def in_play(state: State) -> list[str]:
+    return list(state.nobles)
+
+
+def nobles_or_heirs(state: State) -> list[str]:
+    return list(state.nobles) + heir_names(state)
+
+
+def noble(field: str, label: str = "NOBLE", **more: Any) -> Slot:
+    return named(field, label, in_play, "noble", "noble in play", **more)
+
+
+def nobles(field: str, label: str = "NOBLES", heirs: bool = False, **more: Any) -> Slot:
+    """Nobles in play; with `heirs`, the heirs they take along may be named too (R-63)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        if heirs:
+            words = nobles_with_heirs(state, words, args.text)
+        return list(parse_nobles(state, words, args.text))
+    return Slot(field, label, reader, shown_list, **more)
+
+
+def heirs_along(field: str) -> Slot:
+    """`with HEIRS` after the moving nobles: the words of both, the heirs checked and dropped."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        return nobles_with_heirs(state, words, args.text)
+    return Slot(field, "HEIRS", reader)
+
+
+def heir(field: str, label: str = "HEIR", **more: Any) -> Slot:
+    return named(field, label, heir_names, "heir", "heir", **more)
+
+
+def place(field: str) -> Slot:
+    return named(field, "PLACE", place_names, "place", "place", place_aliases)
+
+
+def places(field: str) -> Slot:
+    return names(field, "PLACES", place_names, "place", place_aliases, distinct=False)
+
+
+def player(field: str) -> Slot:
+    return named(field, "PLAYER", lambda state: list(state.names), "player", "player")
+
+
+def players(field: str) -> Slot:
+    return names(field, "PLAYERS", lambda state: list(state.names), "player", distinct=False)
+
+
+def ship(field: str) -> Slot:
+    return named(field, "SHIP", lambda state: list(state.ships), "ship", "ship in play")
+
+
+def event_card(field: str) -> Slot:
+    return named(field, "CARD", event_names, "event card", "event card")
+
+
+def choice(field: str, options: Sequence[str], one_what: str, what: str,
+           **more: Any) -> Slot:
+    return named(field, "|".join(options), lambda state: options, one_what, what, **more)
+
+
+def location(field: str, label: str = "LOCATION", normal: bool = True, **more: Any) -> Slot:
+    """`in:P`, `near:P`, `sq:TEXT`... as stored (`normal`: an unfortified place's `in:` is
+    `near:`)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        typed = parse_location(state, words, args.text)
+        return rules_normal(state, typed) if normal else typed
+    return Slot(field, label, reader, shown_location, **more)
+
+
+Where = Callable[[State, Args], Callable[[str], bool]]
+
+
+def card(field: str, label: str = "CARD", what: str = "card", where: Where | None = None,
+         **more: Any) -> Slot:
+    """A crown card; an entry with copies names its first copy `where` accepts."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        return parse_card(state, one(words, what, args.text), args.text,
+                          where(state, args) if where else None)
+    return Slot(field, label, reader, **more)
+
+
+def first_home(etype: Any, state: State, args: Args, out: dict[str, Any]) -> str:
+    """The default of `to` for a noble going home: the first of his homes (R-30)."""
+    return rules_normal(state, (rules.home_choices(state, out["noble"]) or [""])[0])
+
+
+def roll_text(roll: int) -> str:
+    return f"{roll:02d}" if roll < 100 else "00"
 
 
 def known_noble(state: State, name: str) -> str:
