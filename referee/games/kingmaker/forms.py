@@ -100,10 +100,12 @@ class Flag:
 
 @dataclass(frozen=True)
 class Either:
-    """`[moving NOBLE | host NOBLE]`: one of two keywords, for the listing (read by hand)."""
+    """`[moving NOBLE | host NOBLE]`: one of two keywords for one value, the first printed when
+    the field `when` is true (read by its event type's own `read`)."""
 
     first: Key
     second: Key
+    when: str
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,10 @@ class Form:
                     words += [part.word, part.slot.show(value)]
             elif isinstance(part, Flag) and event.get(part.word):
                 words.append(part.word)
+            elif isinstance(part, Either):
+                key = part.first if event.get(part.when) else part.second
+                value = event.get(key.slot.field)
+                words += [key.word, key.slot.show(value)] if value else []
         if len(words) == 1 and self.empty:
             words.append(self.empty[0])
         return " ".join(words)

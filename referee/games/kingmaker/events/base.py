@@ -313,28 +313,28 @@ def heir(field: str, label: str = "HEIR", **more: Any) -> Slot:
     return named(field, label, heir_names, "heir", "heir", **more)
 
 
-def place(field: str) -> Slot:
-    return named(field, "PLACE", place_names, "place", "place", place_aliases)
+def place(field: str, **more: Any) -> Slot:
+    return named(field, "PLACE", place_names, "place", "place", place_aliases, **more)
 
 
-def places(field: str) -> Slot:
-    return names(field, "PLACES", place_names, "place", place_aliases, distinct=False)
+def places(field: str, **more: Any) -> Slot:
+    return names(field, "PLACES", place_names, "place", place_aliases, distinct=False, **more)
 
 
-def player(field: str) -> Slot:
-    return named(field, "PLAYER", lambda state: list(state.names), "player", "player")
+def player(field: str, **more: Any) -> Slot:
+    return named(field, "PLAYER", lambda state: list(state.names), "player", "player", **more)
 
 
-def players(field: str) -> Slot:
-    return names(field, "PLAYERS", lambda state: list(state.names), "player", distinct=False)
+def players(field: str, **more: Any) -> Slot:
+    return names(field, "PLAYERS", lambda state: list(state.names), "player", distinct=False, **more)
 
 
-def ship(field: str) -> Slot:
-    return named(field, "SHIP", lambda state: list(state.ships), "ship", "ship in play")
+def ship(field: str, **more: Any) -> Slot:
+    return named(field, "SHIP", lambda state: list(state.ships), "ship", "ship in play", **more)
 
 
-def event_card(field: str) -> Slot:
-    return named(field, "CARD", event_names, "event card", "event card")
+def event_card(field: str, **more: Any) -> Slot:
+    return named(field, "CARD", event_names, "event card", "event card", **more)
 
 
 def choice(field: str, options: Sequence[str], one_what: str, what: str,
