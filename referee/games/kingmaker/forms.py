@@ -48,6 +48,7 @@ class Slot:
     reader: Reader
     printer: Callable[[Any], str] = shown
     alts: tuple[str, ...] = ()  # words taken as they are, before the reader (`none`, `hidden`)
+    lead: bool = False  # the first word as typed, before keywords are looked for (an action)
     width: int = 0  # as a head: the words it takes from the front (0: all the rest)
     optional: bool = False  # as a head: may be left out (listed in brackets)
     default: Default | None = None  # the value the referee fills in when it is left out
@@ -76,7 +77,7 @@ class Key:
     optional: bool = False
     listed: bool = True  # False: filled in by the referee, printed but not offered
     strict: bool = False  # typed with nothing after it, it is read (and refused), not ignored
-    join: bool = False  # its words join the head's, its slot's reader gives the words (`with HEIRS`)
+    join: bool = False  # its words join the head's; its slot's reader gives them (`with HEIRS`)
     split: bool = False  # the keywords after it are its own (`on NOBLES [allies NOBLES]`)
     absent: str = ""  # for a split keyword: what to say when it is missing (code `no-...`)
     absent_code: str = ""
@@ -139,7 +140,8 @@ class Form:
         self.cases = tuple(cases) or (Case(note),)
         self.empty = empty  # a word alone that leaves every list empty (`vote none`)
         self.usage = usage  # (what to write, code, rule) when the words fit no part
-        self.heads = [p for p in parts if isinstance(p, Slot)]
+        self.heads = [p for p in parts if isinstance(p, Slot) and not p.lead]
+        self.lead = [p for p in parts if isinstance(p, Slot) and p.lead]
         self.keys = [p for p in parts if isinstance(p, Key)]
         self.flags = [p for p in parts if isinstance(p, Flag)]
 
@@ -153,23 +155,28 @@ class Form:
                 out[flag.word] = True
         if self.empty and len(words) == 1 and norm(words[0]) in self.empty:
             return {slot.field: [] for slot in self.heads + [k.slot for k in self.keys]}
+        first, words = (words[:1], words[1:]) if self.lead else ([], words)
         found = self.split(words, args.text)
         for key in self.keys:
             if key.join and found.get(key.slot.field):
                 found[""] = key.slot.reader(state, found[""] + [","] + found[key.slot.field],
                                             args, out)
-        todo = [(slot, words) for slot, words, needed in self.head_words(found[""]) +
-                [(k.slot, found.get(k.slot.field, []), not k.optional or
-                  k.strict and k.slot.field in found) for k in self.keys if not k.join]
-                if words or needed]
-        for slot, words in sorted(todo, key=lambda pair: pair[0].late):  # late ones last
-            out[slot.field] = slot.read(state, words, args, out)
-        for slot in self.heads + [k.slot for k in self.keys]:
+        for slot, typed in sorted(self.typed(first, found), key=lambda pair: pair[0].late):
+            out[slot.field] = slot.read(state, typed, args, out)  # the late ones last
+        for slot in self.lead + self.heads + [k.slot for k in self.keys]:
             if slot.field not in out and slot.default is not None:
                 value = slot.default(etype, state, args, out)
                 if value is not MISSING:
                     out[slot.field] = value
         return out
+
+    def typed(self, first: list[str], found: dict[str, list[str]]) -> \
+            list[tuple[Slot, list[str]]]:
+        """Each slot to read with its words: those typed, and those needed though not typed."""
+        pairs = [(slot, first, True) for slot in self.lead] + self.head_words(found[""]) + \
+            [(k.slot, found.get(k.slot.field, []), not k.optional or
+              k.strict and k.slot.field in found) for k in self.keys if not k.join]
+        return [(slot, words) for slot, words, needed in pairs if words or needed]
 
     def split(self, words: list[str], text: str) -> dict[str, list[str]]:
         """The words by field ("" for the head's); a split keyword starts its own sections."""

@@ -432,7 +432,8 @@ class Vote(Base):
                 usage=("`vote yea PLAYERS nay PLAYERS` (or `vote none`)", "bad-vote", "R-38"),
                 cases=(Case("e.g. vote yea Ann,Cat nay Ben: passes with more yea than nay in both "
                             "houses (R-38)", {"yea": True, "nay": True}),
-                       Case("everyone abstains: the question fails", {"yea": False, "nay": False})))
+                       Case("everyone abstains: the question fails",
+                            {"yea": False, "nay": False})))
 
     def effect(self, state: State, event: Event) -> State:
         voted_already(state)

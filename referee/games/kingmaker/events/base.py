@@ -326,7 +326,8 @@ def player(field: str, **more: Any) -> Slot:
 
 
 def players(field: str, **more: Any) -> Slot:
-    return names(field, "PLAYERS", lambda state: list(state.names), "player", distinct=False, **more)
+    return names(field, "PLAYERS", lambda state: list(state.names), "player", distinct=False,
+                 **more)
 
 
 def ship(field: str, **more: Any) -> Slot:

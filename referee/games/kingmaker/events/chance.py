@@ -365,7 +365,7 @@ class Storm(Base):
                 Slot("rolls", "ROLL [ROLL ...]", storm_rolls,
                      lambda rolls: " ".join(roll_text(r) for r in rolls), optional=True,
                      default=tool_rolls),
-                Key("port", place("port"), optional=True, strict=True),
+                Key("port", place("port", late=True), optional=True, strict=True),
                 cases=(Case("each ship at sea in a storm (rule 10; 96-00 sinks it)",
                             {"rolls": True}),))
 

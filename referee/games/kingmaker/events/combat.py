@@ -373,7 +373,7 @@ class SiegeAct(Base):
                   "regions": "bonus regions the place lies in (R-4)", **DECLARES_DOC}
     optional = frozenset({"with", "french", "regions", "declares"})
     actor = "any"
-    form = Form(Slot("action", "|".join(SIEGE_ACTIONS), siege_action, width=1), place("place"),
+    form = Form(Slot("action", "|".join(SIEGE_ACTIONS), siege_action, lead=True), place("place"),
                 Key("with", nobles("with", default=ready), optional=True),
                 Flag("french", anywhere=True), Key("regions", regions(), optional=True),
                 cases=(Case("lay at half the defence, join a siege of yours (§6.2)",

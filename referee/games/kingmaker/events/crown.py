@@ -62,7 +62,8 @@ class Take(Base):
     field_docs = {"heir": "the heir", "noble": "the noble who takes him"}
     phases = frozenset({MOVEMENT, COMBAT})
     form = Form(heir("heir"), Key("by", noble("noble")),
-                note="no other faction's noble there; inside a fortress only your faction's (R-46)")
+                note="no other faction's noble there; inside a fortress only your faction's "
+                "(R-46)")
 
     def effect(self, state: State, event: Event) -> State:
         heir, noble = known_heir(state, event["heir"]), known_noble(state, event["noble"])
@@ -138,8 +139,8 @@ class Crown(Base):
     optional = frozenset({"declares"})
     phases = frozenset({CORONATION})
     form = Form(heir("heir"), Key("at", place("place")),
-                note="first in line, no King of his house, an archbishop or two bishops there (8.1, "
-                "R-43)")
+                note="first in line, no King of his house, an archbishop or two bishops there "
+                "(8.1, R-43)")
 
     def effect(self, state: State, event: Event) -> State:
         heir, place = known_heir(state, event["heir"]), known_place(state, event["place"])
@@ -180,8 +181,8 @@ class Draw(Base):
     reveal = True
     phases = frozenset({DRAW})
     form = Form(card("card", alts=("hidden",), where=in_deck),
-                cases=(Case("e.g. draw Herbert; a noble or town card goes into play at once (§5.3)",
-                            {"card": "CARD"}),
+                cases=(Case("e.g. draw Herbert; a noble or town card goes into play at once "
+                            "(§5.3)", {"card": "CARD"}),
                        Case("kept unseen, named when played (R-18)", {"card": "hidden"})))
 
     def effect(self, state: State, event: Event) -> State:

@@ -332,9 +332,10 @@ class Dealt(Base):
     optional = frozenset({"declares"})
     reveal = True
     answers = frozenset({"deal"})
-    form = Form(Slot("cards", "CARD, CARD, ...", dealt, lambda cards: ", ".join(map(shown, cards))),
-                note="the cards dealt to you (R-5); one card at a time when dealt on until a noble "
-                "comes (R-6, §9)")
+    form = Form(Slot("cards", "CARD, CARD, ...", dealt,
+                     lambda cards: ", ".join(map(shown, cards))),
+                note="the cards dealt to you (R-5); one card at a time when dealt on until a "
+                "noble comes (R-6, §9)")
 
     def effect(self, state: State, event: Event) -> State:
         cards = [known_card(state, c) if state.cards else c for c in event["cards"]]
@@ -475,7 +476,8 @@ class Assign(Base):
     field_docs = {"card": "the card", "to": "the noble, or `chancery`"}
     answers = frozenset({"layout"})
     form = Form(card("card", where=dealt_to_you), Key("to", noble("to", alts=("chancery",))),
-                cases=(Case("lay out a dealt card (§4); Parliament's round 3 (7.3)", {"to": "NOBLE"}),
+                cases=(Case("lay out a dealt card (§4); Parliament's round 3 (7.3)",
+                            {"to": "NOBLE"}),
                        Case("a card no noble of yours may take (§4)", {"to": "chancery"})))
 
     def effect(self, state: State, event: Event) -> State:

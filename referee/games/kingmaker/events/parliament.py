@@ -163,8 +163,8 @@ class ParliamentCall(Base):
                 cases=(Case("by the sole King's controller, or with no sole King the Chancellor "
                             "with a Chancellor-may-call card; a Writ in hand, one spent on the "
                             "summons (7.1)", {"action": "call", "noble": False}),
-                       Case("the drawer of the People's Parliament card: every noble attends (7.7, "
-                            "R-56)", {"action": "people", "summon": False})))
+                       Case("the drawer of the People's Parliament card: every noble attends "
+                            "(7.7, R-56)", {"action": "people", "summon": False})))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         parts = sections(args.words, ("at", "summon", "moving", "host"), args.text)
