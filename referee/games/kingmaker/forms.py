@@ -147,12 +147,9 @@ class Form:
 
     # ---- reading ------------------------------------------------------------------------------
     def read(self, etype: Any, state: Any, args: Args) -> dict[str, Any]:
-        words = list(args.words)
+        """The fields of the typed words (`etype` is the event type, for the defaults)."""
         out: dict[str, Any] = {}
-        for flag in self.flags:
-            words, typed = flag.take(words)
-            if typed:
-                out[flag.word] = True
+        words = self.take_flags(list(args.words), out)
         if self.empty and len(words) == 1 and norm(words[0]) in self.empty:
             return {slot.field: [] for slot in self.heads + [k.slot for k in self.keys]}
         first, words = (words[:1], words[1:]) if self.lead else ([], words)
@@ -169,6 +166,13 @@ class Form:
                 if value is not MISSING:
                     out[slot.field] = value
         return out
+
+    def take_flags(self, words: list[str], out: dict[str, Any]) -> list[str]:
+        for flag in self.flags:
+            words, typed = flag.take(words)
+            if typed:
+                out[flag.word] = True
+        return words
 
     def typed(self, first: list[str], found: dict[str, list[str]]) -> \
             list[tuple[Slot, list[str]]]:

@@ -183,10 +183,6 @@ def parse_nobles(state: State, words: Sequence[str], text: str) -> tuple[str, ..
     return find_all(words, list(state.nobles), "noble in play", text)
 
 
-def parse_noble(state: State, words: Sequence[str], text: str) -> str:
-    return find(one(words, "noble", text), list(state.nobles), "noble in play", text)
-
-
 def nobles_with_heirs(state: State, words: Sequence[str], text: str) -> list[str]:
     """A list of nobles that may name the heirs they take along (`with HEIRS`): heirs always
     go with their controlling noble (R-63), so a named heir is checked and dropped."""
@@ -208,10 +204,6 @@ def heir_names(state: State) -> list[str]:
     return list(state.heirs) + ([rules.BEAUFORT] if rules.beaufort_is_heir(state) else [])
 
 
-def parse_heir(state: State, words: Sequence[str], text: str) -> str:
-    return find(one(words, "heir", text), heir_names(state), "heir", text)
-
-
 def place_names(state: State) -> list[str]:
     return [e.name for e in state.box.of("place")]
 
@@ -228,10 +220,6 @@ def place_aliases(state: State) -> dict[str, str]:
 def parse_place(state: State, words: Sequence[str], text: str) -> str:
     return find(one(words, "place", text), place_names(state), "place", text,
                 place_aliases(state))
-
-
-def parse_player(state: State, words: Sequence[str], text: str) -> str:
-    return find(one(words, "player", text), list(state.names), "player", text)
 
 
 def parse_location(state: State, words: Sequence[str], text: str) -> str:
