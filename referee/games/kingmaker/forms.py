@@ -4,13 +4,22 @@ are read, its events printed canonically and its lines listed in `options` and t
 
 A form is the event's verb followed by its parts, in the order they are printed:
 - a `Slot` alone is a head value, typed before the first keyword (a head slot of `width` 1 takes
-  one word, the last one the rest);
-- `Key(word, slot)` is a keyword and the value after it, in brackets if `optional`;
-- `Flag(word)` is a word alone, true when typed (as the last word, or `anywhere`).
+  one word, the last one the rest; a `lead` slot is the first word as typed, `siege lay ...`);
+- `Key(word, slot)` is a keyword and the value after it, in brackets if `optional`; typed bare,
+  an optional keyword is ignored unless `strict`; a `split` keyword (`attack ... on NOBLES`)
+  starts keywords of its own, so `allies` may come on both sides;
+- `Flag(word)` is a word alone, true when typed (as the last word, or `anywhere`);
+- `Either` is one value after one of two keywords (`[moving NOBLE | host NOBLE]`).
 Each slot kind (a noble, nobles, a place, a location, a card, a roll...) has one reader (typed
-words -> value) and one printer (value -> canonical words); `alts` are words kept as typed
-(`none`, `hidden`). Where one form is listed as several lines (`siege lay|join` / `conclude` /
-`break`), each `Case` says how its line shows a part: a label, required (True) or left out (False).
+words -> value) and one printer (value -> canonical words): the slot factories of
+events/base.py. `alts` are words kept as typed (`none`, `hidden`); a `default` is what the
+referee fills in for a value left out; a `late` slot is read after the others (a transferred
+item is looked for among the giver's). A form's `empty` word (`vote none`) stands for empty
+lists. Where one form is listed as several lines (`siege lay|join` / `conclude` / `break`), each
+`Case` says how its line shows a part: a label, required (True) or left out (False).
+A few event types read by hand (a notation too irregular for a form: `declare`, `result`,
+`save`, `parliament`, `port`); their forms still list them and print all but `declare`'s
+(with `by_hand` slots).
 """
 
 from __future__ import annotations
@@ -255,12 +264,11 @@ class Form:
         words = [name]
         for part in self.parts:
             show = shows.get(part_field(part))
-            if show is False:
-                continue
-            words.append(self.rendered(part, show))
+            if show is not False and self.rendered(part, show):
+                words.append(self.rendered(part, show))
         if len(words) == 1 and self.empty:
             words.append(self.empty[0])
-        return " ".join(w for w in words if w)
+        return " ".join(words)
 
     def rendered(self, part: Part, show: str | bool | None) -> str:
         if isinstance(part, Slot):

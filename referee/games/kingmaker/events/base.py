@@ -1,6 +1,8 @@
 """What Kingmaker's events share: the base class `Base` (values declared on first use, R-2;
 the duty a move answers; nothing but that answer while a duty is pending; the referee's own
-settling after the effect), names in moves and in logged events, dice, and held event cards.
+settling after the effect; its notation read, printed and listed from its form, forms.py),
+names in moves and in logged events with the slots that read and print them, dice, and held
+event cards.
 """
 
 from __future__ import annotations
