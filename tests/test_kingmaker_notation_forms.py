@@ -235,3 +235,16 @@ def test_alternative_words_late_slots_and_defaults():
     assert order == ["Ann", "ring"]  # the late slot after the others
     assert read(form, "give Hidden from Ann")["item"] == "hidden"
     assert form.text("give", {"item": "hidden", "from": "Ann"}) == "give hidden from Ann"
+
+
+def test_a_joining_keyword_adds_its_words_to_the_head():
+    def along(state: Any, typed: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        return [w for w in typed if w != "Heir"]  # heirs go with their nobles: dropped
+
+    form = Form(Slot("who", "NOBLES", words, shown_list),
+                Key("with", Slot("with", "HEIRS", along), optional=True, join=True),
+                Key("to", Slot("to", "LOCATION", word)))
+    fields = read(form, "go Ann with Heir,Ben to York")
+    assert fields == {"who": ["Ann", "Ben"], "to": "York"}
+    assert form.text("go", fields) == "go Ann,Ben to York"
+    assert form.lines("go")[0][0] == "go NOBLES [with HEIRS] to LOCATION"
