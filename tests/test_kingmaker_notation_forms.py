@@ -1,6 +1,6 @@
-"""Kingmaker's notation, declared once per event type (referee/games/kingmaker/forms.py): reading
-an event's canonical text gives the event back, and the lines `options` and the man page list are
-the form's own rendering."""
+"""Kingmaker's notation, declared once per event type (kingmaker/events/forms.py): reading an
+event's canonical text gives the event back, and the lines `options` and the man page list are the
+form's own rendering."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from referee import replay
 from referee.engine import Args, apply_event
 from referee.errors import NotationError
 from referee.games.kingmaker import GAME
-from referee.games.kingmaker.forms import MISSING, Case, Flag, Form, Key, Slot
+from referee.games.kingmaker.events.forms import MISSING, Case, Flag, Form, Key, Slot
 from referee.games.kingmaker.notation import items, shown_list, tokens
 from referee.simulate import default_players, play_out
 from tests.conftest import GOLDEN

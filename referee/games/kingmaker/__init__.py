@@ -8,7 +8,6 @@ One concern per module, as in every game (docs/adding-a-game.md):
   notation.py    names, locations, declarations as typed   rulebook.py  the rules, R-1..R-87
   texts.py       the realm for status, the folded options  scoring.py   the scoresheet
   game.py        the Game: options, phases, protocol
-  forms.py       each event type's notation, declared once: read, printed, listed
 """
 
 from referee.games.kingmaker.game import Kingmaker

@@ -35,7 +35,7 @@ from referee.games.kingmaker.events.base import (
     tool_roll,
 )
 from referee.games.kingmaker.events.combat import chart_outcome, siege_ship
-from referee.games.kingmaker.forms import Case, Form, Key, Slot, by_hand
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import find, shown
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import COMBAT, DISCARD, Combat, Duty, Siege, State

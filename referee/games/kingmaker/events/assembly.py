@@ -26,7 +26,7 @@ from referee.games.kingmaker.events.base import (
     parse_card,
     players,
 )
-from referee.games.kingmaker.forms import Case, Form, Key, Slot
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot
 from referee.games.kingmaker.notation import items, shown_list
 from referee.games.kingmaker.rules import refuse
 from referee.games.kingmaker.state import (

@@ -14,7 +14,7 @@ from referee.errors import MoveError, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
-from referee.games.kingmaker.forms import Form, Slot
+from referee.games.kingmaker.events.forms import Form, Slot
 from referee.games.kingmaker.notation import (
     declaration_words,
     find,

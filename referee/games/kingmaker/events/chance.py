@@ -36,8 +36,8 @@ from referee.games.kingmaker.events.base import (
     roll_text,
     tool_roll,
 )
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot
 from referee.games.kingmaker.events.peace import moved_by_event
-from referee.games.kingmaker.forms import Case, Form, Key, Slot
 from referee.games.kingmaker.notation import find
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import CHANCE, MOVEMENT, Duty, State, instances

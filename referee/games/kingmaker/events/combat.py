@@ -26,8 +26,8 @@ from referee.games.kingmaker.events.base import (
     place,
     refuse_in_active_combat,
 )
+from referee.games.kingmaker.events.forms import MISSING, Case, Flag, Form, Key, Slot
 from referee.games.kingmaker.events.peace import battle_problem, siege_problem
-from referee.games.kingmaker.forms import MISSING, Case, Flag, Form, Key, Slot
 from referee.games.kingmaker.notation import find
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import COMBAT, Combat, Siege, State

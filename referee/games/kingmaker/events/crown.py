@@ -34,7 +34,7 @@ from referee.games.kingmaker.events.base import (
     require_in_play,
 )
 from referee.games.kingmaker.events.deal import check_data, missing_data, where_is
-from referee.games.kingmaker.forms import Case, Flag, Form, Key, Slot
+from referee.games.kingmaker.events.forms import Case, Flag, Form, Key, Slot
 from referee.games.kingmaker.notation import find, one
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import (

@@ -33,7 +33,7 @@ from referee.games.kingmaker.events.base import (
     noble,
     parse_card,
 )
-from referee.games.kingmaker.forms import Case, Form, Key, Slot, by_hand
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import (
     declaration_words,
     find,

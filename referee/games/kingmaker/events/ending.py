@@ -11,9 +11,9 @@ from referee.errors import IllegalMove
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.events.base import Base, choice, known_player, player, require_in_play
+from referee.games.kingmaker.events.forms import Case, Form, Slot
 from referee.games.kingmaker.events.homecoming import return_next
 from referee.games.kingmaker.events.parliament import next_step
-from referee.games.kingmaker.forms import Case, Form, Slot
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import (
     CHANCE,

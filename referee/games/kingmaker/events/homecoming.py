@@ -21,11 +21,11 @@ from referee.games.kingmaker.events.base import (
     noble,
     spend_event,
 )
+from referee.games.kingmaker.events.forms import Case, Flag, Form, Key
 from referee.games.kingmaker.events.parliament import (
     clockwise_from_left,
     stay_at_call,
 )
-from referee.games.kingmaker.forms import Case, Flag, Form, Key
 from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.rules import refuse
 from referee.games.kingmaker.state import (

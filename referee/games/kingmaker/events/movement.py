@@ -24,9 +24,9 @@ from referee.games.kingmaker.events.base import (
     ship,
     spend_event,
 )
+from referee.games.kingmaker.events.forms import Flag, Form, Key, Slot
 from referee.games.kingmaker.events.peace import ship_problem, still_problem
 from referee.games.kingmaker.events.chance import land_all, landing, port_problem
-from referee.games.kingmaker.forms import Flag, Form, Key, Slot
 from referee.games.kingmaker.notation import location_words, shown_location
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import MOVEMENT, State, card_entry

@@ -33,7 +33,7 @@ from referee.games.kingmaker.events.base import (
     spend_event,
 )
 from referee.games.kingmaker.events.chance import landing, port_problem
-from referee.games.kingmaker.forms import Case, Either, Flag, Form, Key
+from referee.games.kingmaker.events.forms import Case, Either, Flag, Form, Key
 from referee.games.kingmaker.notation import find, items, one, sections
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import (

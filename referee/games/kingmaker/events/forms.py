@@ -11,12 +11,12 @@ A form is the event's verb followed by its parts, in the order they are printed:
 - `Flag(word)` is a word alone, true when typed (as the last word, or `anywhere`);
 - `Either` is one value after one of two keywords (`[moving NOBLE | host NOBLE]`).
 Each slot kind (a noble, nobles, a place, a location, a card, a roll...) has one reader (typed
-words -> value) and one printer (value -> canonical words): the slot factories of
-events/base.py. `alts` are words kept as typed (`none`, `hidden`); a `default` is what the
-referee fills in for a value left out; a `late` slot is read after the others (a transferred
-item is looked for among the giver's). A form's `empty` word (`vote none`) stands for empty
-lists. Where one form is listed as several lines (`siege lay|join` / `conclude` / `break`), each
-`Case` says how its line shows a part: a label, required (True) or left out (False).
+words -> value) and one printer (value -> canonical words): the slot factories of base.py.
+`alts` are words kept as typed (`none`, `hidden`); a `default` is what the referee fills in for
+a value left out; a `late` slot is read after the others (a transferred item is looked for
+among the giver's). A form's `empty` word (`vote none`) stands for empty lists. Where one form
+is listed as several lines (`siege lay|join` / `conclude` / `break`), each `Case` says how its
+line shows a part: a label, required (True) or left out (False).
 A few event types read by hand (a notation too irregular for a form: `declare`, `result`,
 `save`, `parliament`, `port`); their forms still list them and print all but `declare`'s
 (with `by_hand` slots).
