@@ -178,6 +178,13 @@ def test_an_optional_keyword_typed_bare_is_ignored_unless_strict():
     assert read(MOVE, "go Ann fast to York") == {"who": ["Ann fast"], "to": "York"}
 
 
+def test_a_flag_is_a_keyword_in_any_case_but_never_a_near_spelling():
+    assert read(MOVE, "go Ann to York FAST")["fast"] is True
+    # before forms, `move ... freemove'` named a place "York freemove'": still not the flag
+    assert read(MOVE, "go Ann to York fast'") == {"who": ["Ann"], "to": "York fast'"}
+    assert read(MOVE, "go Ann to York agreed'") == {"who": ["Ann"], "to": "York agreed'"}
+
+
 def test_a_required_keyword_left_out_is_read_from_nothing():
     with pytest.raises(NotationError) as err:
         read(MOVE, "go Ann")

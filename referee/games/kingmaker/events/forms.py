@@ -100,10 +100,12 @@ class Flag:
     anywhere: bool = False  # else only as the last word
 
     def take(self, words: list[str]) -> tuple[list[str], bool]:
+        """The words without the flag, and whether it was typed (in any case, as a keyword is:
+        `freemove'` is no flag)."""
         if self.anywhere:
             kept = [w for w in words if w.casefold() != self.word]
             return kept, len(kept) != len(words)
-        if words and norm(words[-1]) == self.word:
+        if words and words[-1].casefold() == self.word:
             return words[:-1], True
         return words, False
 
