@@ -185,6 +185,13 @@ def test_a_flag_is_a_keyword_in_any_case_but_never_a_near_spelling():
     assert read(MOVE, "go Ann to York agreed'") == {"who": ["Ann"], "to": "York agreed'"}
 
 
+def test_a_head_of_one_word_skips_the_commas_before_it():
+    storm = Form(Slot("ship", "SHIP", word, width=1), Slot("rolls", "ROLL", words, optional=True))
+    # before forms, `storm ,Trinity 50` read the ship Trinity (the comma named nothing)
+    assert read(storm, "storm ,Trinity 50") == {"ship": "Trinity", "rolls": ["50"]}
+    assert read(storm, "storm , , Trinity , 50") == {"ship": "Trinity", "rolls": ["50"]}
+
+
 def test_a_required_keyword_left_out_is_read_from_nothing():
     with pytest.raises(NotationError) as err:
         read(MOVE, "go Ann")

@@ -230,6 +230,8 @@ class Form:
         rest = list(words)
         for index, slot in enumerate(self.heads):
             if slot.width and index < len(self.heads) - 1:
+                while rest[:1] == [","]:  # a comma before a word names nothing (`storm ,Ship`)
+                    rest = rest[1:]
                 out.append((slot, rest[:slot.width], not slot.optional))
                 rest = rest[slot.width:]
             else:
