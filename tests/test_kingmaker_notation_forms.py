@@ -185,11 +185,16 @@ def test_a_flag_is_a_keyword_in_any_case_but_never_a_near_spelling():
     assert read(MOVE, "go Ann to York agreed'") == {"who": ["Ann"], "to": "York agreed'"}
 
 
-def test_a_head_of_one_word_skips_the_commas_before_it():
+def test_commas_in_the_head_name_nothing():
     storm = Form(Slot("ship", "SHIP", word, width=1), Slot("rolls", "ROLL", words, optional=True))
     # before forms, `storm ,Trinity 50` read the ship Trinity (the comma named nothing)
     assert read(storm, "storm ,Trinity 50") == {"ship": "Trinity", "rolls": ["50"]}
     assert read(storm, "storm , , Trinity , 50") == {"ship": "Trinity", "rolls": ["50"]}
+    # commas alone type no roll: the default (in a seeded game, the tool's roll) is filled in
+    rolled = Form(Slot("ship", "SHIP", word, width=1),
+                  Slot("rolls", "ROLL", words, optional=True, default=lambda *_: ["13"]))
+    assert read(rolled, "storm Trinity ,") == {"ship": "Trinity", "rolls": ["13"]}
+    assert read(rolled, "storm Trinity , 50") == {"ship": "Trinity", "rolls": ["50"]}
 
 
 def test_a_required_keyword_left_out_is_read_from_nothing():

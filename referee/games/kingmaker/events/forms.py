@@ -225,17 +225,21 @@ class Form:
                                 code="trailing-words")
 
     def head_words(self, words: list[str]) -> list[tuple[Slot, list[str], bool]]:
-        """Each head slot's words (and whether it must be read, typed or not)."""
+        """Each head slot's words (and whether it must be read, typed or not). Commas name
+        nothing: skipped before a word (`storm ,Ship`), and alone they leave an optional slot
+        untyped, so its default is filled in (`storm Ship ,`)."""
         out: list[tuple[Slot, list[str], bool]] = []
         rest = list(words)
         for index, slot in enumerate(self.heads):
             if slot.width and index < len(self.heads) - 1:
-                while rest[:1] == [","]:  # a comma before a word names nothing (`storm ,Ship`)
+                while rest[:1] == [","]:
                     rest = rest[1:]
-                out.append((slot, rest[:slot.width], not slot.optional))
-                rest = rest[slot.width:]
+                taken, rest = rest[:slot.width], rest[slot.width:]
             else:
-                out.append((slot, rest, not slot.optional))
+                taken, rest = rest, []
+            if slot.optional and set(taken) <= {","}:
+                taken = []
+            out.append((slot, taken, not slot.optional))
         return out
 
     # ---- printing -----------------------------------------------------------------------------
