@@ -10,38 +10,35 @@ from referee.engine import Args, Event
 from referee.errors import NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.components import Entry, norm, roll_range
+from referee.games.kingmaker.components import Entry, roll_range
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
     Base,
     available_events,
     check_roll,
+    choice,
     draw_event,
-    event_names,
+    event_card,
+    first_home,
     give_heir,
+    heir,
     heir_names,
     keep_event,
-    parse_heir,
-    parse_location,
-    parse_noble,
-    parse_place,
+    location,
+    names,
+    noble,
+    nobles_or_heirs,
     parse_roll,
+    place,
+    roll_text,
     tool_roll,
 )
 from referee.games.kingmaker.events.combat import chart_outcome, siege_ship
-from referee.games.kingmaker.events.movement import rules_normal
-from referee.games.kingmaker.notation import (
-    find,
-    find_all,
-    one,
-    sections,
-    shown,
-    shown_list,
-    shown_location,
-)
+from referee.games.kingmaker.notation import find, shown
 from referee.games.kingmaker.rules import COMBAT_PHASES, DUTY_PHASES, refuse, split
 from referee.games.kingmaker.state import DISCARD, Combat, Duty, Siege, State
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 
 
 # --------------------------------------------------------------------------------------------
@@ -77,15 +74,8 @@ class Weather(Base):
     optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({COMBAT_PHASES["weather"]})
-    forms = (("weather CARD", "a Writ or Free Move is kept and the attacker draws again "
-                              "(rule 14)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"card": find(one(args.words, "event card", args.text), event_names(state),
-                             "event card", args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"weather {shown(event['card'])}"
+    form = Form(event_card("card"),
+                note="a Writ or Free Move is kept and the attacker draws again (rule 14)")
 
     def effect(self, state: State, event: Event) -> State:
         combat = state.combat
@@ -174,6 +164,9 @@ def death_range(state: State, combat: Combat, name: str) -> tuple[int, int] | No
     return roll_range(str(text)) if text else None
 
 
+OUTCOMES = ("major", "minor", "none")
+
+
 class Result(Base):
     name = "result"
     doc = "the battle's result, read from the table's Battle Combat Table (R-23)"
@@ -184,10 +177,15 @@ class Result(Base):
     actor = "table"
     reveal = True
     phases = frozenset({COMBAT_PHASES["result"]})
-    forms = (("result major|minor|none [ROLL]", "without a chart in the log"),
-             ("result ROLL", "with a battle_chart: the referee reads it (R-22, R-23)"))
+    form = Form(choice("outcome", OUTCOMES, "result", "result"),
+                Slot("roll", "ROLL", by_hand, roll_text,
+                     optional=True),
+                cases=(Case("without a chart in the log"),
+                       Case("with a battle_chart: the referee reads it (R-22, R-23)",
+                            {"outcome": False, "roll": "ROLL"})))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
+        # By hand: the outcome and the roll come in any order, and a chart gives the outcome.
         words = [w for w in args.words if w != ","]
         outcome = None
         roll = None
@@ -195,7 +193,7 @@ class Result(Base):
             if word.isdecimal():
                 roll = parse_roll(word, args.text)
             else:
-                outcome = find(word, ("major", "minor", "none"), "result", args.text)
+                outcome = find(word, OUTCOMES, "result", args.text)
         combat = state.combat
         if roll is None and state.seed is not None and rules.has_chart(state, "battle_chart"):
             roll = tool_roll(state, "result")
@@ -206,11 +204,6 @@ class Result(Base):
             raise NotationError(f"{args.text!r}: result major, minor or none (or the roll, "
                                 "with a chart)", code="no-result")
         return {"outcome": outcome, **({"roll": roll} if roll is not None else {})}
-
-    def text(self, state: State, event: Event) -> str:
-        roll = event.get("roll")
-        return f"result {event['outcome']}" + (f" {roll:02d}" if roll is not None and roll < 100
-                                               else " 00" if roll == 100 else "")
 
     def effect(self, state: State, event: Event) -> State:
         combat = state.combat
@@ -254,17 +247,9 @@ class Deaths(Base):
     actor = "table"
     reveal = True
     phases = frozenset({COMBAT_PHASES["deaths"]})
-    forms = (("deaths NAMES", "the nobles and heirs of the combat who died"),
-             ("deaths none", "nobody died"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        if [w.casefold() for w in args.words] == ["none"]:
-            return {"names": []}
-        return {"names": list(find_all(args.words, list(state.nobles) + heir_names(state),
-                                       "noble or heir", args.text))}
-
-    def text(self, state: State, event: Event) -> str:
-        return "deaths " + (shown_list(event["names"]) or "none")
+    form = Form(names("names", "NAMES", nobles_or_heirs, "noble or heir"), empty=("none",),
+                cases=(Case("the nobles and heirs of the combat who died"),
+                       Case("nobody died", {"names": False})))
 
     def effect(self, state: State, event: Event) -> State:
         combat = state.combat
@@ -299,9 +284,12 @@ class Save(Base):
     actor = "table"
     reveal = True
     phases = frozenset({COMBAT_PHASES["deaths"]})
-    forms = (("save NAME ROLL", "each in the combat, in the order the referee asks"),)
+    form = Form(Slot("name", "NAME", by_hand),
+                Slot("roll", "ROLL", by_hand, roll_text),
+                note="each in the combat, in the order the referee asks")
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
+        # By hand: the roll is the last word (or the tool's, in a seeded game), the name the rest.
         words = [w for w in args.words if w != ","]
         roll = parse_roll(words[-1], args.text) if words and words[-1].isdecimal() else None
         names = words[:-1] if roll is not None else words
@@ -311,11 +299,6 @@ class Save(Base):
             raise NotationError(f"{args.text!r}: save NAME ROLL", code="no-roll")
         return {"name": find(" ".join(names), list(state.nobles) + heir_names(state),
                              "noble or heir", args.text), "roll": roll}
-
-    def text(self, state: State, event: Event) -> str:
-        roll = event["roll"]
-        return f"save {shown(event['name'])} {roll:02d}" if roll < 100 else \
-            f"save {shown(event['name'])} 00"
 
     def effect(self, state: State, event: Event) -> State:
         combat = state.combat
@@ -518,18 +501,9 @@ class HeirTo(DutyChoice):
     field_docs = {"heir": "the heir", "to": "the noble who takes him, or `none`"}
     phases = frozenset({DUTY_PHASES["heir"]})
     owed_rule = "R-48"
-    forms = (("heir HEIR to NOBLE|none", "when the referee asks who takes an heir"),)
+    form = Form(heir("heir", late=True), Key("to", noble("to", alts=("none",))),
+                note="when the referee asks who takes an heir")
     subject, choice_rule = "heir", "R-48"
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        target = one(parts.get("to", []), "noble", args.text)
-        to = "none" if norm(target) == "none" else \
-            find(target, list(state.nobles), "noble in play", args.text)
-        return {"heir": parse_heir(state, parts[""], args.text), "to": to}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"heir {shown(event['heir'])} to {shown(event['to'])}"
 
     def effect(self, state: State, event: Event) -> State:
         state = rules.done(state, self.chosen(state, event))
@@ -545,16 +519,8 @@ class Control(DutyChoice):
     field_docs = {"place": "the fortress", "to": "the noble"}
     phases = frozenset({DUTY_PHASES["control"]})
     owed_rule = "§6.2"
-    forms = (("control PLACE to NOBLE", "after a siege is won (§6.2)"),)
+    form = Form(place("place"), Key("to", noble("to")), note="after a siege is won (§6.2)")
     subject, choice_rule = "place", "§6.2"
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        return {"place": parse_place(state, parts[""], args.text),
-                "to": parse_noble(state, parts.get("to", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"control {shown(event['place'])} to {shown(event['to'])}"
 
     def effect(self, state: State, event: Event) -> State:
         current = self.chosen(state, event)
@@ -570,17 +536,8 @@ class Ransom(Base):
     field_docs = {"noble": "the captive", "to": "his home (R-30)"}
     phases = frozenset({DUTY_PHASES["captive"]})
     owed_rule = "R-29"
-    forms = (("ransom NOBLE [to LOCATION]", "the captor frees him (R-29); he goes home"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        noble = parse_noble(state, parts[""], args.text)
-        to = parse_location(state, parts["to"], args.text) if parts.get("to") else \
-            (rules.home_choices(state, noble) or [""])[0]
-        return {"noble": noble, "to": rules_normal(state, to)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"ransom {shown(event['noble'])} to {shown_location(event['to'])}"
+    form = Form(noble("noble"), Key("to", location("to", default=first_home), optional=True),
+                note="the captor frees him (R-29); he goes home")
 
     def effect(self, state: State, event: Event) -> State:
         current = captive_duty(state, event["noble"])
@@ -613,13 +570,7 @@ class Kill(Base):
     field_docs = {"noble": "the captive"}
     phases = frozenset({DUTY_PHASES["captive"]})
     owed_rule = "R-29"
-    forms = (("kill NOBLE", "the captor refuses ransom (R-29)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"noble": parse_noble(state, args.words, args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"kill {shown(event['noble'])}"
+    form = Form(noble("noble"), note="the captor refuses ransom (R-29)")
 
     def effect(self, state: State, event: Event) -> State:
         current = captive_duty(state, event["noble"])
@@ -638,17 +589,9 @@ class Retreat(DutyChoice):
     field_docs = {"noble": "the noble", "to": "where he goes"}
     phases = frozenset({DUTY_PHASES["retreat"]})
     owed_rule = "R-30"
-    forms = (("retreat NOBLE to LOCATION", "one of the places the referee names"),)
+    form = Form(noble("noble"), Key("to", location("to")),
+                note="one of the places the referee names")
     subject, choice_rule = "noble", "R-30"
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        return {"noble": parse_noble(state, parts[""], args.text),
-                "to": rules_normal(state, parse_location(state, parts.get("to", []),
-                                                         args.text))}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"retreat {shown(event['noble'])} to {shown_location(event['to'])}"
 
     def effect(self, state: State, event: Event) -> State:
         current = self.chosen(state, event)

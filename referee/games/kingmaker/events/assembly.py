@@ -18,16 +18,17 @@ from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.events.base import (
     Base,
+    card,
+    heir,
     known_heir,
     known_noble,
+    noble,
     parse_card,
-    parse_heir,
-    parse_noble,
-    parse_player,
+    players,
 )
-from referee.games.kingmaker.components import norm
-from referee.games.kingmaker.notation import items, one, sections, shown, shown_list
+from referee.games.kingmaker.notation import items, shown_list
 from referee.games.kingmaker.rules import SESSION_PHASES, refuse
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot
 from referee.games.kingmaker.state import (
     ASSIGN,
     BISHOPS,
@@ -265,16 +266,9 @@ class Bishop(Base):
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the bishop", "to": "the attending noble (he holds no bishop)"}
     phases = frozenset({SESSION_PHASES[BISHOPS]})
-    forms = (("bishop CARD to NOBLE", "round 1, before the titles and offices: every bishop that "
-                                      "can be placed is (7.3)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        return {"card": parse_card(state, one(parts[""], "bishop", args.text), args.text),
-                "to": parse_noble(state, parts.get("to", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"bishop {shown(event['card'])} to {shown(event['to'])}"
+    form = Form(card("card", what="bishop"), Key("to", noble("to")),
+                note="round 1, before the titles and offices: every bishop that can be placed is "
+                "(7.3)")
 
     def effect(self, state: State, event: Event) -> State:
         s = sitting(state, BISHOPS)
@@ -305,27 +299,23 @@ def titles_first(state: State, cards: list[str]) -> list[str]:
         [c for c in cards if state.kind(c) != "title"]
 
 
+def selected(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+    names = items(words)
+    if not names:
+        raise NotationError(f"{args.text!r}: `select CARDS` or `select none`",
+                            code="no-card", rule="§7.3")
+    return titles_first(state, [parse_card(state, name, args.text) for name in names])
+
+
 class Select(Base):
     name = "select"
     doc = "the round's leader selects the Chancery titles and offices he will propose (7.3)"
     fields = {"cards": "str[]"}
     field_docs = {"cards": "the selection in the order proposed, titles first (empty: none)"}
     phases = frozenset({SESSION_PHASES[SELECT]})
-    forms = (("select CARDS", "any of the Chancery's titles and offices, titles first (7.3)"),
-             ("select none", "nothing is proposed this round"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        if [norm(w) for w in args.words] == ["none"]:
-            return {"cards": []}
-        names = items(args.words)
-        if not names:
-            raise NotationError(f"{args.text!r}: `select CARDS` or `select none`",
-                                code="no-card", rule="§7.3")
-        cards = [parse_card(state, name, args.text) for name in names]
-        return {"cards": titles_first(state, cards)}
-
-    def text(self, state: State, event: Event) -> str:
-        return "select " + (shown_list(event["cards"]) or "none")
+    form = Form(Slot("cards", "CARDS", selected, shown_list), empty=("none",),
+                cases=(Case("any of the Chancery's titles and offices, titles first (7.3)"),
+                       Case("nothing is proposed this round", {"cards": False})))
 
     def effect(self, state: State, event: Event) -> State:
         s = sitting(state, SELECT)
@@ -365,15 +355,8 @@ class Propose(Base):
     field_docs = {"card": "the title or office, the next of the selection",
                   "to": "the noble (R-37: any in play, attending or not, none under siege)"}
     phases = frozenset({SESSION_PHASES[PROPOSE]})
-    forms = (("propose CARD to NOBLE", "then the debate, and the table's `vote` (7.3)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        return {"card": parse_card(state, one(parts[""], "card", args.text), args.text),
-                "to": parse_noble(state, parts.get("to", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"propose {shown(event['card'])} to {shown(event['to'])}"
+    form = Form(card("card"), Key("to", noble("to")),
+                note="then the debate, and the table's `vote` (7.3)")
 
     def effect(self, state: State, event: Event) -> State:
         s = sitting(state, PROPOSE)
@@ -428,6 +411,10 @@ def bound_votes(state: State, king: str) -> dict[str, str]:
     return out
 
 
+def nobody(etype: Vote, state: State, args: Args, out: dict[str, Any]) -> list[str]:
+    return []
+
+
 class Vote(Base):
     name = "vote"
     doc = "the table's vote on the question before Parliament: every player casts all its " \
@@ -436,23 +423,14 @@ class Vote(Base):
     field_docs = {"yea": "the players voting yea", "nay": "the players voting nay"}
     actor = "table"
     phases = frozenset({SESSION_PHASES[VOTE]})
-    forms = (("vote yea PLAYERS nay PLAYERS", "e.g. vote yea Ann,Cat nay Ben: passes with more "
-                                              "yea than nay in both houses (R-38)"),
-             ("vote none", "everyone abstains: the question fails"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        if [norm(w) for w in args.words] in (["none"], ["abstain"]):
-            return {"yea": [], "nay": []}
-        parts = sections(args.words, ("yea", "nay"), args.text)
-        if parts[""] or ("yea" not in parts and "nay" not in parts):
-            raise NotationError(f"{args.text!r}: `vote yea PLAYERS nay PLAYERS` (or `vote "
-                                "none`)", code="bad-vote", rule="R-38")
-        return {side: [parse_player(state, [name], args.text)
-                       for name in items(parts.get(side, []))] for side in ("yea", "nay")}
-
-    def text(self, state: State, event: Event) -> str:
-        parts = [f"{side} {shown_list(event[side])}" for side in ("yea", "nay") if event[side]]
-        return "vote " + (" ".join(parts) or "none")
+    form = Form(Key("yea", players("yea", default=nobody), optional=True),
+                Key("nay", players("nay", default=nobody), optional=True),
+                empty=("none", "abstain"),
+                usage=("`vote yea PLAYERS nay PLAYERS` (or `vote none`)", "bad-vote", "R-38"),
+                cases=(Case("e.g. vote yea Ann,Cat nay Ben: passes with more yea than nay in both "
+                            "houses (R-38)", {"yea": True, "nay": True}),
+                       Case("everyone abstains: the question fails",
+                            {"yea": False, "nay": False})))
 
     def effect(self, state: State, event: Event) -> State:
         voted_already(state)
@@ -610,14 +588,9 @@ class Illegitimate(Base):
     field_docs = {"king": "the King the motion strikes"}
     actor = "any"
     phases = frozenset({SESSION_PHASES[BUSINESS]})
-    forms = (("illegitimate KING", "by the player whose attending noble controls the other King; "
-                                   "some votes are bound (R-40, R-54)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"king": parse_heir(state, args.words, args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"illegitimate {shown(event['king'])}"
+    form = Form(heir("king", "KING"),
+                note="by the player whose attending noble controls the other King; some votes are "
+                "bound (R-40, R-54)")
 
     def effect(self, state: State, event: Event) -> State:
         s = sitting(state, BUSINESS)

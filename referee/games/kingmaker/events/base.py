@@ -1,6 +1,7 @@
 """What Kingmaker's events share: the base class `Base` (values declared on first use, R-2;
 why a move is out of its phase, in the words the table hears; the referee's own settling after
-the effect), names in moves and in logged events, dice, and held event cards.
+the effect; its notation read, printed and listed from its form, forms.py), names in moves and in
+logged events with the slots that read and print them, dice, and held event cards.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from referee.errors import IllegalMove, MoveError, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
+from referee.games.kingmaker.events.forms import Form, Slot
 from referee.games.kingmaker.notation import (
     declaration_words,
     find,
@@ -21,6 +23,8 @@ from referee.games.kingmaker.notation import (
     location_words,
     one,
     shown,
+    shown_list,
+    shown_location,
     split_trailing_declarations,
     tokens,
     unquote,
@@ -52,6 +56,15 @@ class Base(EventType[State]):
     owed_rule: ClassVar[str] = ""
 
     # ---- notation ---------------------------------------------------------------------------
+    # One form per event type: it reads the typed words, prints the event and lists the lines
+    # of `options` and the man page (`forms`, derived here from it).
+    form: ClassVar[Form] = Form()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "form" in cls.__dict__:
+            cls.forms = cls.form.lines(cls.name)
+
     def parse(self, state: State, args: Args) -> Event:
         words = tokens(args.text)[1:]
         main, declared = split_trailing_declarations(words)
@@ -69,10 +82,7 @@ class Base(EventType[State]):
         return self.make(by, **fields)
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
-        if args.words:
-            raise NotationError(f"unexpected {' '.join(args.words)!r} in {args.text!r}",
-                                code="trailing-words")
-        return {}
+        return self.form.read(self, state, args)
 
     def format(self, state: State, event: Event) -> str:
         text = self.text(state, event)
@@ -80,7 +90,7 @@ class Base(EventType[State]):
         return text + "".join(" " + inline_text(item) for item in extra)
 
     def text(self, state: State, event: Event) -> str:
-        return self.name
+        return self.form.text(self.name, event)
 
     # ---- effect -----------------------------------------------------------------------------
     def apply(self, state: State, event: Event) -> State:
@@ -185,10 +195,6 @@ def parse_nobles(state: State, words: Sequence[str], text: str) -> tuple[str, ..
     return find_all(words, list(state.nobles), "noble in play", text)
 
 
-def parse_noble(state: State, words: Sequence[str], text: str) -> str:
-    return find(one(words, "noble", text), list(state.nobles), "noble in play", text)
-
-
 def nobles_with_heirs(state: State, words: Sequence[str], text: str) -> list[str]:
     """A list of nobles that may name the heirs they take along (`with HEIRS`): heirs always
     go with their controlling noble (R-63), so a named heir is checked and dropped."""
@@ -210,10 +216,6 @@ def heir_names(state: State) -> list[str]:
     return list(state.heirs) + ([rules.BEAUFORT] if rules.beaufort_is_heir(state) else [])
 
 
-def parse_heir(state: State, words: Sequence[str], text: str) -> str:
-    return find(one(words, "heir", text), heir_names(state), "heir", text)
-
-
 def place_names(state: State) -> list[str]:
     return [e.name for e in state.box.of("place")]
 
@@ -232,10 +234,6 @@ def parse_place(state: State, words: Sequence[str], text: str) -> str:
                 place_aliases(state))
 
 
-def parse_player(state: State, words: Sequence[str], text: str) -> str:
-    return find(one(words, "player", text), list(state.names), "player", text)
-
-
 def parse_location(state: State, words: Sequence[str], text: str) -> str:
     """`in:P`, `near:P`, `sq:TEXT`, `aboard:SHIP`, `port:P`, `sea:TEXT` (a bare P is in:P)."""
     prefix, name = location_words(words, text)
@@ -246,6 +244,133 @@ def parse_location(state: State, words: Sequence[str], text: str) -> str:
     else:
         name = unquote(name).replace("-", " ")
     return f"{prefix}:{name}"
+
+
+def rules_normal(state: State, location: str) -> str:
+    """A typed location as stored, even for a place still to be declared (R-2)."""
+    prefix, name = split(location)
+    entry = state.box.place(name)
+    if prefix == "in" and entry is not None and entry.get("kind") == "unfortified":
+        return f"near:{name}"
+    return location
+
+
+# ---- slots: one reader and one printer per kind of value typed (see forms.py) ----------------
+
+
+def named(field: str, label: str, choices: Callable[[State], Sequence[str]], one_what: str,
+          what: str, aliases: Callable[[State], dict[str, str]] | None = None,
+          **more: Any) -> Slot:
+    """One name among the state's (`one_what` when not exactly one is typed)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        return find(one(words, one_what, args.text), list(choices(state)), what, args.text,
+                    aliases(state) if aliases else None)
+    return Slot(field, label, reader, **more)
+
+
+def names(field: str, label: str, choices: Callable[[State], Sequence[str]], what: str,
+          aliases: Callable[[State], dict[str, str]] | None = None, distinct: bool = True,
+          **more: Any) -> Slot:
+    """Comma-separated names among the state's (`distinct`: at least one, none twice)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        known = aliases(state) if aliases else None
+        if distinct:
+            return list(find_all(words, list(choices(state)), what, args.text, known))
+        return [find(name, list(choices(state)), what, args.text, known)
+                for name in items(words)]
+    return Slot(field, label, reader, shown_list, **more)
+
+
+def in_play(state: State) -> list[str]:
+    return list(state.nobles)
+
+
+def nobles_or_heirs(state: State) -> list[str]:
+    return list(state.nobles) + heir_names(state)
+
+
+def noble(field: str, label: str = "NOBLE", **more: Any) -> Slot:
+    return named(field, label, in_play, "noble", "noble in play", **more)
+
+
+def nobles(field: str, label: str = "NOBLES", heirs: bool = False, **more: Any) -> Slot:
+    """Nobles in play; with `heirs`, the heirs they take along may be named too (R-63)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        if heirs:
+            words = nobles_with_heirs(state, words, args.text)
+        return list(parse_nobles(state, words, args.text))
+    return Slot(field, label, reader, shown_list, **more)
+
+
+def heirs_along(field: str) -> Slot:
+    """`with HEIRS` after the moving nobles: the words of both, the heirs checked and dropped."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+        return nobles_with_heirs(state, words, args.text)
+    return Slot(field, "HEIRS", reader)
+
+
+def heir(field: str, label: str = "HEIR", **more: Any) -> Slot:
+    return named(field, label, heir_names, "heir", "heir", **more)
+
+
+def place(field: str, **more: Any) -> Slot:
+    return named(field, "PLACE", place_names, "place", "place", place_aliases, **more)
+
+
+def places(field: str, **more: Any) -> Slot:
+    return names(field, "PLACES", place_names, "place", place_aliases, distinct=False, **more)
+
+
+def player(field: str, **more: Any) -> Slot:
+    return named(field, "PLAYER", lambda state: list(state.names), "player", "player", **more)
+
+
+def players(field: str, **more: Any) -> Slot:
+    return names(field, "PLAYERS", lambda state: list(state.names), "player", distinct=False,
+                 **more)
+
+
+def ship(field: str, **more: Any) -> Slot:
+    return named(field, "SHIP", lambda state: list(state.ships), "ship", "ship in play", **more)
+
+
+def event_card(field: str, **more: Any) -> Slot:
+    return named(field, "CARD", event_names, "event card", "event card", **more)
+
+
+def choice(field: str, options: Sequence[str], one_what: str, what: str,
+           **more: Any) -> Slot:
+    return named(field, "|".join(options), lambda state: options, one_what, what, **more)
+
+
+def location(field: str, label: str = "LOCATION", normal: bool = True, **more: Any) -> Slot:
+    """`in:P`, `near:P`, `sq:TEXT`... as stored (`normal`: an unfortified place's `in:` is
+    `near:`)."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        typed = parse_location(state, words, args.text)
+        return rules_normal(state, typed) if normal else typed
+    return Slot(field, label, reader, shown_location, **more)
+
+
+Where = Callable[[State, Args], Callable[[str], bool]]
+
+
+def card(field: str, label: str = "CARD", what: str = "card", where: Where | None = None,
+         **more: Any) -> Slot:
+    """A crown card; an entry with copies names its first copy `where` accepts."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        return parse_card(state, one(words, what, args.text), args.text,
+                          where(state, args) if where else None)
+    return Slot(field, label, reader, **more)
+
+
+def first_home(etype: Any, state: State, args: Args, out: dict[str, Any]) -> str:
+    """The default of `to` for a noble going home: the first of his homes (R-30)."""
+    return rules_normal(state, (rules.home_choices(state, out["noble"]) or [""])[0])
+
+
+def roll_text(roll: int) -> str:
+    return f"{roll:02d}" if roll < 100 else "00"
 
 
 def known_noble(state: State, name: str) -> str:

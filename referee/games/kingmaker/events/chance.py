@@ -18,25 +18,27 @@ from referee.games.kingmaker.events.base import (
     available_events,
     check_roll,
     draw_event,
-    event_names,
+    event_card,
+    heir,
     keep_event,
     known_heir,
     known_noble,
     known_place,
     known_player,
-    parse_heir,
-    parse_location,
-    parse_noble,
-    parse_nobles,
-    parse_place,
-    parse_player,
+    location,
+    noble,
+    nobles,
     parse_roll,
+    place,
     place_names,
+    player,
     port_names,
+    roll_text,
     tool_roll,
 )
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot
 from referee.games.kingmaker.events.peace import moved_by_event
-from referee.games.kingmaker.notation import find, one, sections, shown, shown_list, shown_location
+from referee.games.kingmaker.notation import find
 from referee.games.kingmaker.rules import DUTY_PHASES, refuse, split
 from referee.games.kingmaker.state import CHANCE, MOVEMENT, Duty, State, instances
 
@@ -49,14 +51,8 @@ class EventCard(Base):
     optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({CHANCE})
-    forms = (("event CARD", "the chance phase's card, e.g. event Plague-in-Calais (§5.1)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"card": find(one(args.words, "event card", args.text), event_names(state),
-                             "event card", args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"event {shown(event['card'])}"
+    form = Form(event_card("card"),
+                note="the chance phase's card, e.g. event Plague-in-Calais (§5.1)")
 
     def effect(self, state: State, event: Event) -> State:
         if state.event_drawn:
@@ -211,6 +207,10 @@ def port_problem(state: State, ship: str, place: str, player: str | None,
     return None
 
 
+def destination(etype: Respond, state: State, args: Args, out: dict[str, Any]) -> str:
+    return etype.destination(state, out["noble"])
+
+
 class Respond(Base):
     name = "respond"
     doc = "a noble called by the event card goes where it says (§5.1, §8.3)"
@@ -222,20 +222,12 @@ class Respond(Base):
     optional = frozenset({"with", "port", "declares"})
     owed_rule = "§8.3"
     phases = frozenset({DUTY_PHASES["respond"]})
-    forms = (("respond NOBLE [with NOBLES] [port PLACE]", "a called noble goes (§8.3); the "
-                                                          "referee fills in `to`"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to", "with", "port"), args.text)
-        noble = parse_noble(state, parts[""], args.text)
-        out: dict[str, Any] = {"noble": noble}
-        out["to"] = parse_location(state, parts["to"], args.text) if "to" in parts else \
-            self.destination(state, noble)
-        if "with" in parts:
-            out["with"] = list(parse_nobles(state, parts["with"], args.text))
-        if "port" in parts:
-            out["port"] = parse_place(state, parts["port"], args.text)
-        return out
+    form = Form(noble("noble"),
+                Key("to", location("to", normal=False, default=destination), optional=True,
+                    strict=True, listed=False),
+                Key("with", nobles("with"), optional=True, strict=True),
+                Key("port", place("port"), optional=True, strict=True),
+                note="a called noble goes (§8.3); the referee fills in `to`")
 
     def destination(self, state: State, noble: str) -> str:
         current = next((d for d in state.duties if d.kind == "respond" and d.subject == noble),
@@ -246,14 +238,6 @@ class Respond(Base):
         if rules.friendly(state, state.owner(noble), place):
             return rules.normal(state, f"in:{place}")
         return f"near:{place}"
-
-    def text(self, state: State, event: Event) -> str:
-        out = f"respond {shown(event['noble'])} to {shown_location(event['to'])}"
-        if event.get("with"):
-            out += " with " + shown_list(event["with"])
-        if event.get("port"):
-            out += f" port {shown(event['port'])}"
-        return out
 
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)
@@ -318,15 +302,8 @@ class Leave(Base):
     field_docs = {"heir": "the heir left behind", "with": "the noble who takes him"}
     owed_rule = "§8.3"
     phases = frozenset({DUTY_PHASES["respond"]})
-    forms = (("leave HEIR with NOBLE", "before a called noble answers (§8.3)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("with",), args.text)
-        return {"heir": parse_heir(state, parts[""], args.text),
-                "with": parse_noble(state, parts.get("with", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"leave {shown(event['heir'])} with {shown(event['with'])}"
+    form = Form(heir("heir"), Key("with", noble("with")),
+                note="before a called noble answers (§8.3)")
 
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)
@@ -352,6 +329,19 @@ class Leave(Base):
                 yield self.make(current.player, heir=heir, **{"with": mate})
 
 
+def storm_ship(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+    return find(words[0] if words else "", list(state.ships), "ship in play", args.text)
+
+
+def storm_rolls(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[int]:
+    return [parse_roll(w, args.text) for w in words if w != ","]
+
+
+def tool_rolls(etype: Storm, state: State, args: Args, out: dict[str, Any]) -> list[int]:
+    """None typed: in a seeded game the tool's one (rules page §14)."""
+    return [tool_roll(state, out["ship"])] if state.seed is not None else []
+
+
 class Storm(Base):
     name = "storm"
     doc = "a ship at sea in a storm: its rolls, and the port it reaches (§5.1, rule 10)"
@@ -364,25 +354,13 @@ class Storm(Base):
     reveal = True
     owed_rule = "§5.1"
     phases = frozenset({DUTY_PHASES["storm"]})
-    forms = (("storm SHIP ROLL [ROLL ...] [port PLACE]", "each ship at sea in a storm "
-                                                         "(rule 10; 96-00 sinks it)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("port",), args.text)
-        head = [w for w in parts[""] if w != ","]
-        rolls = [parse_roll(w, args.text) for w in head[1:]]
-        ship = find(head[0] if head else "", list(state.ships), "ship in play", args.text)
-        if not rolls and state.seed is not None:
-            rolls = [tool_roll(state, ship)]
-        out: dict[str, Any] = {"ship": ship, "rolls": rolls}
-        if "port" in parts:
-            out["port"] = parse_place(state, parts["port"], args.text)
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        rolls = " ".join(f"{r:02d}" if r < 100 else "00" for r in event["rolls"])
-        port = f" port {shown(event['port'])}" if event.get("port") else ""
-        return f"storm {shown(event['ship'])} {rolls}{port}"
+    form = Form(Slot("ship", "SHIP", storm_ship, width=1, late=True),
+                Slot("rolls", "ROLL [ROLL ...]", storm_rolls,
+                     lambda rolls: " ".join(roll_text(r) for r in rolls), optional=True,
+                     default=tool_rolls),
+                Key("port", place("port", late=True), optional=True, strict=True),
+                cases=(Case("each ship at sea in a storm (rule 10; 96-00 sinks it)",
+                            {"rolls": True}),))
 
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)
@@ -421,16 +399,9 @@ class Friendly(Base):
     field_docs = {"place": "his fortress", "for": "the player it is friendly to"}
     actor = "any"
     phases = frozenset({DUTY_PHASES["respond"], MOVEMENT})
-    forms = (("friendly PLACE for PLAYER", "the controller's grant, irreversible for the phase "
-                                           "(§8.2); --as the controller"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("for",), args.text)
-        return {"place": parse_place(state, parts[""], args.text),
-                "for": parse_player(state, parts.get("for", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"friendly {shown(event['place'])} for {shown(event['for'])}"
+    form = Form(place("place"), Key("for", player("for")),
+                note="the controller's grant, irreversible for the phase (§8.2); --as the "
+                "controller")
 
     def effect(self, state: State, event: Event) -> State:
         place, player = known_place(state, event["place"]), known_player(state, event["for"])

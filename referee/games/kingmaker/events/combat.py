@@ -16,25 +16,19 @@ from referee.games.kingmaker.events.base import (
     Base,
     active_combat,
     check_location,
-    heir_names,
     known_noble,
     known_place,
-    parse_location,
-    parse_nobles,
-    parse_place,
+    location,
+    named,
+    names,
+    nobles,
+    nobles_or_heirs,
+    place,
     refuse_in_active_combat,
 )
+from referee.games.kingmaker.events.forms import MISSING, Case, Flag, Form, Key, Slot
 from referee.games.kingmaker.events.peace import battle_problem, siege_problem
-from referee.games.kingmaker.events.movement import rules_normal
-from referee.games.kingmaker.notation import (
-    find,
-    items,
-    one,
-    sections,
-    shown,
-    shown_list,
-    shown_location,
-)
+from referee.games.kingmaker.notation import find
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import COMBAT, Combat, Siege, State
 
@@ -197,6 +191,11 @@ def start_combat(state: State, combat: Combat) -> State:
     return evolve(in_combat(state, combat.attacking + combat.defending), combat=combat)
 
 
+def regions() -> Slot:
+    """Bonus regions (R-4), by their names in the rules."""
+    return names("regions", "R,...", lambda state: rules_regions(), "region", distinct=False)
+
+
 class Attack(Base):
     name = "attack"
     doc = "an open battle: the active player's force attacks another faction's there (§6.1)"
@@ -218,55 +217,16 @@ class Attack(Base):
     optional = frozenset({"allies", "def_allies", "target", "french", "regions",
                           "declares"})
     phases = frozenset({COMBAT})
-    forms = (("attack at LOCATION with NOBLES [allies NOBLES] on NOBLES [allies NOBLES] "
-              "[target NAME] [french] [regions R,...]",
-              "e.g. attack at near:York with Neville on Clifford (§6.1)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = [w for w in args.words if w.casefold() != "french"]
-        french = len(words) != len(args.words)
-        cut = next((i for i, w in enumerate(words) if w.casefold() == "on"), None)
-        if cut is None:
-            raise NotationError(f"{args.text!r}: name the defenders (`on NOBLES`)",
-                                code="no-defenders")
-        left = sections(words[:cut], ("at", "with", "allies"), args.text)
-        right = sections(words[cut + 1:], ("allies", "target", "regions"), args.text)
-        if left[""]:
-            raise NotationError(f"{args.text!r}: write `attack at LOCATION with NOBLES on "
-                                "NOBLES`", code="bad-attack")
-        out: dict[str, Any] = {
-            "location": rules_normal(state, parse_location(state, left.get("at", []), args.text)),
-            "with": list(parse_nobles(state, left.get("with", []), args.text)),
-            "on": list(parse_nobles(state, right[""], args.text))}
-        if left.get("allies"):
-            out["allies"] = list(parse_nobles(state, left["allies"], args.text))
-        if right.get("allies"):
-            out["def_allies"] = list(parse_nobles(state, right["allies"], args.text))
-        if right.get("target"):
-            out["target"] = find(one(right["target"], "target", args.text),
-                                 list(state.nobles) + heir_names(state), "noble or heir",
-                                 args.text)
-        if french:
-            out["french"] = True
-        if right.get("regions"):
-            out["regions"] = [find(r, rules_regions(), "region", args.text)
-                              for r in items(right["regions"])]
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        out = f"attack at {shown_location(event['location'])} with {shown_list(event['with'])}"
-        if event.get("allies"):
-            out += " allies " + shown_list(event["allies"])
-        out += " on " + shown_list(event["on"])
-        if event.get("def_allies"):
-            out += " allies " + shown_list(event["def_allies"])
-        if event.get("target"):
-            out += f" target {shown(event['target'])}"
-        if event.get("french"):
-            out += " french"
-        if event.get("regions"):
-            out += " regions " + shown_list(event["regions"])
-        return out
+    form = Form(Key("at", location("location")), Key("with", nobles("with")),
+                Key("allies", nobles("allies"), optional=True),
+                Key("on", nobles("on"), split=True, absent="name the defenders (`on NOBLES`)",
+                    absent_code="no-defenders"),
+                Key("allies", nobles("def_allies"), optional=True),
+                Key("target", named("target", "NAME", nobles_or_heirs, "target", "noble or heir"),
+                    optional=True),
+                Flag("french", anywhere=True), Key("regions", regions(), optional=True),
+                usage=("write `attack at LOCATION with NOBLES on NOBLES`", "bad-attack", None),
+                note="e.g. attack at near:York with Neville on Clifford (§6.1)")
 
     def effect(self, state: State, event: Event) -> State:
         for key in ("with", "allies", "on", "def_allies"):
@@ -384,6 +344,22 @@ def besieger_problem(state: State, player: str, place: str, nobles: Sequence[str
     return siege_problem(state, place, action, nobles)  # 7.6
 
 
+def siege_action(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+    if not words:
+        raise NotationError(f"{args.text!r}: siege lay|join|conclude|break PLACE",
+                            code="bad-siege")
+    return find(words[0], SIEGE_ACTIONS, "siege action", args.text)
+
+
+def ready(etype: SiegeAct, state: State, args: Args, out: dict[str, Any]) -> Any:
+    """Without `with`, who lays, joins or concludes: the nobles ready (`SiegeAct.ready`), but
+    a siege under way is concluded by its besiegers alone."""
+    action, place = out["action"], out["place"]
+    if action == "break" or args.by is None or action == "conclude" and place in state.sieges:
+        return MISSING
+    return etype.ready(state, args.by, place, action) or None
+
+
 class SiegeAct(Base):
     name = "siege"
     doc = "a siege is laid, joined, concluded or broken (§6.2)"
@@ -395,43 +371,17 @@ class SiegeAct(Base):
                   "regions": "bonus regions the place lies in (R-4)", **DECLARES_DOC}
     optional = frozenset({"with", "french", "regions", "declares"})
     actor = "any"
-    forms = (("siege lay|join PLACE with NOBLES", "lay at half the defence, join a siege of "
-                                                  "yours (§6.2)"),
-             ("siege conclude PLACE [with NOBLES] [french] [regions R,...]",
-              "at full strength, then the weather check (§6.2)"),
-             ("siege break PLACE", "its owner ends his siege, at any time (§6.2)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = [w for w in args.words if w.casefold() != "french"]
-        french = len(words) != len(args.words)
-        if not words:
-            raise NotationError(f"{args.text!r}: siege lay|join|conclude|break PLACE",
-                                code="bad-siege")
-        action = find(words[0], SIEGE_ACTIONS, "siege action", args.text)
-        parts = sections(words[1:], ("with", "regions"), args.text)
-        place = parse_place(state, parts[""], args.text)
-        out: dict[str, Any] = {"action": action, "place": place}
-        if parts.get("with"):
-            out["with"] = list(parse_nobles(state, parts["with"], args.text))
-        elif action != "break" and args.by is not None and not (
-                action == "conclude" and place in state.sieges):
-            out["with"] = self.ready(state, args.by, place, action) or None
-        if french:
-            out["french"] = True
-        if parts.get("regions"):
-            out["regions"] = [find(r, rules_regions(), "region", args.text)
-                              for r in items(parts["regions"])]
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        out = f"siege {event['action']} {shown(event['place'])}"
-        if event.get("with"):
-            out += " with " + shown_list(event["with"])
-        if event.get("french"):
-            out += " french"
-        if event.get("regions"):
-            out += " regions " + shown_list(event["regions"])
-        return out
+    form = Form(Slot("action", "|".join(SIEGE_ACTIONS), siege_action, lead=True), place("place"),
+                Key("with", nobles("with", default=ready), optional=True),
+                Flag("french", anywhere=True), Key("regions", regions(), optional=True),
+                cases=(Case("lay at half the defence, join a siege of yours (§6.2)",
+                            {"action": "lay|join", "with": True, "french": False,
+                             "regions": False}),
+                       Case("at full strength, then the weather check (§6.2)",
+                            {"action": "conclude"}),
+                       Case("its owner ends his siege, at any time (§6.2)",
+                            {"action": "break", "with": False, "french": False,
+                             "regions": False})))
 
     def ready(self, state: State, player: str, place: str, action: str) -> list[str]:
         """Without `with`: the player's nobles who may act on `place` now (near it or aboard

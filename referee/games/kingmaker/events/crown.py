@@ -4,7 +4,7 @@ playing, discarding, gifts and transfers).
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
@@ -17,23 +17,25 @@ from referee.games.kingmaker.events.base import (
     DECLARES_DOC,
     Base,
     active_combat,
+    card,
     give_heir,
+    heir,
     heir_names,
     known_card,
     known_heir,
     known_noble,
     known_place,
     known_player,
+    noble,
     parse_card,
-    parse_heir,
-    parse_noble,
-    parse_place,
-    parse_player,
+    place,
+    player,
     refuse_in_active_combat,
     require_in_play,
 )
 from referee.games.kingmaker.events.deal import check_data, missing_data, where_is
-from referee.games.kingmaker.notation import find, one, sections, shown
+from referee.games.kingmaker.events.forms import Case, Flag, Form, Key, Slot
+from referee.games.kingmaker.notation import find, one
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import (
     COMBAT,
@@ -59,16 +61,9 @@ class Take(Base):
     fields = {"heir": "str", "noble": "str"}
     field_docs = {"heir": "the heir", "noble": "the noble who takes him"}
     phases = frozenset({MOVEMENT, COMBAT})
-    forms = (("take HEIR by NOBLE", "no other faction's noble there; inside a fortress only "
-                                    "your faction's (R-46)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("by",), args.text)
-        return {"heir": parse_heir(state, parts[""], args.text),
-                "noble": parse_noble(state, parts.get("by", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"take {shown(event['heir'])} by {shown(event['noble'])}"
+    form = Form(heir("heir"), Key("by", noble("noble")),
+                note="no other faction's noble there; inside a fortress only your faction's "
+                "(R-46)")
 
     def effect(self, state: State, event: Event) -> State:
         heir, noble = known_heir(state, event["heir"]), known_noble(state, event["noble"])
@@ -110,13 +105,7 @@ class Execute(Base):
     field_docs = {"heir": "the heir"}
     actor = "any"
     always = True
-    forms = (("execute HEIR", "by the player whose noble controls him (--as NAME)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"heir": parse_heir(state, args.words, args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"execute {shown(event['heir'])}"
+    form = Form(heir("heir"), note="by the player whose noble controls him (--as NAME)")
 
     def effect(self, state: State, event: Event) -> State:
         refuse_in_active_combat(state, "an execution")
@@ -147,16 +136,9 @@ class Crown(Base):
     field_docs = {"heir": "the heir", "place": "the cathedral's place", **DECLARES_DOC}
     optional = frozenset({"declares"})
     phases = frozenset({CORONATION})
-    forms = (("crown HEIR at PLACE", "first in line, no King of his house, an archbishop or two "
-                                     "bishops there (8.1, R-43)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("at",), args.text)
-        return {"heir": parse_heir(state, parts[""], args.text),
-                "place": parse_place(state, parts.get("at", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"crown {shown(event['heir'])} at {shown(event['place'])}"
+    form = Form(heir("heir"), Key("at", place("place")),
+                note="first in line, no King of his house, an archbishop or two bishops there "
+                "(8.1, R-43)")
 
     def effect(self, state: State, event: Event) -> State:
         heir, place = known_heir(state, event["heir"]), known_place(state, event["place"])
@@ -180,6 +162,12 @@ class Crown(Base):
 # Crown cards (§5.3, §5.4)
 
 
+def in_deck(state: State, args: Args) -> Callable[[str], bool]:
+    """A card still to be drawn (the deck rebuilt from its discard when it is empty, R-15)."""
+    probe = rules.rebuild_deck(state)
+    return lambda card: probe.cards.get(card) == DECK
+
+
 class Draw(Base):
     name = "draw"
     doc = "the crown card drawn in the draw phase (a reveal), or `hidden` (R-18)"
@@ -188,20 +176,10 @@ class Draw(Base):
     optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({DRAW})
-    forms = (("draw CARD", "e.g. draw Herbert; a noble or town card goes into play at once "
-                           "(§5.3)"),
-             ("draw hidden", "kept unseen, named when played (R-18)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        word = one(args.words, "card", args.text)
-        if norm(word) == "hidden":
-            return {"card": "hidden"}
-        probe = rules.rebuild_deck(state)
-        return {"card": parse_card(state, word, args.text,
-                                   lambda c: probe.cards.get(c) == DECK)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"draw {shown(event['card'])}"
+    form = Form(card("card", alts=("hidden",), where=in_deck),
+                cases=(Case("e.g. draw Herbert; a noble or town card goes into play at once "
+                            "(§5.3)", {"card": "CARD"}),
+                       Case("kept unseen, named when played (R-18)", {"card": "hidden"})))
 
     def effect(self, state: State, event: Event) -> State:
         if state.drew:
@@ -262,6 +240,10 @@ def hand_card(state: State, player: str, name: str) -> tuple[State, str]:
                  "§5.3")
 
 
+def in_hand(state: State, args: Args) -> Callable[[str], bool]:
+    return lambda card: state.cards.get(card) in (f"hand:{args.by}", DECK)
+
+
 class Play(Base):
     name = "play"
     doc = "a crown card from hand assigned to an own noble, at any time outside active combat"
@@ -271,18 +253,9 @@ class Play(Base):
     optional = frozenset({"declares"})
     actor = "any"
     always = True
-    forms = (("play CARD to NOBLE", "title: untitled noble; office: titled noble without one; "
-                                    "others: any noble of yours (§5.3)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        where = f"hand:{args.by}"
-        card = parse_card(state, one(parts[""], "card", args.text), args.text,
-                          lambda c: state.cards.get(c) in (where, DECK))
-        return {"card": card, "to": parse_noble(state, parts.get("to", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"play {shown(event['card'])} to {shown(event['to'])}"
+    form = Form(card("card", where=in_hand), Key("to", noble("to")),
+                note="title: untitled noble; office: titled noble without one; others: any noble "
+                "of yours (§5.3)")
 
     def effect(self, state: State, event: Event) -> State:
         refuse_in_active_combat(state, "playing a card")
@@ -328,15 +301,7 @@ class Discard(Base):
     fields = {"card": "str"}
     field_docs = {"card": "the card (a hidden one is named now)"}
     actor = "any"
-    forms = (("discard CARD", "down to two crown cards in hand (§5.3)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        where = f"hand:{args.by}"
-        return {"card": parse_card(state, one(args.words, "card", args.text), args.text,
-                                   lambda c: state.cards.get(c) in (where, DECK))}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"discard {shown(event['card'])}"
+    form = Form(card("card", where=in_hand), note="down to two crown cards in hand (§5.3)")
 
     def gate(self, state: State, event: Event) -> None:
         """A discard answers its duty wherever that stands among those pending: no phase is
@@ -370,6 +335,16 @@ def unseen_examples(state: State, player: str) -> list[str]:
     return deck[:3]
 
 
+def given(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+    """A held event card, or else a crown card in the giver's hand."""
+    word = one(words, "card", args.text)
+    held = list(state.held.get(str(args.by), ()))
+    if any(norm(h) == norm(word) for h in held) or prefixed(norm(word), held, key=norm):
+        return find(word, sorted(set(held)), "held event card", args.text)
+    where = f"hand:{args.by}"
+    return parse_card(state, word, args.text, lambda c: state.cards.get(c) == where)
+
+
 class Give(Base):
     name = "give"
     doc = "a hand crown card or a held event card to another player (§5.4)"
@@ -377,24 +352,8 @@ class Give(Base):
     field_docs = {"item": "the card (`hidden`: an unseen hand card)", "to": "the player"}
     actor = "any"
     always = True
-    forms = (("give CARD|hidden to PLAYER", "e.g. give Writ to Ben; the hand limit applies at "
-                                            "once (§5.4, R-11)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        word = one(parts[""], "card", args.text)
-        held = list(state.held.get(str(args.by), ()))
-        if norm(word) == "hidden":
-            item = "hidden"
-        elif any(norm(h) == norm(word) for h in held) or prefixed(norm(word), held, key=norm):
-            item = find(word, sorted(set(held)), "held event card", args.text)
-        else:
-            where = f"hand:{args.by}"
-            item = parse_card(state, word, args.text, lambda c: state.cards.get(c) == where)
-        return {"item": item, "to": parse_player(state, parts.get("to", []), args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"give {shown(event['item'])} to {shown(event['to'])}"
+    form = Form(Slot("item", "CARD", given, alts=("hidden",)), Key("to", player("to")),
+                note="e.g. give Writ to Ben; the hand limit applies at once (§5.4, R-11)")
 
     def effect(self, state: State, event: Event) -> State:
         refuse_in_active_combat(state, "a trade")
@@ -498,6 +457,10 @@ def held_item(state: State, giver: str, word: str, text: str) -> str:
                             "(7.4)", code="printed-title", rule="§7.4") from None
 
 
+def transferred(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+    return held_item(state, out["from"], one(words, "item", args.text), args.text)
+
+
 class Transfer(Base):
     name = "transfer"
     doc = "a town card or fortress, ship, bishop, mercenary or heir between two nobles (§5.4)"
@@ -508,31 +471,13 @@ class Transfer(Base):
     optional = frozenset({"agreed", "approved"})
     actor = "any"
     always = True
-    forms = (("transfer ITEM from NOBLE to NOBLE [agreed]",
-              "e.g. transfer Coventry from Neville to Stafford (§5.4); a title in Parliament, "
-              "then a vote (7.4)"),
-             ("transfer OFFICE from NOBLE to NOBLE [agreed] approved",
-              "in Parliament, with the caller's approval (7.4, R-79)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        flags = {w.casefold() for w in args.words if w.casefold() in ("agreed", "approved")}
-        words = [w for w in args.words if w.casefold() not in ("agreed", "approved")]
-        agreed = "agreed" in flags
-        parts = sections(words, ("from", "to"), args.text)
-        giver = parse_noble(state, parts.get("from", []), args.text)
-        item = held_item(state, giver, one(parts[""], "item", args.text), args.text)
-        out: dict[str, Any] = {"item": item, "from": giver,
-                               "to": parse_noble(state, parts.get("to", []), args.text)}
-        if agreed:
-            out["agreed"] = True
-        if "approved" in flags:
-            out["approved"] = True
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        return f"transfer {shown(event['item'])} from {shown(event['from'])} to " \
-               f"{shown(event['to'])}" + "".join(f" {flag}" for flag in ("agreed", "approved")
-                                                 if event.get(flag))
+    form = Form(Slot("item", "ITEM", transferred, late=True), Key("from", noble("from")),
+                Key("to", noble("to", late=True)),
+                Flag("agreed", anywhere=True), Flag("approved", anywhere=True),
+                cases=(Case("e.g. transfer Coventry from Neville to Stafford (§5.4); a title in "
+                            "Parliament, then a vote (7.4)", {"approved": False}),
+                       Case("in Parliament, with the caller's approval (7.4, R-79)",
+                            {"item": "OFFICE", "approved": True})))
 
     def effect(self, state: State, event: Event) -> State:
         refuse_in_active_combat(state, "a transfer")

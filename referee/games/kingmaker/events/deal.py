@@ -4,7 +4,7 @@ extra deals, the layout.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
@@ -25,18 +25,19 @@ from referee.games.kingmaker.events.base import (
     DECLARES_DOC,
     Base,
     _declare,
+    card,
     card_names,
     declared_values,
     known_card,
     known_noble,
+    noble,
     parse_card,
 )
+from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import (
     declaration_words,
     find,
     items,
-    one,
-    sections,
     shown,
     split_trailing_declarations,
     tokens,
@@ -59,6 +60,10 @@ from referee.games.kingmaker.state import (
 )
 
 
+DECLARATION = (Slot("entry", "KIND", by_hand, width=1), Slot("name", "NAME", by_hand),
+               Slot("values", "key=value ...", by_hand))
+
+
 class Declare(Base):
     name = "declare"
     doc = "a component's printed values (the components file, or a card or place first seen)"
@@ -68,10 +73,11 @@ class Declare(Base):
     optional = frozenset(ALL_FIELDS)
     actor = "table"
     always = True
-    forms: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("declare KIND NAME key=value ...", "e.g. declare place Raglan kind=castle "
-                                                 "(R-2, R-3)"),
-             ("declare votes|battle_chart|death_chart key=value ...", "the rule tables"))
+    # By hand (`parse`, `text`): a kind, a name, then `key=value` values of that kind's fields.
+    form = Form(*DECLARATION,
+                cases=(Case("e.g. declare place Raglan kind=castle (R-2, R-3)"),
+                       Case("the rule tables", {"entry": "votes|battle_chart|death_chart",
+                                                "name": False})))
     verbs = ("declare",)
 
     def parse(self, state: State, args: Args) -> Event:
@@ -136,7 +142,7 @@ def _completes(entry: Entry, kind: str, values: dict[str, Any]) -> bool:
 class Amend(Declare):
     name = "amend"
     doc = "the table mends a declared value, effective from then on (R-2)"
-    forms = (("amend KIND NAME key=value ...", "e.g. amend noble Herbert troops=20"),)
+    form = Form(*DECLARATION, note="e.g. amend noble Herbert troops=20")
     verbs = ("amend",)
 
     def name_of(self, state: State, kind: str, head: Sequence[str], text: str) -> str:
@@ -281,6 +287,43 @@ def check_all_data(state: State, cards: Sequence[str], unknown: Sequence[str],
         raise missing_refusal(what, gaps, unknown)
 
 
+def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
+    """The cards dealt, each a free copy; a card the log does not know yet is asked for."""
+    taken: list[str] = []
+
+    def free(card: str) -> bool:
+        return state.cards.get(card, DECK) == DECK and card not in taken
+
+    unknown: list[str] = []
+    for word in items(words):
+        try:
+            taken.append(parse_card(state, word, args.text, free))
+        except NotationError as exc:
+            if exc.code != "unknown-card":
+                raise
+            name = unquote(word).replace("-", " ") if '"' in word else \
+                word.replace("-", " ")
+            slip = _slip_for(state, word)
+            if slip is not None:  # a slip, or a card of the box close to a listed one
+                new = "; ".join(f"`{line}`" for line in
+                                declare_lines(unknown_card_gaps(name)))
+                raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
+                                    f"If {name} is a card of your box, declare it first "
+                                    f"(R-2), filling in each {BLANK}: {new} (the "
+                                    "kind is read from the name: change it if the card "
+                                    "says otherwise)",
+                                    code="unknown-word", rule="§4") from None
+            unknown.append(name)
+    if not taken and not unknown:
+        raise NotationError(f"{args.text!r} names no card", code="no-card", rule="§4")
+    if unknown:  # a card needs its kind to be dealt: say at once all the deal needs,
+        # the cards dealt before included (laid out face up, they need theirs next, §4)
+        before = [c for p in state.playing for c in dealt_cards(state, p)]
+        check_all_data(state, before + [c for c in taken if state.box.crown_card(c)],
+                       unknown, f"{args.by}'s deal" if args.by else "This deal")
+    return taken
+
+
 class Dealt(Base):
     name = "dealt"
     doc = "the crown cards a player was dealt (a reveal): the deal, R-6 and No Elimination"
@@ -289,46 +332,10 @@ class Dealt(Base):
     optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({DEAL, DUTY_PHASES["deal"]})
-    forms = (("dealt CARD, CARD, ...", "the cards dealt to you (R-5); one card at a time when "
-                                       "dealt on until a noble comes (R-6, §9)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        taken: list[str] = []
-
-        def free(card: str) -> bool:
-            return state.cards.get(card, DECK) == DECK and card not in taken
-
-        unknown: list[str] = []
-        for word in items(args.words):
-            try:
-                taken.append(parse_card(state, word, args.text, free))
-            except NotationError as exc:
-                if exc.code != "unknown-card":
-                    raise
-                name = unquote(word).replace("-", " ") if '"' in word else \
-                    word.replace("-", " ")
-                slip = _slip_for(state, word)
-                if slip is not None:  # a slip, or a card of the box close to a listed one
-                    new = "; ".join(f"`{line}`" for line in
-                                    declare_lines(unknown_card_gaps(name)))
-                    raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
-                                        f"If {name} is a card of your box, declare it first "
-                                        f"(R-2), filling in each {BLANK}: {new} (the "
-                                        "kind is read from the name: change it if the card "
-                                        "says otherwise)",
-                                        code="unknown-word", rule="§4") from None
-                unknown.append(name)
-        if not taken and not unknown:
-            raise NotationError(f"{args.text!r} names no card", code="no-card", rule="§4")
-        if unknown:  # a card needs its kind to be dealt: say at once all the deal needs,
-            # the cards dealt before included (laid out face up, they need theirs next, §4)
-            before = [c for p in state.playing for c in dealt_cards(state, p)]
-            check_all_data(state, before + [c for c in taken if state.box.crown_card(c)],
-                           unknown, f"{args.by}'s deal" if args.by else "This deal")
-        return {"cards": taken}
-
-    def text(self, state: State, event: Event) -> str:
-        return "dealt " + ", ".join(shown(c) for c in event["cards"])
+    form = Form(Slot("cards", "CARD, CARD, ...", dealt,
+                     lambda cards: ", ".join(map(shown, cards))),
+                note="the cards dealt to you (R-5); one card at a time when dealt on until a "
+                "noble comes (R-6, §9)")
 
     def effect(self, state: State, event: Event) -> State:
         cards = [known_card(state, c) if state.cards else c for c in event["cards"]]
@@ -453,6 +460,10 @@ def lay_out(state: State, player: str) -> State:
     return state
 
 
+def dealt_to_you(state: State, args: Args) -> Callable[[str], bool]:
+    return lambda card: state.cards.get(card) == f"dealt:{args.by}"
+
+
 class Assign(Base):
     name = "assign"
     doc = "a dealt card laid out on a noble, or to the Chancery when it fits none (§4.3); in " \
@@ -460,21 +471,10 @@ class Assign(Base):
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the card", "to": "the noble, or `chancery`"}
     phases = frozenset({DUTY_PHASES["layout"], SESSION_PHASES[ASSIGN]})
-    forms = (("assign CARD to NOBLE", "lay out a dealt card (§4); Parliament's round 3 (7.3)"),
-             ("assign CARD to chancery", "a card no noble of yours may take (§4)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        where = f"dealt:{args.by}"
-        card = parse_card(state, one(parts[""], "card", args.text), args.text,
-                          lambda c: state.cards.get(c) == where)
-        target = one(parts.get("to", []), "noble", args.text)
-        to = "chancery" if norm(target) == "chancery" else \
-            find(target, list(state.nobles), "noble in play", args.text)
-        return {"card": card, "to": to}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"assign {shown(event['card'])} to {shown(event['to'])}"
+    form = Form(card("card", where=dealt_to_you), Key("to", noble("to", alts=("chancery",))),
+                cases=(Case("lay out a dealt card (§4); Parliament's round 3 (7.3)",
+                            {"to": "NOBLE"}),
+                       Case("a card no noble of yours may take (§4)", {"to": "chancery"})))
 
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)

@@ -10,10 +10,10 @@ from referee.engine import STOPPED, Args, Event
 from referee.errors import IllegalMove
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.events.base import Base, known_player, parse_player, require_in_play
+from referee.games.kingmaker.events.base import Base, choice, known_player, player, require_in_play
+from referee.games.kingmaker.events.forms import Case, Form, Slot
 from referee.games.kingmaker.events.homecoming import return_next
 from referee.games.kingmaker.events.parliament import next_step
-from referee.games.kingmaker.notation import find, one, shown
 from referee.games.kingmaker.rules import SESSION_PHASES, refuse, split
 from referee.games.kingmaker.state import (
     CHANCE,
@@ -91,8 +91,8 @@ class Next(Base):
     doc = "the active player ends the phase (the draw phase ends the turn); in Parliament, the " \
           "player asked ends his excuses, revocations or return"
     phases = frozenset(TURN_PHASES) | {SESSION_PHASES[step] for step in (EXCUSE, REVOKE, RETURN)}
-    forms = (("next", "end the phase; phases with nothing to do are skipped (§5); in "
-                      "Parliament, done with excuses, revocations or the return (7.2, 7.5)"),)
+    form = Form(note="end the phase; phases with nothing to do are skipped (§5); in Parliament, "
+                "done with excuses, revocations or the return (7.2, 7.5)")
 
     def effect(self, state: State, event: Event) -> State:
         stage = state.stage
@@ -139,14 +139,8 @@ class Clock(Base):
     field_docs = {"action": "pause or resume"}
     actor = "table"
     always = True
-    forms = (("clock pause|resume", "time paused does not count towards the limit (R-49)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"action": find(one(args.words, "pause or resume", args.text),
-                               ("pause", "resume"), "clock action", args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"clock {event['action']}"
+    form = Form(choice("action", ("pause", "resume"), "pause or resume", "clock action"),
+                note="time paused does not count towards the limit (R-49)")
 
     def effect(self, state: State, event: Event) -> State:
         action = event["action"]
@@ -177,13 +171,7 @@ class Join(Base):
     field_docs = {"player": "the player (named at `new` with the option late)"}
     actor = "table"
     always = True
-    forms = (("join PLAYER", "a player listed at `new` as late (R-66)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"player": parse_player(state, args.words, args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"join {shown(event['player'])}"
+    form = Form(player("player"), note="a player listed at `new` as late (R-66)")
 
     def effect(self, state: State, event: Event) -> State:
         require_in_play(state)
@@ -199,6 +187,12 @@ class Join(Base):
                 yield self.make(None, player=player)
 
 
+def reason(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+    if [word.casefold() for word in words] == ["time"]:
+        return "time"
+    return " ".join(words) or STOPPED
+
+
 class End(Base):
     """The core `end` (engine.End), with Kingmaker's own ending at the time limit: `end time`
     closes the game by R-50; any other reason stops it as it stands, incomplete."""
@@ -209,16 +203,9 @@ class End(Base):
     field_docs = {"reason": "time, or why the table stops the game (concede, abandoned...)"}
     actor = "table"
     always = True
-    forms = (("end time", "the time limit: the victory order of R-50"),
-             ("end REASON", "the table stops the game: it scores as it stands (§10)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        if [word.casefold() for word in args.words] == ["time"]:
-            return {"reason": "time"}
-        return {"reason": " ".join(args.words) or STOPPED}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"end {event['reason']}"
+    form = Form(Slot("reason", "REASON", reason, str),
+                cases=(Case("the time limit: the victory order of R-50", {"reason": "time"}),
+                       Case("the table stops the game: it scores as it stands (§10)")))
 
     def effect(self, state: State, event: Event) -> State:
         reason = event["reason"]

@@ -6,26 +6,27 @@ King's Peace (7.6) holds until just before the caller's next chance phase (R-42,
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
-from referee.engine import Args, Event
+from referee.engine import Event
 from referee.errors import IllegalMove
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.components import norm
 from referee.games.kingmaker.events.base import (
     Base,
+    first_home,
     known_noble,
-    parse_location,
-    parse_noble,
+    location,
+    named,
+    noble,
     spend_event,
 )
-from referee.games.kingmaker.events.movement import rules_normal
+from referee.games.kingmaker.events.forms import Case, Flag, Form, Key
 from referee.games.kingmaker.events.parliament import (
     clockwise_from_left,
     stay_at_call,
 )
-from referee.games.kingmaker.notation import find, one, sections, shown, shown_location
+from referee.games.kingmaker.notation import shown
 from referee.games.kingmaker.rules import DUTY_PHASES, SESSION_PHASES, refuse
 from referee.games.kingmaker.state import (
     BUSINESS,
@@ -142,7 +143,7 @@ class Dismiss(Base):
     name = "dismiss"
     doc = "the caller dismisses Parliament: the nobles go home, one player at a time (7.5)"
     phases = frozenset({SESSION_PHASES[BUSINESS]})
-    forms = (("dismiss", "after the rounds and any other business (7.5)"),)
+    form = Form(note="after the rounds and any other business (7.5)")
 
     def effect(self, state: State, event: Event) -> State:
         s = session(state, BUSINESS)
@@ -172,18 +173,8 @@ class Return(Base):
     fields = {"noble": "str", "to": "str"}
     field_docs = {"noble": "the noble", "to": "his home (R-30)"}
     phases = frozenset({SESSION_PHASES[RETURN]})
-    forms = (("return NOBLE [to LOCATION]", "one of his homes (R-30); the referee fills in the "
-                                             "first"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        parts = sections(args.words, ("to",), args.text)
-        noble = parse_noble(state, parts[""], args.text)
-        to = parse_location(state, parts["to"], args.text) if parts.get("to") else \
-            (rules.home_choices(state, noble) or [""])[0]
-        return {"noble": noble, "to": rules_normal(state, to)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"return {shown(event['noble'])} to {shown_location(event['to'])}"
+    form = Form(noble("noble"), Key("to", location("to", default=first_home), optional=True),
+                note="one of his homes (R-30); the referee fills in the first")
 
     def effect(self, state: State, event: Event) -> State:
         s = session(state, RETURN)
@@ -213,22 +204,13 @@ class Stay(Base):
     field_docs = {"item": "the noble or ship", "freemove": "a Free Move card is spent (7.5)"}
     optional = frozenset({"freemove"})
     phases = frozenset({DUTY_PHASES["port"], SESSION_PHASES[RETURN]})
-    forms = (("stay SHIP", "at the call: its controller and all aboard stay away (R-74)"),
-             ("stay NOBLE|SHIP freemove", "at dismissal, a Free Move each (7.5)"),
-             ("stay NOBLE", "at dismissal, the noble who called Parliament, free (7.5, R-56)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = list(args.words)
-        freemove = bool(words) and norm(words[-1]) == "freemove"
-        name = one(words[:-1] if freemove else words, "noble or ship", args.text)
-        out: dict[str, Any] = {"item": find(name, list(state.nobles) + list(state.ships),
-                                            "noble or ship", args.text)}
-        if freemove:
-            out["freemove"] = True
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        return f"stay {shown(event['item'])}" + (" freemove" if event.get("freemove") else "")
+    form = Form(named("item", "NOBLE|SHIP", lambda state: list(state.nobles) + list(state.ships),
+                      "noble or ship", "noble or ship"), Flag("freemove"),
+                cases=(Case("at the call: its controller and all aboard stay away (R-74)",
+                            {"item": "SHIP", "freemove": False}),
+                       Case("at dismissal, a Free Move each (7.5)", {"freemove": True}),
+                       Case("at dismissal, the noble who called Parliament, free (7.5, R-56)",
+                            {"item": "NOBLE", "freemove": False})))
 
     def effect(self, state: State, event: Event) -> State:
         item, freemove = event["item"], bool(event.get("freemove"))

@@ -14,27 +14,20 @@ from referee.games.kingmaker.events.base import (
     DECLARES_DOC,
     Base,
     check_location,
+    heirs_along,
     known_noble,
     known_place,
-    nobles_with_heirs,
+    location,
+    nobles,
     parse_location,
-    parse_nobles,
-    place_aliases,
-    place_names,
+    places,
+    ship,
     spend_event,
 )
+from referee.games.kingmaker.events.forms import Flag, Form, Key, Slot
 from referee.games.kingmaker.events.peace import ship_problem, still_problem
 from referee.games.kingmaker.events.chance import land_all, landing, port_problem
-from referee.games.kingmaker.notation import (
-    find,
-    items,
-    location_words,
-    one,
-    sections,
-    shown,
-    shown_list,
-    shown_location,
-)
+from referee.games.kingmaker.notation import location_words, shown_location
 from referee.games.kingmaker.rules import refuse, split
 from referee.games.kingmaker.state import MOVEMENT, State, card_entry
 
@@ -187,31 +180,11 @@ class MoveForce(Base):
                   "fortresses (rule 20)", **DECLARES_DOC}
     optional = frozenset({"via", "freemove", "declares"})
     phases = frozenset({MOVEMENT})
-    forms = (("move NOBLES [with HEIRS] to LOCATION [via PLACES] [freemove]",
-              "e.g. move Neville,Percy to York via Coventry; LOCATION is in:P (or P), near:P, "
-              "sq:TEXT"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = list(args.words)
-        freemove = bool(words) and words[-1].casefold() == "freemove"
-        parts = sections(words[:-1] if freemove else words, ("with", "to", "via"), args.text)
-        if parts.get("with"):
-            parts[""] = nobles_with_heirs(state, parts[""] + [","] + parts["with"], args.text)
-        out: dict[str, Any] = {"nobles": list(parse_nobles(state, parts[""], args.text)),
-                               "to": rules_normal(state, parse_location(
-                                   state, parts.get("to", []), args.text))}
-        if parts.get("via"):
-            out["via"] = [find(p, place_names(state), "place", args.text, place_aliases(state))
-                          for p in items(parts["via"])]
-        if freemove:
-            out["freemove"] = True
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        out = f"move {shown_list(event['nobles'])} to {shown_location(event['to'])}"
-        if event.get("via"):
-            out += " via " + shown_list(event["via"])
-        return out + (" freemove" if event.get("freemove") else "")
+    form = Form(nobles("nobles"), Key("with", heirs_along("with"), optional=True, join=True),
+                Key("to", location("to")), Key("via", places("via"), optional=True),
+                Flag("freemove"),
+                note="e.g. move Neville,Percy to York via Coventry; LOCATION is in:P (or P), "
+                "near:P, sq:TEXT")
 
     def effect(self, state: State, event: Event) -> State:
         nobles = [known_noble(state, n) for n in event["nobles"]]
@@ -238,15 +211,6 @@ class MoveForce(Base):
             for to in destinations(state):
                 if move_problem(state, player, force, to) is None:
                     yield self.make(player, nobles=list(force), to=to)
-
-
-def rules_normal(state: State, location: str) -> str:
-    """A typed location as stored, even for a place still to be declared (R-2)."""
-    prefix, name = split(location)
-    entry = state.box.place(name)
-    if prefix == "in" and entry is not None and entry.get("kind") == "unfortified":
-        return f"near:{name}"
-    return location
 
 
 def forces(state: State, player: str) -> list[tuple[str, ...]]:
@@ -367,6 +331,13 @@ def embark_problem(state: State, player: str, noble: str, ship: str, where: str,
     return None
 
 
+def sea_location(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+    """`port:P` (a bare P, or in:P, is its port) or `sea:TEXT`."""
+    prefix, name = location_words(words, args.text)
+    prefix = "port" if prefix == "in" else prefix
+    return parse_location(state, [f"{prefix}:{name}"], args.text)
+
+
 class Sail(Base):
     name = "sail"
     doc = "a ship moves, with the force that embarks; at a port its force lands (§5.2, R-52)"
@@ -378,34 +349,11 @@ class Sail(Base):
                   **DECLARES_DOC}
     optional = frozenset({"with", "aboard", "agreed", "declares"})
     phases = frozenset({MOVEMENT})
-    forms = (("sail SHIP to port:P|sea:TEXT [with NOBLES] [aboard] [agreed]",
-              "e.g. sail Le-Lucas to sea:Irish-Sea with Stanley (§5.2, §8.6)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = list(args.words)
-        flags = {w.casefold() for w in words if w.casefold() in ("aboard", "agreed")}
-        words = [w for w in words if w.casefold() not in ("aboard", "agreed")]
-        parts = sections(words, ("to", "with"), args.text)
-        ship = find(one(parts[""], "ship", args.text), list(state.ships), "ship in play",
-                    args.text)
-        if parts.get("with"):
-            parts["with"] = nobles_with_heirs(state, parts["with"], args.text)
-        prefix, name = location_words(parts.get("to", []), args.text)
-        if prefix == "in":
-            prefix = "port"
-        to = parse_location(state, [f"{prefix}:{name}"], args.text)
-        out: dict[str, Any] = {"ship": ship, "to": to}
-        if parts.get("with"):
-            out["with"] = list(parse_nobles(state, parts["with"], args.text))
-        for flag in sorted(flags):
-            out[flag] = True
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        out = f"sail {shown(event['ship'])} to {shown_location(event['to'])}"
-        if event.get("with"):
-            out += " with " + shown_list(event["with"])
-        return out + "".join(f" {f}" for f in ("aboard", "agreed") if event.get(f))
+    form = Form(ship("ship"), Key("to", Slot("to", "port:P|sea:TEXT", sea_location,
+                                                shown_location)),
+                Key("with", nobles("with", heirs=True), optional=True),
+                Flag("aboard", anywhere=True), Flag("agreed", anywhere=True),
+                note="e.g. sail Le-Lucas to sea:Irish-Sea with Stanley (§5.2, §8.6)")
 
     def effect(self, state: State, event: Event) -> State:
         ship, to = event["ship"], check_location(state, event["to"])

@@ -15,23 +15,27 @@ from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.components import norm
 from referee.games.kingmaker.events.assembly import start_rounds
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
     Base,
+    choice,
     known_noble,
     known_place,
-    parse_nobles,
+    noble,
+    nobles,
     parse_place,
+    place,
     place_names,
     port_names,
+    ship,
     spend_event,
 )
 from referee.games.kingmaker.events.chance import landing, port_problem
-from referee.games.kingmaker.notation import find, items, one, sections, shown, shown_list
+from referee.games.kingmaker.notation import find, items, one, sections
 from referee.games.kingmaker.rules import DUTY_PHASES, SESSION_PHASES, refuse, split
+from referee.games.kingmaker.events.forms import Case, Either, Flag, Form, Key
 from referee.games.kingmaker.state import (
     EXCUSE,
     PARLIAMENT,
@@ -151,11 +155,16 @@ class ParliamentCall(Base):
                   **DECLARES_DOC}
     optional = frozenset({"summon", "noble", "moving", "declares"})
     phases = frozenset({PARLIAMENT})
-    forms = (("parliament call at PLACE [summon NOBLE]",
-              "by the sole King's controller, or with no sole King the Chancellor with a "
-              "Chancellor-may-call card; a Writ in hand, one spent on the summons (7.1)"),
-             ("parliament people at PLACE [moving NOBLE | host NOBLE]",
-              "the drawer of the People's Parliament card: every noble attends (7.7, R-56)"))
+    # Read by hand: what may follow depends on the action, and the referee fills in the place
+    # and the host.
+    form = Form(choice("action", ACTIONS, "call or people", "Parliament action"),
+                Key("at", place("place")), Key("summon", noble("summon"), optional=True),
+                Either(Key("moving", noble("noble")), Key("host", noble("noble")), when="moving"),
+                cases=(Case("by the sole King's controller, or with no sole King the Chancellor "
+                            "with a Chancellor-may-call card; a Writ in hand, one spent on the "
+                            "summons (7.1)", {"action": "call", "noble": False}),
+                       Case("the drawer of the People's Parliament card: every noble attends "
+                            "(7.7, R-56)", {"action": "people", "summon": False})))
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
         parts = sections(args.words, ("at", "summon", "moving", "host"), args.text)
@@ -196,14 +205,6 @@ class ParliamentCall(Base):
             here = [n for n in state.faction(args.by) if at_place(state, n, out["place"])]
             if len(here) == 1:
                 out["noble"] = here[0]
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        out = f"parliament {event['action']} at {shown(event['place'])}"
-        if event.get("summon"):
-            out += f" summon {shown(event['summon'])}"
-        if event.get("noble"):
-            out += f" {'moving' if event.get('moving') else 'host'} {shown(event['noble'])}"
         return out
 
     def effect(self, state: State, event: Event) -> State:
@@ -384,20 +385,10 @@ class Excuse(Base):
     field_docs = {"nobles": "his nobles excused", "sea": "free: off the mainland or at sea (R-35)"}
     optional = frozenset({"sea"})
     phases = frozenset({SESSION_PHASES[EXCUSE]})
-    forms = (("excuse NOBLES", "a Writ each, in turn from the caller's left (7.2)"),
-             ("excuse NOBLE sea", "free for a noble off the mainland or at sea (R-35)"))
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        words = list(args.words)
-        sea = bool(words) and norm(words[-1]) == "sea"
-        out: dict[str, Any] = {"nobles": list(parse_nobles(state, words[:-1] if sea else words,
-                                                           args.text))}
-        if sea:
-            out["sea"] = True
-        return out
-
-    def text(self, state: State, event: Event) -> str:
-        return f"excuse {shown_list(event['nobles'])}" + (" sea" if event.get("sea") else "")
+    form = Form(nobles("nobles"), Flag("sea"),
+                cases=(Case("a Writ each, in turn from the caller's left (7.2)", {"sea": False}),
+                       Case("free for a noble off the mainland or at sea (R-35)",
+                            {"nobles": "NOBLE", "sea": True})))
 
     def effect(self, state: State, event: Event) -> State:
         s = state.sitting
@@ -441,13 +432,7 @@ class Revoke(Base):
     fields = {"nobles": "str[]"}
     field_docs = {"nobles": "the excused nobles who must attend after all"}
     phases = frozenset({SESSION_PHASES[REVOKE]})
-    forms = (("revoke NOBLES", "by the caller, after the excuses (7.2)"),)
-
-    def read(self, state: State, args: Args) -> dict[str, Any]:
-        return {"nobles": list(parse_nobles(state, args.words, args.text))}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"revoke {shown_list(event['nobles'])}"
+    form = Form(nobles("nobles"), note="by the caller, after the excuses (7.2)")
 
     def effect(self, state: State, event: Event) -> State:
         s = state.sitting
@@ -563,10 +548,11 @@ class Port(Base):
     optional = frozenset({"declares"})
     owed_rule = "R-74"
     phases = frozenset({DUTY_PHASES["port"]})
-    forms = (("port SHIP PLACE", "its force lands there; who attends goes on to Parliament "
-                                 "(R-74)"),)
+    form = Form(ship("ship", width=1), place("place"),
+                note="its force lands there; who attends goes on to Parliament (R-74)")
 
     def read(self, state: State, args: Args) -> dict[str, Any]:
+        # By hand: the two names may come bare, with commas, or with `to` or `at` between them.
         parts = sections(args.words, ("to", "at"), args.text)
         names = items(parts[""] + parts.get("to", []) + parts.get("at", []))
         if len(names) != 2:
@@ -576,9 +562,6 @@ class Port(Base):
                                 rule="R-74")
         return {"ship": find(names[0], list(state.ships), "ship in play", args.text),
                 "place": parse_place(state, [names[1]], args.text)}
-
-    def text(self, state: State, event: Event) -> str:
-        return f"port {shown(event['ship'])} {shown(event['place'])}"
 
     def effect(self, state: State, event: Event) -> State:
         current = rules.duty(state)
