@@ -29,6 +29,7 @@ value, so a read left out of a declaration is found by the seeded playouts, not 
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from typing import Any, Callable, Generic, TypeVar, overload
 
 S = TypeVar("S")
@@ -152,6 +153,10 @@ def expand(cls: type) -> None:
     fields they stand for (`@value` calls this once the class has its fields)."""
     if "__slots__" in cls.__dict__:
         raise TypeError(f"{cls.__name__}: a class with __slots__ cannot keep derived values")
+    cached = [name for name, item in cls.__dict__.items() if isinstance(item, cached_property)]
+    if cached:  # evolve would carry it over whatever changed: it reads nothing declared
+        raise TypeError(f"{cls.__name__}.{cached[0]}: a cached_property beside derived values "
+                        f"(declare it with @derived and the fields it reads)")
     names = {f.name for f in cls.__dict__.get("__value_fields__", ())}
     by_name: dict[str, Derived[Any, Any]] = {}
     for item in table(cls).values():

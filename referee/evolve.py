@@ -94,19 +94,35 @@ def _dict_copy(cls: type) -> Plan:
 def _with_derived(cls: type, allowed: frozenset[str], fresh: tuple[tuple[str, Any], ...],
                   by_field: dict[str, Any]) -> Plan:
     """A class with derived values: the old object's whole `__dict__` is copied, then the
-    values that read a changed field are dropped."""
+    values that read a changed field are dropped. Copied by `dict.copy`, which copies a
+    dict's table as one block whatever its layout: `update` into the new object's empty
+    `__dict__` does so only for a compact table of its own, and a state made by `__init__`
+    shares its class's table (as each of its copies then did) or has a key dropped, so
+    `update` went key by key (6-10% of the four games' `check`)."""
+    drops = {name: tuple(item.key for item in items if item.update is None)
+             for name, items in by_field.items()}
+    updates = {name: updating for name, items in by_field.items()
+               if (updating := tuple(item for item in items if item.update is not None))}
+
     def plan(value: Any, changes: dict[str, Any]) -> Any:
         old = value.__dict__
-        new: Any = _new(cls)
-        values = new.__dict__
-        values.update(old)
+        values = old.copy()
         values.update(changes)
         if not allowed.issuperset(changes):
             _refuse(cls, allowed, changes)
         for name in changes:
             if name in by_field and changes[name] is not old[name]:
-                carry(old, values, by_field[name])
+                for key in drops[name]:  # most values: dropped at once, no call
+                    if key in values:
+                        del values[key]
+                if name in updates:
+                    carry(old, values, updates[name])
         for name, factory in fresh:
             values[name] = factory()
+        new: Any = _new(cls)
+        _set_dict(new, "__dict__", values)
         return new
     return plan
+
+
+_set_dict = object.__setattr__

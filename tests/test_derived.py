@@ -146,6 +146,25 @@ def test_declarations_are_checked() -> None:
                 return 2 * self.a
 
 
+def test_a_cached_property_beside_derived_values_is_refused() -> None:
+    """evolve copies a class's whole `__dict__` when it has derived values: a cached_property
+    kept there would be carried to every later state, whatever field changed."""
+    from functools import cached_property
+
+    with pytest.raises(TypeError, match=r"Hoard\.total: a cached_property beside derived"):
+        @value
+        class Hoard:
+            coins: tuple[int, ...]
+
+            @cached_property
+            def total(self) -> int:
+                return sum(self.coins)
+
+            @derived("coins")
+            def most(self) -> int:
+                return max(self.coins)
+
+
 def test_evolve_refuses_a_change_that_is_no_field() -> None:
     with pytest.raises(TypeError, match="no field 'count'"):
         evolve(Realm(("Warwick",)), count=3)
