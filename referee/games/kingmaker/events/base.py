@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
+from referee import engine
+from referee.derived import SelfCheckError
 from referee.engine import Args, Event, EventType
 from referee.errors import MoveError, NotationError
 from referee.evolve import evolve
@@ -51,6 +53,10 @@ class Base(EventType[State]):
     # The rule of an event that only answers a duty the referee set (a retreat, an heir's new
     # keeper): typed when no such duty is pending it is refused, never applied. "" for others.
     owed_rule: ClassVar[str] = ""
+    # The fields of State the effect may change (declared with the event): the referee's
+    # settling after it runs only the steps that read one (rules/settling.py). All, unless an
+    # event says less.
+    changes: ClassVar[frozenset[str]] = rules.ALL
 
     # ---- notation ---------------------------------------------------------------------------
     def parse(self, state: State, args: Args) -> Event:
@@ -90,7 +96,13 @@ class Base(EventType[State]):
         if "declares" in self.fields and event.get("declares"):  # only where declared
             state = with_inline(state, event["declares"], refusal=True)
         state = self.effect(state, event)
-        return rules.settle(before, state)
+        changes = self.changes if not event.get("declares") else self.changes | {"box"}
+        if engine.SELFCHECK:  # REFEREE_SELFCHECK=1: the effect changed only what it declares
+            undeclared = set(rules.changed_fields(before, state)) - changes
+            if undeclared:
+                raise SelfCheckError(f"{self.name} changed {', '.join(sorted(undeclared))}, "
+                                     "which its `changes` does not declare")
+        return rules.settle(before, state, changes, self.name)
 
     def gate(self, state: State, event: Event) -> None:
         """Nothing after the time limit but its end (R-84); nothing but the answer to a pending

@@ -8,7 +8,7 @@ from typing import Iterable
 from referee.games.kingmaker.components import WITHIN
 from referee.games.kingmaker.rules.heirs import _guards
 from referee.games.kingmaker.rules.places import noble_position, place_of, regions
-from referee.games.kingmaker.state import State, recalled_by
+from referee.games.kingmaker.state import State
 
 
 def titled(state: State, noble: str) -> bool:
@@ -34,14 +34,8 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
              french: bool = False, bonuses: bool = True) -> int:
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
-    plain = bonuses and not french and not extra_regions
     place = place_of(noble_position(state, noble)) if bonuses else None
     held = state.cards_of(noble)
-    if plain:
-        known = _strengths(state)  # the table is looked up once: its key takes some work
-        key = (noble, place, tuple(held))
-        if key in known:
-            return known[key]
     total = state.entry(noble).number("troops")
     here: set[str] = set()
     if bonuses:
@@ -57,8 +51,6 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     for guard, by in _guards(state).items():
         if by == noble:
             total += state.entry(guard).number("troops")
-    if plain:
-        known[key] = total
     return total
 
 
@@ -86,18 +78,6 @@ def strength_parts(state: State, noble: str) -> list[tuple[str, int]]:
     parts += [(f"{guard} (Royal Guard, R-44)", state.entry(guard).number("troops"))
               for guard, by in _guards(state).items() if by == noble]
     return parts + bonuses
-
-
-def _strengths_key(state: State) -> tuple[object, ...]:
-    return _guards(state), state.box
-
-
-@recalled_by(_strengths_key)
-def _strengths(state: State) -> dict[tuple[str, str | None, tuple[str, ...]], int]:
-    """(noble, his place, his cards) -> his strength without extra regions: what else it reads
-    (the Royal Guards, the box) is the table's key, so that it outlives changes of `cards`
-    elsewhere. A table `strength` fills as it is asked."""
-    return {}
 
 
 def french_holders(state: State, nobles: Iterable[str]) -> list[str]:
