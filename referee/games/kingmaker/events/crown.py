@@ -375,6 +375,7 @@ def unseen_examples(state: State, player: str) -> list[str]:
 
 class Give(Base):
     name = "give"
+    changes = frozenset({"hidden", "held", "cards"})
     doc = "a hand crown card or a held event card to another player (§5.4)"
     fields = {"item": "str", "to": "str"}
     field_docs = {"item": "the card (`hidden`: an unseen hand card)", "to": "the player"}
