@@ -431,6 +431,20 @@ def placed(state: State) -> Placed:
     return placed_afresh(state.cards)
 
 
+@derived(State, "placed")
+def holdings(state: State) -> dict[str, list[str]]:
+    """noble -> the crown cards assigned to him: `placed`'s, the same object while a move of
+    cards leaves every noble's (what is derived from it then stands)."""
+    return placed(state).holdings
+
+
+@derived(State, "placed")
+def hands(state: State) -> dict[str, tuple[str, ...]]:
+    """player -> the known cards in his hand: `placed`'s, the same object while a move of
+    cards leaves every hand."""
+    return placed(state).hands
+
+
 def placed_afresh(cards: Mapping[str, str], order: dict[str, int] | None = None) -> Placed:
     """Where the cards of `cards` lie, sorted out in one pass (`order`, when given, is that of
     `cards`' keys, known already)."""

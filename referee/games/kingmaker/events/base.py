@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
-from referee import engine
 from referee.derived import SelfCheckError
 from referee.engine import Args, Event, EventType
 from referee.errors import MoveError, NotationError
@@ -97,7 +96,7 @@ class Base(EventType[State]):
             state = with_inline(state, event["declares"], refusal=True)
         state = self.effect(state, event)
         changes = self.changes if not event.get("declares") else self.changes | {"box"}
-        if engine.SELFCHECK:  # REFEREE_SELFCHECK=1: the effect changed only what it declares
+        if rules.self_checking():  # REFEREE_SELFCHECK=1: the effect changed only what it declares
             undeclared = set(rules.changed_fields(before, state)) - changes
             if undeclared:
                 raise SelfCheckError(f"{self.name} changed {', '.join(sorted(undeclared))}, "

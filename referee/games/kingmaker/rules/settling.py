@@ -15,6 +15,7 @@ from referee.games.kingmaker.rules.crowning import coronations
 from referee.games.kingmaker.rules.deaths import ship_sinks
 from referee.games.kingmaker.rules.duties import add_duty, chronicle
 from referee.games.kingmaker.rules.heirs import (
+    _guards,
     _living,
     heir_location,
     heir_player,
@@ -42,7 +43,7 @@ from referee.games.kingmaker.state import (
     Ending,
     State,
     derived_kept,
-    placed,
+    hands,
 )
 from referee.values import fields
 
@@ -79,8 +80,12 @@ def changed_fields(old: State, new: State) -> list[str]:
 def _check_sieges(before: State, state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
-    if not state.sieges:
-        return state  # none: nothing to check (most of the game)
+    if not state.sieges or _sieges_stand(state):
+        return state  # none, or none to break or thin (most of the game)
+    return _broken_sieges(state)
+
+
+def _broken_sieges(state: State) -> State:
     for place, siege in list(state.sieges.items()):
         here = {f"near:{place}"} | ({f"aboard:{siege.ship}"} if siege.ship else set())
         nobles = tuple(n for n in siege.nobles if n in state.nobles and
@@ -97,6 +102,15 @@ def _check_sieges(before: State, state: State) -> State:
             state = break_siege(state, place, "its besiegers fell below half the defence"
                                 if nobles and not own else "its besiegers are gone")
     return state
+
+
+@derived_kept(State, "sieges", "nobles", "ships", "control", "_guards", "holdings", "options",
+              "box")
+def _sieges_stand(state: State) -> bool:
+    """Whether every siege holds as it is: what _check_sieges reads (the Royal Guards and the
+    nobles' cards through strength, of the cards only the nobles'): a card drawn or discarded,
+    or a phase begun, leaves it."""
+    return _broken_sieges(state) is state
 
 
 def break_siege(state: State, place: str, why: str) -> State:
@@ -166,15 +180,26 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
-def _track_both_houses(before: State, state: State) -> State:
+@derived_kept(State, "_living", "heirs", "noble_owners", "box")
+def _holding_both(state: State) -> frozenset[str]:
+    """The players whose nobles control living heirs of both houses (R-47): a move of nobles,
+    which changes no controller nor owner, leaves it."""
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
         player = heir_player(state, heir)
         if player is not None:
             held.setdefault(player, set()).add(house_of(state, heir))
+    return frozenset(player for player, houses in held.items() if len(houses) == 2)
+
+
+def _track_both_houses(before: State, state: State) -> State:
+    """R-47: the turn by which a player holding heirs of both houses must be back to one."""
+    holding = _holding_both(state)
+    if all((player in holding) == (player in state.both) for player in state.names):
+        return state
     both = dict(state.both)
     for player in state.names:
-        if len(held.get(player, ())) == 2:
+        if player in holding:
             both.setdefault(player, state.own.get(player, 0) + 2)
         else:
             both.pop(player, None)
@@ -190,13 +215,6 @@ def _waiting_towns(before: State, state: State) -> State:
             if state.kind(card) == "town":
                 state = place_town(state, card, player)
     return state
-
-
-@derived(State, "placed")
-def hands(state: State) -> dict[str, tuple[str, ...]]:
-    """player -> the known cards in his hand: `placed`'s, the same object while a move of cards
-    leaves every hand (what is derived from it then stands)."""
-    return placed(state).hands
 
 
 @derived_kept(State, "hands", "box")
@@ -309,7 +327,7 @@ def settle(before: State, state: State, changes: frozenset[str] = ALL, event: st
     unsettled: set[str] = set()
     for index, step in enumerate(STEPS):
         if step.reads.isdisjoint(changed):
-            if engine.SELFCHECK:
+            if self_checking():
                 _check_skipped(step, before, state, event)
             continue
         out = step.run(before, state)
@@ -321,6 +339,11 @@ def settle(before: State, state: State, changes: frozenset[str] = ALL, event: st
     if unsettled != state.unsettled:
         state = evolve(state, unsettled=frozenset(unsettled))
     return state
+
+
+def self_checking() -> bool:
+    """REFEREE_SELFCHECK, as the core holds it (`referee.engine.SELFCHECK`: tests patch it)."""
+    return bool(vars(engine)["SELFCHECK"])
 
 
 def _check_skipped(step: Step, before: State, state: State, event: str) -> None:
