@@ -4,6 +4,7 @@ for the first turn."""
 
 from __future__ import annotations
 
+from referee.derived import derived
 from referee.evolve import evolve
 from referee.games.kingmaker.components import Box
 from referee.games.kingmaker.rules.duties import chronicle
@@ -26,7 +27,6 @@ from referee.games.kingmaker.state import (
     moved_cards,
     placed,
 )
-from referee.derived import derived
 
 SENIOR_CLERICS = ("Canterbury", "York", "Durham", "Carlisle", "Lincoln", "Norwich")
 
