@@ -44,6 +44,11 @@ DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=
 AFTER_TIME = frozenset({"end", "amend"})
 
 
+# What the rules an event's effect may call change (the `changes` of the events are made of them).
+PLACING = frozenset({"cards", "control", "ships", "duties"})  # a card assigned, what it brings
+ENTERING = PLACING | {"nobles"}  # a noble comes into play (his castles, his home, Le Lucas)
+
+
 class Base(EventType[State]):
     """The shared shape of Kingmaker's events (see the module doc)."""
 

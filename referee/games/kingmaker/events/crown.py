@@ -15,6 +15,8 @@ from referee.games.kingmaker.events.assembly import parliament_transfer, transfe
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
+    ENTERING,
+    PLACING,
     Base,
     active_combat,
     give_heir,
@@ -186,6 +188,7 @@ class Crown(Base):
 
 class Draw(Base):
     name = "draw"
+    changes = ENTERING | {"drew", "hidden", "chronicle"}
     doc = "the crown card drawn in the draw phase (a reveal), or `hidden` (R-18)"
     fields = {"card": "str", **DECLARES}
     field_docs = {"card": "the card, or `hidden`", **DECLARES_DOC}
@@ -268,6 +271,7 @@ def hand_card(state: State, player: str, name: str) -> tuple[State, str]:
 
 class Play(Base):
     name = "play"
+    changes = PLACING | {"hidden"}
     doc = "a crown card from hand assigned to an own noble, at any time outside active combat"
     fields = {"card": "str", "to": "str", **DECLARES}
     field_docs = {"card": "the card (a hidden one is named now, R-18)", "to": "the noble",
@@ -328,6 +332,7 @@ class Play(Base):
 
 class Discard(Base):
     name = "discard"
+    changes = frozenset({"hidden", "cards"})
     doc = "a player over the two-card hand limit discards a crown card (§5.3)"
     fields = {"card": "str"}
     field_docs = {"card": "the card (a hidden one is named now)"}
