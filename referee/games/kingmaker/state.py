@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import insort
+from functools import wraps
 from itertools import compress
 from operator import is_, ne
 from typing import Any, Callable, Iterable, Mapping, TypeVar
@@ -375,13 +376,29 @@ def kept_while_reads_stand(item: Callable[[], Derived[Any, Any]]
 _NOT_KEPT = object()
 
 
+def _keep_reads(item: Derived[Any, Any], state: Any) -> None:
+    """Each derived value `item` reads, worked out and kept in `state`: the next state's update
+    compares them (a read not kept leaves nothing to compare, and the value is worked out
+    afresh)."""
+    kept = state.__dict__
+    for key in item.declared_keys:
+        if key not in kept:
+            table(type(state))[key](state)
+
+
 def derived_kept(owner: type, *reads: str) -> Callable[[Callable[[Any], R]], Derived[Any, R]]:
     """`derived(owner, *reads)` whose value stands while its reads are the same objects (see
     kept_while_reads_stand): for a value read from finer derived values."""
 
     def declare(function: Callable[[Any], R]) -> Derived[Any, R]:
         made: list[Derived[Any, R]] = []
-        item = derived(owner, *reads, update=kept_while_reads_stand(lambda: made[0]))(function)
+
+        @wraps(function)
+        def worked_out(state: Any) -> R:
+            _keep_reads(made[0], state)
+            return function(state)
+
+        item = derived(owner, *reads, update=kept_while_reads_stand(lambda: made[0]))(worked_out)
         made.append(item)
         return item
 

@@ -3,12 +3,13 @@ noble's or a force's strength with its parts (R-4, R-28, R-44)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
+from referee.derived import derived
 from referee.games.kingmaker.components import WITHIN
 from referee.games.kingmaker.rules.heirs import _guards
 from referee.games.kingmaker.rules.places import noble_position, place_of, regions
-from referee.games.kingmaker.state import State
+from referee.games.kingmaker.state import State, holdings
 
 
 def titled(state: State, noble: str) -> bool:
@@ -34,6 +35,44 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
              french: bool = False, bonuses: bool = True) -> int:
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
+    if bonuses and not french and not extra_regions:
+        found = _strengths(state).get(noble)
+        if found is not None:
+            return found
+    return _strength(state, noble, extra_regions, french, bonuses)
+
+
+def _strengths_moved(old: dict[str, int], reads: tuple[Any, ...], state: State
+                     ) -> dict[str, int]:
+    """`_strengths` from the last state's: only the nobles moved, or whose cards changed, are
+    worked out again (while the ships, the Royal Guards and the box stand)."""
+    nobles, ships, held, guards, box = reads
+    if ships is not state.ships or guards is not _guards(state) or box is not state.box:
+        return _all_strengths(state)
+    now = holdings(state)
+    out = {}
+    for noble, info in state.nobles.items():
+        kept = old.get(noble)
+        if kept is None or info is not nobles.get(noble) or now.get(noble) is not held.get(noble):
+            kept = _strength(state, noble)
+        out[noble] = kept
+    return out
+
+
+@derived(State, "nobles", "ships", "holdings", "_guards", "box", update=_strengths_moved)
+def _strengths(state: State) -> dict[str, int]:
+    """noble -> his strength where he stands, without extra regions (what `strength` is asked
+    most: a siege's besiegers and defenders after every move)."""
+    return _all_strengths(state)
+
+
+def _all_strengths(state: State) -> dict[str, int]:
+    holdings(state), _guards(state)  # kept in the state: the next one's update compares them
+    return {noble: _strength(state, noble) for noble in state.nobles}
+
+
+def _strength(state: State, noble: str, extra_regions: Iterable[str] = (),
+              french: bool = False, bonuses: bool = True) -> int:
     place = place_of(noble_position(state, noble)) if bonuses else None
     held = state.cards_of(noble)
     total = state.entry(noble).number("troops")
