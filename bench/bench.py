@@ -1,13 +1,15 @@
 """Speed of the three jobs, measured (never asserted in tests). The README quotes the figures.
 
     python bench/bench.py [--quick] [--games ID ...] [--jobs-logs N] [--instructions]
+                          [--only SECTION ...]
 
 Every figure is printed beside its floor, measured in the same run:
 (1) `options` in the game's worst position (constructed where we know it, else the position with
     the most legal moves found in random games): time and peak memory, in-process; and a mistyped
     `play` there (refused, with the closest legal moves).
 (2) `referee play` on a long log, as a whole process, against `python -c "import typer"`: with the
-    replay cache warm (the log was written by the previous command, as at the table) and cold.
+    replay cache warm (the log was written by the previous command, as at the table) and cold;
+    the floor, the warm and the cold command run in turn (paired).
 (2b) `referee table` on the same long logs: a move's time in the session, from the line entered to
     the next prompt ready (answer, append with fsync, what it prints, the prompt), in-process,
     as the session holds the game between moves; and the session's start-up as a whole process
@@ -16,8 +18,13 @@ Every figure is printed beside its floor, measured in the same run:
     `tomllib.load` of the same files (the parser a pure-Python referee could not beat); on
     simulated logs, which carry no event times, and on the same logs timed as `play` writes
     them at a table (a time to every event: more to parse, and Kingmaker's clock to keep).
+    Beside them, in the same rounds, python-chess reading random games from PGN (moves per
+    second; install it with `pip install -e '.[bench]'`): a mature pure-Python library doing
+    what `check` does, reading moves from text and validating them.
 (4) `referee check --jobs 2` on many logs, as a whole process: the speed-up over `--jobs 1`.
 (5) `referee simulate`: games per second.
+A summary at the end puts each game's cold `play` (x the floor) and `check` (events/s, x
+python-chess, x tomllib) of this one run side by side; `--only 2 3` runs just those sections.
 Run it on an idle machine; the timings are minimums (or medians where said) of repeated runs
 (for (3), the sum of each file's best time).
 
@@ -73,19 +80,21 @@ def environment() -> dict[str, str]:
 
 
 def paired(commands: list[list[str]], runs: int, prepare: list[Callable[[], None] | None],
-           env: dict[str, str]) -> list[float]:
-    """The minimum wall time of each command, the commands run in turn (paired) `runs` times."""
+           env: dict[str, str] | list[dict[str, str]]) -> list[float]:
+    """The minimum wall time of each command, the commands run in turn (paired) `runs` times;
+    `env` is every command's environment, or a list of one per command."""
+    envs = env if isinstance(env, list) else [env] * len(commands)
     times: list[list[float]] = [[] for _ in commands]
-    for command, prep in zip(commands, prepare):  # warm-up: fills the bytecode cache
+    for command, prep, each in zip(commands, prepare, envs):  # warm-up: the bytecode cache
         if prep:
             prep()
-        subprocess.run(command, check=True, capture_output=True, env=env)
+        subprocess.run(command, check=True, capture_output=True, env=each)
     for _ in range(runs):
-        for index, (command, prep) in enumerate(zip(commands, prepare)):
+        for index, (command, prep, each) in enumerate(zip(commands, prepare, envs)):
             if prep:
                 prep()
             start = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True, env=env)
+            subprocess.run(command, check=True, capture_output=True, env=each)
             times[index].append(time.perf_counter() - start)
     return [min(t) for t in times]
 
@@ -122,7 +131,7 @@ def options_cost(game: Game[Any], state: Any, runs: int) -> tuple[float, float, 
     """Seconds and peak MiB of what `referee options` computes, and how many moves it covers."""
     def options(state: Any) -> list[str]:
         events = game.legal(state)
-        game.count_moves(state)
+        game.count_moves(state, listed=events)  # as session.Listing passes it on
         return game.option_lines(state, events)
 
     times = []
@@ -199,9 +208,8 @@ def bench_play(game: Game[Any], runs: int, work: Path, env: dict[str, str],
     def cold() -> None:
         shutil.copyfile(source, target)
 
-    floor, warm_s = paired([[sys.executable, "-c", "import typer"], command], runs,
-                           [None, warm], cache_env)
-    (cold_s,) = paired([command], runs, [cold], cold_env)
+    floor, warm_s, cold_s = paired([[sys.executable, "-c", "import typer"], command, command],
+                                   runs, [None, warm, cold], [cache_env, cache_env, cold_env])
     out = {"events": len(events), "floor": floor, "warm": warm_s, "cold": cold_s}
     if counting:
         out["floor_i"] = instructions([sys.executable, "-c", "import typer"], cache_env)
@@ -313,18 +321,25 @@ def timed_copies(files: list[Path], folder: Path) -> list[Path]:
     return out
 
 
-def bench_check(logs: dict[str, list[Path]], rounds: int) -> dict[str, dict[str, float]]:
+def bench_check(logs: dict[str, list[Path]], rounds: int,
+                chess: tuple[str, int] | None = None) -> tuple[dict[str, dict[str, float]],
+                                                                float | None]:
     """Each game's check and tomllib.load of its files, in `rounds` rounds that take every game
     in turn; each file is checked and then parsed back to back, so that both meet the same
     neighbours. A figure is the sum over the files of each one's best time: on a shared machine
     a neighbour slows some files of a round, seldom the same file in every round, so the sum of
-    the bests is steadier than the best of the rounds' sums (and as fair to both sides)."""
+    the bests is steadier than the best of the rounds' sums (and as fair to both sides).
+    `chess` (PGN text, its moves) is read by python-chess once a round, between the games: its
+    moves per second, the best round's, are the second figure."""
     clock = time.process_time
     best = {game_id: ([float("inf")] * len(files), [float("inf")] * len(files))
             for game_id, files in logs.items()}
     events = dict.fromkeys(logs, 0)
+    chess_best = float("inf")
     for _ in range(rounds):
-        for game_id, files in logs.items():
+        for turn, (game_id, files) in enumerate(logs.items()):
+            if chess and turn == len(logs) // 2:
+                chess_best = min(chess_best, read_pgn(chess[0], chess[1]))
             checks, parses = best[game_id]
             total = 0
             for index, path in enumerate(files):
@@ -339,8 +354,9 @@ def bench_check(logs: dict[str, list[Path]], rounds: int) -> dict[str, dict[str,
                 checks[index] = min(checks[index], middle - start)
                 parses[index] = min(parses[index], end - middle)
             events[game_id] = total
-    return {game_id: {"events": events[game_id], "check": sum(checks), "toml": sum(parses)}
-            for game_id, (checks, parses) in best.items()}
+    figures = {game_id: {"events": events[game_id], "check": sum(checks), "toml": sum(parses)}
+               for game_id, (checks, parses) in best.items()}
+    return figures, chess[1] / chess_best if chess else None
 
 
 def bench_jobs(files: list[Path], runs: int, env: dict[str, str]) -> tuple[float, float]:
@@ -350,11 +366,11 @@ def bench_jobs(files: list[Path], runs: int, env: dict[str, str]) -> tuple[float
     return one, two
 
 
-def python_chess_floor(moves_wanted: int = 20000) -> float | None:
-    """python-chess validating moves read from PGN, moves per second (None if not installed)."""
+def chess_games(moves_wanted: int = 20000) -> tuple[str, int] | None:
+    """Random chess games as PGN text and their number of moves (None if python-chess, the
+    `bench` extra, is not installed): the anchor of (3), a mature pure-Python library
+    validating moves read from a text file, as `check` does."""
     try:
-        import io
-
         import chess
         import chess.pgn
     except ImportError:
@@ -371,12 +387,21 @@ def python_chess_floor(moves_wanted: int = 20000) -> float | None:
             board.push(move)
         games.append(str(game))
         total += board.ply()
-    text = "\n\n".join(games)
+    return "\n\n".join(games), total
+
+
+def read_pgn(text: str, moves: int) -> float:
+    """CPU seconds for python-chess to read and validate every move of `text`."""
+    import io
+
+    import chess.pgn
+
     start = time.process_time()
     stream, count = io.StringIO(text), 0
     while (game := chess.pgn.read_game(stream)) is not None:
         count += len(list(game.mainline_moves()))
-    return count / (time.process_time() - start)
+    assert count == moves, (count, moves)
+    return time.process_time() - start
 
 
 # --------------------------------------------------------------------------------------------
@@ -404,6 +429,9 @@ def host_check(rounds: int = 3) -> float:
     return in_turn / at_once
 
 
+SECTIONS = ("1", "2", "2b", "3", "4", "5")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
@@ -411,30 +439,39 @@ def main() -> None:
     parser.add_argument("--jobs-logs", type=int, default=None, help="logs for (4): 1000")
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions of (2) (needs valgrind)")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS,
+                        metavar="SECTION", help="the sections to run (default: all of "
+                        f"{', '.join(SECTIONS)}); `--only 2 3` gives the summary's figures")
     args = parser.parse_args()
     counting = args.instructions
     if counting and not shutil.which("valgrind"):
         parser.error("--instructions needs valgrind on the PATH")
-    quick = args.quick
+    quick, only = args.quick, set(args.only)
     runs = 3 if quick else 15
     games = [load_game(g) for g in (args.games or available_game_ids())]
     env = environment()
     print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores; "
           f"load {os.getloadavg()[0]:.2f}; runs {runs}; two loops at once run "
           f"{host_check():.2f} x as fast as in turn (an idle 2-core machine: nearly 2)")
+    plays: dict[str, dict[str, Any]] = {}
+    checks: dict[str, dict[str, float]] = {}
+    chess_rate = None
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        print("\n(1) options in the worst position (goal: <= 20 ms, <= 50 MiB; mistyped play "
-              "<= 50 ms)")
-        for game in games:
+        if "1" in only:
+            print("\n(1) options in the worst position (goal: <= 20 ms, <= 50 MiB; mistyped "
+                  "play <= 50 ms)")
+        for game in games if "1" in only else ():
             state, how = worst_position(game, quick)
             seconds, peak, moves = options_cost(game, state, runs)
             typo, text = mistyped_cost(game, state, runs)
             print(f"  {game.id:<20} {seconds * 1e3:7.2f} ms {peak:6.2f} MiB for {moves:,} moves "
                   f"({how}); mistyped `{text[:30]}`: {typo * 1e3:.2f} ms")
-        print("\n(2) referee play on a long log, whole process (goal: <= 1.3 x the floor)")
-        for game in games:
-            p = bench_play(game, runs, work, env, 20 if quick else 200, counting)
+        if "2" in only:
+            print("\n(2) referee play on a long log, whole process (goal: <= 1.3 x the floor)")
+        for game in games if "2" in only else ():
+            p = plays[game.id] = bench_play(game, runs, work, env, 20 if quick else 200,
+                                            counting)
             print(f"  {game.id:<20} {p['events']:>3} events: floor `python -c 'import typer'` "
                   f"{p['floor'] * 1e3:5.1f} ms; play {p['warm'] * 1e3:5.1f} ms "
                   f"({p['warm'] / p['floor']:.2f} x) with the cache warm, {p['cold'] * 1e3:5.1f}"
@@ -443,41 +480,83 @@ def main() -> None:
                 print(f"  {'':<20} instructions: floor {p['floor_i'] / 1e6:,.0f} M; play "
                       f"{p['warm_i'] / 1e6:,.0f} M ({p['warm_i'] / p['floor_i']:.2f} x) warm, "
                       f"{p['cold_i'] / 1e6:,.0f} M ({p['cold_i'] / p['floor_i']:.2f} x) cold")
-        print("\n(2b) referee table on the same long logs: a move, line to next prompt, in the "
-              "session (goal: <= 10 ms); start-up, whole process (goal: <= 1.3 x the floor)")
-        for game in games:
+        if "2b" in only:
+            print("\n(2b) referee table on the same long logs: a move, line to next prompt, in "
+                  "the session (goal: <= 10 ms); start-up, whole process (goal: <= 1.3 x the "
+                  "floor)")
+        for game in games if "2b" in only else ():
             t = bench_table(game, runs, work, env, 20 if quick else 200)
             print(f"  {game.id:<20} {t['events']:>3} events: a move {t['move'] * 1e3:5.2f} ms "
                   f"(median {t['median'] * 1e3:5.2f}, CPU {t['cpu'] * 1e3:4.2f}; two fsyncs alone "
                   f"{t['fsync'] * 1e3:4.2f} ms); start {t['start'] * 1e3:5.1f} ms "
                   f"({t['start'] / t['floor']:.2f} x the floor {t['floor'] * 1e3:5.1f} ms)")
-        chess_rate = python_chess_floor() if not quick else None
-        floor = f"; python-chess from PGN {chess_rate:,.0f} moves/s" if chess_rate else ""
-        print(f"\n(3) check in-process (goals: >= 32k events/s per core, <= 1.5 x tomllib.load)"
-              f"{floor}")
-        logs = {game.id: make_logs(game.id, 20 if quick else 200, work / game.id)
-                for game in games}
-        # and the same games as a table's logs, every event timed
-        logs.update({f"{game_id} timed": timed_copies(files, work / f"timed-{game_id}")
-                     for game_id, files in list(logs.items())})
-        for game_id, c in bench_check(logs, 3 if quick else 7).items():
-            print(f"  {game_id:<26} {len(logs[game_id])} logs, {c['events']:,} events: "
-                  f"{c['events'] / c['check']:,.0f} events/s; check {c['check'] * 1e3:.0f} ms "
-                  f"= {c['check'] / c['toml']:.2f} x tomllib.load {c['toml'] * 1e3:.0f} ms")
-        count = args.jobs_logs or (60 if quick else 1000)
-        mixed = [f for game in games for f in make_logs(game.id, count // len(games),
-                                                          work / f"jobs-{game.id}")]
-        one, two = bench_jobs(mixed, 3 if quick else 5, env)
-        print(f"\n(4) check --jobs 2 on {len(mixed)} logs (goal: >= 1.7 x): --jobs 1 {one:.2f} s, "
-              f"--jobs 2 {two:.2f} s: {one / two:.2f} x")
-        print("\n(5) simulate")
-        for game in games:
+        if "3" in only:
+            checks, chess_rate = check_section(games, work, quick)
+        if "4" in only:
+            count = args.jobs_logs or (60 if quick else 1000)
+            mixed = [f for game in games for f in make_logs(game.id, count // len(games),
+                                                              work / f"jobs-{game.id}")]
+            one, two = bench_jobs(mixed, 3 if quick else 5, env)
+            print(f"\n(4) check --jobs 2 on {len(mixed)} logs (goal: >= 1.7 x): --jobs 1 "
+                  f"{one:.2f} s, --jobs 2 {two:.2f} s: {one / two:.2f} x")
+        if "5" in only:
+            print("\n(5) simulate")
+        for game in games if "5" in only else ():
             summary = simulate(game.id, 20 if quick else 200, 7)
             print(f"  {game.id:<20} {summary.games / summary.seconds:,.1f} games/s "
                   f"({summary.events / summary.games:.0f} events per game)")
+    print_summary(games, plays, checks, chess_rate)
     print(f"\nat the end: load {os.getloadavg()[0]:.2f}, two loops at once {host_check():.2f} x "
           "as fast as in turn; a load well above 0, or a ratio well below 2 on 2 cores, means "
           "the figures are not those of an idle machine: run again")
+
+
+def check_section(games: list[Game[Any]], work: Path,
+                  quick: bool) -> tuple[dict[str, dict[str, float]], float | None]:
+    """(3): each game's check against tomllib.load, and python-chess, in the same rounds."""
+    chess = chess_games(5000 if quick else 20000)
+    print("\n(3) check in-process (goals: >= 32k events/s per core and >= python-chess's moves "
+          "from PGN, in the same rounds; <= 1.5 x tomllib.load)")
+    logs = {game.id: make_logs(game.id, 20 if quick else 200, work / game.id) for game in games}
+    # and the same games as a table's logs, every event timed
+    logs.update({f"{game_id} timed": timed_copies(files, work / f"timed-{game_id}")
+                 for game_id, files in list(logs.items())})
+    checks, chess_rate = bench_check(logs, 3 if quick else 7, chess)
+    versus = chess_rate or float("nan")
+    print(f"  {'python-chess from PGN':<26} {chess[1] if chess else 0:,} moves: "
+          + (f"{chess_rate:,.0f} moves/s" if chess_rate else "not installed (pip install "
+             "-e '.[bench]')"))
+    for game_id, c in checks.items():
+        rate = c["events"] / c["check"]
+        print(f"  {game_id:<26} {len(logs[game_id])} logs, {c['events']:,} events: "
+              f"{rate:,.0f} events/s ({rate / versus:.2f} x python-chess); check "
+              f"{c['check'] * 1e3:.0f} ms = {c['check'] / c['toml']:.2f} x tomllib.load "
+              f"{c['toml'] * 1e3:.0f} ms")
+    return checks, chess_rate
+
+
+def print_summary(games: list[Game[Any]], plays: dict[str, dict[str, Any]],
+                  checks: dict[str, dict[str, float]], chess_rate: float | None) -> None:
+    """The goals' figures of this one run side by side (issue 27's "Done when")."""
+    if not plays and not checks:
+        return
+    print("\nsummary (goals: cold play <= 1.3 x the floor; check <= 1.5 x tomllib.load and >= "
+          "python-chess's moves/s"
+          + (f", {chess_rate:,.0f} in this run)" if chess_rate else ")"))
+    for game in games:
+        figures = []
+        p = plays.get(game.id)
+        if p:
+            figures.append(f"cold play {p['cold'] / p['floor']:.2f} x the floor"
+                           + (f" ({p['cold_i'] / p['floor_i']:.2f} x its instructions)"
+                              if "cold_i" in p else ""))
+        c = checks.get(game.id)
+        if c:
+            rate = c["events"] / c["check"]
+            figures.append(f"check {rate:,.0f} events/s"
+                           + (f" = {rate / chess_rate:.2f} x python-chess" if chess_rate else "")
+                           + f", {c['check'] / c['toml']:.2f} x tomllib.load")
+        print(f"  {game.id:<20} {'; '.join(figures)}")
 
 
 if __name__ == "__main__":

@@ -5,28 +5,51 @@ Every rule lives in `referee.games`, every file format in `referee.log`, every t
 stderr; errors end with the documented exit status (see man/referee.1), never a traceback.
 """
 
-import io
 import os
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from referee import __version__
-from referee.errors import (
-    EXIT_INTERNAL,
-    EXIT_OK,
-    EXIT_USAGE,
-    LogMissing,
-    RefereeError,
-    UsageError,
+from referee import __version__, cliexit
+from referee.clicomplete import (
+    FORMATS,
+    PAPERS,
+    complete_export_format,
+    complete_format,
+    complete_game,
+    complete_move,
+    complete_option,
+    complete_paper,
+    complete_player,
 )
+from referee.clitext import (
+    Pacer,
+    ask_secret,
+    echo,
+    err,
+    fold,
+    folded,
+    for_eyes_of,
+    lit,
+    next_json,
+    on_terminal,
+    out,
+    out_json,
+    paged,
+    print_next,
+    print_notices,
+    refusal_lines,
+    show_played,
+    terminal,
+    turn_json,
+)
+from referee.errors import EXIT_OK, LogMissing, UsageError
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
-    from referee.engine import Notice, Player
+    from referee.engine import Player
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
@@ -40,44 +63,12 @@ app = typer.Typer(
     context_settings=CONTEXT,
 )
 
-FORMATS = ("text", "markdown", "html", "csv", "json")
-PAPERS = ("a4", "letter")
 OPTIONS_FOLD = 40  # more legal moves than this are folded into groups (see `options --all`)
 STATUS_SCHEMA = "referee-status/1"  # the version of `status --json`
 
 
-# --------------------------------------------------------------------------------------------
-# Output helpers
-
-
-class OutputClosed(Exception):
-    """Standard output was closed by its reader (`referee history | head -1`): not an error.
-
-    Not an OSError, so that Typer does not turn it into exit status 1 on its way to `main`."""
-
-
-def echo(text: str = "", nl: bool = True) -> None:
-    """Print to standard output; a closed pipe ends the command quietly (see `main`)."""
-    try:
-        typer.echo(text, nl=nl)
-    except BrokenPipeError:
-        raise OutputClosed() from None
-
-
 # Every byte `referee` prints goes through `out`, `err` and `out_json`: text from a log or a
 # command line is neutralised here once (referee.textsafe), whatever the command forgot.
-
-
-def out(text: str = "", nl: bool = True) -> None:
-    echo(clean(text), nl=nl)
-
-
-def err(text: str) -> None:
-    typer.echo(clean(text), err=True)
-
-
-def out_json(data: Any) -> None:
-    echo(json_text(data))
 
 
 def log_path(ctx: typer.Context) -> Path:
@@ -105,124 +96,9 @@ def root(
     ctx.obj = {"log": log or Path("game.toml"), "pager": not no_pager}
 
 
-def paged(ctx: typer.Context) -> Any:
-    """The block's output through the pager when it is taller than the terminal (see
-    referee.screen.paged)."""
-    from referee import screen
-
-    return screen.paged(bool(ctx.obj.get("pager", True)) if ctx.obj else True)
-
-
-def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
-    """Text for one player only: on a terminal, behind the hand-over screen (see
-    referee.screen.handover); else printed once by `plain` (standard output by default)."""
-    from referee import screen
-
-    sys.stdout.flush()
-    screen.handover(player, text, plain)
-
-
 # --------------------------------------------------------------------------------------------
 # Shell completion: game ids, option names, formats, players and the legal moves of the log.
 # Each runs only when the shell asks; none may fail loudly (a broken log completes nothing).
-
-
-def complete_game(incomplete: str) -> list[str]:
-    from referee.engine import game_ids
-
-    return [g for g in game_ids() if g.startswith(incomplete)]
-
-
-def complete_format(incomplete: str) -> list[str]:
-    return [f for f in FORMATS if f.startswith(incomplete)]
-
-
-def complete_paper(incomplete: str) -> list[str]:
-    return [p for p in PAPERS if p.startswith(incomplete)]
-
-
-def complete_export_format(incomplete: str) -> list[str]:
-    from referee.export import FORMATS as PLAY_FORMATS
-
-    return [f for f in PLAY_FORMATS if f.startswith(incomplete)]
-
-
-def complete_option(ctx: typer.Context, incomplete: str) -> list[str]:
-    """`new GAME --option K=V`: the game's option names, then a value for those with choices."""
-    from referee.engine import load_game
-
-    game = ctx.params.get("game") or _typed_game()
-    try:
-        specs = load_game(str(game)).option_specs()
-    except RefereeError:
-        return []
-    name, sep, _ = incomplete.partition("=")
-    if not sep:
-        return [f"{n}=" for n in specs if n.startswith(name)]
-    spec = specs.get(name)
-    values = spec.choices if spec and spec.choices else \
-        ("true", "false") if spec and spec.kind == "bool" else ()
-    return [f"{name}={v}" for v in values if f"{name}={v}".startswith(incomplete)]
-
-
-def _typed_words() -> list[str]:
-    """The command line being completed, as the shell passed it (bash: COMP_WORDS; zsh, fish,
-    PowerShell: _TYPER_COMPLETE_ARGS)."""
-    import shlex
-
-    text = os.environ.get("COMP_WORDS") or os.environ.get("_TYPER_COMPLETE_ARGS") or ""
-    try:
-        return shlex.split(text)
-    except ValueError:  # an unclosed quote while typing
-        return text.split()
-
-
-def _typed_game() -> str | None:
-    """The game named after `new` on the command line being completed: Click leaves the
-    argument unparsed while an option after it still waits for its value."""
-    typed = _typed_words()
-    if "new" not in typed:
-        return None
-    rest = iter(typed[typed.index("new") + 1:])
-    for word in rest:
-        if word in ("-p", "--player", "-o", "--option", "--seed", "-l", "--log"):
-            next(rest, None)
-        elif not word.startswith("-"):
-            return word
-    return None
-
-
-def _completion_table(ctx: typer.Context) -> Any:
-    """The game of the log the command line names, or None (missing, broken: no completion)."""
-    from referee import session
-
-    root = ctx.find_root()
-    path = root.params.get("log") or os.environ.get("REFEREE_LOG") or "game.toml"
-    try:
-        return session.load(Path(path))
-    except RefereeError:
-        return None
-
-
-def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
-    table = _completion_table(ctx)
-    names = [p.name for p in table.players] if table is not None else []
-    return [n for n in names if n.casefold().startswith(incomplete.casefold())]
-
-
-def complete_move(ctx: typer.Context, incomplete: str) -> list[str]:
-    """`play ...`: the words that may come next in a legal move of the log."""
-    table = _completion_table(ctx)
-    if table is None or table.finished:
-        return []
-    player = None
-    if ctx.params.get("as_name"):
-        try:
-            player = table.player(str(ctx.params["as_name"]))
-        except RefereeError:
-            return []
-    return list(table.completions(player, [str(w) for w in ctx.params.get("move") or []],
-                                  incomplete))
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,7 +153,7 @@ def rules(ctx: typer.Context,
                   "notation": g.notation_help, "text": g.rules()})
         return
     with paged(ctx):
-        width = min(96, _on_terminal())
+        width = min(96, on_terminal())
         text = g.rules(width).rstrip()
         out(folded(text, width) if width else text)
 
@@ -347,7 +223,7 @@ def new(
         out_json({"log": str(path), "game": table.game.id, "title": table.game.title,
                   "players": [{"name": p.name, "seat": p.seat} for p in table.players],
                   "options": table.setup.options, "seed": seed if chosen else None,
-                  "next": _next_json(table)})
+                  "next": next_json(table)})
         return
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
@@ -357,7 +233,7 @@ def new(
         out(f"{uses}, with seed {seed}.")
     elif seed is not None:  # whoever knows the seed knows every hidden card: it stays in the log
         out(f"{uses}; the seed is kept in the log only.")
-    _print_next(table)
+    print_next(table)
 
 
 def _read_components(path: Path, what: str = "components file") -> tuple[str, str]:
@@ -405,83 +281,41 @@ def components(game: str = typer.Argument(..., help="The game id (see `referee g
 def _fill_components(path: Path) -> None:
     """`components kingmaker --fill FILE`: one question at a time in the box's order, FILE
     saved (atomically) after each answer; Ctrl-C or the end of input stops with all kept."""
-    from referee.games.kingmaker import components as km
+    from referee import session
 
     if sys.stdin is None:  # `<&-`: input() would fail on its first question
         raise UsageError("--fill asks its questions on standard input, and it is closed")
     if path.exists() and not path.is_file():  # a FIFO would hang the read, then be replaced
         raise UsageError(f"{path}: not a regular file; --fill reads and saves a file")
-    if path.exists():
-        box = _loaded_box(km, *_read_components(path))
-    else:
-        box = km.load(km.file_text(km.SHIPPED), km.SHIPPED)
-        _save_box(km, path, box)
+    box = session.fill_start(path, _read_components(path) if path.exists() else None)
+    if not path.exists():
+        session.fill_save(path, box)
         err(f"{path}: started from the shipped file (what is known of the 1974 box)")
     closed: set[str] = set()
     try:
         while True:
-            pending = km.fill_questions(box, frozenset(closed))
+            pending = session.fill_questions(box, frozenset(closed))
             if not pending:
                 break
             question = pending[0]
-            left = km.fill_remaining(box)
+            left = session.fill_remaining(box)
             answer = input(f"[{left} left] {clean_line(question.text)}: ")  # names from FILE
             if not question.key and not answer.strip():
                 closed.add(question.section)
                 continue
             try:
-                box = km.fill_answer(box, question, answer)
-            except km.DataError as exc:
-                err(f"  {clean_line(exc)}")
+                box = session.fill_answer(box, question, answer)
+            except session.BadAnswer as exc:
+                err(f"  {clean_line(exc.message)}")
                 continue
-            _save_box(km, path, box)
+            session.fill_save(path, box)
     except (KeyboardInterrupt, EOFError):
         err("")
         err(f"Stopped: every answer is saved in {path}; the same command goes on from here "
-            f"({km.fill_remaining(box)} values left).")
+            f"({session.fill_remaining(box)} values left).")
         return
     err(f"Done: {path} has every value asked. Start a game with it: "
         f"referee new kingmaker --components {path} -p NAME ...")
-
-
-def _loaded_box(km: Any, name: str, text: str) -> Any:
-    try:
-        return km.load(text, name)
-    except km.DataError as exc:
-        raise UsageError(str(exc), code="bad-components") from None
-
-
-def _save_box(km: Any, path: Path, box: Any) -> None:
-    from referee import files
-
-    text = km.dumps(box, "Avalon Hill 1st edition (1974)")
-    files.replace(path, text.encode("utf-8"), "the components file")
-
-
-def _print_next(table: Any) -> None:
-    if table.stopped is not None:
-        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
-            "resumes it).")
-        return
-    if table.finished:
-        out("The game is over: `referee scoresheet` prints the sheet.")
-        return
-    turn = table.turn
-    who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
-    out(f"Next: {who} - {clean_line(turn.prompt)}")
-
-
-def _next_json(table: Any) -> dict[str, Any]:
-    """Who acts next, as `play --json` gives it."""
-    turn = table.turn
-    return {"players": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
-            "table": turn.table}
-
-
-def _turn_json(table: Any) -> dict[str, Any]:
-    turn = table.turn
-    return {"to_act": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
-            "table": turn.table}
 
 
 @app.command()
@@ -502,21 +336,12 @@ def play(
     try:
         played = session.play(path, text, as_name, note)
     except session.SecretNeeded:
-        played = session.play(path, text, as_name, note, _ask_secret())
+        played = session.play(path, text, as_name, note, ask_secret())
     if as_json:
-        out_json({"seq": len(played.after.log.entries),
-                  "event": played.before.game.table_record(played.before.state, played.event),
-                  "move": played.before.game.table_text(played.before.state, played.event),
-                  "notices": [n.message for n in played.notices],
-                  "finished": played.after.finished,
-                  "receipt": played.receipt,
-                  "drawn": played.drawn,
-                  "revealed": played.before.game.revealed(played.before.state, played.event,
-                                                          played.after.state),
-                  "next": _next_json(played.after)})
+        out_json({**played.as_dict(), "next": next_json(played.after)})
         return
     show_played(played, lambda said: _hand_over_move_secret(played, said))
-    _print_next(played.after)
+    print_next(played.after)
 
 
 def _hand_over_move_secret(played: Any, said: str) -> None:
@@ -530,32 +355,12 @@ def _hand_over_move_secret(played: Any, said: str) -> None:
         raise typer.Exit(130) from None
 
 
-def show_played(played: Any, secret: Any) -> None:
-    """What a move changed and the notices it brought; a secret it drew or sealed goes first,
-    once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
-    lines are printed."""
-    said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
-            if played.drawn else []) + \
-        ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
-          "end, and is shown only now)"] if played.receipt else [])
-    if said:
-        secret("\n".join(said))
-    for line in played.lines:
-        out(clean(line))
-    _print_notices(played.notices)
-
-
 @app.command()
 def table(ctx: typer.Context) -> None:
     """The whole game as one session: each line a move (Tab completes it) or a command."""
     from referee.tableline import run
 
     raise typer.Exit(run(log_path(ctx)))
-
-
-def _print_notices(notices: "tuple[Notice, ...]") -> None:
-    for notice in notices:
-        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
 
 
 @app.command()
@@ -573,7 +378,7 @@ def declare(
     declared = session.declare(path, lines)
     for line in declared.lines:
         out(clean(line))
-    _print_next(declared.after)
+    print_next(declared.after)
 
 
 def _declaration_text(file: Optional[str]) -> str:
@@ -620,13 +425,14 @@ def options(
     if show_all:
         _every_move(table, player, wanted, as_json)
         return
-    choices = table.choices(player, own=player is not None)
+    listing = table.listing(player, own=player is not None)
+    choices = table.choices(player, player is not None, listing)
     lines, note = choices.lines, choices.note
     if wanted:
         lines = [line for line in lines if line.casefold().startswith(wanted)]
     turn = table.turn
     if as_json:
-        out_json({**_turn_json(table), "count": table.count_moves(player, own=player is not None),
+        out_json({**turn_json(table), "count": table.count_moves(player, player is not None, listing),
                   "moves": choices.texts() if not wanted else lines, "lines": lines,
                   "note": note})
         return
@@ -639,7 +445,7 @@ def options(
     else:
         who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
         shown = [f"{who} - {clean_line(turn.prompt)}:"]
-        shown += [f"  {line}" for line in (lines if len(lines) <= OPTIONS_FOLD else _fold(lines))]
+        shown += [f"  {line}" for line in (lines if len(lines) <= OPTIONS_FOLD else fold(lines))]
     if note:  # e.g. the hand the tool dealt them, which they may look at any time
         shown.append(note)
     if player is not None:  # with their own hand: for their eyes only
@@ -653,12 +459,12 @@ def options(
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
     """`options --all`: every legal move, one per line, streamed as it is found."""
     own = player is not None  # `--for NAME`: as NAME sees the game, their own hand too
-    view = table.view(player if own else None)
-    moves = (text for text in (table.game.option_text(view, event)
-                               for event in table.every_move(player, own))
+    listing = table.listing(player, own)
+    moves = (text for text in table.every_move_text(player, own, listing)
              if text.casefold().startswith(wanted))
     if as_json:
-        head = json_text({**_turn_json(table), "count": table.count_moves(player, own)}, None)
+        count = table.count_moves(player, own, listing)
+        head = json_text({**turn_json(table), "count": count}, None)
         echo(head[:-1] + ', "moves": [', nl=False)
         for index, text in enumerate(moves):
             echo(("" if index == 0 else ", ") + json_text(text, None), nl=False)
@@ -666,21 +472,6 @@ def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> N
         return
     for text in moves:
         out(clean(text))
-
-
-def _fold(lines: list[str]) -> list[str]:
-    """Group a long list by its first two words: one line per group with a count."""
-    groups: dict[str, list[str]] = {}
-    for line in lines:
-        groups.setdefault(" ".join(line.split()[:2]), []).append(line)
-    folded = []
-    for head, members in groups.items():
-        if len(members) <= 3:
-            folded += members
-        else:
-            folded.append(f"{head} ...   ({len(members)} moves: `referee options {head}` "
-                          "lists them)")
-    return folded
 
 
 @app.command()
@@ -696,100 +487,38 @@ def status(ctx: typer.Context,
 
     table = session.load(log_path(ctx))
     who = table.player(for_name) if for_name else None
-    width = _on_terminal()
+    width = on_terminal()
     compact = bool(width) and not full and not as_json
     board = table.compact_board(who) if compact else table.board(who)
     if as_json:
         out_json({"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
                   "log": str(log_path(ctx)), "events": len(table.log.entries),
-                  "finished": table.finished, **_turn_json(table),
+                  "finished": table.finished, **turn_json(table),
                   "board": table.board_data(who), "text": board, "inventory": table.inventory()})
         return
     head = f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}"
-    text = folded(clean(board), _terminal()[0])
+    text = folded(clean(board), terminal()[0])
     if who is not None:  # their own hand is in it: for their eyes only
         for_eyes_of(who, f"{head} - as {clean_line(who)} sees it\n{text}")
         return
-    text = _lit(text, table.finished)  # asked of the terminal, before a pager holds the text
+    text = lit(text, table.finished)  # asked of the terminal, before a pager holds the text
     with paged(ctx):
         out(head)
         echo(text)
-
-
-def _lit(text: str, finished: bool) -> str:
-    """Clean text with its last line (who acts, or the outcome) in colour on a colour terminal;
-    the words are the same without it."""
-    from referee import screen
-
-    if not screen.colour_wanted(sys.stdout):
-        return text
-    lines = text.split("\n")
-    start = next((i for i in range(len(lines) - 1, -1, -1)
-                  if lines[i].startswith(("To act", "Game over"))), len(lines) - 1)
-    painted = screen.paint("\n".join(lines[start:]), "winner" if finished else "act", True)
-    return "\n".join(lines[:start] + [painted])
 
 
 @app.command()
 def score(ctx: typer.Context,
           as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
     """The scores as they stand."""
-    from referee import scoresheet as sheets
-    from referee import session
+    from referee import scoresheet, session, sheets
 
     sheet = session.load(log_path(ctx)).score()
     if as_json:
-        data = sheets.as_dict(sheet)
+        data = scoresheet.as_dict(sheet)
         out_json({k: data[k] for k in ("game", "finished", "winners", "players", "outcome")})
         return
-    out(sheets.render_text(sheet, *_terminal()).rstrip())
-
-
-def folded(text: str, width: int) -> str:
-    """Text for a terminal `width` wide: a longer line goes on below its last column (the start
-    of its last run of two or more spaces), else under its own indent, never cut in a word."""
-    import re
-    import textwrap
-
-    out = []
-    for line in text.split("\n"):
-        if len(line) <= width:
-            out.append(line)
-            continue
-        columns = [m.end() for m in re.finditer(r"\S\s{2,}(?=\S)", line[:width])]
-        lead = len(line) - len(line.lstrip(" "))
-        indent = columns[-1] if columns and width - columns[-1] >= 30 else lead + 4
-        wrapped = textwrap.wrap(line, width, subsequent_indent=" " * indent,
-                                break_long_words=False, break_on_hyphens=False,
-                                drop_whitespace=True) or [line]
-        out += [_within(part, width) for part in wrapped]
-    return "\n".join(out)
-
-
-def _on_terminal() -> int:
-    """The width of the terminal standard output is on; 0 when it is not a terminal."""
-    from referee import screen
-
-    return screen.size()[0] if screen.is_terminal(sys.stdout) else 0
-
-
-def _within(line: str, width: int) -> str:
-    """A folded line that its indent pushed past `width` (one long word such as a seal) moved
-    left until it ends at the last column; a word longer than the width is left whole."""
-    if len(line) <= width:
-        return line
-    word = line.lstrip(" ")
-    return " " * max(width - len(word), 0) + word if line[0] == " " else line
-
-
-def _terminal() -> tuple[int, bool]:
-    """The width a text sheet may use (80 at most, less on a narrower terminal or $COLUMNS)
-    and whether standard output takes UTF-8 (else the chart is drawn in plain ASCII)."""
-    import shutil
-
-    width = min(80, shutil.get_terminal_size((80, 24)).columns)
-    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
-    return max(30, width), encoding in ("utf8", "utf8sig")
+    out(sheets.render_text(sheet, *terminal()).rstrip())
 
 
 @app.command()
@@ -813,7 +542,7 @@ def history(ctx: typer.Context,
                    **({"corrections": marks[row.entry.seq]} if row.entry.seq in marks else {})}
                   for row in rows])
         return
-    width = _terminal()[0]
+    width = terminal()[0]
     with paged(ctx):
         _history_lines(rows, marks, width)
 
@@ -881,7 +610,7 @@ def correct(
         out_json({"corrections": [line.as_dict() for line in lines],
                   "notices": [n.message for n in done.notices],
                   "events": len(done.table.log.entries), "finished": done.table.finished,
-                  "next": _next_json(done.table)})
+                  "next": next_json(done.table)})
         return
     for line in lines:
         fix = line.correction
@@ -891,8 +620,8 @@ def correct(
         out(f"Corrected event {fix.seq}: {what}")
     out(f"Every later event replays; the original stays in the log ({len(done.table.log.entries)}"
         " event(s) now).")
-    _print_notices(done.notices)
-    _print_next(done.table)
+    print_notices(done.notices)
+    print_next(done.table)
 
 
 @app.command()
@@ -909,10 +638,10 @@ def undo(ctx: typer.Context,
         out_json({"retracted": {"seq": undone.entry.seq, "move": undone.text,
                                 "event": undone.entry.event.record()},
                   "events": len(undone.table.log.entries), "finished": undone.table.finished,
-                  "next": _next_json(undone.table)})
+                  "next": next_json(undone.table)})
         return
     out(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
-    _print_next(undone.table)
+    print_next(undone.table)
 
 
 # --------------------------------------------------------------------------------------------
@@ -938,7 +667,7 @@ def scoresheet(
                                           help="Write to FILE instead of stdout."),
 ) -> None:
     """The end-of-game scoresheet (or a blank one to print)."""
-    from referee import scoresheet as sheets
+    from referee import sheets
 
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
@@ -955,7 +684,7 @@ def scoresheet(
     if fmt == "html":
         text = sheets.render_html(sheet, paper.lower())
     elif fmt == "text":
-        text = sheets.render_text(sheet, *(_terminal() if output is None else (80, True)))
+        text = sheets.render_text(sheet, *(terminal() if output is None else (80, True)))
     else:
         text = sheets.render(sheet, fmt)
     _write(text, output)
@@ -1115,7 +844,7 @@ def demo(
 
     On a terminal it waits for Enter after each screenful and at the moments worth a look:
     an `options` listing, and a move the rules refuse."""
-    from referee import scoresheet as sheets
+    from referee import sheets
     from referee import session
 
     replayed = session.Demo(game)
@@ -1140,11 +869,11 @@ def demo(
         else:
             pace.say("", "Someone tries a move the rules do not allow:",
                      f"      $ referee play {clean_line(beat.text)}",
-                     *(f"      {line}" for line in _refusal_lines(beat.error)),
+                     *(f"      {line}" for line in refusal_lines(beat.error)),
                      "      (refused: the log is left exactly as it was)", "")
             pace.stop()
     pace.say("", clean(replayed.table.board()), "")
-    pace.say(*sheets.render_text(replayed.table.score(), *_terminal()).rstrip().splitlines())
+    pace.say(*sheets.render_text(replayed.table.score(), *terminal()).rstrip().splitlines())
     pace.say("", f"Now a game of your own at your table (`referee rules {table.game.id}` has "
                  "the rules):", *(f"  {command}" for command in replayed.start_commands()))
 
@@ -1154,188 +883,8 @@ def _interactive() -> bool:
     return all(getattr(stream, "isatty", lambda: False)() for stream in (sys.stdin, sys.stdout))
 
 
-class Pacer:
-    """The demo's pace: a pause between moves (--delay), or on a terminal a stop after each
-    screenful and at each moment worth a look, until Enter (q: to the end without stops)."""
-
-    def __init__(self, delay: float | None, interactive: bool):
-        import shutil
-
-        self.delay = delay
-        self.stops = interactive and delay is None
-        self.rows = max(10, shutil.get_terminal_size((80, 24)).lines)
-        self.columns = max(20, shutil.get_terminal_size((80, 24)).columns)
-        self.shown = 0
-        self.blank = False
-
-    def say(self, *texts: str) -> None:
-        for line in (line for text in texts for line in text.split("\n")):
-            if not line and self.blank:
-                continue  # one blank line between parts is enough
-            from referee.screen import rows
-
-            needed = rows(clean(line), self.columns)  # a long line wraps onto more rows
-            if self.stops and self.shown and self.shown + needed > self.rows - 2:
-                self.stop()
-            out(line)
-            self.shown += needed
-            self.blank = not line
-
-    def after_move(self) -> None:
-        if self.delay:
-            time.sleep(self.delay)
-
-    def stop(self) -> None:
-        """On a terminal, wait for Enter; the prompt is wiped once answered."""
-        if not self.stops:
-            return
-        echo(STOP_PROMPT, nl=False)
-        answer = sys.stdin.readline()
-        echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
-        self.shown = 0
-        if not answer or answer.strip().casefold().startswith("q"):
-            self.stops = False
-
-
-STOP_PROMPT = "      -- Enter: go on, q: to the end --"
-
-
-def _refusal_lines(exc: RefereeError) -> list[str]:
-    """A refusal as `play` prints it on standard error (see _report)."""
-    lines = [f"referee: {clean(exc.message)}"]
-    rule = getattr(exc, "rule", None)
-    if rule:
-        lines.append(f"  rule: {clean_line(rule)}")
-    for other in getattr(exc, "also", ()):
-        lines.append(f"  and: {clean(other.message)}" + (f" (rule: {clean_line(other.rule)})"
-                                                          if other.rule else ""))
-    if exc.hint:
-        lines.append(f"  hint: {clean(exc.hint)}")
-    suggestions = getattr(exc, "suggestions", ())
-    if suggestions:
-        lines.append("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
-    return lines
-
-
-def _ask_secret() -> str:
-    """A secret typed at the table without echo (or read from a pipe), never shown or stored."""
-    try:
-        if sys.stdin is not None and sys.stdin.isatty():
-            import getpass
-
-            return getpass.getpass("Secret (not shown): ")
-        return sys.stdin.readline().rstrip("\n") if sys.stdin is not None else ""
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise UsageError(f"the secret could not be read from standard input ({exc}): type it "
-                         "at a terminal, or give it on one line of standard input",
-                         code="no-secret") from None
-
-
 # --------------------------------------------------------------------------------------------
 # Entry point
-
-
-def _report(exc: RefereeError, as_json: bool = False) -> None:
-    if as_json:
-        _err_json(_error_dict(exc))
-        return
-    lines = _refusal_lines(exc)
-    from referee import screen
-
-    if screen.colour_wanted(sys.stderr):  # the refusal itself in red; the words say it anyway
-        typer.echo(screen.paint(lines[0], "refusal", True), err=True)
-        lines = lines[1:]
-    for line in lines:
-        err(line)
-
-
-def _error_dict(exc: RefereeError) -> dict[str, Any]:
-    """An error for scripts: its stable code, the exit status, the message and what helps."""
-    data: dict[str, Any] = {"code": exc.code, "status": exc.exit_status, "message": exc.message,
-                            "rule": getattr(exc, "rule", None), "hint": exc.hint}
-    if hasattr(exc, "also"):
-        data["also"] = [{"code": o.code, "message": o.message, "rule": o.rule} for o in exc.also]
-    if hasattr(exc, "suggestions"):
-        data["suggestions"] = list(exc.suggestions)
-    if hasattr(exc, "broken"):  # a refused correction: the later events it would break
-        data["broken"] = [fault.as_dict() for fault in exc.broken]
-    for key in ("line", "seq"):
-        if getattr(exc, key, None) is not None:
-            data[key] = getattr(exc, key)
-    return data
-
-
-def _err_json(error: dict[str, Any]) -> None:
-    typer.echo(json_text({"error": error}, None), err=True)
-
-
-Kinds = tuple[type[BaseException], ...]
-
-
-def _click_exceptions() -> tuple[Kinds, Kinds, Kinds]:
-    """(exit, usage/click error, abort) exception classes: Typer >= 0.16 vendors its own click,
-    older releases use click itself; catch whichever are present."""
-    exits: list[type[BaseException]] = [typer.Exit]
-    errors: list[type[BaseException]] = []
-    aborts: list[type[BaseException]] = [typer.Abort]
-    try:
-        from typer._click import (  # type: ignore[import-not-found,unused-ignore]
-            exceptions as vendored,
-        )
-
-        errors.append(vendored.ClickException)
-    except ImportError:  # pragma: no cover - older Typer
-        pass
-    try:
-        import click  # type: ignore[import-not-found]
-
-        exits.append(click.exceptions.Exit)
-        errors.append(click.ClickException)
-        aborts.append(click.exceptions.Abort)
-    except ImportError:  # pragma: no cover - Typer without click
-        pass
-    return tuple(exits), tuple(errors), tuple(aborts)
-
-
-GLOBAL_VALUES = ("--log", "-l")  # the global options that take a value
-# The options whose value is a file name: a name need not be UTF-8 (it is passed on as it is);
-# every other argument is text that ends up in a log, an export or a message.
-PATH_VALUES = GLOBAL_VALUES + ("--components", "--output", "-O", "--save")
-PATH_ARGUMENTS = frozenset({"check"})  # commands whose own arguments are file names
-
-
-def undecodable_argument(args: list[str]) -> tuple[str, str] | None:
-    """The first text argument holding bytes that are not UTF-8 (lone surrogates, as Python
-    reads such bytes), as (what it is, the text escaped); None when every one is text."""
-    command = None
-    for index, word in enumerate(args):
-        before = args[index - 1] if index else ""
-        if before in PATH_VALUES or word.startswith(tuple(f"{o}=" for o in PATH_VALUES)):
-            continue
-        if word[:2] in PATH_VALUES and len(word) > 2 and not before.startswith("-"):
-            continue  # -lNAME, -ONAME: a short option with its file name attached
-        if not word.startswith("-"):
-            if command is None:
-                command = word
-            elif command in PATH_ARGUMENTS:
-                continue
-        if any("\ud800" <= char <= "\udfff" for char in word):
-            option, equals, value = word.partition("=")
-            what, word = ((option, value) if equals and word.startswith("--") else
-                          (before, word) if before.startswith("-") else ("the argument", word))
-            return what, "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
-                                 else c for c in word)
-    return None
-
-
-def refuse_undecodable(args: list[str]) -> None:
-    """Text typed in bytes that are not UTF-8 is refused before any command sees it: it would
-    go half-written into a log, an export or a link (a file name need not be UTF-8)."""
-    found = undecodable_argument(args)
-    if found is not None:
-        what, word = found
-        raise UsageError(f"{what} '{clean_line(word)}' is not valid UTF-8 text; type it again",
-                         code="not-utf-8")
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
@@ -1345,7 +894,7 @@ def _app_for(argv: list[str]) -> typer.Typer:
     words = iter(argv)
     name = None
     for word in words:
-        if word in GLOBAL_VALUES:
+        if word in cliexit.GLOBAL_VALUES:
             next(words, None)
         elif not word.startswith("-"):
             name = word
@@ -1361,175 +910,26 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return single
 
 
-def _exit_code(exc: BaseException) -> int:
-    code = getattr(exc, "exit_code", EXIT_OK)
-    return code if isinstance(code, int) else EXIT_OK
-
-
-def hoist_log(argv: list[str]) -> list[str]:
-    """`--log PATH` (or `-l PATH`, `--log=PATH`) is an option of `referee` itself; accept it
-    after the command too (`referee history --log old.toml`) by moving it in front."""
-    front: list[str] = []
-    rest: list[str] = []
-    command = False
-    index = 0
-    while index < len(argv):
-        word = argv[index]
-        if word == "--":
-            rest += argv[index:]
-            break
-        takes_value = word in GLOBAL_VALUES and index + 1 < len(argv)
-        if command and (takes_value or word.startswith("--log=")):
-            front += argv[index:index + 1 + takes_value]
-            index += 1 + takes_value
-            continue
-        if not command and takes_value:
-            rest += argv[index:index + 2]
-            index += 2
-            continue
-        command = command or not word.startswith("-")
-        rest.append(word)
-        index += 1
-    return front + rest
-
-
-def _hoist_completion_log(environ: Any) -> None:
-    """`referee play --log X <TAB>`: completion reads the command line from the environment
-    (bash: COMP_WORDS and COMP_CWORD; zsh, fish: _TYPER_COMPLETE_ARGS); move `--log X` in
-    front there too, among the words before the one being completed."""
-    words = environ.get("COMP_WORDS")
-    if words is not None:
-        parts = words.split(" ")
-        cursor = int(environ.get("COMP_CWORD", len(parts) - 1) or 0)
-        if 1 <= cursor <= len(parts):
-            environ["COMP_WORDS"] = " ".join(parts[:1] + hoist_log(parts[1:cursor])
-                                             + parts[cursor:])
-    line = environ.get("_TYPER_COMPLETE_ARGS")
-    if line:
-        parts = line.split(" ")
-        environ["_TYPER_COMPLETE_ARGS"] = " ".join(parts[:1] + hoist_log(parts[1:-1])
-                                                   + parts[-1:])
-
-
-SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
-COMPLETE_VAR = "_REFEREE_COMPLETE"
-
-
-def _completion_request(args: list[str]) -> tuple[str, str | None] | None:
-    """`--show-completion [SHELL]` or `--install-completion [SHELL]` before any command: Typer
-    takes them as flags and reads the shell from the parent process, so `--show-completion
-    zsh` printed bash's script; the shell named wins here."""
-    for index, word in enumerate(args):
-        flag, _, value = word.partition("=")
-        if flag in ("--show-completion", "--install-completion"):
-            following = args[index + 1] if index + 1 < len(args) else ""
-            shell = value or (following if following in SHELLS else None)
-            return flag, shell
-        if not word.startswith("-"):
-            return None
-    return None
-
-
-def _completion(flag: str, shell: str | None) -> int:
-    from typer import _completion_shared as shells
-
-    if shell is None:
-        shell = os.path.basename(os.environ.get("SHELL", "")) or None
-        try:
-            shell = shells._get_shell_name() or shell
-        except Exception:  # noqa: BLE001 - detection is a nicety; $SHELL will do
-            pass
-    if shell not in SHELLS:
-        raise UsageError(f"cannot tell which shell to complete for ({shell or 'none found'}): "
-                         f"name it, e.g. {flag} zsh (one of {', '.join(SHELLS)})")
-    if flag == "--show-completion":
-        echo(shells.get_completion_script(prog_name="referee", complete_var=COMPLETE_VAR,
-                                          shell=shell))
-        return EXIT_OK
-    name, path = shells.install(shell=shell, prog_name="referee", complete_var=COMPLETE_VAR)
-    err(f"{name} completion installed in {path}; it works in shells started from now on")
-    return EXIT_OK
-
-
-def _wants_json(argv: list[str]) -> bool:
-    return "--json" in argv[:argv.index("--")] if "--" in argv else "--json" in argv
-
-
-def _quiet_stdout() -> None:
-    """Standard output's reader went away: whatever is still buffered goes nowhere, quietly."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout
-        pass
-
-
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the app and turn every failure into a message and exit status."""
-    exits, click_errors, aborts = _click_exceptions()
-    _closed_streams_to_null()
-    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets \x..
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
-                reconfigure(errors="backslashreplace")
-            except (OSError, ValueError):  # its reader is gone (it flushes), or it is closed
-                pass
-    args = hoist_log(sys.argv[1:] if argv is None else argv)
-    as_json = _wants_json(args)
-    if os.environ.get(COMPLETE_VAR):
-        _hoist_completion_log(os.environ)
-    try:
-        refuse_undecodable(args)
-        request = _completion_request(args)
-        if request is not None:
-            status = _completion(*request)
-        else:
-            status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
-            status = status if isinstance(status, int) else EXIT_OK
-    except exits as exc:
-        status = _exit_code(exc)
-    except click_errors as exc:
-        shown: Any = exc  # a click exception: it knows how to show itself, raw; neutralise it
-        status = _exit_code(exc) or EXIT_USAGE
-        if as_json:
-            _err_json({"code": "usage", "status": status, "message": shown.format_message()})
-        else:
-            text = io.StringIO()
-            shown.show(file=text)
-            err(text.getvalue().rstrip("\n"))
-    except aborts + (KeyboardInterrupt,):
-        err("referee: interrupted")
-        status = 130
-    except RefereeError as exc:
-        _report(exc, as_json)
-        status = exc.exit_status
-    except (OutputClosed, BrokenPipeError):
-        # The reader went away (e.g. `| head -1`): not an error worth a message.
-        _quiet_stdout()
-        status = EXIT_OK
-    except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
-        err(f"referee: internal error: {type(exc).__name__}: {clean_line(exc)}")
-        err("  this is a bug in referee; please report it with the command and the log file")
-        if os.environ.get("REFEREE_DEBUG"):
-            raise
-        status = EXIT_INTERNAL
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:  # the last buffered lines met a closed pipe
-        _quiet_stdout()
-    except (OSError, ValueError, AttributeError):  # pragma: no cover - no usable stdout
-        pass
+    """Console entry point: run the app and turn every failure into a message and exit status
+    (referee.cliexit)."""
+    cliexit.prepare_streams()
+    args = cliexit.hoist_log(sys.argv[1:] if argv is None else argv)
+    if os.environ.get(cliexit.COMPLETE_VAR):
+        cliexit.hoist_completion_log(os.environ)
+    status = cliexit.guarded(lambda: _start(args), cliexit.wants_json(args))
+    cliexit.flush_stdout()
     sys.exit(status)
 
 
-def _closed_streams_to_null() -> None:
-    """Started with standard output or error closed (`>&-`), Python has None for it: what
-    would be printed there goes nowhere, as to a reader that left, instead of a traceback."""
-    if sys.stdout is None:
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")
-    if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+def _start(args: list[str]) -> int:
+    """The command `args` names, or the completion script they ask for."""
+    cliexit.refuse_undecodable(args)
+    request = cliexit.completion_request(args)
+    if request is not None:
+        return cliexit.completion_script(*request)
+    status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
+    return status if isinstance(status, int) else EXIT_OK
 
 
 def run() -> None:

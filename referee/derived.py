@@ -180,17 +180,16 @@ def readers(cls: type) -> dict[str, tuple[Derived[Any, Any], ...]]:
     return {name: tuple(items) for name, items in out.items()}
 
 
-def carry(old: dict[str, Any], new: dict[str, Any], changed: list[str],
-          by_field: dict[str, tuple[Derived[Any, Any], ...]]) -> None:
-    """In `new` (a copy of `old` with the `changed` fields replaced), drop each derived value
-    that read a changed field; one that can be updated waits with what it came from."""
-    for name in changed:
-        for item in by_field.get(name, ()):
-            value = new.pop(item.key, _GONE)
-            if value is not _GONE and item.update is not None:
-                base = tuple((old.get(key, _GONE) for key in item.declared_keys))
-                if _GONE not in base:  # a derived read not worked out: nothing to start from
-                    new[_PENDING + item.key] = (value, base)
+def carry(old: dict[str, Any], new: dict[str, Any], readers: tuple[Derived[Any, Any], ...]
+          ) -> None:
+    """In `new` (a copy of `old` with a field replaced), drop each derived value of `readers`
+    (those that read the field); one that can be updated waits with what it came from."""
+    for item in readers:
+        value = new.pop(item.key, _GONE)
+        if value is not _GONE and item.update is not None:
+            base = tuple(old.get(key, _GONE) for key in item.declared_keys)
+            if _GONE not in base:  # a derived read not worked out: nothing to start from
+                new[_PENDING + item.key] = (value, base)
 
 
 _GONE = object()
@@ -198,9 +197,30 @@ _GONE = object()
 
 def verify(state: Any, after: str = "") -> None:
     """With REFEREE_SELFCHECK: every derived value `state` keeps, or would update, worked out
-    afresh and compared. Raises SelfCheckError naming the value (and `after`, the event)."""
+    afresh and compared, and so for the values its fields hold (a deal's tricks, one level of
+    tuples and mappings). Raises SelfCheckError naming the value (and `after`, the event)."""
+    for item in _held_values(state):
+        _verify_one(item, after)
+
+
+def _held_values(state: Any, depth: int = 2) -> list[Any]:
+    """`state` and the values its fields hold (alone, in a tuple or as a dict's values), to
+    `depth` levels down: those of them with derived values."""
+    found = [state] if table(type(state)) else []
+    if depth:
+        for spec in type(state).__dict__.get("__value_fields__", ()):
+            held = getattr(state, spec.name)
+            inner = held.values() if isinstance(held, dict) else \
+                held if isinstance(held, tuple) else (held,)
+            for item in inner:
+                if "__value_fields__" in type(item).__dict__:
+                    found += _held_values(item, depth - 1)
+    return found
+
+
+def _verify_one(state: Any, after: str) -> None:
+    kept = state.__dict__
     for item in table(type(state)).values():
-        kept = state.__dict__
         if item.key not in kept and _PENDING + item.key not in kept:
             continue
         value = item(state)

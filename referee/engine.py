@@ -270,6 +270,9 @@ class Args:
     by: str | None
 
 
+FieldChecks = tuple[dict[str, Callable[[Any], bool]], frozenset[str]]
+
+
 class EventType(Generic[S]):
     """One kind of event, declared once: everything the core and the docs need to know about it.
 
@@ -283,6 +286,7 @@ class EventType(Generic[S]):
     fields: ClassVar[Mapping[str, str]] = {}  # field -> kind (FIELD_KINDS)
     field_docs: ClassVar[Mapping[str, str]] = {}  # field -> what it holds, for the man page
     optional: ClassVar[frozenset[str]] = frozenset()
+    field_checks: FieldChecks | None = None  # compiled from `fields` by `Events`
     # "player": the player to act; "any": any player, in turn or not; "table": nobody (no `by`)
     actor: ClassVar[str] = "player"
     reveal: ClassVar[bool] = False  # retracting it needs `undo --force`: it has been seen
@@ -297,6 +301,11 @@ class EventType(Generic[S]):
     @property
     def words(self) -> tuple[str, ...]:
         return (self.name,) if self.verbs is None else self.verbs
+
+    def signature(self) -> str:
+        """`trade{house, give?, take, agreed?}`: its fields, optional ones marked (`rules`)."""
+        fields = ", ".join(name + ("?" if name in self.optional else "") for name in self.fields)
+        return f"{self.name}{{{fields}}}" + (" (a table event)" if self.actor == "table" else "")
 
     def parse(self, state: S, args: Args) -> Event:
         expect_end(args.words, args.text)
@@ -359,6 +368,7 @@ class Events(Generic[S]):
             for kind in etype.fields.values():
                 assert kind in FIELD_KINDS, f"{etype.name}: unknown field kind {kind}"
             assert etype.actor in ("player", "table", "any"), etype.name
+            etype.field_checks = field_checks(etype)  # the declaration, compiled once
 
     def __getitem__(self, name: str) -> EventType[S]:
         return self._types[name]
@@ -392,7 +402,8 @@ class Game(Generic[S]):
     A game never prints and never touches files; it turns events into states and states into
     answers (who acts, what is legal, the score). Most of the protocol is derived from the
     declarations; a game writes `setup`, `phase`, `to_act`, `finished`, `score`, `render` and
-    whatever presentation it wants to improve.
+    whatever presentation it wants to improve. A game whose answers are functions of its own
+    modules names them (`rules_module`, `texts_module`) instead of forwarding to each.
     """
 
     id: str = ""
@@ -407,6 +418,12 @@ class Game(Generic[S]):
     seed_use: str = "virtual pile shuffled"  # what `new --shuffle/--seed` has the tool do
     verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
     fold_history: frozenset[str] = frozenset()  # event types whose runs `history` shows as one
+    # The game's module of rules, if it has one: its `phase(state)` and `to_act(state)` answer
+    # `phase` and `to_act`; and its module of texts: `render(state)`, `compact(state)`,
+    # `board(state)` and `describe(before, event, text, after)` (`text`: the move, formatted).
+    # A game overrides any of these methods whose answer is not such a function.
+    rules_module: Any = None
+    texts_module: Any = None
 
     @property
     def rulebook(self) -> Rulebook:
@@ -509,10 +526,16 @@ class Game(Generic[S]):
     # ---- where the game stands -----------------------------------------------------------
     def phase(self, state: S) -> str:
         """The id of the phase the game is in (one of `phases`)."""
-        raise NotImplementedError
+        if self.rules_module is None:
+            raise NotImplementedError
+        phase: str = self.rules_module.phase(state)
+        return phase
 
     def to_act(self, state: S) -> ToAct:
-        raise NotImplementedError
+        if self.rules_module is None:
+            raise NotImplementedError
+        turn: ToAct = self.rules_module.to_act(state)
+        return turn
 
     def finished(self, state: S) -> bool:
         raise NotImplementedError
@@ -572,17 +595,10 @@ class Game(Generic[S]):
         return self.events[event.type].apply(state, event)
 
     def legal(self, state: S, player: str | None = None) -> list[Event]:
-        """The legal events of the phase, from each event type's `moves` (of `player` if given)."""
-        # `options --json` lists and counts them, a refused move lists them for its suggestions:
-        # the last answer is kept while asked of the same state (states never change).
-        last = self._last_legal
-        if last is not None and last[0] is state and last[1] == player:
-            return list(last[2])
-        events = self._legal(state, player)
-        self._last_legal = state, player, tuple(events)
-        return events
-
-    _last_legal: tuple[Any, str | None, tuple[Event, ...]] | None = None
+        """The legal events of the phase, from each event type's `moves` (of `player` if given).
+        A caller that needs them twice (`options --json` lists and counts them) asks once and
+        passes the list on (`count_moves`, `legal_note`)."""
+        return self._legal(state, player)
 
     def _legal(self, state: S, player: str | None) -> list[Event]:
         if self.over(state):
@@ -591,14 +607,18 @@ class Game(Generic[S]):
         return [event for etype in self.events if etype.phases is None or now in etype.phases
                 for event in etype.moves(state) if player is None or event.by == player]
 
-    def every_move(self, state: S, player: str | None = None) -> Iterator[Event]:
+    def every_move(self, state: S, player: str | None = None,
+                   listed: list[Event] | None = None) -> Iterator[Event]:
         """Every legal event, lazily, for `options --all`: `legal` may leave out the members of a
-        family too large to list (a game that does so overrides this and `count_moves`)."""
-        return iter(self.legal(state, player))
+        family too large to list (a game that does so overrides this and `count_moves`).
+        `listed`, when given, is `legal(state, player)` as the caller already has it."""
+        return iter(self.legal(state, player) if listed is None else listed)
 
-    def count_moves(self, state: S, player: str | None = None) -> int:
-        """How many legal events there are, counted without listing them all."""
-        return len(self.legal(state, player))
+    def count_moves(self, state: S, player: str | None = None,
+                    listed: list[Event] | None = None) -> int:
+        """How many legal events there are, counted without listing them all; `listed`, when
+        given, is `legal(state, player)` as the caller already has it."""
+        return len(self.legal(state, player) if listed is None else listed)
 
     def private(self, state: S, event: Event) -> bool:
         """Whether a legal event shows what only its player may see (a card of a hand the tool
@@ -619,8 +639,10 @@ class Game(Generic[S]):
                 out.setdefault(parts[len(done)], None)
         return list(out)
 
-    def legal_note(self, state: S, player: str | None = None) -> str:
-        """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''."""
+    def legal_note(self, state: S, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
+        """Moves that are legal but not enumerated (e.g. trades that need consent); may be ''.
+        `listed`, when given, is `legal(state, player)` as the caller already has it."""
         return ""
 
     def option_lines(self, state: S, events: list[Event]) -> list[str]:
@@ -663,7 +685,11 @@ class Game(Generic[S]):
     # ---- answers -------------------------------------------------------------------------
     def describe(self, before: S, event: Event, after: S) -> list[str]:
         """What `event` changed, in a few plain lines, for `play` to print."""
-        return [self.format(before, event)]
+        if self.texts_module is None:
+            return [self.format(before, event)]
+        lines: list[str] = self.texts_module.describe(before, event, self.format(before, event),
+                                                      after)
+        return lines
 
     def revealed(self, before: S, event: Event, after: S) -> list[str]:
         """The cards a move turned up for the whole table that its record does not name (King
@@ -710,21 +736,30 @@ class Game(Generic[S]):
     def render(self, state: S) -> str:
         """The board as text for `status`; its last line says who acts and what they may do
         (`to_act(state).line()`), or starts with "Game over" once the game is over."""
-        raise NotImplementedError
+        if self.texts_module is None:
+            raise NotImplementedError
+        text: str = self.texts_module.render(state)
+        return text
 
     def compact(self, state: S) -> str:
         """The board for a shared screen: `status` on a terminal and the session. What players
         need to act (who acts, the standing, the public pieces that matter now) in at most
         `screen.BOARD_ROWS` rows of `screen.BOARD_COLUMNS` columns at the game's largest player
         count; ends like `render`. The default: the whole board."""
-        return self.render(state)
+        if self.texts_module is None:
+            return self.render(state)
+        text: str = self.texts_module.compact(state)
+        return text
 
     def board(self, state: S) -> dict[str, Any]:
         """The board as data for `status --json`: JSON values only (str, int, bool, None, lists,
         dicts with str keys), and nothing the table has not seen. The core adds who acts, the
         phase and the text of `render` beside it; the default, no data of the game's own, keeps
         a new game's `status --json` valid until it says more."""
-        return {}
+        if self.texts_module is None:
+            return {}
+        data: dict[str, Any] = self.texts_module.board(state)
+        return data
 
     def inventory(self, state: S) -> dict[str, int]:
         """Where every physical piece is (location -> count); used to test conservation."""
@@ -741,7 +776,9 @@ class Game(Generic[S]):
         wrapped to `width` columns (0: the reference width of the man pages)."""
         from referee.rulebook import reference
 
-        return reference(self, width)
+        forms = [form for etype in self.events for form in etype.forms]
+        events = ", ".join(etype.signature() for etype in self.events)
+        return reference(self.rulebook, self.id, self.new_defaults(), forms, events, width)
 
 
 # --------------------------------------------------------------------------------------------
@@ -805,7 +842,7 @@ def _check_and_apply(game: Game[S], state: S, event: Event, players: Iterable[Pl
 
 def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None, str] | None:
     """What is wrong with an event's fields against its declaration: (code, field, message)."""
-    checks, required = _FIELD_CHECKS.get(etype) or _field_checks(etype)
+    checks, required = etype.field_checks or field_checks(etype)
     present = 0  # of the required fields (an event's keys are distinct)
     for key, value in event.fields:
         check = checks.get(key)
@@ -823,17 +860,11 @@ def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None,
     return None
 
 
-# Every event of a log is held to its declaration: each event type's fields get a test of their
-# kind, made once (kind_ok, specialised), and the set of those it must have.
-FieldChecks = tuple[dict[str, Callable[[Any], bool]], frozenset[str]]
-_FIELD_CHECKS: dict[EventType[Any], FieldChecks] = {}
-
-
-def _field_checks(etype: EventType[Any]) -> FieldChecks:
+def field_checks(etype: EventType[Any]) -> FieldChecks:
+    """Each field's test of its kind, and the fields an event must have: made when a game's
+    `Events` are declared (`EventType.field_checks`), as every event of a log is held to them."""
     checks = {key: _KIND_CHECKS[kind] for key, kind in etype.fields.items()}
-    required = frozenset(key for key in etype.fields if key not in etype.optional)
-    _FIELD_CHECKS[etype] = checks, required
-    return checks, required
+    return checks, frozenset(key for key in etype.fields if key not in etype.optional)
 
 
 def _is_int(value: Any) -> bool:
@@ -869,27 +900,16 @@ def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,
         return
     if event.by is None:
         raise IllegalMove(f"{event.type} needs the player who made it", code="no-player")
-    if event.by not in _names_of(players):
+    for player in players:  # a handful of names: looked through, never kept
+        if player.name == event.by:
+            break
+    else:
         raise IllegalMove(f"{event.by!r} is not playing this game", code="unknown-player")
     if etype.actor == "player" and event.by not in game.acting(state):
         turn = game.to_act(state)
         who = " or ".join(turn.players) or "the table"
         raise IllegalMove(f"it is not {event.by}'s turn: {who} must act ({turn.prompt})",
                           code="not-your-turn", rule=game.turn_rule or None)
-
-
-_last_players: list[Any] = [None, frozenset()]  # a replay asks of one tuple at every event
-
-
-def _names_of(players: Iterable[Player]) -> frozenset[str]:
-    """The players' names; those of the tuple asked of last are kept (`check_actor` runs at
-    every event of a replay, always with the set-up's players)."""
-    if players is _last_players[0]:
-        return _last_players[1]  # type: ignore[no-any-return]
-    names = frozenset(player.name for player in players)
-    if isinstance(players, tuple):  # a tuple cannot change behind the kept names
-        _last_players[:] = players, names
-    return names
 
 
 def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:

@@ -96,16 +96,16 @@ def _with_derived(cls: type, allowed: frozenset[str], fresh: tuple[tuple[str, An
     """A class with derived values: the old object's whole `__dict__` is copied, then the
     values that read a changed field are dropped."""
     def plan(value: Any, changes: dict[str, Any]) -> Any:
-        if not allowed.issuperset(changes):
-            _refuse(cls, allowed, changes)
         old = value.__dict__
         new: Any = _new(cls)
         values = new.__dict__
         values.update(old)
-        changed = [name for name, item in changes.items() if item is not old[name]]
         values.update(changes)
-        if changed:
-            carry(old, values, changed, by_field)
+        if not allowed.issuperset(changes):
+            _refuse(cls, allowed, changes)
+        for name in changes:
+            if name in by_field and changes[name] is not old[name]:
+                carry(old, values, by_field[name])
         for name, factory in fresh:
             values[name] = factory()
         return new

@@ -2,19 +2,17 @@
 
 Every refusal cites one entry by its id (`rule: R-7`, `rule: Turn (1b)`), so a citation can be
 checked: the tests hold every cited id against its game's rulebook, and every ruling against the
-game's `referee rules` text and man page. `reference(game)` prints the whole thing for
-`referee rules GAME`, with the notation and the log events taken from the event declarations.
+game's `referee rules` text and man page. `Rulebook.reference` prints the whole thing for
+`referee rules GAME`, with the notation and the log events the game's declarations give it
+(`Game.rules`: this module is below `engine` and never imports it).
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping, Sequence
 
 from referee.values import value
-
-if TYPE_CHECKING:
-    from referee.engine import EventType, Game
 
 WIDTH = 96
 
@@ -69,20 +67,14 @@ def _value(value: Any) -> str:
     return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
-def _signature(etype: EventType[Any]) -> str:
-    """`trade{house, give?, take, agreed?}`: an event's fields, optional ones marked."""
-    fields = ", ".join(name + ("?" if name in etype.optional else "") for name in etype.fields)
-    return f"{etype.name}{{{fields}}}" + (" (a table event)" if etype.actor == "table" else "")
-
-
-def reference(game: Game[Any], width: int = 0) -> str:
-    """The text of `referee rules GAME`: rules, rulings, notation and log events, wrapped to
+def reference(book: Rulebook, game_id: str, defaults: Mapping[str, Any],
+              forms: Sequence[tuple[str, str]], events: str, width: int = 0) -> str:
+    """The text of `referee rules GAME`: rules, rulings (with the options' `defaults`),
+    notation (`forms`: syntax, meaning) and log events (`events`, their signatures), wrapped to
     `width` columns (a terminal's; by default WIDTH)."""
-    book = game.rulebook
     lines = [book.title, ""]
     for section in book.sections:
         lines += _wrap(f"{section.id}:", section.text, 0, width)
-    defaults = game.new_defaults()
     lines += ["", "Table rulings (defaults; an option is changed with `referee new --option K=V`):"]
     for ruling in book.rulings:
         text = ruling.text
@@ -90,7 +82,6 @@ def reference(game: Game[Any], width: int = 0) -> str:
             text = f"option {ruling.option} = {_value(defaults[ruling.option])}: {text}"
         lines += _wrap(f" {ruling.id}:", text, 7, width)
     lines += ["", "Notation (case-insensitive; `referee options` prints the canonical forms):"]
-    forms = [form for etype in game.events for form in etype.forms]
     column = min(40, max((len(syntax) for syntax, _ in forms), default=0) + 2)
     if width and width < 2 * column:  # a narrow terminal: each meaning under its form
         column = 4
@@ -102,6 +93,5 @@ def reference(game: Game[Any], width: int = 0) -> str:
             lines += _wrap(f"  {syntax}", meaning, column + 2, width)
     if book.notation:
         lines += _wrap("", book.notation, 0, width)
-    events = ", ".join(_signature(etype) for etype in game.events)
-    lines += [""] + _wrap("", f"Log events (see referee-{game.id}(6)): {events}.", 0, width)
+    lines += [""] + _wrap("", f"Log events (see referee-{game_id}(6)): {events}.", 0, width)
     return "\n".join(lines).rstrip() + "\n"

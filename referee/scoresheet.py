@@ -9,10 +9,11 @@ supplies data and never layout. The text page and the HTML page live in `referee
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from referee.textsafe import clean, clean_line, json_text
+from referee.textsafe import clean_line, json_text
 from referee.values import value
 
 Number = int | float
@@ -341,9 +342,30 @@ def running_totals(sheet: Scoresheet) -> list[tuple[str, list[Number]]]:
 
 def chart_ticks(sheet: Scoresheet) -> list[Number]:
     """The printed chart's scale: round values covering every running total and 0."""
-    from referee.sheets.chart import nice_ticks
-
     return nice_ticks([v for _, values in running_totals(sheet) for v in values], most=5)
+
+
+def nice_ticks(values: Sequence[Number], most: int = 7) -> list[Number]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) covering `values` and 0."""
+    low, high = min([0, *values]), max([0, *values])
+    if low == high:
+        high = low + 1
+    span = high - low
+    exponent = math.floor(math.log10(span / max(1, most - 1)))
+    if all(isinstance(v, int) for v in values):
+        exponent = max(0, exponent)  # whole points: whole steps
+    while True:
+        for mantissa in (1, 2, 5):
+            step = mantissa * 10.0 ** exponent
+            first, last = math.floor(low / step), math.ceil(high / step)
+            if last - first <= most - 1:
+                return [_tidy(k * step) for k in range(first, last + 1)]
+        exponent += 1
+
+
+def _tidy(value: float) -> Number:
+    rounded = round(value, 6)
+    return int(rounded) if float(rounded).is_integer() else rounded
 
 
 def tables_below(sheet: Scoresheet) -> tuple[Section, ...]:
@@ -399,69 +421,6 @@ def rounds_title(sheet: Scoresheet) -> str:
 
 # --------------------------------------------------------------------------------------------
 # Renderers
-
-
-def render_text(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
-    from referee.sheets import text
-
-    return text.render(sheet, width, unicode)
-
-
-def render_markdown(sheet: Scoresheet) -> str:
-    from tabulate import tabulate
-
-    from referee.sheets import text
-
-    def table(columns: list[Column], body: list[list[str]]) -> str:
-        align = ["right" if c.kind == "num" else "left" for c in columns]
-        return tabulate([[_markdown_text(c) for c in row] for row in body],
-                        [_markdown_text(c.header) for c in columns], tablefmt="pipe",
-                        colalign=align, disable_numparse=True)
-
-    parts = [f"# {_markdown_text(clean_line(sheet.title))}", ""]
-    if not sheet.blank:
-        parts += [f"*{_markdown_text(clean_line(sheet.outcome))}*", ""]
-    shown = [(k, "________") for k in BLANK_FACTS] if sheet.blank else facts(sheet)
-    if shown:
-        parts += [f"- **{k}:** {v if sheet.blank else _markdown_text(v)}" for k, v in shown]
-        parts += [""]
-    parts.append(table(*display_table(sheet)))
-    if sheet.rounds and sheet.round_table:
-        parts += ["", f"## {rounds_title(sheet)}", "", table(*round_table(sheet))]
-    for section in tables_below(sheet):
-        parts += ["", f"## {_markdown_text(clean_line(section.title))}", "",
-                  table(*section_table(section))]
-    parts += [line for text in sheet.explanation
-              for line in ("", _markdown_text(clean_line(text)))]
-    if has_chart(sheet):
-        chart = "\n".join(text.chart(sheet, 80, True)[1:])  # its title is the heading
-        fence = "`" * max(3, _longest_run(chart, "`") + 1)
-        parts += ["", f"## {chart_title(sheet)}", "", fence + "text", chart, fence]
-    rule = tie_rule(sheet)
-    if rule:
-        parts += ["", _markdown_text(rule)]
-    if sheet.tie_notes:
-        parts += [""] + [f"- {_markdown_text(clean_line(n))}" for n in sheet.tie_notes]
-    for note in sheet.notes:
-        parts += ["", _markdown_text(clean_line(note))]
-    return "\n".join(parts) + "\n"
-
-
-def _longest_run(text: str, char: str) -> int:
-    best = run = 0
-    for c in text:
-        run = run + 1 if c == char else 0
-        best = max(best, run)
-    return best
-
-
-# Characters that Markdown reads as markup, and `|`, which ends a table cell.
-_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
-
-
-def _markdown_text(text: str) -> str:
-    """Text shown as itself in Markdown: a name like `_Ann_` or `a|b` stays a name."""
-    return text.translate(_MARKDOWN)
 
 
 def render_csv(sheet: Scoresheet) -> str:
@@ -543,25 +502,3 @@ def _chart_dict(sheet: Scoresheet) -> dict[str, Any] | None:
 
 def render_json(sheet: Scoresheet) -> str:
     return json_text(as_dict(sheet)) + "\n"
-
-
-def render_html(sheet: Scoresheet, paper: str = "a4") -> str:
-    from referee.sheets import html
-
-    return html.render(sheet, paper)
-
-
-RENDERERS: dict[str, Callable[[Scoresheet], str]] = {
-    "text": render_text,
-    "markdown": render_markdown,
-    "csv": render_csv,
-    "json": render_json,
-    "html": render_html,
-}
-
-
-def render(sheet: Scoresheet, fmt: str) -> str:
-    """The sheet in `fmt`; whatever a renderer let through, no unsafe character leaves here
-    (JSON escapes its own)."""
-    text = RENDERERS[fmt](sheet)
-    return text if fmt == "json" else clean(text)

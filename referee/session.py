@@ -52,10 +52,22 @@ class Choices:
     note: str
     game: Game[Any]
     view: Any
+    listing: "Listing"
 
     def texts(self) -> list[str]:
         """Each event as it is typed, in the order of `events` (for `options --json`)."""
         return [self.game.option_text(self.view, event) for event in self.events]
+
+
+@value
+class Listing:
+    """The legal events where the game stands, asked of the game once and passed on to what
+    lists, streams or counts them: on `view` (the game as the asker has seen it), every one
+    (`listed`, those only their player may see too) and those the asker may see (`events`)."""
+
+    view: Any
+    listed: list[Event]
+    events: list[Event]
 
 
 @value
@@ -178,23 +190,40 @@ class Table:
         except MoveError as exc:
             raise UsageError(exc.message) from None
 
-    def choices(self, player: str | None = None, own: bool = False) -> Choices:
+    def listing(self, player: str | None = None, own: bool = False) -> Listing:
         """The legal moves (of `player`, if given) as the table may see them; with `own`, as
         `player` sees them, their own hand included. A move only its player may see
         (`Game.private`) is listed only with `own`."""
         game = self.game
         view = self.view(player if own else None)
-        events = [event for event in game.legal(view, player)
-                  if not game.private(view, event) or (own and event.by == player)]
-        return Choices(events, game.option_lines(view, events), game.legal_note(view, player),
-                       game, view)
+        listed = game.legal(view, player)
+        return Listing(view, listed, [event for event in listed if not game.private(view, event)
+                                      or (own and event.by == player)])
 
-    def every_move(self, player: str | None = None, own: bool = False) -> Iterator[Event]:
-        """Every legal move, lazily, as `choices` lists them."""
+    def choices(self, player: str | None = None, own: bool = False,
+                listing: Listing | None = None) -> Choices:
+        """The moves of `listing` (by default, `self.listing(player, own)`) as lines."""
         game = self.game
-        view = self.view(player if own else None)
-        return (event for event in game.every_move(view, player)
+        found = listing or self.listing(player, own)
+        view, events = found.view, found.events
+        return Choices(events, game.option_lines(view, events),
+                       game.legal_note(view, player, found.listed), game, view, found)
+
+    def every_move(self, player: str | None = None, own: bool = False,
+                   listing: Listing | None = None) -> Iterator[Event]:
+        """Every legal move, lazily, as `choices` lists them (a family `legal` folds, too)."""
+        game = self.game
+        found = listing or self.listing(player, own)
+        view = found.view
+        return (event for event in game.every_move(view, player, found.listed)
                 if not game.private(view, event) or (own and event.by == player))
+
+    def every_move_text(self, player: str | None = None, own: bool = False,
+                        listing: Listing | None = None) -> Iterator[str]:
+        """`every_move` as `options --all` prints them, each as it is typed."""
+        found = listing or self.listing(player, own)
+        return (self.game.option_text(found.view, event)
+                for event in self.every_move(player, own, found))
 
     def completions(self, player: str | None, typed: list[str], incomplete: str) -> list[str]:
         """The words that may come next in a legal move after the words `typed`, starting with
@@ -205,14 +234,13 @@ class Table:
         words = self.game.completions(self.view(), player, typed)
         return [w for w in words if w.casefold().startswith(incomplete.casefold())]
 
-    def count_moves(self, player: str | None = None, own: bool = False) -> int:
+    def count_moves(self, player: str | None = None, own: bool = False,
+                    listing: Listing | None = None) -> int:
         """How many moves `choices` and `every_move` list: a move only its player may see is
         not counted for the table either (the count would tell the size of a hidden hand)."""
-        game = self.game
-        view = self.view(player if own else None)
-        unseen = sum(1 for event in game.legal(view, player)
-                     if game.private(view, event) and not (own and event.by == player))
-        return game.count_moves(view, player) - unseen
+        found = listing or self.listing(player, own)
+        unseen = len(found.listed) - len(found.events)
+        return self.game.count_moves(found.view, player, found.listed) - unseen
 
     def format(self, event: Event) -> str:
         return self.game.format(self.state, event)
@@ -351,6 +379,15 @@ class Played:
     @property
     def known(self) -> Known:
         return Known(self.after, self.written)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The move as the whole table may read it, for `play --json`."""
+        game, state, event = self.before.game, self.before.state, self.event
+        return {"seq": len(self.after.log.entries), "event": game.table_record(state, event),
+                "move": game.table_text(state, event),
+                "notices": [n.message for n in self.notices], "finished": self.after.finished,
+                "receipt": self.receipt, "drawn": self.drawn,
+                "revealed": game.revealed(state, event, self.after.state)}
 
 
 class SecretNeeded(Exception):
@@ -788,3 +825,56 @@ def _option_text(value: Any) -> str:
 
 # Refusals that say only that a move comes out of turn or out of its phase: a demo shows a rule.
 GENERIC_REFUSALS = frozenset({"not-your-turn", "wrong-phase", "game-over", "table-must-act"})
+
+
+# --------------------------------------------------------------------------------------------
+# A components file filled in, one question at a time (`referee components kingmaker --fill`):
+# the CLI asks and prints, Kingmaker's components module knows the box.
+
+
+class BadAnswer(UsageError):
+    """An answer that does not fit the box, in the box's words: the question is asked again."""
+
+
+def fill_start(path: Path, read: tuple[str, str] | None) -> Any:
+    """The box to fill: the file read (its name and text), or else the shipped one."""
+    from referee.games.kingmaker import components as km
+
+    if read is None:
+        return km.load(km.file_text(km.SHIPPED), km.SHIPPED)
+    try:
+        return km.load(read[1], read[0])
+    except km.DataError as exc:
+        raise UsageError(str(exc), code="bad-components") from None
+
+
+def fill_questions(box: Any, closed: frozenset[str]) -> list[Any]:
+    """The questions still to ask (`text`, `key`, `section`), in the box's order."""
+    from referee.games.kingmaker import components as km
+
+    return km.fill_questions(box, closed)
+
+
+def fill_remaining(box: Any) -> int:
+    from referee.games.kingmaker import components as km
+
+    return km.fill_remaining(box)
+
+
+def fill_answer(box: Any, question: Any, answer: str) -> Any:
+    """The box with one more answer, or BadAnswer."""
+    from referee.games.kingmaker import components as km
+
+    try:
+        return km.fill_answer(box, question, answer)
+    except km.DataError as exc:
+        raise BadAnswer(str(exc), code="bad-answer") from None
+
+
+def fill_save(path: Path, box: Any) -> None:
+    """The box written to `path`, atomically."""
+    from referee import files
+    from referee.games.kingmaker import components as km
+
+    text = km.dumps(box, "Avalon Hill 1st edition (1974)")
+    files.replace(path, text.encode("utf-8"), "the components file")

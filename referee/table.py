@@ -127,10 +127,11 @@ def kept(table: session.Table, line: str) -> bool:
 
 
 def _move(path: Path, known: session.Known, words: list[str], console: Console) -> Outcome:
-    from referee import cli
+    from referee import clitext
+    from referee.cliexit import refuse_undecodable
 
     as_name, note, move = _move_options(words)
-    cli.refuse_undecodable(["play", *words])  # a line read in bytes that are not UTF-8
+    refuse_undecodable(["play", *words])  # a line read in bytes that are not UTF-8
     text = " ".join(move)
     try:
         played = session.play(path, text, as_name, note, known=known, cache=False)
@@ -138,9 +139,9 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
         played = session.play(path, text, as_name, note, console.read_secret(), known=known,
                               cache=False)
     player = played.event.by or "the table"
-    cli.show_played(played, lambda said: console.show_secret(player, said))
+    clitext.show_played(played, lambda said: console.show_secret(player, said))
     if played.after.finished:
-        cli._print_next(played.after)
+        clitext.print_next(played.after)
     return Outcome(played.known)
 
 
@@ -168,14 +169,14 @@ def _move_options(words: list[str]) -> tuple[str | None, str | None, list[str]]:
 
 
 def _undo(path: Path, known: session.Known, flags: list[str], console: Console) -> Outcome:
-    from referee import cli
+    from referee.clitext import print_next
 
     if any(flag != "--force" for flag in flags):
         raise UsageError("undo takes only --force")
     undone = session.undo(path, force=bool(flags), known=known)
     console.say(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
     if undone.table.finished:
-        cli._print_next(undone.table)
+        print_next(undone.table)
     return Outcome(undone.known)
 
 
@@ -284,13 +285,13 @@ class Reader(Console, Protocol):
 def run(path: Path, console: Reader) -> int:
     """The session, until `quit` or the end of input. Its exit status: 0; when standard input
     is not a terminal (a script), the status of the last line refused, if any."""
-    from referee import cli
+    from referee.clitext import print_next
 
     known = session.load_known(path)
     status = EXIT_OK
     console.say(opening(path, known.table))
     if known.table.finished:
-        cli._print_next(known.table)
+        print_next(known.table)
     dot = "·" if _utf8() else "-"
     try:
         while True:
@@ -318,9 +319,9 @@ def run(path: Path, console: Reader) -> int:
 
 
 def _refused(console: Console, exc: RefereeError) -> None:
-    from referee import cli
+    from referee.clitext import refusal_lines
 
-    for line in cli._refusal_lines(exc):
+    for line in refusal_lines(exc):
         console.say(line)
 
 

@@ -56,12 +56,12 @@ class Plain:
         self.handover = handover
 
     def say(self, text: str) -> None:
-        from referee.cli import out
+        from referee.clitext import out
 
         out(text)
 
     def write(self, text: str) -> None:
-        from referee.cli import echo
+        from referee.clitext import echo
 
         echo(text, nl=False)
 
@@ -79,9 +79,9 @@ class Plain:
         return line
 
     def read_secret(self) -> str:
-        from referee.cli import _ask_secret
+        from referee.clitext import ask_secret
 
-        return _ask_secret()
+        return ask_secret()
 
     def show_secret(self, player: str, text: str) -> None:
         if self.handover:

@@ -12,7 +12,7 @@ from typing import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import scoresheet as sheets
+from referee import scoresheet, sheets
 from referee.engine import Player, load_game
 from referee.replay import from_table
 from referee.scoresheet import Row, Scoresheet, Section
@@ -242,9 +242,9 @@ def json_numbers(value: object) -> set[str]:
     if isinstance(value, bool) or value is None:
         return set()
     if isinstance(value, (int, float)):
-        return {sheets.number(abs(value))}
+        return {scoresheet.number(abs(value))}
     if isinstance(value, str):
-        return {sheets.number(float(n)) for n in NUMBER.findall(value)}
+        return {scoresheet.number(float(n)) for n in NUMBER.findall(value)}
     if isinstance(value, dict):
         return set().union(*(json_numbers(k) | json_numbers(v) for k, v in value.items()))
     if isinstance(value, list):
@@ -255,7 +255,7 @@ def json_numbers(value: object) -> set[str]:
 def page_numbers(page: str) -> set[str]:
     reader = _Text()
     reader.feed(page)
-    return {sheets.number(float(n)) for n in NUMBER.findall(" ".join(reader.parts))}
+    return {scoresheet.number(float(n)) for n in NUMBER.findall(" ".join(reader.parts))}
 
 
 def test_every_number_on_the_html_sheet_is_in_the_json():

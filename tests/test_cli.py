@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee import log as logfile
-from referee.cli import hoist_log, main
+from referee.cli import main
+from referee.cliexit import hoist_log
 from tests.conftest import EXAMPLES, GOLDEN, env_without_log
 
 
@@ -108,7 +109,7 @@ def test_options_for_another_player_prefix_and_json(ke_game):
 
 
 def test_options_fold_long_lists(cli, tmp_path):
-    from referee.cli import _fold
+    from referee.clitext import fold as _fold
 
     lines = [f"trade Pig give X{i} take Y" for i in range(50)] + ["trade Stag give A take B"]
     folded = _fold(lines)
@@ -435,7 +436,7 @@ def test_new_and_undo_speak_json(cli):
 
 def test_status_and_history_fold_long_lines_at_80_columns(cli, monkeypatch):
     """A long list goes on below its own column, whole words only (tmux at 80 columns)."""
-    from referee.cli import folded
+    from referee.clitext import folded
 
     row = "  Neville       380  near:Harlech           " + ", ".join(["Earl of Warwick"] * 6)
     lines = folded(row, 80).splitlines()
@@ -456,7 +457,7 @@ def test_status_and_history_fold_long_lines_at_80_columns(cli, monkeypatch):
 def test_history_fits_a_seal_in_80_columns(cli, monkeypatch):
     """Issue 24 (11): a seal (`sha256:` and 64 hex digits) under its move's column made
     88-column lines; it moves left to end at column 80, whole."""
-    from referee.cli import folded
+    from referee.clitext import folded
 
     seal = "sha256:" + "ab" * 32
     assert folded(f"   1  Ann        squires {seal}", 80).splitlines() == [

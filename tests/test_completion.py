@@ -127,7 +127,7 @@ def test_moves_of_a_player_named_with_as(complete):
 
 
 def test_the_typed_game_is_found_in_any_shell_s_words(monkeypatch):
-    from referee.cli import _typed_game
+    from referee.clicomplete import typed_game as _typed_game
 
     monkeypatch.delenv("COMP_WORDS", raising=False)
     monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "referee new -p 'Ann:Horse kings-ear -o")

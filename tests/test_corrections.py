@@ -339,7 +339,7 @@ def test_every_game_can_be_stopped_scored_as_it_stands_and_resumed(tmp_path, gam
     assert all(r.result.endswith("so far") for r in sheet.rows if r.name and r.result)
     assert [r.total for r in sheet.rows] == [r.total for r in before.score().rows]
     from referee import export
-    from referee.scoresheet import render
+    from referee.sheets import render
 
     assert export.bgg(sheet)["incomplete"] is True
     assert '"finished": false' in render(sheet, "json")

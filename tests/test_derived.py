@@ -168,3 +168,25 @@ def test_verify_finds_a_read_left_out_of_a_declaration() -> None:
     with pytest.raises(SelfCheckError, match=r"Forgetful\.label kept '1 at turn 0' but works "
                                              r"out to '1 at turn 2' after move 7"):
         verify(later, "move 7")
+
+
+def test_verify_looks_into_the_values_a_state_holds() -> None:
+    @value
+    class Trick:
+        plays: tuple[str, ...]
+        led: str = ""
+
+        @derived("plays")
+        def shown(self) -> str:
+            return f"{self.led}: {', '.join(self.plays)}"  # reads led, undeclared
+
+    @value
+    class Deal:
+        tricks: tuple[Trick, ...]
+
+    trick = Trick(("7H",), led="Ann")
+    assert trick.shown == "Ann: 7H"
+    deal = Deal((evolve(trick, led="Bob"),))
+    with pytest.raises(SelfCheckError, match=r"Trick\.shown kept 'Ann: 7H' but works out to "
+                                             r"'Bob: 7H'"):
+        verify(deal)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import scoresheet as sheets
+from referee import scoresheet, sheets
 from referee.cli import app
 from referee.engine import available_game_ids, load_game
 from tests.conftest import ROOT

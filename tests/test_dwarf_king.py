@@ -13,7 +13,7 @@ from referee.games.dwarf_king.rules import trick_winner
 from referee.games.dwarf_king.scoring import hand_points
 from referee.games.dwarf_king.state import Deal, Trick
 from referee.replay import replay_events
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 
 # Clockwise: Pierre, Bruno, Catie (so after Catie comes Pierre, as in the seed's example).
 SEED_TABLE = ("Pierre", "Bruno", "Catie")

@@ -9,7 +9,7 @@ from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2
 from referee.games.dwarf_king.rulebook import RULEBOOK
 from referee.manpage import escape
 from referee.replay import replay_log
-from referee.scoresheet import render_html, render_text
+from referee.sheets import render_html, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 MAN = (ROOT / "man" / "referee-dwarf-king.6").read_text(encoding="utf-8")

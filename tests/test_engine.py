@@ -78,10 +78,10 @@ PLAYERS = (Player("P0"), Player("P1"))
 
 
 
-def test_legal_moves_are_kept_while_asked_of_the_same_state():
-    """`options --json` lists and counts the legal moves, a refused move lists them again: the
-    last answer is reused for the very same state and player, never for another, and a caller
-    that changes the list it got changes nothing for the next."""
+def test_legal_moves_are_asked_once_and_passed_on_never_remembered():
+    """`options --json` lists and counts the legal moves: the count is made from the list the
+    caller already has (no second `legal`), and the game object keeps no answer of its own, so
+    asking again asks again, and a caller that changes its list changes nothing for the next."""
     asked = []
 
     class Counted(Counter):
@@ -91,12 +91,13 @@ def test_legal_moves_are_kept_while_asked_of_the_same_state():
 
     game = Counted()
     state = game.setup(PLAYERS, {})
-    game.legal(state).append(Event.make("reset", None, to=0))
-    assert game.legal(state) == [Event.make("add", "P0")] and asked == [None]
-    assert game.count_moves(state) == 1 and asked == [None]
-    assert game.legal(state, "P1") == [] and asked == [None, "P1"]
-    later = apply_event(game, state, Event.make("add", "P0"), PLAYERS)
-    assert game.legal(later) == [Event.make("add", "P1")] and asked == [None, "P1", None]
+    listed = game.legal(state)
+    assert game.count_moves(state, None, listed) == 1 and asked == [None]
+    assert list(game.every_move(state, None, listed)) == listed and asked == [None]
+    listed.append(Event.make("reset", None, to=0))
+    assert game.legal(state) == [Event.make("add", "P0")] and asked == [None, None]
+    assert game.count_moves(state) == 1 and asked == [None, None, None]
+    assert vars(game) == {}
 
 def test_event_values_are_frozen_sorted_and_round_trip_to_records():
     event = Event.make("trade", "Ann", take=["b", "a"], house="Pig", give=None)

@@ -195,7 +195,7 @@ def test_export_qr_is_the_link_as_a_code_a_reader_decodes(cli, tmp_path, monkeyp
 def test_the_html_sheet_embeds_the_same_code():
     from referee import export
     from referee.engine import load_game
-    from referee.scoresheet import render_html
+    from referee.sheets import render_html
     from referee.session import load
 
     sheet = load(GOLDEN / "king-of-the-castle" / "three-player.toml").score()

@@ -10,7 +10,7 @@ import pytest
 from referee import log as logfile
 from referee.engine import available_game_ids, load_game
 from referee.replay import replay_log
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 from tests.conftest import EXAMPLES, GOLDEN
 
 GAMES = [p for p in sorted(GOLDEN.glob("*/*.toml")) if p.parent.name in available_game_ids()]

@@ -170,15 +170,16 @@ def test_mutated_logs_end_in_clean_errors(tmp_path_factory, seed, cuts):
 
 @pytest.mark.parametrize("seed", (None, 7))
 def test_what_an_event_recalls_is_what_it_would_compute(seed):
-    """The phase recalled for the last state asked, and a turn's draw taken at once, are what
-    the state gives when asked afresh, at every event of a random game."""
+    """The phase each state keeps (carried from the state before while its fields stand), and
+    a turn's draw taken at once, are what the state gives when asked afresh, at every event of
+    a random game."""
     from referee.games.king_of_the_castle import rules
 
     rng = random.Random(3)
     states, _, final = play(seed, 4, {}, rng, check=False)
     for before, after in zip(states, states[1:] + [final]):
-        assert rules.phase(before) == rules._phase(before) == rules.phase(before)
-        assert rules.phase(after) == rules._phase(after)
+        assert rules.phase(before) == rules.phase.afresh(before) == rules.phase(before)
+        assert rules.phase(after) == rules.phase.afresh(after)
         for hand in before.hands:
             drawn = tuple(rng.choice([None, *CARD]) for _ in range(rng.randrange(4)))
             one_by_one = hand

@@ -24,7 +24,7 @@ from referee.games.king_of_the_valley.components import (
 )
 from referee.games.king_of_the_valley.notation import parse_square
 from referee.games.king_of_the_valley.state import Castle
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 
 PLAYERS = (Player("Ann"), Player("Bob"), Player("Cy"))
 HILL = (("farmer", "wife", "duke", "countess", "knight-A", "farmer"),
@@ -798,3 +798,27 @@ def test_first_tiles_of_virtual_piles_fit_the_box_as_counting_says():
         assert pile_problems(seen) is None
     assert not first_of_virtual_piles((("queen",) * 2, (), ()), piles)
     assert not first_of_virtual_piles(((),) * 3, (("priest", "priest"), (), ()))
+
+
+def test_rays_and_the_squares_between_follow_the_valley_step_by_step():
+    """`ray` and `between`, worked out by arithmetic: every ray walks one step at a time to the
+    edge, and the squares between two squares are those a ray passes before the second."""
+    from referee.games.king_of_the_valley.components import DIRECTIONS, SIZE, between, ray
+
+    on_a_line = set()
+    for square in range(SIZE * SIZE):
+        for across, up in DIRECTIONS:
+            line = ray(square, (across, up))
+            col, row, walked = square % SIZE + across, square // SIZE + up, []
+            while 0 <= col < SIZE and 0 <= row < SIZE:
+                walked.append(row * SIZE + col)
+                col, row = col + across, row + up
+            assert line == tuple(walked)
+            for index, end in enumerate(line):
+                assert between(square, end) == line[:index]
+                on_a_line.add((square, end))
+    assert len(on_a_line) == 320  # the others are on no line, or the same square
+    for start in range(SIZE * SIZE):
+        for end in range(SIZE * SIZE):
+            if (start, end) not in on_a_line:
+                assert between(start, end) is None

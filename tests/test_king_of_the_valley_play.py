@@ -23,7 +23,7 @@ from referee.games.king_of_the_valley.components import ASSUMED_PILE_MIX, SQUARE
 from referee.games.king_of_the_valley.rules import Summon, check, summons
 from referee.games.king_of_the_valley.state import Castle
 from referee.replay import replay_events
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 ROOT = Path(__file__).resolve().parents[1]

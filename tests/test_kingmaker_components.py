@@ -3,17 +3,25 @@ the shipped file and the template, declarations in the log and on first use."""
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from referee.engine import Event, Player
 from referee.errors import IllegalMove, NotationError, UsageError
 from referee.games.kingmaker.events.deal import start_layout
 from referee.games.kingmaker import GAME, components
+from referee.games.kingmaker import testbox
 from referee.games.kingmaker.components import SHIPPED, TEST_BOX, Box, DataError, load
-from referee.replay import from_table
+from referee.games.kingmaker.game import test_box as preloaded_box
+from referee.replay import from_table, replay_log
+from referee.simulate import default_players, play_out, to_log
 from tests.kingmaker_realm import THREE, event, illegal, play
 
 SHIPPED_TEXT = components.file_text(SHIPPED)
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
 def declared_game(players=THREE, text: str = SHIPPED_TEXT, name: str = SHIPPED):
@@ -48,6 +56,43 @@ def test_the_test_box_is_complete_and_says_it_is_invented():
     box = load(components.file_text(TEST_BOX), TEST_BOX)
     assert all(not e.missing() for _, e in box.entries)
     assert "invented" in components.file_text(TEST_BOX).splitlines()[0]
+
+
+def _testbox_tool():
+    spec = importlib.util.spec_from_file_location("make_testbox", TOOLS / "make_testbox.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_test_box_literals_are_its_toml_regenerated():
+    """A replay preloads the test box from testbox.py, not from the TOML file: the module is
+    what tools/make_testbox.py makes of the file today, its box the file's, and it holds
+    literals only (nothing that runs when imported)."""
+    tool = _testbox_tool()
+    assert tool.TARGET.read_text(encoding="utf-8") == tool.module_text()
+    assert preloaded_box() == load(components.file_text(TEST_BOX), TEST_BOX)
+    assert len(preloaded_box().entries) > 100
+    tree = ast.parse(tool.TARGET.read_text(encoding="utf-8"))
+    (assign,) = [node for node in tree.body if isinstance(node, ast.AnnAssign)]
+    assert ast.literal_eval(assign.value) == testbox.ENTRIES
+
+
+def test_a_test_box_replay_reads_no_components_file(monkeypatch):
+    """R-3: a simulated log (components = "test-box") replays with the box preloaded from its
+    literals; neither the TOML file nor the components parser is touched."""
+    def refused(*args):
+        raise AssertionError("the test box was read from TOML")
+
+    preloaded_box.cache_clear()
+    monkeypatch.setattr(components, "file_text", refused)
+    monkeypatch.setattr(components, "load", refused)
+    playout = play_out(GAME, 3, default_players(GAME, None))
+    try:
+        final = replay_log(to_log(GAME, playout))[1]
+    finally:
+        preloaded_box.cache_clear()
+    assert final.box == preloaded_box() and len(playout.events) > 50
 
 
 @pytest.mark.parametrize("text,message", [
@@ -301,6 +346,34 @@ def test_declaring_many_entries_is_linear_not_quadratic(monkeypatch):
 
     small, large = work(300), work(1200)
     assert large < 5 * small
+
+
+def test_a_file_of_thousands_of_names_is_checked_for_twins_in_one_pass(monkeypatch):
+    """Linear by construction, not by timing: `load` builds its box once (never entry by entry)
+    and puts each name through `norm` a fixed number of times: 5,000 more names, exactly
+    10,000 more calls. A twin at the very end is still found, under the message of old."""
+    calls = []
+    real = components.norm
+    monkeypatch.setattr(components, "norm", lambda name: calls.append(1) or real(name))
+    monkeypatch.setattr(Box, "with_entry", lambda *args: pytest.fail("a box grown one by one"))
+
+    def counted(count):
+        calls.clear()
+        box = load(_with_extra_nobles(count), "many.toml")
+        assert len(box.entries) == len(base.entries) + count
+        return len(calls)
+
+    base = load(SHIPPED_TEXT, SHIPPED)
+    assert counted(5000) - counted(0) == 2 * 5000
+    twin = _with_extra_nobles(5000) + '\n[[nobles]]\nname = "extra_4999"\n'
+    with pytest.raises(DataError, match=r"many.toml: nobles\[\d+\]: 'extra_4999' is listed "
+                       "twice"):
+        load(twin, "many.toml")
+    aliased = ('format = "kingmaker-components/1"\nnobles = [{name = "Neville", aliases = '
+               '["Warwick"]}]\ntitles = [{name = "warwick"}]\nheirs = [{name = "Neville"}]\n')
+    with pytest.raises(DataError, match=r"titles\[1\]: 'warwick' is listed twice"):
+        load(aliased, "b.toml")  # a card's alias, in the cards' name space
+    assert len(load(aliased.replace("titles", "places"), "b.toml").entries) == 3  # other spaces
 
 
 def test_the_index_follows_amendments_and_keeps_the_order():

@@ -7,7 +7,7 @@ from referee.evolve import evolve
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.scoring import explain_result
 from referee.games.kingmaker.state import Ending
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 from tests.conftest import GOLDEN
 from tests.kingmaker_realm import dead, heir
 from tests.test_golden import final_state

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from referee import scoresheet as sheets
+from referee import scoresheet, sheets
 from referee.textsafe import clean, clean_line, json_text, name_key, unsafe
 from tests.conftest import GOLDEN
 
@@ -107,7 +107,7 @@ def test_csv_cells_never_start_a_formula(cli):
     assert names == ["'" + evil, "'+1+1", "'@SUM(A1)", "'-2+3"]
     assert all(not cell.startswith(("=", "+", "@")) for row in rows for cell in row)
     assert [row[2] for row in rows[1:5]] == ["0"] * 4  # numbers stay numbers
-    assert sheets._csv_cell("-3") == "-3" and sheets._csv_cell("-") == "-"
+    assert scoresheet._csv_cell("-3") == "-3" and scoresheet._csv_cell("-") == "-"
 
 
 def test_markdown_cells_stay_cells(cli):

@@ -6,13 +6,17 @@ These are properties of the protocol, so they run over every registered game ali
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
+from referee import engine
 from referee import log as logfile
+from referee.derived import table, verify
 from referee.engine import apply_event, available_game_ids, load_game
-from referee.replay import replay_events, replay_log
-from referee.simulate import default_players, play_out, to_log
+from referee.replay import from_table, replay_events, replay_log
+from referee.simulate import MAX_EVENTS, default_players, play_out, to_log
+from referee.values import fields
 
 SEEDS = range(12)
 SAMPLE = 25  # legal events re-checked per visited state (all of them when fewer)
@@ -76,3 +80,59 @@ def test_the_cheap_turn_check_agrees_with_to_act(game_id):
         assert game.acting(state) == game.to_act(state).players
         if event is not None:
             state = apply_event(game, state, event, playout.players)
+
+
+# Derived values (referee.derived): what a state keeps is what it would work out afresh
+
+SELFCHECKED = ("kings-ear", "king-of-the-valley", "dwarf-king", "king-of-the-castle")
+SELFCHECK_GAMES = 12  # per game, half of them physical (no seed): a few seconds each
+
+
+def holders(value, depth=4):
+    """`value` and the values inside it (fields, tuples of them) whose class declares derived
+    values, or may hold values that do (the core checks the state alone)."""
+    if depth and "__value_fields__" in type(value).__dict__:
+        if table(type(value)):
+            yield value
+        for spec in fields(type(value)):
+            yield from holders(getattr(value, spec.name), depth - 1)
+    elif depth and isinstance(value, tuple):
+        for item in value:
+            yield from holders(item, depth - 1)
+
+
+@pytest.mark.parametrize("game_id", SELFCHECKED)
+def test_kept_derived_values_are_what_they_work_out_to(game_id, monkeypatch):
+    """Random games with REFEREE_SELFCHECK on: before each event every derived value of the
+    state (and of the values in it) is worked out, so that the next state carries what its
+    declaration lets it carry; after it the core compares what the new state keeps with the
+    value worked out afresh, as this test does for the values inside the state."""
+    monkeypatch.setattr(engine, "SELFCHECK", True)
+    game = load_game(game_id)
+    players = default_players(game, None)
+    compared: Counter[str] = Counter()
+    declared = set()
+    for number in range(SELFCHECK_GAMES):
+        setup = from_table(game, players, game.default_options(), number if number % 2 else None)
+        rng, state = random.Random(number), setup.state
+        for _ in range(MAX_EVENTS):
+            for holder in holders(state):
+                for item in table(type(holder)).values():
+                    declared.add(f"{type(holder).__name__}.{item.name}")
+                    item(holder)
+            event = None if game.finished(state) else game.random_event(state, rng)
+            if event is None:
+                break
+            state = apply_event(game, state, event, setup.players)
+            for holder in holders(state):
+                verify(holder)
+                compared.update(f"{type(holder).__name__}.{item.name}"
+                                for item in table(type(holder)).values()
+                                if item.key in vars(holder))
+        assert game.finished(state), f"{game_id} game {number} did not finish"
+    # Every value is carried to a later state and compared there; but the valley's summons
+    # read almost everything an event changes (only a `pass`, rare, leaves them standing).
+    assert declared and set(compared) | NEVER_CARRIED >= declared, declared - set(compared)
+
+
+NEVER_CARRIED = {"State.summons"}

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from referee.scoresheet import render_html
+from referee.sheets import render_html
 from tests.conftest import ROOT
 from tests.sheet_samples import finished
 
@@ -29,7 +29,7 @@ def test_browser_header_pattern_finds_chromiums_lines_and_nothing_on_our_sheets(
     assert tool.BROWSER_HEADER.search("11/27/26, 4:15 AM\n\nThe King's Ear")
     assert tool.BROWSER_HEADER.search("file:///tmp/sheet.html\n\n1/1\n")
     assert tool.BROWSER_HEADER.search("\n1/1\n")
-    from referee.scoresheet import render_text
+    from referee.sheets import render_text
 
     for game_id, players in (("kings-ear", 4), ("dwarf-king", 5), ("kingmaker", 6)):
         assert not tool.BROWSER_HEADER.search(render_text(finished(game_id, players)))

@@ -220,10 +220,11 @@ def test_the_demo_on_a_terminal_stops_at_each_moment_and_screenful(cli, monkeypa
 
 def test_the_demo_can_pause_between_moves_instead(cli, monkeypatch):
     from referee import cli as cli_module
+    from referee import clitext
 
     pauses = []
     monkeypatch.setattr(cli_module, "_interactive", lambda: True)
-    monkeypatch.setattr(cli_module.time, "sleep", pauses.append)
+    monkeypatch.setattr(clitext.time, "sleep", pauses.append)
     result = cli("demo", "--delay", "0.2")
     assert result.status == 0 and "-- Enter" not in result.out
     assert pauses and set(pauses) == {0.2}

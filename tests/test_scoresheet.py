@@ -7,7 +7,7 @@ import io
 import json
 import re
 
-from referee import scoresheet as sheets
+from referee import scoresheet, sheets
 from referee.scoresheet import Round, Row, Scoresheet, Section, ordinal, places
 from tests.conftest import ROOT
 

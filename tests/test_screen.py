@@ -18,7 +18,7 @@ import pyte
 import pytest
 
 from referee import screen
-from referee.cli import folded
+from referee.clitext import folded
 from tests.screens import LONG_NAMES, midgame_log, midgame_states
 
 PYTHON = sys.executable

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from referee import scoresheet as sheets
+from referee import scoresheet, sheets
 from referee.scoresheet import Column, Occasion, Round, Row, Scoresheet, tie_notes
 from referee.sheets import chart, text
 from tests.sheet_samples import LONG_NAMES, samples
@@ -120,9 +120,9 @@ def test_text_chart_marks_crowded_points_and_keeps_the_latest_rounds_when_narrow
 
 
 def test_chart_scale_and_letters():
-    assert chart.nice_ticks([-17, 9]) == [-20, -15, -10, -5, 0, 5, 10]
-    assert chart.nice_ticks([0]) == [0, 1]
-    assert chart.nice_ticks([0.2, 0.7]) == [0, 0.2, 0.4, 0.6, 0.8]
+    assert scoresheet.nice_ticks([-17, 9]) == [-20, -15, -10, -5, 0, 5, 10]
+    assert scoresheet.nice_ticks([0]) == [0, 1]
+    assert scoresheet.nice_ticks([0.2, 0.7]) == [0, 0.2, 0.4, 0.6, 0.8]
     assert chart.letters(["Ann", "Ben"]) == ["A", "B"]
     assert chart.letters(["Ann", "Abe", "Ben"]) == ["A", "B", "C"]
     assert len({chart.style(i) for i in range(5)}) == 5
@@ -241,7 +241,7 @@ def test_markdown_fence_outgrows_backticks_in_names():
 def test_json_carries_the_occasion_and_a_schema():
     sheet = next(s.sheet for s in SAMPLES if s.label == "kings-ear-4p")
     data = json.loads(sheets.render_json(sheet))
-    assert data["schema"] == sheets.SCHEMA == "referee-scoresheet/1"
+    assert data["schema"] == scoresheet.SCHEMA == "referee-scoresheet/1"
     assert data["date"].startswith("2026-11-21T19:00:00")
     assert isinstance(data["duration_min"], int) and data["duration_min"] > 0
     assert data["start_player"] == LONG_NAMES[0] and data["place"].startswith("The Old")
@@ -255,7 +255,7 @@ def test_occasion_minutes():
     assert Occasion(start, start + dt.timedelta(minutes=85, seconds=40)).minutes == 86
     assert Occasion(start, None).minutes is None
     assert Occasion(start, dt.datetime(2026, 1, 1, 20, 0)).minutes is None  # naive vs aware
-    assert sheets.duration_text(86) == "1 h 26 min" and sheets.duration_text(9) == "9 min"
+    assert scoresheet.duration_text(86) == "1 h 26 min" and scoresheet.duration_text(9) == "9 min"
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,11 +293,11 @@ def test_games_state_their_tie_breaks_with_values():
 
 def test_result_column_says_the_place_of_everyone():
     dk = next(s.sheet for s in SAMPLES if s.label == "dwarf-king-five-player-tie")
-    results = [sheets.result_text(dk, row) for row in dk.rows]
+    results = [scoresheet.result_text(dk, row) for row in dk.rows]
     assert results == ["shared 2nd", "4th", "shared 2nd", "winner", "5th"]
     rows = (Row("A", None, (), 3, 1), Row("B", None, (), 1, 2))
     running = Scoresheet("g", "T", False, "", (), rows)
-    assert [sheets.result_text(running, r) for r in rows] == ["1st so far", "2nd so far"]
+    assert [scoresheet.result_text(running, r) for r in rows] == ["1st so far", "2nd so far"]
 
 
 def test_a_name_longer_than_any_real_one_may_wrap_rather_than_overflow():
@@ -312,7 +312,7 @@ def test_a_name_longer_than_any_real_one_may_wrap_rather_than_overflow():
 def test_running_totals_end_at_the_totals(sample):
     sheet = sample.sheet
     totals = {row.name: row.total for row in sheet.rows}
-    assert {name: values[-1] for name, values in sheets.running_totals(sheet)} == totals
+    assert {name: values[-1] for name, values in scoresheet.running_totals(sheet)} == totals
 
 
 def test_king_of_the_valley_charts_every_round_but_has_no_round_table():

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee import log as logfile  # noqa: E402
-from referee import scoresheet as sheets  # noqa: E402
+from referee import scoresheet, sheets  # noqa: E402
 from referee import session  # noqa: E402
 from referee.engine import available_game_ids, load_game  # noqa: E402
 from referee.replay import replay_log  # noqa: E402

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.scoresheet import render_html  # noqa: E402
+from referee.sheets import render_html  # noqa: E402
 from tests.sheet_samples import samples  # noqa: E402
 
 # The printable width in CSS pixels: A4 (210 mm) less the page's 13 mm side margins.

@@ -3,7 +3,6 @@ apart (a letter in the terminal; a colour, a dash pattern and a marker shape on 
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 from referee.scoresheet import Number, number
@@ -20,29 +19,6 @@ def style(index: int) -> tuple[str, str, str]:
     """(colour, dash pattern, marker) of the index-th line."""
     return (COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)],
             MARKERS[index % len(MARKERS)])
-
-
-def nice_ticks(values: Sequence[Number], most: int = 7) -> list[Number]:
-    """Round tick values (steps of 1, 2 or 5 times a power of ten) covering `values` and 0."""
-    low, high = min([0, *values]), max([0, *values])
-    if low == high:
-        high = low + 1
-    span = high - low
-    exponent = math.floor(math.log10(span / max(1, most - 1)))
-    if all(isinstance(v, int) for v in values):
-        exponent = max(0, exponent)  # whole points: whole steps
-    while True:
-        for mantissa in (1, 2, 5):
-            step = mantissa * 10.0 ** exponent
-            first, last = math.floor(low / step), math.ceil(high / step)
-            if last - first <= most - 1:
-                return [_tidy(k * step) for k in range(first, last + 1)]
-        exponent += 1
-
-
-def _tidy(value: float) -> Number:
-    rounded = round(value, 6)
-    return int(rounded) if float(rounded).is_integer() else rounded
 
 
 def tick_text(value: Number) -> str:

@@ -25,6 +25,7 @@ from referee.scoresheet import (
     display_table,
     facts,
     has_chart,
+    nice_ticks,
     round_table,
     round_ticks,
     rounds_title,
@@ -33,7 +34,7 @@ from referee.scoresheet import (
     tables_below,
     tie_rule,
 )
-from referee.sheets.chart import letters, nice_ticks, tick_text
+from referee.sheets.chart import letters, tick_text
 from referee.textsafe import clean_line
 from referee.values import fields
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from referee import log as logfile
 from referee.evolve import evolve
-from referee.scoresheet import render_text
+from referee.sheets import render_text
 
 CREATED = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone.utc)
 

@@ -10,7 +10,6 @@ played; the rules read these fields instead of testing card names. Each quest si
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Iterable
 
 from referee.values import value
@@ -143,10 +142,9 @@ DEALER_CARD, QUEST_CARD, LEADER_CARD = "D5", "K5", "G5"
 ORDER = {code: index for index, code in enumerate(CARDS)}  # display order: suit, then rank
 
 
-@lru_cache(maxsize=64)
 def deck(players: int, special: str) -> frozenset[str]:
     """The cards of one hand's deal: the basic cards (without the 2 of Dwarves with 3 players) and
-    the hand's special card."""
+    the hand's special card (made when asked: a replay asks about twice a hand)."""
     basic = [c for c in BASIC if not (players == 3 and c == OUT_WITH_THREE)]
     return frozenset(basic) | {special}
 

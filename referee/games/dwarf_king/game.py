@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player, ToAct
+from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player
 from referee.errors import IllegalMove, NotationError
 from referee.games.dwarf_king import rules, texts
 from referee.games.dwarf_king.components import EDITIONS
@@ -42,6 +42,8 @@ class DwarfKing(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
+    rules_module = rules  # what the core asks of it: see Game.rules_module
+    texts_module = texts
     turn_rule = "Each hand"
     verb_prefixes = False  # a bare word is a card (`Dragon`), never an abbreviated verb
 
@@ -52,12 +54,6 @@ class DwarfKing(Game[State]):
                      Deal(1, 0))
 
     # ---- where the game stands -----------------------------------------------------------
-    def phase(self, state: State) -> str:
-        return rules.phase(state)
-
-    def to_act(self, state: State) -> ToAct:
-        return rules.to_act(state)
-
     def finished(self, state: State) -> bool:
         return state.over
 
@@ -88,12 +84,14 @@ class DwarfKing(Game[State]):
                 pass
             raise
 
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         if rules.phase(state) == rules.QUEST and state.seed is None:
             return ("each player may first enter their hand for full checking: "
                     "`hand CARD CARD ...` (--as NAME)")
         if rules.phase(state) == rules.PLAY:
-            playable = [e["card"] for e in self.legal(state) if e.type == "play"]
+            listed = listed if listed is not None and player is None else self.legal(state)
+            playable = [e["card"] for e in listed if e.type == "play"]
             return texts.not_playable_note(state, playable)
         if rules.phase(state) == rules.SWAP and state.seed is not None:
             return ("the tool takes the 2 random cards; name the 2 given back: "
@@ -154,15 +152,6 @@ class DwarfKing(Game[State]):
         from referee.games.dwarf_king import scoring
 
         return scoring.blank(self.max_players, self.check_options(options or {})["edition"])
-
-    def render(self, state: State) -> str:
-        return texts.render(state)
-
-    def compact(self, state: State) -> str:
-        return texts.compact(state)
-
-    def board(self, state: State) -> dict[str, Any]:
-        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)

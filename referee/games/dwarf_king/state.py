@@ -9,9 +9,9 @@ seats, so the voids travel with the cards.
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
+from referee.derived import derived
 from referee.engine import Notice
 from referee.evolve import evolve
 from referee.games.dwarf_king.components import deck
@@ -28,7 +28,7 @@ class Trick:
     winner: int  # a trick is recorded once it is complete
     replaced: str | None = None  # the card the Sorcerer took back; the Sorcerer lies in its place
 
-    @cached_property  # asked at every card played (`Deal.gone`)
+    @derived("plays", "replaced")  # asked at every card played (`Deal.is_gone`)
     def cards(self) -> tuple[str, ...]:
         return tuple("Sorcerer" if c == self.replaced else c for _, c in self.plays)
 
@@ -66,7 +66,7 @@ class Deal:
         assert seat is not None
         return seat
 
-    @cached_property
+    @derived("tricks", "plays")
     def gone(self) -> frozenset[str]:
         """Cards no longer in any hand: in completed tricks or on the table."""
         out = {c for t in self.tricks for c in t.cards}

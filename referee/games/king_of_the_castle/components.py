@@ -10,7 +10,6 @@ and by a slug (`barbarians`, `domain-2`) in the notation.
 from __future__ import annotations
 
 import string
-from functools import lru_cache
 from typing import Any
 
 from referee.errors import UsageError
@@ -172,9 +171,9 @@ def build_of(title: str) -> tuple[int, int] | None:
     return BUILDS.get(title)
 
 
-@lru_cache(maxsize=1)  # only dealing needs it: made at the first deal, not at start-up
 def full_deck() -> tuple[str, ...]:
-    """Every copy of every event card, in the card table's order."""
+    """Every copy of every event card, in the card table's order (made at each deal: a deal
+    is once a game, and the 78 names cost microseconds)."""
     return tuple(c.title for c in CARDS for _ in range(c.count))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from referee.engine import Args, Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.engine import Args, Event, Game, OptionSpec, Phase, Player
 from referee.errors import NotationError
 from referee.evolve import evolve
 from referee.games.king_of_the_castle import rules, texts
@@ -71,6 +71,8 @@ class KingOfTheCastle(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
+    rules_module = rules  # what the core asks of it: see Game.rules_module
+    texts_module = texts
     turn_rule = "Turn"
     verb_prefixes = False  # a bare word is a card (`plague`), never an abbreviated verb
 
@@ -93,12 +95,6 @@ class KingOfTheCastle(Game[State]):
         return rules.deal_kingdom(state) if not state.seals else state
 
     # ---- where the game stands -----------------------------------------------------------
-    def phase(self, state: State) -> str:
-        return rules.phase(state)
-
-    def to_act(self, state: State) -> ToAct:
-        return rules.to_act(state)
-
     def acting(self, state: State) -> tuple[str, ...]:
         return rules.acting(state)
 
@@ -139,7 +135,8 @@ class KingOfTheCastle(Game[State]):
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
         return texts.option_lines(state, events, [self.format(state, e) for e in events])
 
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         return texts.legal_note(state, player)
 
     def random_event(self, state: State, rng: random.Random) -> Event | None:
@@ -177,9 +174,6 @@ class KingOfTheCastle(Game[State]):
         return Event.make("discard", state.player, cards=sorted(cards, key=list(CARD).index))
 
     # ---- answers -------------------------------------------------------------------------
-    def describe(self, before: State, event: Event, after: State) -> list[str]:
-        return texts.describe(before, event, self.format(before, event), after)
-
     def score(self, state: State) -> Scoresheet:
         from referee.games.king_of_the_castle import scoring
 
@@ -189,15 +183,6 @@ class KingOfTheCastle(Game[State]):
         from referee.games.king_of_the_castle import scoring
 
         return scoring.blank(self.max_players)
-
-    def render(self, state: State) -> str:
-        return texts.render(state)
-
-    def compact(self, state: State) -> str:
-        return texts.compact(state)
-
-    def board(self, state: State) -> dict[str, Any]:
-        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return inventory(state)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from referee.derived import derived
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove
 from referee.evolve import evolve
@@ -64,20 +65,11 @@ CARDS_RULE = "Cards"
 # Where the game stands
 
 
+@derived(State, "over", "seals", "revealed", "scoring", "vacancies", "window", "frames",
+         "played")
 def phase(state: State) -> str:
-    """The phase of `state`, recalled for the last state asked: an event asks it three times
-    (the turn, the phase check, the move itself) of the same state."""
-    asked, now = _last_phase[0]
-    if state is not asked:
-        now = _phase(state)
-        _last_phase[0] = state, now
-    return now
-
-
-_last_phase: list[tuple[State | None, str]] = [(None, "")]  # the state asked last, its phase
-
-
-def _phase(state: State) -> str:
+    """The phase of `state` (kept in the state: an event asks it three times, and the next
+    state keeps it while none of these fields changed)."""
     if state.over:
         return OVER
     if None in state.seals:
@@ -362,7 +354,8 @@ def fields_of(card: Card) -> tuple[str, ...]:
     return TARGETS[card.effect] + (("attribute",) if chosen else ())
 
 
-_PLAY_FIELDS: dict[str, frozenset[str]] = {}  # the fields of a play of each card, once seen
+# The fields of a play of each card, no more, no less: a declaration of the cards.
+PLAY_FIELDS = {title: frozenset({"card", *fields_of(card)}) for title, card in CARD.items()}
 
 
 def card_named(name: Any) -> str:
@@ -374,10 +367,7 @@ def card_named(name: Any) -> str:
 
 def check_fields(event: Event, card: Card) -> None:
     given = {key for key, found in event.fields if found is not None}
-    exact = _PLAY_FIELDS.get(card.title)
-    if exact is None:
-        exact = _PLAY_FIELDS[card.title] = frozenset({"card", *fields_of(card)})
-    if given == exact:  # the card and its targets, no more, no less
+    if given == PLAY_FIELDS[card.title]:  # the card and its targets, no more, no less
         return
     wanted = fields_of(card)
     for key in TARGET_FIELDS:

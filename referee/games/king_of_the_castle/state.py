@@ -10,9 +10,9 @@ their commitments are kept until they are opened at the end.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cached_property
 from typing import Iterable, cast
 
+from referee.derived import derived
 from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
     ATTRIBUTES,
@@ -184,7 +184,7 @@ class State:
     def man_in(self, castle: int, rank: int) -> str | None:
         return self.men[post(castle, rank)]
 
-    @cached_property
+    @derived("stacks")
     def largest(self) -> int:
         """The castle of the highest level; a tie goes to the leftmost (R-16: even at 0)."""
         return max(range(CASTLES), key=lambda c: (self.level(c), -c))
@@ -221,7 +221,7 @@ class State:
         """Cards drawn by Sudden Changes and not played yet."""
         return sum(f.left for f in self.frames if f.card == "Sudden Changes")
 
-    @cached_property
+    @derived("discard", "stacks", "frames", "pending")  # and `in_play`, made of the last two
     def on_table(self) -> Counter[str]:
         """Copies of each card face up where the referee always sees them: the discard pile,
         the stacks and the cards in play."""
@@ -246,7 +246,7 @@ class State:
                          if index % 3 == attribute)
         return count
 
-    @cached_property
+    @derived("hands", "frames")
     def in_hands(self) -> Counter[str]:
         """Copies of each card known to be in some hand, or among the cards a Sudden Changes
         drew in a game the tool deals."""

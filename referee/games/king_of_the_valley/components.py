@@ -13,7 +13,6 @@ player), numbered 0..24 row by row (a1 = 0, e1 = 4, a2 = 5 ... e5 = 24). The hil
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Iterable
 
 from referee.errors import UsageError
@@ -87,14 +86,9 @@ ASSUMED_PILE_MIX: tuple[dict[str, int], ...] = (
 # ---------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
 def kind(tile: str) -> str:
     """The character type of a tile: `knight-A` -> knight, `tax-3-6` -> tax."""
-    if tile.startswith("knight-"):
-        return "knight"
-    if tile.startswith("tax-"):
-        return "tax"
-    return tile
+    return tile.partition("-")[0] if tile.startswith(("knight-", "tax-")) else tile
 
 
 def is_subject(tile: str) -> bool:
@@ -122,22 +116,14 @@ def valid_tax(tile: str) -> bool:
             and tile == f"tax-{first}-{int(second)}")
 
 
-@lru_cache(maxsize=16)
-def tax_names() -> tuple[str, ...]:
-    return ("tax-3", "tax-4", *(f"tax-{n}-{g}" for n in (3, 4, 5) for g in range(5, 11)))
+TAX_NAMES = ("tax-3", "tax-4", *(f"tax-{n}-{g}" for n in (3, 4, 5) for g in range(5, 11)))
 
 
-@lru_cache(maxsize=16)
 def tile_names(orders: tuple[str, ...]) -> tuple[str, ...]:
-    """Every tile name of a game with these Order labels, tax collectors last."""
+    """Every tile name of a game with these Order labels, tax collectors last (a game keeps
+    them as a set: `State.tile_set`)."""
     return ("queen", "duke", "countess", *(f"knight-{o}" for o in orders), "farmer", "wife",
-            "jester", "priest", "wizard", *tax_names())
-
-
-@lru_cache(maxsize=16)
-def tile_set(orders: tuple[str, ...]) -> frozenset[str]:
-    """`tile_names(orders)` as a set: a reveal asks of every tile whether it is one."""
-    return frozenset(tile_names(orders))
+            "jester", "priest", "wizard", *TAX_NAMES)
 
 
 def box_limit(tile: str) -> int:
@@ -152,9 +138,9 @@ def count_key(tile: str) -> str:
     return "tax" if kind(tile) == "tax" else tile
 
 
-@lru_cache(maxsize=16)  # a value: every game with these Orders starts from the same piles
 def virtual_piles(orders: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The three piles of the assumed mix, unshuffled, with knights named by Order label."""
+    """The three piles of the assumed mix, unshuffled, with knights named by Order label
+    (made once a game, at its set-up)."""
     piles = []
     for mix in ASSUMED_PILE_MIX:
         tiles: list[str] = []
@@ -181,12 +167,14 @@ def pile_problems(seen: tuple[tuple[str, ...], ...], added: Iterable[str] | None
 
 
 def first_of_virtual_piles(seen: tuple[tuple[str, ...], ...],
-                           virtual: tuple[tuple[str, ...], ...] | None) -> bool:
+                           virtual: tuple[tuple[str, ...], ...] | None,
+                           fits: bool | None = None) -> bool:
     """The tiles seen are the first ones of whole virtual piles that fit the box: then they fit
     it too (`pile_problems` is None), since a pile's first tiles hold no more of a kind than
     the pile does, and leave room for every specialist it must still hold. A replay of a
-    --shuffle game asks it at every reveal, in place of counting the box again."""
-    if virtual is None or not _fitting_piles(virtual):
+    --shuffle game asks it at every reveal, in place of counting the box again, and gives
+    `fits`, what `fitting_piles(virtual)` answers, which its state keeps (`State.virtual_fits`)."""
+    if virtual is None or not (fitting_piles(virtual) if fits is None else fits):
         return False
     for tiles, pile in zip(seen, virtual):
         if tiles != pile[:len(tiles)]:
@@ -194,17 +182,10 @@ def first_of_virtual_piles(seen: tuple[tuple[str, ...], ...],
     return True
 
 
-def _fitting_piles(virtual: tuple[tuple[str, ...], ...]) -> bool:
-    """Whole piles of their full sizes that fit the box (recalled while the piles are the same
-    object: a game's state carries its piles from event to event)."""
-    if virtual is not _FITTING[0]:
-        fits = len(virtual) == len(PILE_SIZES) and pile_problems(virtual) is None \
-            and tuple(len(pile) for pile in virtual) == PILE_SIZES
-        _FITTING[:] = virtual, fits
-    return bool(_FITTING[1])
-
-
-_FITTING: list[Any] = [None, False]  # the virtual piles asked last, and whether they fit
+def fitting_piles(virtual: tuple[tuple[str, ...], ...]) -> bool:
+    """Whole piles of their full sizes that fit the box."""
+    return len(virtual) == len(PILE_SIZES) and pile_problems(virtual) is None \
+        and tuple(len(pile) for pile in virtual) == PILE_SIZES
 
 
 def _pile_problem(index: int, tiles: tuple[str, ...]) -> str | None:
@@ -248,27 +229,29 @@ def square_name(square: int) -> str:
     return f"{FILES[square % SIZE]}{square // SIZE + 1}"
 
 
-@lru_cache(maxsize=None)
+SQUARE_NAMED = {square_name(square): square for square in range(SQUARES)}  # a1 -> 0 ... e5 -> 24
+
+
 def ray(square: int, direction: tuple[int, int]) -> tuple[int, ...]:
     """The squares from `square` (excluded) to the valley's edge in `direction`."""
     col, row = square % SIZE, square // SIZE
-    out = []
-    col, row = col + direction[0], row + direction[1]
-    while 0 <= col < SIZE and 0 <= row < SIZE:
-        out.append(row * SIZE + col)
-        col, row = col + direction[0], row + direction[1]
-    return tuple(out)
+    across, up = direction
+    steps = min(_room(col, across), _room(row, up))
+    step = up * SIZE + across
+    return tuple(range(square + step, square + step * (steps + 1), step))
 
 
-@lru_cache(maxsize=None)
+def _room(at: int, toward: int) -> int:
+    """Steps from `at` (a column or a row) to the valley's edge going `toward` (-1, 0, 1)."""
+    return SIZE - 1 - at if toward > 0 else at if toward < 0 else SIZE
+
+
 def between(start: int, end: int) -> tuple[int, ...] | None:
     """The squares strictly between two squares on one straight line, or None if not on one."""
-    if start == end:
-        return None
-    for direction in DIRECTIONS:
-        line = ray(start, direction)
-        if end in line:
-            return line[:line.index(end)]
+    across, up = end % SIZE - start % SIZE, end // SIZE - start // SIZE
+    if (across or up) and (not across or not up or abs(across) == abs(up)):
+        step = ((up > 0) - (up < 0)) * SIZE + (across > 0) - (across < 0)
+        return tuple(range(start + step, end, step))
     return None
 
 

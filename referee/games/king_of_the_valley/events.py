@@ -33,7 +33,6 @@ from referee.games.king_of_the_valley.components import (
     square_name,
     tax_terms,
     tile_names,
-    tile_set,
     valid_tax,
 )
 from referee.games.king_of_the_valley.notation import (
@@ -120,7 +119,7 @@ class Reveal(EventType[State]):
         # The box's limits only ever tighten as tiles come: checked once for the whole event,
         # and tile by tile only to name the one that broke them.
         seen_now = tuple(seen)
-        if not first_of_virtual_piles(seen_now, state.virtual) \
+        if not first_of_virtual_piles(seen_now, state.virtual, state.virtual_fits) \
                 and pile_problems(seen_now, tiles, set(piles[:len(tiles)])) is not None:
             raise self._over_the_box(state, tiles)
         if refusal is not None:
@@ -137,7 +136,7 @@ class Reveal(EventType[State]):
     def _unknown(state: State, taken: int, pile: int, tile: str) -> IllegalMove | None:
         """A tile that is no tile of this game, or not the one a virtual pile holds next (after
         the `taken` tiles already turned up from it)."""
-        if tile not in tile_set(state.orders) and not valid_tax(tile):
+        if tile not in state.tile_set and not valid_tax(tile):
             return IllegalMove(f"reveal: {tile!r} is not a tile of this game (Orders: "
                                f"{', '.join(state.orders)})", code="unknown-tile", rule="R-2")
         if state.virtual is not None and state.virtual[pile][taken] != tile:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.engine import Event, Game, OptionSpec, Phase, Player
 from referee.games.king_of_the_valley import rules, texts
 from referee.games.king_of_the_valley.components import (
     DEFAULT_ORDERS,
@@ -52,6 +52,8 @@ class KingOfTheValley(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
+    rules_module = rules  # what the core asks of it: see Game.rules_module
+    texts_module = texts
     turn_rule = "Turn"
 
     # ---- set-up --------------------------------------------------------------------------
@@ -75,9 +77,6 @@ class KingOfTheValley(Game[State]):
     # ---- where the game stands -----------------------------------------------------------
     def phase(self, state: State) -> str:
         return state.phase
-
-    def to_act(self, state: State) -> ToAct:
-        return rules.to_act(state)
 
     def finished(self, state: State) -> bool:
         return state.phase == rules.OVER
@@ -118,9 +117,6 @@ class KingOfTheValley(Game[State]):
         return rng.choice(self.legal(state))
 
     # ---- answers -------------------------------------------------------------------------
-    def describe(self, before: State, event: Event, after: State) -> list[str]:
-        return texts.describe(before, event, self.format(before, event), after)
-
     def score(self, state: State) -> Scoresheet:
         from referee.games.king_of_the_valley import scoring
 
@@ -130,15 +126,6 @@ class KingOfTheValley(Game[State]):
         from referee.games.king_of_the_valley import scoring
 
         return scoring.blank(self.max_players)
-
-    def render(self, state: State) -> str:
-        return texts.render(state)
-
-    def compact(self, state: State) -> str:
-        return texts.compact(state)
-
-    def board(self, state: State) -> dict[str, Any]:
-        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         counts = {f"pile {n}": c for n, c in zip(PILE_NAMES, state.unrevealed())}

@@ -15,10 +15,10 @@ the same small predicates so that they cannot disagree.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable
 
+from referee.derived import derived
 from referee.engine import Event, ToAct
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
@@ -28,6 +28,7 @@ from referee.games.king_of_the_valley.components import (
     KINGDOM_COLUMNS,
     PILE_SIZES,
     SIDES,
+    SQUARE_NAMED,
     SUBJECT_KINDS,
     between,
     box_limit,
@@ -104,12 +105,14 @@ def unmet_requirement(state: State, castle: Castle, tiles: list[str]) -> str | N
 # Enumeration
 
 
-@lru_cache(maxsize=4)
-def summons(state: State) -> list[Summon]:
-    """Every legal summon of the active player (cached: `legal` asks twice, for moves and pass)."""
+@derived(State, "names", "turn", "kings", "castles", "valley", "coins", "hill")
+def summons(state: State) -> tuple[Summon, ...]:
+    """Every legal summon of the active player (kept in the state: `legal` asks twice, for
+    moves and pass)."""
     me = state.active
     start = state.kings[me]
-    assert start is not None
+    if start is None:  # the kings are still being placed
+        return ()
     out: list[Summon] = []
     feasible_cache: dict[tuple[str, ...], bool] = {}
 
@@ -138,7 +141,7 @@ def summons(state: State) -> list[Summon]:
                     _passed_takes(path + (square,), line[:j], tile, gone, feasible, state, me, out)
 
     explore((start,), state.castle.gold, frozenset())
-    return out
+    return tuple(out)
 
 
 TileAt = Callable[[int, frozenset[int]], "str | None"]
@@ -336,8 +339,10 @@ def next_turn(state: State, **changes: Any) -> State:
 # Values of logged events (a hand-edited log may carry anything)
 
 
-@lru_cache(maxsize=64)  # the 25 squares, read again at every move of a replay
 def square_field(name: str) -> int:
+    found = SQUARE_NAMED.get(name)  # the 25 squares as a log writes them: most moves' words
+    if found is not None:
+        return found
     try:
         return parse_square(name, name)
     except NotationError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.derived import derived
 from referee.evolve import evolve
 from referee.games.king_of_the_valley.components import (
     COLUMNS,
@@ -12,8 +13,10 @@ from referee.games.king_of_the_valley.components import (
     PILE_SIZES,
     SQUARES,
     START_GOLD,
+    fitting_piles,
     is_subject,
     kind,
+    tile_names,
 )
 from referee.values import value
 
@@ -100,6 +103,16 @@ class State:
     end_triggered: bool = False
     round_castles: tuple[tuple[Castle, ...], ...] = ()  # the castles as each round ended (chart)
     stopped: str | None = None  # why the table stopped the game (the core `end` event)
+
+    @derived("orders")
+    def tile_set(self) -> frozenset[str]:
+        """Every tile name of this game: a reveal asks of every tile whether it is one."""
+        return frozenset(tile_names(self.orders))
+
+    @derived("virtual")
+    def virtual_fits(self) -> bool:
+        """The virtual piles (of a --shuffle game) are whole piles that fit the box."""
+        return self.virtual is not None and fitting_piles(self.virtual)
 
     @property
     def setting_up(self) -> bool:

@@ -446,40 +446,46 @@ def load(text: str, source: str) -> Box:
                         f"\"{FORMAT}\"` line)")
     if doc.get("format") != FORMAT:
         raise DataError(f"{source}: format is {doc.get('format')!r}, expected {FORMAT!r}")
-    box = Box()
+    entries: list[Entry] = []
+    known: set[tuple[str, str]] = set()  # every name and alias listed so far, in its name space
     for key, value in doc.items():
         if key in ("format", "edition"):
             continue
         if key in SINGLES:
             values = _flat_single(key, value, source)
             if values:  # an empty table, as in a template: nothing declared
-                box = _add(box, key, key, values, source)
+                entries.append(_entry(known, key, key, values, source))
         elif key in ARRAYS:
             if not isinstance(value, list):
                 raise DataError(f"{source}: {key} must be an array of tables")
             for index, item in enumerate(value):
-                box = _add_item(box, ARRAYS[key], item, f"{source}: {key}[{index + 1}]")
+                entries.append(_item(known, ARRAYS[key], item, f"{source}: {key}[{index + 1}]"))
         else:
             raise DataError(f"{source}: unknown key {key!r} (the file has "
                             f"{', '.join(list(ARRAYS) + list(SINGLES))})")
-    return box
+    return Box(tuple(((entry.kind, entry.name), entry) for entry in entries))
 
 
-def _add_item(box: Box, kind: str, item: Any, where: str) -> Box:
+def _item(known: set[tuple[str, str]], kind: str, item: Any, where: str) -> Entry:
     if not isinstance(item, dict) or not isinstance(item.get("name"), str):
         raise DataError(f"{where}: an entry is a table with a name")
     values = {k: v for k, v in item.items() if k != "name"}
-    return _add(box, kind, item["name"], values, where)
+    return _entry(known, kind, item["name"], values, where)
 
 
-def _add(box: Box, kind: str, name: str, values: Mapping[str, Any], where: str) -> Box:
+def _entry(known: set[tuple[str, str]], kind: str, name: str, values: Mapping[str, Any],
+           where: str) -> Entry:
+    """The entry checked, refused if its name was listed before (as a name or an alias, as
+    `Box.clash` finds it); its names join `known`: one set lookup an entry, never a scan."""
     try:
         checked = check_values(kind, name, values)
     except DataError as exc:
         raise DataError(f"{where}: {exc}") from None
-    if box.clash(kind, name) is not None:
+    if (namespace(kind), norm(name)) in known:
         raise DataError(f"{where}: {name!r} is listed twice")
-    return box.with_entry(Entry(kind, name, tuple(sorted(checked.items()))))
+    entry = Entry(kind, name, tuple(sorted(checked.items())))
+    known.update(_spaced_names(entry))
+    return entry
 
 
 def _flat_single(key: str, value: Any, source: str) -> dict[str, Any]:

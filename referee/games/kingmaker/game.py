@@ -11,16 +11,16 @@ import datetime as dt
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.engine import Event, Game, OptionSpec, Phase, Player
 from referee.errors import IllegalMove, MoveError, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.kingmaker import components, rules, texts
 from referee.games.kingmaker.components import (
     SHIPPED,
-    TEST_BOX,
     TEST_BOX_OPTION,
     Box,
     DataError,
+    Entry,
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
 from referee.games.kingmaker.events.base import AFTER_TIME
@@ -63,7 +63,12 @@ def check_minutes(value: Any) -> int:
 
 @lru_cache(maxsize=1)
 def test_box() -> Box:
-    return components.load(components.file_text(TEST_BOX), TEST_BOX)
+    """The invented box a `test-box` log preloads at every replay: read from its literals
+    (tools/make_testbox.py makes them from TEST_BOX, checked by the schema), not parsed from
+    TOML, which cost a cold `play` half of Python's start-up."""
+    from referee.games.kingmaker.testbox import ENTRIES
+
+    return Box(tuple(((kind, name), Entry(kind, name, values)) for kind, name, values in ENTRIES))
 
 
 class Kingmaker(Game[State]):
@@ -112,6 +117,8 @@ class Kingmaker(Game[State]):
         Phase(OVER, "the game is over", rule="§10"),
     )
     events = EVENTS
+    rules_module = rules  # what the core asks of it: see Game.rules_module
+    texts_module = texts
     turn_rule = "§5"
     fold_history = frozenset({"declare"})
 
@@ -170,8 +177,6 @@ class Kingmaker(Game[State]):
 
     # ---- where the game stands -----------------------------------------------------------
     # The rules' own functions, with no method around them: the core asks at every event.
-    phase = staticmethod(rules.phase)
-    to_act = staticmethod(rules.to_act)
     acting = staticmethod(rules.acting)
 
     def finished(self, state: State) -> bool:
@@ -207,7 +212,8 @@ class Kingmaker(Game[State]):
         moves = super().legal(state, player)
         return [e for e in moves if e.type in AFTER_TIME] if state.time_up else moves
 
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         return texts.legal_note(state, player)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
@@ -231,24 +237,25 @@ class Kingmaker(Game[State]):
             return False
         return event.type != "assign" or sitting.step == ASSIGN
 
-    def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:
+    def every_move(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> Iterator[Event]:
         """Every legal move: in a vote, every ballot the table may cast (`legal` lists a few)."""
+        listed = self.legal(state, player) if listed is None else listed
         if state.sitting is None or state.sitting.step != VOTE or player is not None:
-            yield from self.legal(state, player)
+            yield from listed
             return
-        yield from (e for e in self.legal(state) if e.type != "vote")
+        yield from (e for e in listed if e.type != "vote")
         yield from assembly.ballots(state)
 
-    def count_moves(self, state: State, player: str | None = None) -> int:
+    def count_moves(self, state: State, player: str | None = None,
+                    listed: list[Event] | None = None) -> int:
+        listed = self.legal(state, player) if listed is None else listed
         if state.sitting is None or state.sitting.step != VOTE or player is not None:
-            return len(self.legal(state, player))
-        return sum(1 for e in self.legal(state) if e.type != "vote") + \
+            return len(listed)
+        return sum(1 for e in listed if e.type != "vote") + \
             assembly.ballot_count(state)
 
     # ---- answers -------------------------------------------------------------------------
-    def describe(self, before: State, event: Event, after: State) -> list[str]:
-        return texts.describe(before, event, self.format(before, event), after)
-
     def explain(self, state: State, event: Event) -> IllegalMove | None:
         """Parliament's own words for a move out of its turn or phase (§7); a call while the
         King's Peace or its lockout holds hears R-32, which keeps it out of the whole turn."""
@@ -269,15 +276,6 @@ class Kingmaker(Game[State]):
         from referee.games.kingmaker import scoring
 
         return scoring.blank(self.max_players)
-
-    def render(self, state: State) -> str:
-        return texts.render(state)
-
-    def compact(self, state: State) -> str:
-        return texts.compact(state)
-
-    def board(self, state: State) -> dict[str, Any]:
-        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return texts.inventory(state)

@@ -6,7 +6,6 @@ labels the table chose (R-1): `Pig Army 3`, short form `PA3`.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from referee.errors import UsageError
@@ -35,13 +34,12 @@ def card_value(card: int) -> int:
     return card % 4 + 1
 
 
-@lru_cache(maxsize=8)
 def card_names(houses: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(f"{houses[card_house(c)]} {PROFESSIONS[card_profession(c)]} {card_value(c)}"
-                 for c in range(CARDS))
+    """Each card's full name, in card order (a game keeps them: `State.card_names`)."""
+    return tuple(f"{house} {profession} {value}"
+                 for house in houses for profession in PROFESSIONS for value in VALUES)
 
 
-@lru_cache(maxsize=8)
 def card_ids(houses: tuple[str, ...]) -> dict[str, int]:
     return {name: index for index, name in enumerate(card_names(houses))}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from referee.engine import Event, Game, OptionSpec, Phase, Player, ToAct
+from referee.engine import Event, Game, OptionSpec, Phase, Player
 from referee.games.kings_ear import rules, texts
 from referee.games.kings_ear.components import CARDS, DEFAULT_HOUSES, PILE, check_houses
 from referee.games.kings_ear.events import EVENTS, LISTED, TRADE
@@ -38,6 +38,8 @@ class KingsEar(Game[State]):
         Phase(rules.OVER, "the game is over"),
     )
     events = EVENTS
+    rules_module = rules  # what the core asks of it: see Game.rules_module
+    texts_module = texts
     turn_rule = "Turn"
 
     # ---- set-up --------------------------------------------------------------------------
@@ -59,12 +61,6 @@ class KingsEar(Game[State]):
                      where=(PILE,) * CARDS, deck=deck)
 
     # ---- where the game stands -----------------------------------------------------------
-    def phase(self, state: State) -> str:
-        return rules.phase(state)
-
-    def to_act(self, state: State) -> ToAct:
-        return rules.to_act(state)
-
     def finished(self, state: State) -> bool:
         return state.finished
 
@@ -72,7 +68,8 @@ class KingsEar(Game[State]):
         return () if state.finished else (state.player,)
 
     # ---- moves ---------------------------------------------------------------------------
-    def legal_note(self, state: State, player: str | None = None) -> str:
+    def legal_note(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> str:
         if state.finished or state.pending is not None or (player and player != state.player):
             return ""
         return texts.legal_note(state)
@@ -90,8 +87,9 @@ class KingsEar(Game[State]):
         return texts.option_lines(state, events, [self.option_text(state, e) for e in events],
                                   families)
 
-    def every_move(self, state: State, player: str | None = None) -> Iterator[Event]:
-        listed = self.legal(state, player)
+    def every_move(self, state: State, player: str | None = None,
+                   listed: list[Event] | None = None) -> Iterator[Event]:
+        listed = self.legal(state, player) if listed is None else listed
         if state.pending is not None or not listed:
             yield from listed
             return
@@ -99,8 +97,9 @@ class KingsEar(Game[State]):
         yield from TRADE.equal_trades(state)
         yield from (e for e in listed if e.type == "pass")
 
-    def count_moves(self, state: State, player: str | None = None) -> int:
-        listed = self.legal(state, player)
+    def count_moves(self, state: State, player: str | None = None,
+                    listed: list[Event] | None = None) -> int:
+        listed = self.legal(state, player) if listed is None else listed
         if state.pending is not None or not listed:
             return len(listed)
         trades = sum(f.count for f in rules.equal_trade_families(state))
@@ -128,9 +127,6 @@ class KingsEar(Game[State]):
         return Event.make("draw", state.player, card=card_name(state, card))
 
     # ---- answers -------------------------------------------------------------------------
-    def describe(self, before: State, event: Event, after: State) -> list[str]:
-        return texts.describe(before, event, self.format(before, event), after)
-
     def score(self, state: State) -> Scoresheet:
         from referee.games.kings_ear import scoring
 
@@ -140,15 +136,6 @@ class KingsEar(Game[State]):
         from referee.games.kings_ear import scoring
 
         return scoring.blank(self.check_options(options or {})["houses"])
-
-    def render(self, state: State) -> str:
-        return texts.render(state)
-
-    def compact(self, state: State) -> str:
-        return texts.compact(state)
-
-    def board(self, state: State) -> dict[str, Any]:
-        return texts.board(state)
 
     def inventory(self, state: State) -> dict[str, int]:
         return inventory(state)

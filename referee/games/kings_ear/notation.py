@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Sequence
 
 from referee.errors import NotationError
-from referee.games.kings_ear.components import PROFESSIONS, VALUES, card_id, card_names
+from referee.games.kings_ear.components import PROFESSIONS, VALUES, card_id
 from referee.games.kings_ear.state import State
 from referee.notation import initials, match, split_list
 
 
 def card_name(state: State, card: int) -> str:
-    return card_names(state.houses)[card]
+    return state.card_names[card]
 
 
 def parse_card(state: State, parts: Sequence[str], text: str) -> int:

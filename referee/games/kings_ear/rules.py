@@ -17,7 +17,6 @@ from referee.games.kings_ear.components import (
     PILE,
     WINNING_NET,
     card_house,
-    card_ids,
     card_value,
 )
 from referee.games.kings_ear.notation import card_name
@@ -51,7 +50,7 @@ def to_act(state: State) -> ToAct:
 
 
 def card_of(state: State, name: str) -> int:
-    card = card_ids(state.houses).get(name)
+    card = state.card_ids.get(name)
     if card is None:
         raise IllegalMove(f"{name!r} is not a card of this game "
                           f"(Houses: {', '.join(state.houses)})", code="unknown-card")
@@ -66,7 +65,7 @@ def house_of(state: State, name: str) -> int:
 
 
 def value_of(state: State, names: Iterable[str]) -> int:
-    ids = card_ids(state.houses)
+    ids = state.card_ids
     return sum(card_value(ids[n]) for n in names)
 
 

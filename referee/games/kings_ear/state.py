@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cached_property
-
+from referee.derived import derived
+from referee.games.kings_ear import components
 from referee.games.kings_ear.components import CARDS, PENDING, PILE, card_house
 from referee.values import value
 
@@ -39,6 +39,15 @@ class State:
     def own(self) -> int:
         return self.seats[self.turn]
 
+    @derived("houses")  # a name is read at every move of a replay
+    def card_names(self) -> tuple[str, ...]:
+        return components.card_names(self.houses)
+
+    @derived("card_names")
+    def card_ids(self) -> dict[str, int]:
+        """Card name -> card."""
+        return {name: card for card, name in enumerate(self.card_names)}
+
     def owner(self, house: int) -> str | None:
         for name, seat in zip(self.names, self.seats):
             if seat == house:
@@ -48,7 +57,7 @@ class State:
     def under(self, house: int) -> list[int]:
         return [c for c, h in enumerate(self.where) if h == house]
 
-    @cached_property
+    @derived("where")
     def _nets(self) -> tuple[int, ...]:
         """All 16 section nets in one pass: index house * 4 + profession."""
         nets = [0] * 16

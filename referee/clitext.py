@@ -1,0 +1,259 @@
+"""What `referee` prints, and the few things it asks at the keyboard: every byte goes through
+`out`, `err` and `out_json` (text from a log or a command line is neutralised there once, by
+referee.textsafe); text folded to the terminal; who acts next; a move's lines and notices; a
+refusal's lines; the demo's pace. Data goes to stdout, messages to stderr.
+"""
+
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from referee.errors import RefereeError, UsageError
+from referee.textsafe import clean, clean_line, json_text
+
+if TYPE_CHECKING:
+    from referee.engine import Notice
+
+
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (`referee history | head -1`): not an error.
+
+    Not an OSError, so that Typer does not turn it into exit status 1 on its way to `main`."""
+
+
+def echo(text: str = "", nl: bool = True) -> None:
+    """Print to standard output; a closed pipe ends the command quietly (see `main`)."""
+    try:
+        typer.echo(text, nl=nl)
+    except BrokenPipeError:
+        raise OutputClosed() from None
+
+
+def out(text: str = "", nl: bool = True) -> None:
+    echo(clean(text), nl=nl)
+
+
+def err(text: str) -> None:
+    typer.echo(clean(text), err=True)
+
+
+def out_json(data: Any) -> None:
+    echo(json_text(data))
+
+
+def paged(ctx: typer.Context) -> Any:
+    """The block's output through the pager when it is taller than the terminal (see
+    referee.screen.paged)."""
+    from referee import screen
+
+    return screen.paged(bool(ctx.obj.get("pager", True)) if ctx.obj else True)
+
+
+def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
+    """Text for one player only: on a terminal, behind the hand-over screen (see
+    referee.screen.handover); else printed once by `plain` (standard output by default)."""
+    from referee import screen
+
+    sys.stdout.flush()
+    screen.handover(player, text, plain)
+
+
+def print_next(table: Any) -> None:
+    if table.stopped is not None:
+        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
+            "resumes it).")
+        return
+    if table.finished:
+        out("The game is over: `referee scoresheet` prints the sheet.")
+        return
+    turn = table.turn
+    who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
+    out(f"Next: {who} - {clean_line(turn.prompt)}")
+
+
+def next_json(table: Any) -> dict[str, Any]:
+    """Who acts next, as `play --json` gives it."""
+    turn = table.turn
+    return {"players": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
+            "table": turn.table}
+
+
+def turn_json(table: Any) -> dict[str, Any]:
+    turn = table.turn
+    return {"to_act": list(turn.players), "phase": table.phase, "prompt": turn.prompt,
+            "table": turn.table}
+
+
+def show_played(played: Any, secret: Any) -> None:
+    """What a move changed and the notices it brought; a secret it drew or sealed goes first,
+    once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
+    lines are printed."""
+    said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
+            if played.drawn else []) + \
+        ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
+          "end, and is shown only now)"] if played.receipt else [])
+    if said:
+        secret("\n".join(said))
+    for line in played.lines:
+        out(clean(line))
+    print_notices(played.notices)
+
+
+def print_notices(notices: "tuple[Notice, ...]") -> None:
+    for notice in notices:
+        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+
+
+def fold(lines: list[str]) -> list[str]:
+    """Group a long list by its first two words: one line per group with a count."""
+    groups: dict[str, list[str]] = {}
+    for line in lines:
+        groups.setdefault(" ".join(line.split()[:2]), []).append(line)
+    folded = []
+    for head, members in groups.items():
+        if len(members) <= 3:
+            folded += members
+        else:
+            folded.append(f"{head} ...   ({len(members)} moves: `referee options {head}` "
+                          "lists them)")
+    return folded
+
+
+def folded(text: str, width: int) -> str:
+    """Text for a terminal `width` wide: a longer line goes on below its last column (the start
+    of its last run of two or more spaces), else under its own indent, never cut in a word."""
+    import re
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        columns = [m.end() for m in re.finditer(r"\S\s{2,}(?=\S)", line[:width])]
+        lead = len(line) - len(line.lstrip(" "))
+        indent = columns[-1] if columns and width - columns[-1] >= 30 else lead + 4
+        wrapped = textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                                break_long_words=False, break_on_hyphens=False,
+                                drop_whitespace=True) or [line]
+        out += [_within(part, width) for part in wrapped]
+    return "\n".join(out)
+
+
+def _within(line: str, width: int) -> str:
+    """A folded line that its indent pushed past `width` (one long word such as a seal) moved
+    left until it ends at the last column; a word longer than the width is left whole."""
+    if len(line) <= width:
+        return line
+    word = line.lstrip(" ")
+    return " " * max(width - len(word), 0) + word if line[0] == " " else line
+
+
+def on_terminal() -> int:
+    """The width of the terminal standard output is on; 0 when it is not a terminal."""
+    from referee import screen
+
+    return screen.size()[0] if screen.is_terminal(sys.stdout) else 0
+
+
+def terminal() -> tuple[int, bool]:
+    """The width a text sheet may use (80 at most, less on a narrower terminal or $COLUMNS)
+    and whether standard output takes UTF-8 (else the chart is drawn in plain ASCII)."""
+    import shutil
+
+    width = min(80, shutil.get_terminal_size((80, 24)).columns)
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return max(30, width), encoding in ("utf8", "utf8sig")
+
+
+def lit(text: str, finished: bool) -> str:
+    """Clean text with its last line (who acts, or the outcome) in colour on a colour terminal;
+    the words are the same without it."""
+    from referee import screen
+
+    if not screen.colour_wanted(sys.stdout):
+        return text
+    lines = text.split("\n")
+    start = next((i for i in range(len(lines) - 1, -1, -1)
+                  if lines[i].startswith(("To act", "Game over"))), len(lines) - 1)
+    painted = screen.paint("\n".join(lines[start:]), "winner" if finished else "act", True)
+    return "\n".join(lines[:start] + [painted])
+
+
+def refusal_lines(exc: RefereeError) -> list[str]:
+    """A refusal as `play` prints it on standard error (see report)."""
+    lines = [f"referee: {clean(exc.message)}"]
+    rule = getattr(exc, "rule", None)
+    if rule:
+        lines.append(f"  rule: {clean_line(rule)}")
+    for other in getattr(exc, "also", ()):
+        lines.append(f"  and: {clean(other.message)}" + (f" (rule: {clean_line(other.rule)})"
+                                                          if other.rule else ""))
+    if exc.hint:
+        lines.append(f"  hint: {clean(exc.hint)}")
+    suggestions = getattr(exc, "suggestions", ())
+    if suggestions:
+        lines.append("  closest legal moves: " + " | ".join(clean_line(s) for s in suggestions))
+    return lines
+
+
+def ask_secret() -> str:
+    """A secret typed at the table without echo (or read from a pipe), never shown or stored."""
+    try:
+        if sys.stdin is not None and sys.stdin.isatty():
+            import getpass
+
+            return getpass.getpass("Secret (not shown): ")
+        return sys.stdin.readline().rstrip("\n") if sys.stdin is not None else ""
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise UsageError(f"the secret could not be read from standard input ({exc}): type it "
+                         "at a terminal, or give it on one line of standard input",
+                         code="no-secret") from None
+
+
+class Pacer:
+    """The demo's pace: a pause between moves (--delay), or on a terminal a stop after each
+    screenful and at each moment worth a look, until Enter (q: to the end without stops)."""
+
+    def __init__(self, delay: float | None, interactive: bool):
+        import shutil
+
+        self.delay = delay
+        self.stops = interactive and delay is None
+        self.rows = max(10, shutil.get_terminal_size((80, 24)).lines)
+        self.columns = max(20, shutil.get_terminal_size((80, 24)).columns)
+        self.shown = 0
+        self.blank = False
+
+    def say(self, *texts: str) -> None:
+        for line in (line for text in texts for line in text.split("\n")):
+            if not line and self.blank:
+                continue  # one blank line between parts is enough
+            from referee.screen import rows
+
+            needed = rows(clean(line), self.columns)  # a long line wraps onto more rows
+            if self.stops and self.shown and self.shown + needed > self.rows - 2:
+                self.stop()
+            out(line)
+            self.shown += needed
+            self.blank = not line
+
+    def after_move(self) -> None:
+        if self.delay:
+            time.sleep(self.delay)
+
+    def stop(self) -> None:
+        """On a terminal, wait for Enter; the prompt is wiped once answered."""
+        if not self.stops:
+            return
+        echo(STOP_PROMPT, nl=False)
+        answer = sys.stdin.readline()
+        echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        self.shown = 0
+        if not answer or answer.strip().casefold().startswith("q"):
+            self.stops = False
+
+
+STOP_PROMPT = "      -- Enter: go on, q: to the end --"
