@@ -307,6 +307,12 @@ class Layers:
         found = self._top.get(key)
         return self._base.get(key) if found is None else found
 
+    def __eq__(self, other: object) -> bool:  # as the mappings they stand for (SELFCHECK)
+        return isinstance(other, Layers) and \
+            {**self._base, **self._top} == {**other._base, **other._top}
+
+    __hash__ = None  # type: ignore[assignment]
+
     def with_items(self, items: dict[Any, Any]) -> Layers:
         top = {**self._top, **items}
         if len(top) ** 2 > len(self._base) + 64:

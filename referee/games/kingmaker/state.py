@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import insort
-from functools import wraps
 from itertools import compress
 from operator import is_, ne
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Iterable, Mapping
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
-from referee.derived import Derived, derived, table
+from referee.derived import derived
 from referee.values import field, value
 from referee.votes import Motion
 
@@ -347,63 +346,8 @@ class State:
 
 # ---- what the rules derive, kept while what it derives from stands ---------------------------
 # Every value the rules derive from a state is a derived value (referee.derived) declared with
-# the fields it reads: kept in the state, carried by evolve while none of them changed.
-
-R = TypeVar("R")
-
-
-def kept_while_reads_stand(item: Callable[[], Derived[Any, Any]]
-                           ) -> Callable[[Any, tuple[Any, ...], Any], Any]:
-    """An `update` for a derived value that reads other derived values: the old value, the same
-    object, while each of its reads is the object it was (a noble moved leaves the owners, so
-    what is derived from the owners stands); else worked out afresh. `item` gives the derived
-    value itself (declared after its update)."""
-
-    def update(old: Any, before: tuple[Any, ...], state: Any) -> Any:
-        found = item()
-        kept = state.__dict__
-        for key, was in zip(found.declared_keys, before):
-            now = kept.get(key, _NOT_KEPT)
-            if now is _NOT_KEPT:
-                now = table(type(state))[key](state)
-            if now is not was:
-                return found.function(state)
-        return old
-
-    return update
-
-
-_NOT_KEPT = object()
-
-
-def _keep_reads(item: Derived[Any, Any], state: Any) -> None:
-    """Each derived value `item` reads, worked out and kept in `state`: the next state's update
-    compares them (a read not kept leaves nothing to compare, and the value is worked out
-    afresh)."""
-    kept = state.__dict__
-    for key in item.declared_keys:
-        if key not in kept:
-            table(type(state))[key](state)
-
-
-def derived_kept(owner: type, *reads: str) -> Callable[[Callable[[Any], R]], Derived[Any, R]]:
-    """`derived(owner, *reads)` whose value stands while its reads are the same objects (see
-    kept_while_reads_stand): for a value read from finer derived values."""
-
-    def declare(function: Callable[[Any], R]) -> Derived[Any, R]:
-        made: list[Derived[Any, R]] = []
-
-        @wraps(function)
-        def worked_out(state: Any) -> R:
-            _keep_reads(made[0], state)
-            return function(state)
-
-        item = derived(owner, *reads, update=kept_while_reads_stand(lambda: made[0]))(worked_out)
-        made.append(item)
-        return item
-
-    return declare
-
+# the fields it reads: kept in the state, carried by evolve while none of them changed. One
+# read from finer derived values stands while they are the same objects (referee.derived).
 
 @value
 class Placed:

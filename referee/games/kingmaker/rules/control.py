@@ -17,7 +17,7 @@ from referee.games.kingmaker.rules.places import (
 )
 from referee.games.kingmaker.rules.strengths import strength
 from referee.derived import derived
-from referee.games.kingmaker.state import State, derived_kept
+from referee.games.kingmaker.state import State
 
 
 def controller_player(state: State, place: str) -> str | None:
@@ -94,7 +94,7 @@ def noble_owners(state: State) -> dict[str, str]:
     return _owners_of(state)
 
 
-@derived_kept(State, "control", "noble_owners")
+@derived(State, "control", "noble_owners")
 def _places_held(state: State) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     """player -> the places his nobles control, in `control` order; and (place, noble) for each
     controller not in play (none in a sound realm). Sorted out once while the control and the

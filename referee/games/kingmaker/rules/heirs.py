@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.games.kingmaker.rules.names import BEAUFORT
 from referee.derived import derived
-from referee.games.kingmaker.state import State, derived_kept
+from referee.games.kingmaker.state import State
 
 
 def beaufort_is_heir(state: State) -> bool:
@@ -26,7 +26,7 @@ def beaufort_in_play(state: State) -> bool:
     return BEAUFORT in state.nobles
 
 
-@derived_kept(State, "heirs", "lines", "beaufort_in_play")
+@derived(State, "heirs", "lines", "beaufort_in_play")
 def _living(state: State) -> tuple[str, ...]:
     found = [h for h, s in state.heirs.items() if s.alive]
     if beaufort_is_heir(state):
@@ -68,7 +68,7 @@ def kings(state: State) -> list[str]:
     return list(_kings(state))
 
 
-@derived_kept(State, "_living", "heirs", "beaufort_crowned")
+@derived(State, "_living", "heirs", "beaufort_crowned")
 def _kings(state: State) -> tuple[str, ...]:
     """The crowned living heirs."""
     return tuple(h for h in _living(state) if is_crowned(state, h))
@@ -105,7 +105,7 @@ def guards(state: State) -> dict[str, str]:
     return dict(_guards(state))
 
 
-@derived_kept(State, "_kings", "heirs", "beaufort_in_play", "options", "box")
+@derived(State, "_kings", "heirs", "beaufort_in_play", "options", "box")
 def _guards(state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     reigning = [k for k in kings(state) if controller(state, k)]

@@ -42,7 +42,6 @@ from referee.games.kingmaker.state import (
     Duty,
     Ending,
     State,
-    derived_kept,
     hands,
 )
 from referee.values import fields
@@ -58,7 +57,7 @@ def field_names(reads: Iterable[str | Derived[Any, Any]]) -> frozenset[str]:
     """The fields of State that `reads` names: fields, and derived values (their fields)."""
     out: set[str] = set()
     for name in reads:
-        if isinstance(name, Derived):
+        if not isinstance(name, str):
             out |= name.reads
         else:
             assert name in ALL, name
@@ -104,7 +103,7 @@ def _broken_sieges(state: State) -> State:
     return state
 
 
-@derived_kept(State, "sieges", "nobles", "ships", "control", "_guards", "holdings", "options",
+@derived(State, "sieges", "nobles", "ships", "control", "_guards", "holdings", "options",
               "box")
 def _sieges_stand(state: State) -> bool:
     """Whether every siege holds as it is: what _check_sieges reads (the Royal Guards and the
@@ -180,7 +179,7 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
-@derived_kept(State, "_living", "heirs", "noble_owners", "box")
+@derived(State, "_living", "heirs", "noble_owners", "box")
 def _holding_both(state: State) -> frozenset[str]:
     """The players whose nobles control living heirs of both houses (R-47): a move of nobles,
     which changes no controller nor owner, leaves it."""
@@ -217,7 +216,7 @@ def _waiting_towns(before: State, state: State) -> State:
     return state
 
 
-@derived_kept(State, "hands", "box")
+@derived(State, "hands", "box")
 def _towns_in_hand(state: State) -> bool:
     """Whether any hand may hold a town card (a card of no entry: the loop will say)."""
     for held in hands(state).values():
@@ -244,7 +243,7 @@ def _hand_limits(before: State, state: State) -> State:
     return state
 
 
-@derived_kept(State, "hands", "hidden", "names")
+@derived(State, "hands", "hidden", "names")
 def _hands_within_limit(state: State) -> bool:
     """Whether every player's hand (State.hand_size: the known cards and the `hidden` ones)
     holds two cards or fewer. It reads the hands, not every card: a card laid out or moved
@@ -266,7 +265,7 @@ def _no_elimination(before: State, state: State) -> State:
     return state
 
 
-@derived_kept(State, "noble_owners")
+@derived(State, "noble_owners")
 def _owners(state: State) -> frozenset[str]:
     """The players with a noble in play."""
     return frozenset(noble_owners(state).values())
@@ -325,9 +324,10 @@ def settle(before: State, state: State, changes: frozenset[str] = ALL, event: st
         changes = ALL  # the first settle in play: nothing was settled before
     changed = set(changes) | state.unsettled
     unsettled: set[str] = set()
+    checking = self_checking()
     for index, step in enumerate(STEPS):
         if step.reads.isdisjoint(changed):
-            if self_checking():
+            if checking:
                 _check_skipped(step, before, state, event)
             continue
         out = step.run(before, state)
