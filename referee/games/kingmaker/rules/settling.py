@@ -322,8 +322,8 @@ def settle(before: State, state: State, changes: frozenset[str] = ALL, event: st
         return state
     if not before.in_play or before.ended is not None:
         changes = ALL  # the first settle in play: nothing was settled before
-    changed = set(changes) | state.unsettled
-    unsettled: set[str] = set()
+    changed = changes | state.unsettled if state.unsettled else changes
+    unsettled = NOTHING
     checking = self_checking()
     for index, step in enumerate(STEPS):
         if step.reads.isdisjoint(changed):
@@ -333,12 +333,16 @@ def settle(before: State, state: State, changes: frozenset[str] = ALL, event: st
         out = step.run(before, state)
         if out is not state:
             moved = changed_fields(state, out)
-            changed.update(moved)
-            unsettled.update(_EARLIER[index].intersection(moved))
+            if changed is not ALL:
+                changed = changed.union(moved)
+            unsettled = unsettled.union(_EARLIER[index].intersection(moved))
             state = out
     if unsettled != state.unsettled:
-        state = evolve(state, unsettled=frozenset(unsettled))
+        state = evolve(state, unsettled=unsettled)
     return state
+
+
+NOTHING: frozenset[str] = frozenset()
 
 
 def self_checking() -> bool:
