@@ -194,6 +194,8 @@ def _holding_both(state: State) -> frozenset[str]:
 def _track_both_houses(before: State, state: State) -> State:
     """R-47: the turn by which a player holding heirs of both houses must be back to one."""
     holding = _holding_both(state)
+    if not holding and not state.both:  # most of a game: nobody holds both, nobody did
+        return state
     if all((player in holding) == (player in state.both) for player in state.names):
         return state
     both = dict(state.both)
