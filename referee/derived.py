@@ -20,7 +20,15 @@ A derived value may also declare `update(old_value, old_reads, state)`: when one
 changed, the new state keeps the old value and the fields it came from, and the value is worked
 out from them on first use (a move of one card of a hundred re-sorts one card, not all).
 
-`reads` may name other derived values of the class: they stand for the fields those read.
+`reads` may name other derived values of the class: they stand for the fields those read. A
+value that reads derived values and declares no update follows the mechanism's own rule for them:
+when a field it reads only through them changes, it waits with the derived values it came from
+(worked out with it, so that they are kept), and on first use it is kept if each of them, worked
+out again, is the same object (a noble moved leaves the owners, so what is derived from the owners
+stands); otherwise, or when a field it reads itself changed, it is worked out afresh.
+
+`@derived(Class, *reads)` makes a plain function of one state (a kept value is one dict look-up
+away), which carries its declaration as `.derived` and `.afresh`.
 With `REFEREE_SELFCHECK=1` in the environment, `verify` (called by the core after every event)
 works every kept value out afresh and compares: a difference is an internal error that names the
 value, so a read left out of a declaration is found by the seeded playouts, not by a user.
@@ -30,7 +38,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property
-from typing import Any, Callable, Generic, TypeVar, overload
+from typing import Any, Callable, Generic, Protocol, TypeVar, cast, overload
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -54,16 +62,23 @@ class Derived(Generic[S, R]):
                  owner: type | None = None) -> None:
         self.function, self.declared, self.update = function, reads, update
         self.key = self.name = function.__name__
+        self.pending = _PENDING + self.key  # where it waits for its first use
         self.reads: frozenset[str] = frozenset()  # the fields, other derived values expanded
         self.declared_keys: tuple[str, ...] = reads  # where each read is kept in a state
+        # The rule for derived reads (no update of its own, some reads derived): the derived
+        # values it reads, and the fields it reads itself (a change of one drops it at once).
+        self.derived_reads: tuple[Derived[Any, Any], ...] = ()
+        self.direct: frozenset[str] = frozenset()
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
         if owner is not None:  # declared at module level: kept under a name no field has
             self.key = f"{function.__module__}.{function.__qualname__}"
+            self.pending = _PENDING + self.key
             _register(owner, self)
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.key = self.name = name
+        self.pending = _PENDING + name
         _register(owner, self)
 
     @overload
@@ -88,13 +103,31 @@ class Derived(Generic[S, R]):
     def compute(self, state: Any) -> R:
         """Work the value out (from a waiting old one when it can) and keep it in `state`."""
         kept = state.__dict__
-        waiting = kept.pop(_PENDING + self.key, None) if self.update is not None else None
+        waiting = kept.pop(self.pending, None)
         if waiting is not None and self.update is not None:
             result = self.update(waiting[0], waiting[1], state)
+        elif self.derived_reads:
+            result = self._from_derived_reads(state, waiting)
         else:
             result = self.function(state)
         kept[self.key] = result
         return result
+
+    def _from_derived_reads(self, state: Any, waiting: tuple[Any, tuple[Any, ...]] | None
+                            ) -> R:
+        """The old value while each derived value it read, worked out again, is the same
+        object; else worked out afresh. Either way its derived reads are kept in `state`, for
+        the next state to compare."""
+        kept = state.__dict__
+        same = waiting is not None
+        for index, item in enumerate(self.derived_reads):
+            now = kept[item.key] if item.key in kept else item.compute(state)
+            if same and now is not waiting[1][index]:  # type: ignore[index]
+                same = False
+        if same:
+            old: R = waiting[0]  # type: ignore[index]
+            return old
+        return self.function(state)
 
     def afresh(self, state: S) -> R:
         """The value worked out from nothing, kept nowhere (for `verify` and the tests)."""
@@ -104,10 +137,37 @@ class Derived(Generic[S, R]):
         return f"<derived {self.key} reads {', '.join(sorted(self.reads))}>"
 
 
+class Accessor(Protocol[S, R]):
+    """A derived value declared at module level: called with a state, its value."""
+
+    derived: Derived[S, R]
+    afresh: Callable[[S], R]
+
+    def __call__(self, state: S, /) -> R: ...
+
+
+def _accessor(item: Derived[S, R]) -> Accessor[S, R]:
+    key, compute = item.key, item.compute
+
+    def get(state: S) -> R:
+        try:
+            found: R = state.__dict__[key]
+            return found
+        except KeyError:
+            return compute(state)
+
+    get.__name__, get.__qualname__ = item.function.__name__, item.function.__qualname__
+    get.__doc__, get.__module__ = item.__doc__, item.function.__module__
+    get.__wrapped__ = item.function  # type: ignore[attr-defined]
+    made = cast(Accessor[S, R], get)
+    made.derived, made.afresh = item, item.afresh
+    return made
+
+
 @overload
 def derived(owner: type[S], /, *reads: str,
             update: Callable[[R, tuple[Any, ...], S], R] | None = None
-            ) -> Callable[[Callable[[S], R]], Derived[S, R]]: ...
+            ) -> Callable[[Callable[[S], R]], Accessor[S, R]]: ...
 @overload
 def derived(*reads: str, update: Update | None = None
             ) -> Callable[[Callable[[Any], R]], Derived[Any, R]]: ...
@@ -122,7 +182,8 @@ def derived(*args: Any, update: Any = None) -> Any:
         raise TypeError("a derived value names the fields it reads")
 
     def declare(function: Callable[[Any], Any]) -> Any:
-        return Derived(function, reads, update, owner)
+        item: Derived[Any, Any] = Derived(function, reads, update, owner)
+        return _accessor(item) if owner is not None else item
 
     return declare
 
@@ -174,27 +235,49 @@ def expand(cls: type) -> None:
         item.reads = frozenset(reads)
         by_name[item.name] = by_name[item.key] = item
         item.declared_keys = tuple(by_name[n].key if n in by_name else n for n in item.declared)
+        if item.update is None:
+            item.derived_reads = tuple(by_name[n] for n in item.declared if n in by_name)
+        item.direct = frozenset(n for n in item.declared if n in names)
 
 
-def readers(cls: type) -> dict[str, tuple[Derived[Any, Any], ...]]:
-    """field -> the derived values of `cls` that read it (what `evolve` drops when it changes)."""
-    out: dict[str, list[Derived[Any, Any]]] = {}
+Carried = tuple[tuple["Derived[Any, Any]", "tuple[str, ...] | None"], ...]
+
+
+def readers(cls: type) -> dict[str, Carried]:
+    """field -> the derived values of `cls` that read it (what `evolve` drops when it changes),
+    each with the keys of what it waits with (None: dropped at once, see `carry`)."""
+    out: dict[str, list[tuple[Derived[Any, Any], tuple[str, ...] | None]]] = {}
     for item in table(cls).values():
         for name in item.reads:
-            out.setdefault(name, []).append(item)
+            if item.update is not None:
+                keys: tuple[str, ...] | None = item.declared_keys
+            elif item.derived_reads and name not in item.direct:
+                keys = tuple(read.key for read in item.derived_reads)
+            else:
+                keys = None
+            out.setdefault(name, []).append((item, keys))
     return {name: tuple(items) for name, items in out.items()}
 
 
-def carry(old: dict[str, Any], new: dict[str, Any], readers: tuple[Derived[Any, Any], ...]
-          ) -> None:
+def carry(old: dict[str, Any], new: dict[str, Any], readers: Carried) -> None:
     """In `new` (a copy of `old` with a field replaced), drop each derived value of `readers`
-    (those that read the field); one that can be updated waits with what it came from."""
-    for item in readers:
+    (those that read the field); one that can be updated waits with what it came from, and so
+    does one that reads the field only through derived values (unless another changed field,
+    one it reads itself, drops it: then it no longer waits)."""
+    for item, keys in readers:
         value = new.pop(item.key, _GONE)
-        if value is not _GONE and item.update is not None:
-            base = tuple(old.get(key, _GONE) for key in item.declared_keys)
+        if keys is None:
+            if item.derived_reads:
+                new.pop(item.pending, None)
+        elif value is not _GONE:
+            if len(keys) == 1:
+                one = old.get(keys[0], _GONE)
+                if one is not _GONE:
+                    new[item.pending] = (value, (one,))
+                continue
+            base = tuple([old.get(key, _GONE) for key in keys])
             if _GONE not in base:  # a derived read not worked out: nothing to start from
-                new[_PENDING + item.key] = (value, base)
+                new[item.pending] = (value, base)
 
 
 _GONE = object()
@@ -226,7 +309,7 @@ def _held_values(state: Any, depth: int = 2) -> list[Any]:
 def _verify_one(state: Any, after: str) -> None:
     kept = state.__dict__
     for item in table(type(state)).values():
-        if item.key not in kept and _PENDING + item.key not in kept:
+        if item.key not in kept and item.pending not in kept:
             continue
         value = item(state)
         fresh = item.afresh(state)
@@ -241,5 +324,5 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-__all__ = ["Derived", "SELFCHECK", "SelfCheckError", "carry", "derived", "expand", "readers",
+__all__ = ["Accessor", "Derived", "SELFCHECK", "SelfCheckError", "carry", "derived", "expand", "readers",
            "table", "verify"]

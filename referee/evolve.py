@@ -99,10 +99,14 @@ def _with_derived(cls: type, allowed: frozenset[str], fresh: tuple[tuple[str, An
     `__dict__` does so only for a compact table of its own, and a state made by `__init__`
     shares its class's table (as each of its copies then did) or has a key dropped, so
     `update` went key by key (6-10% of the four games' `check`)."""
-    drops = {name: tuple(item.key for item in items if item.update is None)
+    # Most values are dropped at once, no call; those that update or wait on derived reads
+    # go through `carry`.
+    drops = {name: tuple(item.key for item, keys in items
+                         if keys is None and not item.derived_reads)
              for name, items in by_field.items()}
-    updates = {name: updating for name, items in by_field.items()
-               if (updating := tuple(item for item in items if item.update is not None))}
+    updates = {name: waiting for name, items in by_field.items()
+               if (waiting := tuple((item, keys) for item, keys in items
+                                    if keys is not None or item.derived_reads))}
 
     def plan(value: Any, changes: dict[str, Any]) -> Any:
         old = value.__dict__

@@ -13,9 +13,10 @@ values declared so far. The same `check_values` validates an entry from a file a
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any, Mapping
 
+from referee.derived import derived
+from referee.evolve import evolve
 from referee.values import value
 
 FORMAT = "kingmaker-components/1"
@@ -130,7 +131,7 @@ class Entry:
     name: str
     values: tuple[tuple[str, Any], ...] = ()
 
-    @cached_property
+    @derived("values")
     def _map(self) -> dict[str, Any]:
         return dict(self.values)
 
@@ -159,7 +160,7 @@ class Entry:
         """The required values not known yet (R-2)."""
         return self._missing
 
-    @cached_property
+    @derived("values", "kind")
     def _missing(self) -> tuple[str, ...]:  # asked at every draw: an entry never changes
         have = {field for field, _ in self.values}
         needed = [key for key in REQUIRED.get(self.kind, ()) if key not in have]
@@ -306,6 +307,12 @@ class Layers:
         found = self._top.get(key)
         return self._base.get(key) if found is None else found
 
+    def __eq__(self, other: object) -> bool:  # as the mappings they stand for (SELFCHECK)
+        return isinstance(other, Layers) and \
+            {**self._base, **self._top} == {**other._base, **other._top}
+
+    __hash__ = None  # type: ignore[assignment]
+
     def with_items(self, items: dict[Any, Any]) -> Layers:
         top = {**self._top, **items}
         if len(top) ** 2 > len(self._base) + 64:
@@ -313,26 +320,54 @@ class Layers:
         return Layers(self._base, top)
 
 
+def _key_added(old: Layers, reads: tuple[Any, ...], box: Box) -> Layers:
+    """`Box._by_key` of a box made by `with_entry`: the last box's with the entry added."""
+    key, entry = box.entries[-1]
+    return old.with_items({key: entry})
+
+
+def _names_added(old: Layers, reads: tuple[Any, ...], box: Box) -> Layers:
+    """`Box._names` of a box made by `with_entry`: the last box's with the entry's names (an
+    amended entry's old aliases stay: `clash` checks them against the entry)."""
+    key, entry = box.entries[-1]
+    return old.with_items(dict.fromkeys(_spaced_names(entry), key))
+
+
 @value
 class Box:
-    """The components a log has declared so far (R-2, R-3), by kind and name."""
+    """The components a log has declared so far (R-2, R-3), by kind and name. What is derived
+    from the entries is declared with them (referee.derived): a box made by `with_entry` brings
+    its indexes up to date from the last box's."""
 
     entries: tuple[tuple[tuple[str, str], Entry], ...] = ()
 
-    @cached_property
+    @derived("entries", update=_key_added)
     def _by_key(self) -> Layers:
-        """kind and name -> entry; a box made by `with_entry` gets its own from the last box's."""
+        """kind and name -> entry."""
         return Layers({}, dict(self.entries))
 
-    @cached_property
+    @derived("entries", update=_names_added)
     def _names(self) -> Layers:
         """(name space, norm of a name or alias) -> the key of the entry declared under it."""
         return Layers({}, {name: key for key, entry in self.entries
                            for name in _spaced_names(entry)})
 
-    @cached_property
+    @derived("entries")
     def _cards(self) -> dict[str, Entry]:
         return {e.name: e for (kind, _), e in self.entries if kind in CROWN or kind == "guard"}
+
+    @derived("_cards")
+    def _instances(self) -> dict[str, Entry]:
+        """`crown_card` of each card in the box and of each of its numbered copies."""
+        out: dict[str, Entry] = {}
+        for entry in self._cards.values():
+            copies = entry.get("copies")
+            count = copies if isinstance(copies, int) else 1
+            for card in [entry.name] + [f"{entry.name} #{i}" for i in range(1, count + 1)]:
+                found = self._cards.get(card_entry(card))
+                if found is not None:
+                    out[card] = found
+        return out
 
     def get(self, kind: str, name: str) -> Entry | None:
         found: Entry | None = self._by_key.get((kind, name))
@@ -342,26 +377,12 @@ class Box:
         """A crown card or Royal Guard by its entry name."""
         return self._cards.get(name)
 
-    @cached_property
-    def _instances(self) -> dict[str, Entry]:
-        return {}  # filled as cards are looked up: a card's copies are numbered without end
-
-    @cached_property
-    def memo(self) -> dict[Any, Any]:
-        """What the rules derive from this box alone, filled as they ask (a box never changes:
-        a declaration makes a new one)."""
-        return {}
-
     def crown_card(self, card: str) -> Entry | None:
-        """The entry of a card or of one of its copies (`Welsh Mercenaries #2`)."""
+        """The entry of a card or of one of its copies (`Welsh Mercenaries #2`; any number)."""
         found = self._instances.get(card)
-        if found is None:
-            found = self._cards.get(card_entry(card))
-            if found is not None:
-                self._instances[card] = found
-        return found
+        return found if found is not None else self._cards.get(card_entry(card))
 
-    @cached_property
+    @derived("entries")
     def _kinds(self) -> dict[str, list[Entry]]:
         out: dict[str, list[Entry]] = {}
         for (kind, _), entry in self.entries:
@@ -373,24 +394,23 @@ class Box:
 
     def with_entry(self, entry: Entry) -> Box:
         """The box with `entry` declared or amended (it comes last). Its indexes are this box's
-        with the entry added, so that declaring n entries one by one (a log's `declare` events)
-        costs about n * sqrt(n) steps of C, not n * n of Python."""
+        with the entry added (the updates of `_by_key` and `_names`), so that declaring n
+        entries one by one (a log's `declare` events) costs about n * sqrt(n) steps of C, not
+        n * n of Python."""
         key = (entry.kind, entry.name)
         kept = self.entries if self._by_key.get(key) is None else \
             tuple(item for item in self.entries if item[0] != key)  # an amendment: rare
-        box = Box(kept + ((key, entry),))
-        box.__dict__["_by_key"] = self._by_key.with_items({key: entry})
-        box.__dict__["_names"] = self._names.with_items(dict.fromkeys(_spaced_names(entry), key))
-        return box
+        self._names  # worked out here, so that the new box's is brought up to date from it
+        return evolve(self, entries=kept + ((key, entry),))
 
-    @cached_property
+    @derived("entries")
     def _places(self) -> dict[str, Entry]:
         return {name: entry for (kind, name), entry in self.entries if kind == "place"}
 
     def place(self, name: str) -> Entry | None:
         return self._places.get(name)  # get("place", name), asked most: one lookup
 
-    @cached_property
+    @derived("entries")
     def place_kinds(self) -> dict[str, Any]:
         """place -> its kind, for every place whose kind is known, in the box's order."""
         return {p.name: p.get("kind") for p in self.of("place") if p.get("kind") is not None}

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import insort
-from functools import wraps
-from inspect import signature
 from itertools import compress
 from operator import is_, ne
-from typing import Any, Callable, Iterable, Mapping, ParamSpec, TypeVar
+from typing import Any, Iterable, Mapping
 
 from referee.games.kingmaker.components import CROWN, Box, Entry
 from referee.games.kingmaker.components import card_entry as card_entry  # where it was first
-from referee.values import attributes, field, value
+from referee.derived import derived
+from referee.values import field, value
 from referee.votes import Motion
 
 # Where a crown card can be (`cards` maps each card to one of these, or to `noble:NAME` or
@@ -292,8 +291,11 @@ class State:
     ended: Ending | None = None
     time_up: bool = False
     stopped: str | None = None  # why the table stopped the game (the core `end` event)
-    # What the rules derive from a state is kept by the fields it reads (recalled, above), so
-    # that it outlives the state: most events replace few fields.
+    # The fields a step of the referee's settling changed after an earlier step that reads them
+    # had run: that step runs at the next event's settling (rules/settling.py).
+    unsettled: frozenset[str] = frozenset()
+    # What the rules derive from a state is declared with the fields it reads (referee.derived)
+    # and kept in the state: most events replace few fields.
 
     # ---- who is who -------------------------------------------------------------------------
     @property
@@ -314,14 +316,14 @@ class State:
     def cards_of(self, noble: str) -> list[str]:
         """The crown cards assigned to a noble, in the order they came (callers do not change
         the list: it is shared)."""
-        return placed(self.cards).holdings.get(noble, [])
+        return placed(self).holdings.get(noble, [])
 
     def hand(self, player: str) -> list[str]:
         """The known cards in a player's hand (the unseen ones are counted in `hidden`)."""
-        return list(placed(self.cards).hands.get(player, ()))
+        return list(placed(self).hands.get(player, ()))
 
     def hand_size(self, player: str) -> int:
-        return len(placed(self.cards).hands.get(player, ())) + self.hidden.get(player, 0)
+        return len(placed(self).hands.get(player, ())) + self.hidden.get(player, 0)
 
     def entry(self, card: str) -> Entry:
         """The box entry of a card in play (copies share their entry: `Welsh Mercenaries #2`)."""
@@ -343,146 +345,9 @@ class State:
 
 
 # ---- what the rules derive, kept while what it derives from stands ---------------------------
-# A replay makes a new State for every event, yet most events replace few of its fields, and a
-# State never changes a field in place. What was derived from some fields is therefore still
-# right for any later state whose fields are the same objects. Identity (`is`) is the test: it
-# is cheap, and never wrong, since equal but distinct objects only mean computing again. Each
-# helper keeps one result, the last, with the objects it came from (so no id is reused while it
-# is kept).
-
-P = ParamSpec("P")
-R = TypeVar("R")
-T = TypeVar("T")
-
-
-def recalled(function: Callable[P, R]) -> Callable[P, R]:
-    """`function` of immutable positional arguments, computed again only when they are not the
-    objects of its last call. Its result is shared: callers must not change it."""
-    arity = len(signature(function).parameters)
-    if arity == 1:
-        return _recalled_one(function)  # type: ignore[arg-type, return-value]
-    if arity in (2, 3):
-        return _recalled_few(function, arity)
-    last: list[Any] = [(), None]  # the arguments, the result
-
-    @wraps(function)
-    def again(*args: P.args, **kwargs: P.kwargs) -> R:
-        seen, result = last
-        if len(seen) == len(args) and all(map(is_, args, seen)):
-            return result  # type: ignore[no-any-return]
-        result = function(*args, **kwargs)
-        last[:] = args, result
-        return result
-
-    return again
-
-
-def _recalled_one(function: Callable[[T], R]) -> Callable[[T], R]:
-    """`recalled` for a function of one argument: the test is a single `is`."""
-    last: list[Any] = [_NEVER, None]  # the argument, the result
-
-    @wraps(function)
-    def again(arg: T) -> R:
-        if arg is last[0]:
-            return last[1]  # type: ignore[no-any-return]
-        result = function(arg)
-        last[:] = arg, result
-        return result
-
-    return again
-
-
-def _recalled_few(function: Callable[P, R], arity: int) -> Callable[P, R]:
-    """`recalled` for a function of two or three positional arguments (the hand checks after
-    every event): each is tested with its own `is`, no tuple made of them."""
-    last: list[Any] = [_NEVER, _NEVER, _NEVER, None]  # the arguments, the result
-
-    if arity == 2:
-        def again(a: Any, b: Any) -> Any:
-            if a is last[0] and b is last[1]:
-                return last[3]
-            result = function(a, b)  # type: ignore[call-arg]
-            last[:] = a, b, _NEVER, result
-            return result
-    else:
-        def again(a: Any, b: Any, c: Any) -> Any:  # type: ignore[misc]
-            if a is last[0] and b is last[1] and c is last[2]:
-                return last[3]
-            result = function(a, b, c)  # type: ignore[call-arg]
-            last[:] = a, b, c, result
-            return result
-
-    return wraps(function)(again)  # type: ignore[return-value]
-
-
-_NEVER = object()  # no argument is this object: nothing is recalled before the first call
-
-
-def recalled_on(*reads: str) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
-    """For a function of one state that reads only the fields named (`reads`): computed again
-    only when those fields are not the objects of its last call. Its result is shared."""
-    return recalled_by(attributes(reads))
-
-
-def recalled_by(key: Callable[[T], tuple[Any, ...]]
-                ) -> Callable[[Callable[[T], R]], Callable[[T], R]]:
-    """For a function of one state that depends on nothing but `key(state)` (a tuple of its
-    fields, or of what it reads in them): computed again only when the key's items are not the
-    objects of its last call. Its result is shared."""
-
-    def wrap(function: Callable[[T], R]) -> Callable[[T], R]:
-        last: list[Any] = [(), None, _NEVER]  # the key, the result, the last state asked
-
-        @wraps(function)
-        def again(state: T) -> R:
-            if state is last[2]:  # asked again of one state (an event asks several times)
-                return last[1]  # type: ignore[no-any-return]
-            inputs = key(state)
-            seen, result, _ = last
-            if seen and all(map(is_, inputs, seen)):
-                last[2] = state
-                return result  # type: ignore[no-any-return]
-            result = function(state)
-            last[:] = inputs, result, state
-            return result
-
-        return again
-
-    return wrap
-
-
-def quiet_while_same(*reads: str) -> Callable[[Callable[[T], T]], Callable[[T], T]]:
-    """For a step that returns its state unchanged (the same object) when it has nothing to
-    do: once it had nothing to do, it is not run again while the fields it reads (`reads`) are
-    the same objects. The step must read nothing else: it is then a function of those fields,
-    and would again do nothing."""
-    return quiet_by(attributes(reads))
-
-
-def quiet_by(key: Callable[[T], tuple[Any, ...]]
-             ) -> Callable[[Callable[[T], T]], Callable[[T], T]]:
-    """quiet_while_same for a step that depends on nothing but `key(state)` (its fields, or
-    what it reads in them): not run again while the key's items are the objects they were
-    when it last had nothing to do."""
-
-    def wrap(step: Callable[[T], T]) -> Callable[[T], T]:
-        quiet: list[Any] = [()]  # the key when it last had nothing to do
-
-        @wraps(step)
-        def run(state: T) -> T:
-            fields = key(state)
-            last = quiet[0]
-            if last and all(map(is_, fields, last)):
-                return state
-            out = step(state)
-            if out is state:
-                quiet[0] = fields
-            return out
-
-        return run
-
-    return wrap
-
+# Every value the rules derive from a state is a derived value (referee.derived) declared with
+# the fields it reads: kept in the state, carried by evolve while none of them changed. One
+# read from finer derived values stands while they are the same objects (referee.derived).
 
 @value
 class Placed:
@@ -496,49 +361,49 @@ class Placed:
     order: dict[str, int]  # card -> its place in `cards`
 
 
-_last_placed: list[Any] = [None, None]  # the `cards` last sorted out, and its Placed
 FEW_MOVED = 3  # beyond this many cards moved, sorting out afresh is as quick
-# The `cards` last made by `moved_cards`, the `cards` it was made from (through any number of
-# moves), and the cards those moves named.
-_last_moved: list[Any] = [None, None, ()]
 
 
 def moved_cards(cards: Mapping[str, str], moves: Mapping[str, str]) -> dict[str, str]:
-    """`cards` with each card of `moves` in its new place: the way a move of known cards is
-    made, so that `placed` derives the new Placed from those cards alone (most events move one
-    card of a hundred). The result is not changed afterwards: it is a state's."""
+    """`cards` with each card of `moves` in its new place (its keys in the same order, so that
+    `placed` is brought up to date from the last one: most events move one card of a hundred)."""
     out = dict(cards)
     out.update(moves)
-    made, base, names = _last_moved
-    if len(out) != len(cards):  # a card new to `cards`: its keys changed, no shortcut
-        _last_moved[:] = None, None, ()
-    elif cards is made and _last_placed[0] is not made:
-        # a move made on the last one, not sorted out yet: the same base, both moves' cards
-        _last_moved[:] = out, base, names + tuple(moves)
-    else:
-        _last_moved[:] = out, cards, tuple(moves)
     return out
 
 
-def placed(cards: Mapping[str, str]) -> Placed:
-    """Where the cards of `cards` lie. Most events move one card: when `cards` was made by
-    `moved_cards` from the last one sorted out, or has its keys in the same order (the same
-    objects) and few other values, its Placed is derived from that one's."""
-    last, before = _last_placed
-    if cards is last:
-        return before  # type: ignore[no-any-return]
-    out = order = None
-    made, base, names = _last_moved
-    if cards is made and base is last and last is not None:
-        out = _placed_after(last, before, cards, names)
-        order = before.order
-    elif last is not None and len(cards) == len(last) and all(map(is_, cards, last)):
+def _placed_update(before: Placed, reads: tuple[Any, ...], state: State) -> Placed:
+    """`placed` of `state` from `before`, that of the `cards` in `reads`: the cards that moved
+    re-sorted when the keys are the same, in the same order, and few moved."""
+    (last,) = reads
+    cards = state.cards
+    if len(cards) == len(last) and all(map(is_, cards, last)):
         out = _placed_after(last, before, cards)
-        order = before.order  # the same keys in the same order: their places stand
-    if out is None:
-        out = placed_afresh(cards, order)
-    _last_placed[:] = cards, out
-    return out
+        if out is not None:
+            return out
+        return placed_afresh(cards, before.order)  # the same keys in the same order
+    return placed_afresh(cards)
+
+
+@derived(State, "cards", update=_placed_update)
+def placed(state: State) -> Placed:
+    """Where the cards of `state.cards` lie (brought up to date from the last state's when few
+    moved)."""
+    return placed_afresh(state.cards)
+
+
+@derived(State, "placed")
+def holdings(state: State) -> dict[str, list[str]]:
+    """noble -> the crown cards assigned to him: `placed`'s, the same object while a move of
+    cards leaves every noble's (what is derived from it then stands)."""
+    return placed(state).holdings
+
+
+@derived(State, "placed")
+def hands(state: State) -> dict[str, tuple[str, ...]]:
+    """player -> the known cards in his hand: `placed`'s, the same object while a move of
+    cards leaves every hand."""
+    return placed(state).hands
 
 
 def placed_afresh(cards: Mapping[str, str], order: dict[str, int] | None = None) -> Placed:
@@ -552,14 +417,11 @@ def placed_afresh(cards: Mapping[str, str], order: dict[str, int] | None = None)
     return Placed(at, *_views({}, {}, {}, at, at), order)
 
 
-def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, str],
-                  names: Iterable[str] | None = None) -> Placed | None:
-    """`cards` from `before`, the Placed of `last` (the same keys in the same order); `names`,
-    when known, the only cards that may have moved."""
-    if names is None:
-        moved = list(compress(cards, map(ne, cards.values(), last.values())))
-    else:
-        moved = [card for card in dict.fromkeys(names) if cards[card] != last[card]]
+def _placed_after(last: Mapping[str, str], before: Placed, cards: Mapping[str, str]
+                  ) -> Placed | None:
+    """`cards` from `before`, the Placed of `last` (the same keys in the same order); None when
+    too many moved."""
+    moved = list(compress(cards, map(ne, cards.values(), last.values())))
     if not moved:
         return before  # equal, another object
     if len(moved) > FEW_MOVED:
@@ -589,7 +451,7 @@ def _views(holdings: dict[str, list[str]], hands: dict[str, tuple[str, ...]],
                       dict[str, tuple[str, ...]]]:
     """The holdings, hands and dealt cards brought up to date with `at` for `wheres` (a noble,
     hand or dealt cards left empty leaves its view). A view no `where` touches is returned as
-    given, the same object (so that what is recalled by it outlives the move); one that is
+    given, the same object (so that what is derived from it outlives the move); one that is
     touched is copied first."""
     given = holdings, hands, dealt
     for where in wheres:
@@ -616,16 +478,6 @@ def _put(view: dict[str, Any], name: str, value: Any) -> None:
         view[name] = value
     else:
         view.pop(name, None)
-
-
-def holdings(cards: Mapping[str, str]) -> dict[str, list[str]]:
-    """noble -> the crown cards assigned to him, in the order they came (`cards` order)."""
-    return placed(cards).holdings
-
-
-def hands(cards: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
-    """player -> the known cards in his hand, in `cards` order."""
-    return placed(cards).hands
 
 
 def instances(entry: Entry) -> list[str]:

@@ -169,6 +169,7 @@ OUTCOMES = ("major", "minor", "none")
 
 class Result(Base):
     name = "result"
+    changes = frozenset({"combat"})
     doc = "the battle's result, read from the table's Battle Combat Table (R-23)"
     fields = {"outcome": "str", "roll": "int"}
     field_docs = {"outcome": "major, minor or none", "roll": "the percentile roll (needed when "

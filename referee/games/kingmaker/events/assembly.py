@@ -350,6 +350,7 @@ class Select(Base):
 
 class Propose(Base):
     name = "propose"
+    changes = frozenset({"sitting"})
     doc = "the round's leader proposes the next selected card to an eligible noble (7.3, R-37)"
     fields = {"card": "str", "to": "str"}
     field_docs = {"card": "the title or office, the next of the selection",

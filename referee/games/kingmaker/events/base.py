@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
+from referee.derived import SelfCheckError
 from referee.engine import Args, Event, EventType
 from referee.errors import IllegalMove, MoveError, NotationError
 from referee.evolve import evolve
@@ -47,6 +48,11 @@ DECLARES_DOC = {"declares": "values declared on first use (R-2), each `NAME.key=
 AFTER_TIME = frozenset({"end", "amend"})
 
 
+# What the rules an event's effect may call change (the `changes` of the events are made of them).
+PLACING = frozenset({"cards", "control", "ships", "duties"})  # a card assigned, what it brings
+ENTERING = PLACING | {"nobles"}  # a noble comes into play (his castles, his home, Le Lucas)
+
+
 class Base(EventType[State]):
     """The shared shape of Kingmaker's events (see the module doc)."""
 
@@ -54,6 +60,10 @@ class Base(EventType[State]):
     # The rule of an event that only answers a duty the referee set (a retreat, an heir's new
     # keeper): typed when no such duty is pending it is refused, never applied. "" for others.
     owed_rule: ClassVar[str] = ""
+    # The fields of State the effect may change (declared with the event): the referee's
+    # settling after it runs only the steps that read one (rules/settling.py). All, unless an
+    # event says less.
+    changes: ClassVar[frozenset[str]] = rules.ALL
 
     # ---- notation ---------------------------------------------------------------------------
     # One form per event type: it reads the typed words, prints the event and lists the lines
@@ -99,7 +109,13 @@ class Base(EventType[State]):
         if "declares" in self.fields and event.get("declares"):  # only where declared
             state = with_inline(state, event["declares"], refusal=True)
         state = self.effect(state, event)
-        return rules.settle(before, state)
+        changes = self.changes if not event.get("declares") else self.changes | {"box"}
+        if rules.self_checking():  # REFEREE_SELFCHECK=1: the effect changed only what it declares
+            undeclared = set(rules.changed_fields(before, state)) - changes
+            if undeclared:
+                raise SelfCheckError(f"{self.name} changed {', '.join(sorted(undeclared))}, "
+                                     "which its `changes` does not declare")
+        return rules.settle(before, state, changes, self.name)
 
     def gate(self, state: State, event: Event) -> None:
         """The core gates an event of declared phases; one allowed in any is held here to what

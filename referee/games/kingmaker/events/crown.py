@@ -15,6 +15,8 @@ from referee.games.kingmaker.events.assembly import parliament_transfer, transfe
 from referee.games.kingmaker.events.base import (
     DECLARES,
     DECLARES_DOC,
+    ENTERING,
+    PLACING,
     Base,
     active_combat,
     card,
@@ -170,6 +172,7 @@ def in_deck(state: State, args: Args) -> Callable[[str], bool]:
 
 class Draw(Base):
     name = "draw"
+    changes = ENTERING | {"drew", "hidden", "chronicle"}
     doc = "the crown card drawn in the draw phase (a reveal), or `hidden` (R-18)"
     fields = {"card": "str", **DECLARES}
     field_docs = {"card": "the card, or `hidden`", **DECLARES_DOC}
@@ -246,6 +249,7 @@ def in_hand(state: State, args: Args) -> Callable[[str], bool]:
 
 class Play(Base):
     name = "play"
+    changes = PLACING | {"hidden"}
     doc = "a crown card from hand assigned to an own noble, at any time outside active combat"
     fields = {"card": "str", "to": "str", **DECLARES}
     field_docs = {"card": "the card (a hidden one is named now, R-18)", "to": "the noble",
@@ -297,6 +301,7 @@ class Play(Base):
 
 class Discard(Base):
     name = "discard"
+    changes = frozenset({"hidden", "cards"})
     doc = "a player over the two-card hand limit discards a crown card (§5.3)"
     fields = {"card": "str"}
     field_docs = {"card": "the card (a hidden one is named now)"}
@@ -347,6 +352,7 @@ def given(state: State, words: list[str], args: Args, out: dict[str, Any]) -> st
 
 class Give(Base):
     name = "give"
+    changes = frozenset({"hidden", "held", "cards"})
     doc = "a hand crown card or a held event card to another player (§5.4)"
     fields = {"item": "str", "to": "str"}
     field_docs = {"item": "the card (`hidden`: an unseen hand card)", "to": "the player"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from referee.derived import derived
 from referee.engine import Args, Event
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
@@ -16,6 +17,7 @@ from referee.games.kingmaker.components import (
     KINDS,
     REQUIRED,
     SINGLES,
+    Box,
     Entry,
     norm,
 )
@@ -55,6 +57,7 @@ from referee.games.kingmaker.state import (
     Duty,
     State,
     card_entry,
+    crown_instances,
     moved_cards,
     placed,
 )
@@ -173,16 +176,19 @@ def _copies_fixed(state: State, kind: str, values: dict[str, Any]) -> None:
 
 def missing_data(state: State, card: str) -> list[str]:
     """What R-2 still needs before a card can come into play (its places included): the box's
-    answer, kept with it."""
-    key = ("missing", card)
-    found = state.box.memo.get(key)
-    if found is None:
-        found = state.box.memo[key] = tuple(_missing_data(state, card))
-    return list(found)
+    answer, derived with it."""
+    found = _missing_in(state.box).get(card)
+    return list(found) if found is not None else _missing_data(state.box, card)
 
 
-def _missing_data(state: State, card: str) -> list[str]:
-    return [f"{name}.{key}" for _, name, key, _ in _gaps(state, card)]
+@derived(Box, "entries")
+def _missing_in(box: Box) -> dict[str, tuple[str, ...]]:
+    """card -> missing_data of it, for every crown card of the box."""
+    return {card: tuple(_missing_data(box, card)) for card in crown_instances(box)}
+
+
+def _missing_data(box: Box, card: str) -> list[str]:
+    return [f"{name}.{key}" for _, name, key, _ in _gaps_in(box, card)]
 
 
 # A value still to be typed in a `declare` line the referee prints (R-2).
@@ -193,7 +199,12 @@ CARD_KINDS = "noble, title, office, bishop, mercenary, ship or town"
 def _gaps(state: State, card: str) -> Iterator[tuple[str, str, str, str]]:
     """What R-2 still needs before `card` comes into play: (kind, name, field, what is known of
     the value, else BLANK). A place not named yet has the name BLANK."""
-    entry = state.entry(card)
+    return _gaps_in(state.box, card)
+
+
+def _gaps_in(box: Box, card: str) -> Iterator[tuple[str, str, str, str]]:
+    entry = box.crown_card(card)
+    assert entry is not None, card
     for key in entry.missing():
         yield entry.kind, entry.name, key, BLANK
     if "home" in entry.missing():  # his home castles are not named yet: a castle each (§2.3)
@@ -206,14 +217,14 @@ def _gaps(state: State, card: str) -> Iterator[tuple[str, str, str, str]]:
     if entry.kind == "ship" and entry.get("home_port") is not None:
         places.append(str(entry.get("home_port")))
     for place in places:
-        found = state.box.place(place)
+        found = box.place(place)
         if found is None or found.get("kind") is None:
             yield "place", place, "kind", BLANK
     ships = list(entry.names("ships")) + \
-        ([rules.LE_LUCAS] if entry.name == rules.STANLEY and state.box.card(rules.LE_LUCAS)
+        ([rules.LE_LUCAS] if entry.name == rules.STANLEY and box.card(rules.LE_LUCAS)
          else [])  # rule 26: Stanley comes with Le Lucas
     for ship in ships:
-        found = state.box.card(ship)
+        found = box.card(ship)
         if found is None:
             yield "ship", ship, "capacity", BLANK
             yield "ship", ship, "home_port", BLANK
@@ -434,7 +445,7 @@ def where_is(state: State, card: str) -> str:
 
 
 def dealt_cards(state: State, player: str) -> list[str]:
-    return list(placed(state.cards).dealt.get(player, ()))
+    return list(placed(state).dealt.get(player, ()))
 
 
 def start_layout(state: State) -> State:

@@ -134,6 +134,7 @@ class Next(Base):
 
 class Clock(Base):
     name = "clock"
+    changes = frozenset({"clock", "paused"})
     doc = "the table pauses or resumes the game clock (R-49)"
     fields = {"action": "str"}
     field_docs = {"action": "pause or resume"}

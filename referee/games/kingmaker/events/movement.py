@@ -171,6 +171,7 @@ def via_problem(state: State, player: str, nobles: Sequence[str], via: Sequence[
 
 class MoveForce(Base):
     name = "move"
+    changes = frozenset({"nobles", "moved", "barred", "held"})
     doc = "a force of the active player moves by land to a declared location (§5.2)"
     fields = {"nobles": "str[]", "to": "str", "via": "str[]", "freemove": "bool", **DECLARES}
     field_docs = {"nobles": "the moving nobles (their heirs go with them, R-63)",
@@ -340,6 +341,7 @@ def sea_location(state: State, words: list[str], args: Args, out: dict[str, Any]
 
 class Sail(Base):
     name = "sail"
+    changes = frozenset({"nobles", "ships", "moved"})
     doc = "a ship moves, with the force that embarks; at a port its force lands (§5.2, R-52)"
     fields = {"ship": "str", "to": "str", "with": "str[]", "aboard": "bool", "agreed": "bool",
               **DECLARES}

@@ -7,7 +7,8 @@ from referee.evolve import evolve
 from referee.games.kingmaker.components import Box
 from referee.games.kingmaker.rules.heirs import heir_player, is_crowned, kings, living_heirs
 from referee.games.kingmaker.rules.votes import tally
-from referee.games.kingmaker.state import State, recalled
+from referee.derived import derived
+from referee.games.kingmaker.state import State
 
 
 def time_left(state: State) -> float | None:
@@ -62,7 +63,7 @@ def event_deck_empty(state: State) -> bool:
     return bool(copies) and not any(n is None or out(name, 0) < n for name, n in copies)
 
 
-@recalled
+@derived(Box, "entries")
 def _event_copies(box: Box) -> tuple[tuple[str, int | None], ...]:
     """(event, its copies or None when unknown), in the box's order (event_counts of each)."""
     return tuple((e.name, e.copies) for e in box.of("event"))

@@ -4,7 +4,7 @@ player (§8.2), who a siege holds and a place's defence (R-27), and the owner of
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Mapping, NamedTuple
+from typing import NamedTuple
 
 from referee.games.kingmaker.components import Box
 from referee.games.kingmaker.rules.places import (
@@ -16,7 +16,8 @@ from referee.games.kingmaker.rules.places import (
     split,
 )
 from referee.games.kingmaker.rules.strengths import strength
-from referee.games.kingmaker.state import NobleState, State, recalled
+from referee.derived import derived
+from referee.games.kingmaker.state import State
 
 
 def controller_player(state: State, place: str) -> str | None:
@@ -54,11 +55,11 @@ def friendly_snapshot(state: State, player: str,
     found = set(places.unfortified)
     found |= granted
     nobles, kinds = state.nobles, places.kinds
-    by_location = _nobles_by_location(nobles)
+    by_location = _nobles_by_location(state)
     for name in places.open_towns:  # no other faction inside
         if all(nobles[noble].owner == player for noble in by_location.get(f"in:{name}", ())):
             found.add(name)
-    held, astray = _places_held(state.control, noble_owners(nobles))
+    held, astray = _places_held(state)
     for name, noble in astray:  # a controller not in play: a realm out of joint
         if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
             raise KeyError(noble)  # as looking his owner up did
@@ -72,15 +73,36 @@ def friendly_snapshot(state: State, player: str,
 _NOT_BY_CONTROL = (None, "unfortified", "open-town")  # unknown, or friendly by other rules
 
 
-@recalled
-def _places_held(control: Mapping[str, str], owners: Mapping[str, str]
-                 ) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+def _owners_update(old: dict[str, str], reads: tuple[object, ...], state: State
+                   ) -> dict[str, str]:
+    """The last owners, the same object, while they are those of the new nobles (most events
+    move nobles, few change hands), so that what is derived from them outlives the move."""
+    owners = _owners_of(state)
+    return old if owners == old else owners
+
+
+def _owners_of(state: State) -> dict[str, str]:
+    return dict(zip(state.nobles, map(_OWNER, state.nobles.values())))
+
+
+_OWNER = attrgetter("owner")
+
+
+@derived(State, "nobles", update=_owners_update)
+def noble_owners(state: State) -> dict[str, str]:
+    """noble -> the player who owns him. Callers do not change it."""
+    return _owners_of(state)
+
+
+@derived(State, "control", "noble_owners")
+def _places_held(state: State) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     """player -> the places his nobles control, in `control` order; and (place, noble) for each
     controller not in play (none in a sound realm). Sorted out once while the control and the
     owners stand (most turns change neither)."""
     held: dict[str, list[str]] = {}
     astray: list[tuple[str, str]] = []
-    for place, noble in control.items():
+    owners = noble_owners(state)
+    for place, noble in state.control.items():
         if not noble:
             continue
         owner = owners.get(noble)
@@ -98,7 +120,7 @@ class PlacesByKind(NamedTuple):
     open_towns: tuple[str, ...]
 
 
-@recalled
+@derived(Box, "entries")
 def _places_by_kind(box: Box) -> PlacesByKind:
     known = box.place_kinds
     return PlacesByKind(tuple(known), known,
@@ -156,25 +178,3 @@ def defence(state: State, place: str) -> float:
 
 def shown_number(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
-
-
-_OWNER = attrgetter("owner")
-_last_owners: list[Any] = [None, {}]  # the nobles last asked about, and their owners
-# The nobles last made by `nobles_moved`, and those it was made from through any number of
-# moves: the same owners.
-_moved_nobles: list[Any] = [None, None]
-
-
-def noble_owners(nobles: Mapping[str, NobleState]) -> dict[str, str]:
-    """noble -> the player who owns him. While the owners are those of the last call (most
-    events move nobles, few change hands), the last result is returned, the same object, so
-    that what is recalled by it outlives the move. Callers do not change it."""
-    last_nobles, last = _last_owners
-    if nobles is not last_nobles:
-        made, base = _moved_nobles
-        if nobles is not made or base is not last_nobles:
-            owners = dict(zip(nobles, map(_OWNER, nobles.values())))
-            if owners != last:
-                last = owners
-        _last_owners[:] = nobles, last
-    return last  # type: ignore[no-any-return]

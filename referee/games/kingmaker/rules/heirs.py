@@ -4,7 +4,8 @@ and lines of succession, the Kings, and the Royal Guards that follow them (R-44)
 from __future__ import annotations
 
 from referee.games.kingmaker.rules.names import BEAUFORT
-from referee.games.kingmaker.state import State, recalled_by
+from referee.derived import derived
+from referee.games.kingmaker.state import State
 
 
 def beaufort_is_heir(state: State) -> bool:
@@ -18,13 +19,14 @@ def living_heirs(state: State) -> list[str]:
     return list(_living(state))
 
 
-def _heirs_key(state: State) -> tuple[object, ...]:
-    """All that the heirs' standing (living, Kings, controllers) reads: of the nobles, only
-    whether Beaufort is in play (8.2, R-45)."""
-    return state.heirs, state.lines, BEAUFORT in state.nobles, state.beaufort_crowned
+@derived(State, "nobles")
+def beaufort_in_play(state: State) -> bool:
+    """Of the nobles, all that the heirs' standing (living, Kings, controllers) reads (8.2,
+    R-45)."""
+    return BEAUFORT in state.nobles
 
 
-@recalled_by(_heirs_key)
+@derived(State, "heirs", "lines", "beaufort_in_play")
 def _living(state: State) -> tuple[str, ...]:
     found = [h for h, s in state.heirs.items() if s.alive]
     if beaufort_is_heir(state):
@@ -66,9 +68,9 @@ def kings(state: State) -> list[str]:
     return list(_kings(state))
 
 
-@recalled_by(_heirs_key)
+@derived(State, "_living", "heirs", "beaufort_crowned")
 def _kings(state: State) -> tuple[str, ...]:
-    """The crowned living heirs: is_crowned reads only what _heirs_key holds."""
+    """The crowned living heirs."""
     return tuple(h for h in _living(state) if is_crowned(state, h))
 
 
@@ -103,11 +105,7 @@ def guards(state: State) -> dict[str, str]:
     return dict(_guards(state))
 
 
-def _guards_key(state: State) -> tuple[object, ...]:
-    return _heirs_key(state) + (state.options, state.box)
-
-
-@recalled_by(_guards_key)
+@derived(State, "_kings", "heirs", "beaufort_in_play", "options", "box")
 def _guards(state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     reigning = [k for k in kings(state) if controller(state, k)]

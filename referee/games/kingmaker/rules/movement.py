@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from referee.evolve import evolve
-from referee.games.kingmaker.rules.control import _last_owners, _moved_nobles, controller_player
+from referee.games.kingmaker.rules.control import controller_player
 from referee.games.kingmaker.rules.names import LE_LUCAS, PLAY, STANLEY
 from referee.games.kingmaker.rules.placement import assign, claim_places
 from referee.games.kingmaker.rules.places import normal
@@ -45,15 +45,11 @@ def move_nobles(state: State, nobles: Iterable[str], to: str) -> State:
 
 
 def nobles_moved(state: State, nobles: Iterable[str], to: str) -> dict[str, NobleState]:
-    """`state.nobles` with `nobles` at `to` (for an event that changes more in one new state).
-    A move changes no owner: `noble_owners` is told, and need not look."""
+    """`state.nobles` with `nobles` at `to` (for an event that changes more in one new
+    state)."""
     moved = dict(state.nobles)
     for noble in nobles:
         moved[noble] = NobleState(moved[noble].owner, to)  # evolve(..., at=to), made directly
-    made, base = _moved_nobles
-    if state.nobles is not made or made is _last_owners[0]:
-        base = state.nobles  # else a move of the last move, not asked about: the same base
-    _moved_nobles[:] = moved, base
     return moved
 
 

@@ -13,7 +13,8 @@ from referee.games.kingmaker.rules.duties import add_duty
 from referee.games.kingmaker.rules.names import refuse
 from referee.games.kingmaker.rules.places import noble_position, split
 from referee.games.kingmaker.rules.strengths import office_of, titled
-from referee.games.kingmaker.state import Duty, ShipState, State, moved_cards, recalled
+from referee.derived import derived
+from referee.games.kingmaker.state import Duty, ShipState, State, moved_cards
 
 
 def placement_problem(state: State, card: str, noble: str, player: str) -> IllegalMove | None:
@@ -87,7 +88,7 @@ def take_control(state: State, place: str, noble: str) -> State:
     return evolve(state, control=control, cards=cards)
 
 
-@recalled
+@derived(Box, "entries")
 def _towns_by_place(box: Box) -> dict[object, list[str]]:
     """place -> the town cards of its fortress, in the box's order."""
     out: dict[object, list[str]] = {}

@@ -7,7 +7,8 @@ from typing import Any, Mapping
 
 from referee.games.kingmaker.components import PLACE_KINDS, WITHIN, Entry, PlaceKind
 from referee.games.kingmaker.rules.names import refuse
-from referee.games.kingmaker.state import NobleState, State, recalled
+from referee.derived import derived
+from referee.games.kingmaker.state import State
 
 
 def split(location: str) -> tuple[str, str]:
@@ -121,15 +122,15 @@ def noble_position(state: State, noble: str) -> str:
 
 def at_location(state: State, location: str) -> list[str]:
     """The nobles stored at a location (in:P, near:P, sq:X or aboard:S)."""
-    return list(_nobles_by_location(state.nobles).get(location, ()))
+    return list(_nobles_by_location(state).get(location, ()))
 
 
-@recalled
-def _nobles_by_location(nobles: Mapping[str, NobleState]) -> dict[str, list[str]]:
+@derived(State, "nobles")
+def _nobles_by_location(state: State) -> dict[str, list[str]]:
     """location -> the nobles there, in `nobles` order: sorted out once for every location a
     state's nobles are asked about (a combat phase asks about every ship)."""
     out: dict[str, list[str]] = {}
-    for noble, info in nobles.items():
+    for noble, info in state.nobles.items():
         out.setdefault(info.at, []).append(noble)
     return out
 

@@ -5,15 +5,17 @@ Victory (§10)."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Callable, Iterable, NamedTuple
 
+from referee import engine
+from referee.derived import Derived, SelfCheckError, derived
 from referee.evolve import evolve
-from referee.games.kingmaker.components import Box
 from referee.games.kingmaker.rules.control import controller_player, defence, noble_owners
 from referee.games.kingmaker.rules.crowning import coronations
 from referee.games.kingmaker.rules.deaths import ship_sinks
 from referee.games.kingmaker.rules.duties import add_duty, chronicle
 from referee.games.kingmaker.rules.heirs import (
+    _guards,
     _living,
     heir_location,
     heir_player,
@@ -39,53 +41,50 @@ from referee.games.kingmaker.state import (
     CORONATION,
     Duty,
     Ending,
-    HeirState,
-    NobleState,
     State,
     hands,
-    placed,
-    quiet_by,
-    quiet_while_same,
-    recalled,
-    recalled_by,
 )
-from referee.values import attributes
+from referee.values import fields
 
 
-def settle(before: State, state: State) -> State:
-    """Sieges below half broken, mainland deadlines set, both houses watched, the hand limit,
-    No Elimination, phases with nothing left to do, and Complete and Utter Victory."""
-    if not state.in_play or state.ended is not None:
-        return state
-    state = _check_sieges(state)
-    state = _track_heirs(before, state)
-    state = _track_both_houses(state)
-    state = _waiting_towns(state)
-    state = _hand_limits(state)
-    state = _no_elimination(state)
-    state = _auto_advance(state)
-    return _complete_victory(state)
+# ---- the steps, each declared with what it reads ---------------------------------------------
+
+FIELDS = tuple(f.name for f in fields(State))
+ALL = frozenset(FIELDS)  # what an event whose effect may change anything declares
 
 
-# What _check_sieges reads, through strength, defence and the Royal Guards (R-44) too; of the
-# cards, only the nobles' holdings (strength): a card drawn or discarded leaves them.
-SIEGE_READS = ("sieges", "nobles", "ships", "control", "heirs", "lines", "beaufort_crowned",
-               "options", "box")
-_siege_fields = attributes(SIEGE_READS)
+def field_names(reads: Iterable[str | Derived[Any, Any]]) -> frozenset[str]:
+    """The fields of State that `reads` names: fields, and derived values (their fields)."""
+    out: set[str] = set()
+    for name in reads:
+        if not isinstance(name, str):
+            out |= name.reads
+        else:
+            assert name in ALL, name
+            out.add(name)
+    return frozenset(out)
 
 
-def _siege_key(state: State) -> tuple[object, ...]:
-    return _siege_fields(state) + (placed(state.cards).holdings,)
+class Step(NamedTuple):
+    run: Callable[[State, State], State]  # (the state before the event, the state now)
+    reads: frozenset[str]  # the fields of State it reads: it does nothing while none changed
 
 
-def _check_sieges(state: State) -> State:
-    return _check_laid_sieges(state) if state.sieges else state  # none: nothing to check
+def changed_fields(old: State, new: State) -> list[str]:
+    """The fields `new` holds in other objects than `old`."""
+    was, now = old.__dict__, new.__dict__
+    return [name for name in FIELDS if was[name] is not now[name]]
 
 
-@quiet_by(_siege_key)
-def _check_laid_sieges(state: State) -> State:
+def _check_sieges(before: State, state: State) -> State:
     """R-27: a siege whose besiegers are gone or below half the defence is broken; from a ship,
     they die with it (§8.6)."""
+    if not state.sieges or _sieges_stand(state):
+        return state  # none, or none to break or thin (most of the game)
+    return _broken_sieges(state)
+
+
+def _broken_sieges(state: State) -> State:
     for place, siege in list(state.sieges.items()):
         here = {f"near:{place}"} | ({f"aboard:{siege.ship}"} if siege.ship else set())
         nobles = tuple(n for n in siege.nobles if n in state.nobles and
@@ -102,6 +101,15 @@ def _check_laid_sieges(state: State) -> State:
             state = break_siege(state, place, "its besiegers fell below half the defence"
                                 if nobles and not own else "its besiegers are gone")
     return state
+
+
+@derived(State, "sieges", "nobles", "ships", "control", "_guards", "holdings", "options",
+              "box")
+def _sieges_stand(state: State) -> bool:
+    """Whether every siege holds as it is: what _check_sieges reads (the Royal Guards and the
+    nobles' cards through strength, of the cards only the nobles'): a card drawn or discarded,
+    or a phase begun, leaves it."""
+    return _broken_sieges(state) is state
 
 
 def break_siege(state: State, place: str, why: str) -> State:
@@ -146,20 +154,7 @@ def _track_heirs(before: State, state: State) -> State:
     return evolve(state, heirs=heirs) if heirs != state.heirs else state
 
 
-def _heirs_at_rest_key(state: State) -> tuple[object, ...]:
-    """What _heirs_at_rest reads: of the nobles, only those who control a living heir (a move
-    of any other leaves it). The heirs come first: the same heirs, the same number of items."""
-    nobles = state.nobles
-    return (state.heirs, state.ships, state.box) + tuple(
-        map(nobles.get, _heir_controllers(state.heirs)))
-
-
-@recalled
-def _heir_controllers(heirs: Mapping[str, HeirState]) -> tuple[str, ...]:
-    return tuple(info.by for info in heirs.values() if info.alive and info.by)
-
-
-@recalled_by(_heirs_at_rest_key)
+@derived(State, "heirs", "ships", "box", "nobles")
 def _heirs_at_rest(state: State) -> bool:
     """Whether _track_heirs has nothing to do: every living heir uncontrolled, or on the
     mainland off Wight, with no deadline and no Wight mark (then `before` does not matter)."""
@@ -184,41 +179,38 @@ def _is_wight(state: State, location: str) -> bool:
         entry.get("island") is not None and entry.get("island") == carisbrooke.get("island")
 
 
-def _both_houses_key(state: State) -> tuple[object, ...]:
-    """What _track_both_houses reads: of the nobles, only who owns each (a move leaves it)."""
-    return (state.heirs, state.lines, noble_owners(state.nobles), state.box, state.names,
-            state.own, state.both)
-
-
-@quiet_by(_both_houses_key)
-def _track_both_houses(state: State) -> State:
+@derived(State, "_living", "heirs", "noble_owners", "box")
+def _holding_both(state: State) -> frozenset[str]:
+    """The players whose nobles control living heirs of both houses (R-47): a move of nobles,
+    which changes no controller nor owner, leaves it."""
     held: dict[str, set[str]] = {}
     for heir in living_heirs(state):
         player = heir_player(state, heir)
         if player is not None:
             held.setdefault(player, set()).add(house_of(state, heir))
+    return frozenset(player for player, houses in held.items() if len(houses) == 2)
+
+
+def _track_both_houses(before: State, state: State) -> State:
+    """R-47: the turn by which a player holding heirs of both houses must be back to one."""
+    holding = _holding_both(state)
+    if not holding and not state.both:  # most of a game: nobody holds both, nobody did
+        return state
+    if all((player in holding) == (player in state.both) for player in state.names):
+        return state
     both = dict(state.both)
     for player in state.names:
-        if len(held.get(player, ())) == 2:
+        if player in holding:
             both.setdefault(player, state.own.get(player, 0) + 2)
         else:
             both.pop(player, None)
     return evolve(state, both=both) if both != state.both else state
 
 
-# What _waiting_towns reads, placing a town card through eligible_nobles (R-53).
-TOWN_READS = ("names", "cards", "box", "control", "nobles", "sieges", "ships", "options",
-              "duties")
-
-
-def _waiting_towns(state: State) -> State:
+def _waiting_towns(before: State, state: State) -> State:
     """R-53: a town card kept in hand is placed as soon as a noble may take it."""
-    return _place_waiting_towns(state) if _towns_in_hand(hands(state.cards), state.box) \
-        else state
-
-
-@quiet_while_same(*TOWN_READS)
-def _place_waiting_towns(state: State) -> State:
+    if not _towns_in_hand(state):
+        return state
     for player in state.names:
         for card in state.hand(player):
             if state.kind(card) == "town":
@@ -226,37 +218,22 @@ def _place_waiting_towns(state: State) -> State:
     return state
 
 
-@recalled
-def _towns_in_hand(known: Mapping[str, tuple[str, ...]], box: Box) -> bool:
-    """Whether any hand (`known`, the hands of `placed`) may hold a town card (a card of no
-    entry: the loop will say)."""
-    for held in known.values():
+@derived(State, "hands", "box")
+def _towns_in_hand(state: State) -> bool:
+    """Whether any hand may hold a town card (a card of no entry: the loop will say)."""
+    for held in hands(state).values():
         for card in held:
-            entry = box.crown_card(card)
+            entry = state.box.crown_card(card)
             if entry is None or entry.kind == "town":
                 return True
     return False
 
 
-def _hand_limits(state: State) -> State:
+def _hand_limits(before: State, state: State) -> State:
     """§5.3: more than two crown cards in hand must at once be played or discarded to two."""
-    if _hands_within_limit(hands(state.cards), state.hidden, state.names) and \
+    if _hands_within_limit(state) and \
             not (state.duties and any(d.kind == "discard" for d in state.duties)):
         return state  # no discard to add, none to drop
-    return _enforce_hand_limits(state)
-
-
-@recalled
-def _hands_within_limit(known: Mapping[str, tuple[str, ...]], hidden: Mapping[str, int],
-                        names: tuple[str, ...]) -> bool:
-    """Whether every player's hand (State.hand_size: `known`, the hands of `placed`, and the
-    `hidden` cards) holds two cards or fewer. Keyed by the hands, not every card: a card laid
-    out or moved between nobles leaves them."""
-    return all(len(known.get(player, ())) + hidden.get(player, 0) <= 2 for player in names)
-
-
-@quiet_while_same("duties", "hidden", "cards", "names")
-def _enforce_hand_limits(state: State) -> State:
     kept = tuple(d for d in state.duties if d.kind != "discard" or
                  state.hand_size(str(d.player)) > 2)
     if kept != state.duties:
@@ -268,11 +245,20 @@ def _enforce_hand_limits(state: State) -> State:
     return state
 
 
-def _no_elimination(state: State) -> State:
+@derived(State, "hands", "hidden", "names")
+def _hands_within_limit(state: State) -> bool:
+    """Whether every player's hand (State.hand_size: the known cards and the `hidden` ones)
+    holds two cards or fewer. It reads the hands, not every card: a card laid out or moved
+    between nobles leaves them."""
+    known, hidden = hands(state), state.hidden
+    return all(len(known.get(player, ())) + hidden.get(player, 0) <= 2 for player in state.names)
+
+
+def _no_elimination(before: State, state: State) -> State:
     """§9: a faction with no noble is dealt crown cards one at a time until a noble comes."""
-    if _owners(state.nobles).issuperset(state.names):  # every seat has a noble
+    owners = _owners(state)
+    if owners.issuperset(state.names):  # every seat has a noble
         return state
-    owners = _owners(state.nobles)
     for player in state.playing:
         if player not in owners and not any(d.kind in ("deal", "layout") and
                                                  d.player == player for d in state.duties) \
@@ -281,17 +267,13 @@ def _no_elimination(state: State) -> State:
     return state
 
 
-def _owners(nobles: Mapping[str, NobleState]) -> frozenset[str]:
+@derived(State, "noble_owners")
+def _owners(state: State) -> frozenset[str]:
     """The players with a noble in play."""
-    return _players_of(noble_owners(nobles))
+    return frozenset(noble_owners(state).values())
 
 
-@recalled
-def _players_of(owners: Mapping[str, str]) -> frozenset[str]:
-    return frozenset(owners.values())
-
-
-def _auto_advance(state: State) -> State:
+def _auto_advance(before: State, state: State) -> State:
     if state.duties or state.combat is not None or state.time_up:
         return state
     if state.stage == CHANCE and state.event_drawn:
@@ -301,7 +283,7 @@ def _auto_advance(state: State) -> State:
     return state
 
 
-def _complete_victory(state: State) -> State:
+def _complete_victory(before: State, state: State) -> State:
     """§10: a faction controls the sole crowned King and every other heir is dead."""
     living = _living(state)
     if len(living) != 1 or not is_crowned(state, living[0]):
@@ -312,3 +294,67 @@ def _complete_victory(state: State) -> State:
     return evolve(state, ended=Ending(
         "complete", f"{player} controls King {living[0]}, the last heir alive", (player,),
         "Complete and Utter Victory"), duties=())
+
+
+STEPS = tuple(Step(run, field_names(reads)) for run, reads in (
+    (_check_sieges, ("sieges", "nobles", "ships", "control", "heirs", "lines",
+                     "beaufort_crowned", "options", "box", "cards")),
+    (_track_heirs, ("heirs", "nobles", "ships", "box", "own", "control")),
+    (_track_both_houses, ("heirs", "lines", "nobles", "box", "names", "own", "both")),
+    (_waiting_towns, ("names", "cards", "box", "control", "nobles", "sieges", "ships", "options",
+                      "duties")),
+    (_hand_limits, ("duties", "hidden", "cards", "names")),
+    (_no_elimination, ("nobles", "names", "late", "duties", "cards", "hidden")),
+    (_auto_advance, ALL),  # cheap: it looks at the duties and the phase first
+    (_complete_victory, ("heirs", "lines", "nobles", "beaufort_crowned")),
+))
+# Before each step, what the steps before it read: a field a step changes that one of them
+# reads is left for them to settle at the next event (`State.unsettled`).
+_EARLIER = tuple(frozenset().union(*(s.reads for s in STEPS[:i])) for i in range(len(STEPS)))
+
+
+def settle(before: State, state: State, changes: frozenset[str] = ALL, event: str = ""
+           ) -> State:
+    """Sieges below half broken, mainland deadlines set, both houses watched, the hand limit,
+    No Elimination, phases with nothing left to do, and Complete and Utter Victory. Only the
+    steps that read a field in `changes` (what the event's effect may change), in what an
+    earlier step changed, or in what the last settle left unsettled, are run: any other would
+    do nothing."""
+    if not state.in_play or state.ended is not None:
+        return state
+    if not before.in_play or before.ended is not None:
+        changes = ALL  # the first settle in play: nothing was settled before
+    changed = changes | state.unsettled if state.unsettled else changes
+    unsettled = NOTHING
+    checking = self_checking()
+    for index, step in enumerate(STEPS):
+        if step.reads.isdisjoint(changed):
+            if checking:
+                _check_skipped(step, before, state, event)
+            continue
+        out = step.run(before, state)
+        if out is not state:
+            moved = changed_fields(state, out)
+            if changed is not ALL:
+                changed = changed.union(moved)
+            unsettled = unsettled.union(_EARLIER[index].intersection(moved))
+            state = out
+    if unsettled != state.unsettled:
+        state = evolve(state, unsettled=unsettled)
+    return state
+
+
+NOTHING: frozenset[str] = frozenset()
+
+
+def self_checking() -> bool:
+    """REFEREE_SELFCHECK, as the core holds it (`referee.engine.SELFCHECK`: tests patch it)."""
+    return bool(vars(engine)["SELFCHECK"])
+
+
+def _check_skipped(step: Step, before: State, state: State, event: str) -> None:
+    """REFEREE_SELFCHECK: a step skipped, none of its reads changed, would do nothing."""
+    out = step.run(before, state)
+    if out is not state and out != state:
+        raise SelfCheckError(f"settle step {step.run.__name__} was skipped after {event or 'an event'}"
+                             f" but changes {', '.join(changed_fields(state, out))}")

@@ -4,6 +4,7 @@ for the first turn."""
 
 from __future__ import annotations
 
+from referee.derived import derived
 from referee.evolve import evolve
 from referee.games.kingmaker.components import Box
 from referee.games.kingmaker.rules.duties import chronicle
@@ -25,14 +26,13 @@ from referee.games.kingmaker.state import (
     crown_instances,
     moved_cards,
     placed,
-    recalled,
 )
 
 SENIOR_CLERICS = ("Canterbury", "York", "Durham", "Carlisle", "Lincoln", "Norwich")
 
 
 def deck_size(state: State) -> int:
-    return len(placed(state.cards).at.get(DECK, ())) - sum(state.hidden.values())
+    return len(placed(state).at.get(DECK, ())) - sum(state.hidden.values())
 
 
 def rebuild_deck(state: State) -> State:
@@ -54,7 +54,7 @@ def initial_place(box: Box, card: str) -> str:
     return DECK
 
 
-@recalled
+@derived(Box, "entries")
 def _ships_brought(box: Box) -> frozenset[str]:
     """The ships a title or office brings into play (rule 25: not in the Crown deck)."""
     return frozenset(s for kind in ("title", "office") for e in box.of(kind)
@@ -66,7 +66,7 @@ def open_deck(state: State) -> State:
     return evolve(state, cards=_opening_places(state.box))
 
 
-@recalled
+@derived(Box, "entries")
 def _opening_places(box: Box) -> dict[str, str]:
     """card -> where it starts, a function of the box alone: the logs of a folder played with
     one box share it (a state's `cards` is never changed, only replaced)."""

@@ -3,12 +3,13 @@ noble's or a force's strength with its parts (R-4, R-28, R-44)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
+from referee.derived import derived
 from referee.games.kingmaker.components import WITHIN
 from referee.games.kingmaker.rules.heirs import _guards
 from referee.games.kingmaker.rules.places import noble_position, place_of, regions
-from referee.games.kingmaker.state import State, recalled_by
+from referee.games.kingmaker.state import State, holdings
 
 
 def titled(state: State, noble: str) -> bool:
@@ -34,14 +35,46 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
              french: bool = False, bonuses: bool = True) -> int:
     """Printed troops + title, office, mercenaries and Royal Guard, + the bonus of each card whose
     region holds his position (R-4); French Foot-soldiers only when declared (R-28)."""
-    plain = bonuses and not french and not extra_regions
+    if bonuses and not french and not extra_regions:
+        found = _strengths(state).get(noble)
+        if found is not None:
+            return found
+    return _strength(state, noble, extra_regions, french, bonuses)
+
+
+def _strengths_moved(old: dict[str, int], reads: tuple[Any, ...], state: State
+                     ) -> dict[str, int]:
+    """`_strengths` from the last state's: only the nobles moved, or whose cards changed, are
+    worked out again (while the ships, the Royal Guards and the box stand)."""
+    nobles, ships, held, guards, box = reads
+    if ships is not state.ships or guards is not _guards(state) or box is not state.box:
+        return _all_strengths(state)
+    now = holdings(state)
+    out = {}
+    for noble, info in state.nobles.items():
+        kept = old.get(noble)
+        if kept is None or info is not nobles.get(noble) or now.get(noble) is not held.get(noble):
+            kept = _strength(state, noble)
+        out[noble] = kept
+    return out
+
+
+@derived(State, "nobles", "ships", "holdings", "_guards", "box", update=_strengths_moved)
+def _strengths(state: State) -> dict[str, int]:
+    """noble -> his strength where he stands, without extra regions (what `strength` is asked
+    most: a siege's besiegers and defenders after every move)."""
+    return _all_strengths(state)
+
+
+def _all_strengths(state: State) -> dict[str, int]:
+    holdings(state), _guards(state)  # kept in the state: the next one's update compares them
+    return {noble: _strength(state, noble) for noble in state.nobles}
+
+
+def _strength(state: State, noble: str, extra_regions: Iterable[str] = (),
+              french: bool = False, bonuses: bool = True) -> int:
     place = place_of(noble_position(state, noble)) if bonuses else None
     held = state.cards_of(noble)
-    if plain:
-        known = _strengths(state)  # the table is looked up once: its key takes some work
-        key = (noble, place, tuple(held))
-        if key in known:
-            return known[key]
     total = state.entry(noble).number("troops")
     here: set[str] = set()
     if bonuses:
@@ -57,8 +90,6 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
     for guard, by in _guards(state).items():
         if by == noble:
             total += state.entry(guard).number("troops")
-    if plain:
-        known[key] = total
     return total
 
 
@@ -86,18 +117,6 @@ def strength_parts(state: State, noble: str) -> list[tuple[str, int]]:
     parts += [(f"{guard} (Royal Guard, R-44)", state.entry(guard).number("troops"))
               for guard, by in _guards(state).items() if by == noble]
     return parts + bonuses
-
-
-def _strengths_key(state: State) -> tuple[object, ...]:
-    return _guards(state), state.box
-
-
-@recalled_by(_strengths_key)
-def _strengths(state: State) -> dict[tuple[str, str | None, tuple[str, ...]], int]:
-    """(noble, his place, his cards) -> his strength without extra regions: what else it reads
-    (the Royal Guards, the box) is the table's key, so that it outlives changes of `cards`
-    elsewhere. A table `strength` fills as it is asked."""
-    return {}
 
 
 def french_holders(state: State, nobles: Iterable[str]) -> list[str]:
