@@ -430,6 +430,7 @@ def test_r84_once_the_limit_ends_the_game_nothing_more_is_played():
         assert (info.value.code, info.value.rule) == ("time-up", "R-84"), move
     over = at(state, "amend noble Neville troops=60", 250)  # a slip in the data the count reads
     assert {e.type for e in GAME.legal(over)} == {"end"}
+    assert GAME.legal_note(over) == ""  # no `play`, `give`... offered after the limit either
     assert at(over, "end time", 251).ended.kind == "time"
 
 

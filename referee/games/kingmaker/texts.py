@@ -492,6 +492,8 @@ def _move_hint(state: State) -> str:
 
 
 def legal_note(state: State, player: str | None = None) -> str:
+    if state.time_up:
+        return ""  # the end only
     current = rules.duty(state)
     if state.ended is None and (current.kind == "deal" if current is not None else
                                 state.stage == DEAL):
