@@ -121,6 +121,7 @@ def test_a_vote_is_listed_only_while_the_vote_is_the_phase():
     listed = list(GAME.every_move(state))
     assert "vote" not in {e.type for e in listed} and "discard" in {e.type for e in listed}
     assert GAME.count_moves(state) == len(listed)
+    assert not GAME.legal_note(state).startswith("The table votes")  # nor its note
 
 
 def test_while_the_time_limit_ends_a_parliament_nobody_hears_it_is_his_turn_in_it():
