@@ -160,6 +160,9 @@ def test_r32_r33_r71_the_kings_peace_lockout_and_two_calls():
     peace = evolve(state, peace=rules_peace("Ben"))
     err = illegal(peace, "parliament call at Coventry summon Clifford", "kings-peace")
     assert err.rule == "R-32"
+    late = illegal(evolve(peace, time_up=True), "parliament call at Coventry summon Clifford",
+                   "not-your-turn", by=state.active)  # the time limit first
+    assert "the time limit is reached" in late.message and "R-32" not in late.message
     ended = evolve(state, peace_over=state.turn)  # the Peace ended this turn (R-71: the first)
     illegal(ended, "parliament call at Coventry summon Clifford", "lockout")
     illegal(evolve(ended, turn=state.turn + 2), "parliament call at Coventry summon Clifford",

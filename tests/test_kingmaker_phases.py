@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from referee import log as logfile
 from referee.engine import apply_event
 from referee.errors import IllegalMove
+from referee.evolve import evolve
 from referee.games.kingmaker import GAME
 from referee.replay import from_log, steps
 from referee.simulate import default_players, play_out
@@ -105,3 +108,45 @@ def test_out_of_its_stage_a_move_hears_the_stage_not_the_step():
     wrong = refusal("parliament.propose", "draw hidden")
     assert wrong.code == "wrong-phase" and wrong.rule == "§7"
     assert wrong.message.startswith("`draw` is not possible now, in the parliament phase: ")
+
+
+def test_a_vote_is_listed_only_while_the_vote_is_the_phase():
+    """A crown card given during a vote puts a discard first (duty.discard): `options --all`
+    and its count list no ballot the table could not cast now."""
+    players, state = golden_state("parliament.vote")
+    assert any(e.type == "vote" for e in GAME.every_move(state))  # while the vote is awaited
+    for by, card in (("Ann", "Constable of the Tower"), ("Cat", "Trinity")):
+        state = apply_event(GAME, state, GAME.parse(state, f"give {card} to Ben", by), players)
+    assert GAME.phase(state) == "duty.discard"
+    listed = list(GAME.every_move(state))
+    assert "vote" not in {e.type for e in listed} and "discard" in {e.type for e in listed}
+    assert GAME.count_moves(state) == len(listed)
+    assert not GAME.legal_note(state).startswith("The table votes")  # nor its note
+
+
+def test_while_the_time_limit_ends_a_parliament_nobody_hears_it_is_his_turn_in_it():
+    """R-84 in a session (time_end immediate): Parliament's own words would name who acts in
+    it; the move hears the time limit instead."""
+    players, state = golden_state("parliament.excuse")
+    state = evolve(state, time_up=True)
+    for by in state.names:
+        for text in ("next", "excuse Neville", "select none"):
+            with pytest.raises(IllegalMove) as info:
+                apply_event(GAME, state, GAME.parse(state, text, by), players)
+            assert "in Parliament" not in info.value.message, (by, text, info.value)
+            assert "the time limit is reached" in info.value.message, (by, text, info.value)
+
+
+def test_in_a_session_a_duty_first_is_what_a_move_out_of_turn_hears():
+    """A discard owed during a session: a Parliament move by another player hears the duty
+    awaited, not the session's turn (which waits on it)."""
+    players, state = golden_state("parliament.select")
+    assert GAME.to_act(state).players == ("Ann",)  # she leads the round
+    for by, card in (("Ann", "Constable of the Tower"), ("Cat", "Trinity")):
+        state = apply_event(GAME, state, GAME.parse(state, f"give {card} to Ben", by), players)
+    assert GAME.phase(state) == "duty.discard"
+    for by in ("Ann", "Cat"):
+        with pytest.raises(IllegalMove) as info:
+            apply_event(GAME, state, GAME.parse(state, "select none", by), players)
+        assert "in Parliament" not in info.value.message, info.value
+        assert "Ben holds more than two crown cards" in info.value.message, info.value

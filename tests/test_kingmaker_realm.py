@@ -430,7 +430,28 @@ def test_r84_once_the_limit_ends_the_game_nothing_more_is_played():
         assert (info.value.code, info.value.rule) == ("time-up", "R-84"), move
     over = at(state, "amend noble Neville troops=60", 250)  # a slip in the data the count reads
     assert {e.type for e in GAME.legal(over)} == {"end"}
+    assert GAME.legal_note(over) == ""  # no `play`, `give`... offered after the limit either
     assert at(over, "end time", 251).ended.kind == "time"
+
+
+def test_r84_a_discard_owed_and_a_siege_of_ones_own_wait_too():
+    """`discard` and `siege` declare no phase (their moment is their own): the time limit
+    still ends them, as every move but the end and a data fix (R-84)."""
+    state = evolve(realm(), options={**realm().options, "time_end": "immediate"})
+    state = at(state, calm(state), 0)
+    laid = siege(put(state, "Neville", "near:Fotheringhay"), "Fotheringhay", "Ann", ["Neville"])
+    cards: list[str] = []
+    for _ in range(3):
+        cards.append(in_deck(state, "title", "mercenary", skip=cards))
+    full = evolve(state, cards={**state.cards, **{c: "hand:Ann" for c in cards}})
+    full = rules.settle(full, full)
+    assert rules.duty(full).kind == "discard"
+    for before, move in ((laid, "siege break Fotheringhay"),
+                         (full, f"discard {cards[0].replace(' ', '-')}")):
+        at(before, move, 100, by="Ann")  # before the limit, it is played
+        with pytest.raises(IllegalMove) as info:
+            at(before, move, 250, by="Ann")
+        assert (info.value.code, info.value.rule) == ("time-up", "R-84"), move
 
 
 def test_r70_without_event_times_the_table_ends_at_a_turn_boundary():

@@ -294,9 +294,10 @@ class Kingmaker(Game[State]):
 
     def every_move(self, state: State, player: str | None = None,
                    listed: list[Event] | None = None) -> Iterator[Event]:
-        """Every legal move: in a vote, every ballot the table may cast (`legal` lists a few)."""
+        """Every legal move: in a vote, every ballot the table may cast (`legal` lists a few);
+        none while a duty comes first."""
         listed = self.legal(state, player) if listed is None else listed
-        if state.sitting is None or state.sitting.step != VOTE or player is not None:
+        if self.phase(state) != SESSION_PHASES[VOTE] or player is not None:
             yield from listed
             return
         yield from (e for e in listed if e.type != "vote")
@@ -305,7 +306,7 @@ class Kingmaker(Game[State]):
     def count_moves(self, state: State, player: str | None = None,
                     listed: list[Event] | None = None) -> int:
         listed = self.legal(state, player) if listed is None else listed
-        if state.sitting is None or state.sitting.step != VOTE or player is not None:
+        if self.phase(state) != SESSION_PHASES[VOTE] or player is not None:
             return len(listed)
         return sum(1 for e in listed if e.type != "vote") + \
             assembly.ballot_count(state)
@@ -317,6 +318,8 @@ class Kingmaker(Game[State]):
         holds hears R-32, which keeps it out of the whole turn), else the core's, naming the
         stage. In its stage but not its phase (a duty pending, a combat's or a session's step):
         the event's own, from `out_of_place` or else its effect."""
+        if state.time_up:
+            return None  # the core's words name the time limit, which ends the game (R-84)
         etype = self.events[event.type]
         assert isinstance(etype, Base)
         in_turn = self._in_turn(state, etype, event)

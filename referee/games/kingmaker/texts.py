@@ -492,6 +492,8 @@ def _move_hint(state: State) -> str:
 
 
 def legal_note(state: State, player: str | None = None) -> str:
+    if state.time_up:
+        return ""  # the end only
     current = rules.duty(state)
     if state.ended is None and (current.kind == "deal" if current is not None else
                                 state.stage == DEAL):
@@ -503,7 +505,7 @@ def legal_note(state: State, player: str | None = None) -> str:
     s = state.sitting
     if s is None:
         return note
-    if s.step == VOTE and s.motion is not None:
+    if rules.phase(state) == rules.SESSION_PHASES[VOTE] and s.motion is not None:
         who = [player] if player is not None else list(state.playing)
         votes = "; ".join(f"{p} has {s.votes_of(p)[0]} Commons and {s.votes_of(p)[1]} Lords"
                           + (f" and must vote {s.motion.must(p)} (R-54)" if s.motion.must(p)

@@ -131,8 +131,7 @@ class Base(EventType[State]):
         the answer to a pending duty; no answer when none is owed; nothing else while a combat
         is resolved."""
         if state.time_up and self.name not in AFTER_TIME:
-            return refuse("the time limit has ended the game (R-49): nothing more is played; "
-                          "the table records `end time`", "time-up", "R-84")
+            return time_up_refusal()
         current = rules.duty(state)
         phases = self.phases or frozenset()
         if current is not None and not self.always and \
@@ -163,6 +162,13 @@ def active_combat(state: State) -> bool:
     """Rule 14: a combat past its first weather draw, or the heirs and fortress it hands on."""
     return state.combat is not None and state.combat.active or \
         any(d.combat for d in state.duties)
+
+
+def time_up_refusal() -> IllegalMove:
+    """R-84: what any move but the end and a data fix hears once the time limit has ended the
+    game (those of no declared phase too: a discard, a siege broken)."""
+    return refuse("the time limit has ended the game (R-49): nothing more is played; "
+                  "the table records `end time`", "time-up", "R-84")
 
 
 def refuse_in_active_combat(state: State, what: str) -> None:

@@ -25,6 +25,7 @@ from referee.games.kingmaker.events.base import (
     nobles_or_heirs,
     place,
     refuse_in_active_combat,
+    time_up_refusal,
 )
 from referee.games.kingmaker.events.forms import MISSING, Case, Flag, Form, Key, Slot
 from referee.games.kingmaker.events.peace import battle_problem, siege_problem
@@ -396,6 +397,8 @@ class SiegeAct(Base):
         """A siege is broken at any time outside active combat, laid, joined and concluded in
         the combat phase: its moment depends on its action, so no phase is declared for it."""
         if event.get("action") == "break":
+            if state.time_up:
+                raise time_up_refusal()
             refuse_in_active_combat(state, "breaking a siege")
             return
         super().gate(state, event)

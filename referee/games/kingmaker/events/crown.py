@@ -33,6 +33,7 @@ from referee.games.kingmaker.events.base import (
     place,
     player,
     refuse_in_active_combat,
+    time_up_refusal,
     require_in_play,
 )
 from referee.games.kingmaker.events.deal import check_data, missing_data, where_is
@@ -311,6 +312,8 @@ class Discard(Base):
     def gate(self, state: State, event: Event) -> None:
         """A discard answers its duty wherever that stands among those pending: no phase is
         declared for it, and its moment is checked here."""
+        if state.time_up:
+            raise time_up_refusal()
         current = next((d for d in state.duties if d.kind == "discard" and
                         d.player == event.by), None)
         if current is None:

@@ -51,7 +51,8 @@ COMBAT_PHASES = {stage: f"combat.{stage}" for stage in ("weather", "result", "de
 SESSION_PHASES = {step: f"parliament.{step}" for step in (
     EXCUSE, REVOKE, PORTS, BISHOPS, SELECT, PROPOSE, VOTE, ASSIGN, BUSINESS, RETURN)}
 # A Parliament in session: its steps, and the ships it calls to port (R-74).
-IN_SESSION = frozenset(SESSION_PHASES.values()) | {DUTY_PHASES["port"]}
+SESSION_STEPS = frozenset(SESSION_PHASES.values())
+IN_SESSION = SESSION_STEPS | {DUTY_PHASES["port"]}
 STAGE_OF = {**dict.fromkeys(COMBAT_PHASES.values(), COMBAT),
             **dict.fromkeys(IN_SESSION, PARLIAMENT),
             DUTY_PHASES["respond"]: CHANCE, DUTY_PHASES["storm"]: CHANCE}  # the event card's
@@ -201,7 +202,8 @@ def explain(state: State, kind: str, by: str | None,
             return refuse(f"`{kind}` belongs to a Parliament in session, and none is: "
                           f"{to_act(state).prompt}", "no-parliament", "§7")
         return None
-    if by is None or by not in state.names or not (session or kind == "next"):
+    if by is None or by not in state.names or not (session or kind == "next") or \
+            phase(state) not in SESSION_STEPS:  # a duty or the time limit comes first
         return None
     turn = sitting_turn(state)
     if by in turn.players:
