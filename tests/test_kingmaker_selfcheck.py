@@ -77,3 +77,55 @@ def test_settle_without_a_declaration_runs_every_step():
                                                        GAME.default_options())))
     state = playout.state
     assert settle(state, state) == settle(state, state, frozenset(STEPS[0].reads))
+
+
+def _two_sieges():
+    """A realm in a movement phase with two sieges, Middleham's looked at first: Ann's Neville
+    and Clifford (70) besiege Herbert (10, with the Lancastrian Royal Guard, 30) in Middleham
+    (garrison 100): 140, exactly half, holds. Ben's Percy besieges London from the Grace Dieu
+    with King Edward of March (the York Royal Guard, 50) aboard."""
+    from referee.evolve import evolve
+    from referee.games.kingmaker.state import (
+        DISCARD, MOVEMENT, HeirState, NobleState, ShipState, Siege)
+
+    playout = play_out(GAME, 3, list(GAME.seat_players([Player(n) for n in NAMES[:3]],
+                                                       GAME.default_options())))
+    state = playout.setup.state
+    for event in playout.events:
+        state = apply_event(GAME, state, event, playout.players)
+        if state.in_play and state.stage == MOVEMENT and not state.duties:
+            break
+    ann, ben, cat = state.names
+    heirs = {h: HeirState("in:London") for h in state.heirs}
+    heirs["Edward of March"] = HeirState("", by="Percy", crowned=True)
+    heirs["Henry"] = HeirState("", by="Herbert", crowned=True)
+    state = evolve(state, nobles={
+        "Neville": NobleState(ann, "near:Middleham"), "Clifford": NobleState(ann, "near:Middleham"),
+        "Herbert": NobleState(ben, "in:Middleham"), "Percy": NobleState(ben, "aboard:Grace Dieu"),
+        "Audley": NobleState(cat, "sq:test")},
+        cards={c: DISCARD if w.startswith("noble:") else w for c, w in state.cards.items()},
+        heirs=heirs, duties=(), both={}, control={"Middleham": "Herbert"},
+        ships={"Grace Dieu": ShipState("Percy", "port:London")},
+        sieges={"Middleham": Siege(ann, ("Neville", "Clifford")),
+                "London": Siege(ben, ("Percy",), ship="Grace Dieu")})
+    return state, playout.players
+
+
+def test_a_step_that_leaves_itself_work_runs_again_at_the_next_event():
+    """R-27: Percy comes to control London (a town card played): Ben's own siege of it breaks
+    and the Grace Dieu sinks with Percy and his King (§8.6). Henry is the sole King: Herbert holds
+    both Royal Guards (190), and the siege of Middleham, already looked at, is below half. The
+    next event, whatever it changes (a clock paused), breaks it, as running every step at every
+    event did."""
+    from referee.evolve import evolve
+
+    before, players = _two_sieges()
+    state = evolve(before, control={**before.control, "London": "Percy"})
+    settled = settle(before, state, frozenset({"control"}), "play")
+    assert list(settled.sieges) == ["Middleham"]
+    assert "Percy" not in settled.nobles and not settled.heirs["Edward of March"].alive
+    with mock.patch.object(engine, "SELFCHECK", True):
+        paused = apply_event(GAME, settled, GAME.events["clock"].make(None, action="pause"),
+                             players)
+    assert paused.sieges == {}
+    assert any("siege of Middleham is broken" in text for _, text in paused.chronicle)

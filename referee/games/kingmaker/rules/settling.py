@@ -308,9 +308,12 @@ STEPS = tuple(Step(run, field_names(reads)) for run, reads in (
     (_auto_advance, ALL),  # cheap: it looks at the duties and the phase first
     (_complete_victory, ("heirs", "lines", "nobles", "beaufort_crowned")),
 ))
-# Before each step, what the steps before it read: a field a step changes that one of them
-# reads is left for them to settle at the next event (`State.unsettled`).
-_EARLIER = tuple(frozenset().union(*(s.reads for s in STEPS[:i])) for i in range(len(STEPS)))
+# At each step, what it and the steps before it read: a field a step changes that one of them
+# reads is left for them to settle at the next event (`State.unsettled`), as running every step
+# at every event did. The step itself counts: one pass may leave it work (a siege broken from a
+# ship sinks a King's keeper, and his Royal Guard strengthens a siege already looked at).
+_EARLIER = tuple(frozenset().union(*(s.reads for s in STEPS[:i + 1]))
+                 for i in range(len(STEPS)))
 
 
 def settle(before: State, state: State, changes: frozenset[str] = ALL, event: str = ""
