@@ -13,7 +13,7 @@ from referee.engine import Event, Player
 from referee.errors import IllegalMove, NotationError, UsageError
 from referee.games.kingmaker.events.deal import start_layout
 from referee.games.kingmaker import GAME, components
-from referee.games.kingmaker import testbox
+from referee.games.kingmaker.components import testbox
 from referee.games.kingmaker.components import SHIPPED, TEST_BOX, Box, DataError, load
 from referee.games.kingmaker.game import test_box as preloaded_box
 from referee.replay import from_table, replay_log

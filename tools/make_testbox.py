@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate referee/games/kingmaker/testbox.py, the test box as Python literals, from its
+"""Regenerate referee/games/kingmaker/components/testbox.py, the test box as Python literals, from its
 source kingmaker-testbox.toml, after a change to that file (tests/test_kingmaker_components.py
 fails until it is run).
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.games.kingmaker import components  # noqa: E402
 
-TARGET = ROOT / "referee" / "games" / "kingmaker" / "testbox.py"
+TARGET = ROOT / "referee" / "games" / "kingmaker" / "components" / "testbox.py"
 
 
 def module_text() -> str:

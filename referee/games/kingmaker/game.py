@@ -84,7 +84,7 @@ def test_box() -> Box:
     """The invented box a `test-box` log preloads at every replay: read from its literals
     (tools/make_testbox.py makes them from TEST_BOX, checked by the schema), not parsed from
     TOML, which cost a cold `play` half of Python's start-up."""
-    from referee.games.kingmaker.testbox import ENTRIES
+    from referee.games.kingmaker.components.testbox import ENTRIES
 
     return Box(tuple(((kind, name), Entry(kind, name, values)) for kind, name, values in ENTRIES))
 
