@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,15 +85,13 @@ def test_a_test_box_replay_reads_no_components_file(monkeypatch):
     def refused(*args):
         raise AssertionError("the test box was read from TOML")
 
-    preloaded_box.cache_clear()
+    module = "referee.games.kingmaker.components.testbox"
+    monkeypatch.delitem(sys.modules, module, raising=False)  # its box is built afresh
     monkeypatch.setattr(components, "file_text", refused)
     monkeypatch.setattr(components, "load", refused)
     playout = play_out(GAME, 3, default_players(GAME, None))
-    try:
-        final = replay_log(to_log(GAME, playout))[1]
-    finally:
-        preloaded_box.cache_clear()
-    assert final.box == preloaded_box() and len(playout.events) > 50
+    final = replay_log(to_log(GAME, playout))[1]
+    assert module in sys.modules and final.box is preloaded_box() and len(playout.events) > 50
 
 
 @pytest.mark.parametrize("text,message", [

@@ -8,7 +8,6 @@ homecoming.py and peace.py).
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from referee.engine import (
@@ -29,7 +28,6 @@ from referee.games.kingmaker.components import (
     TEST_BOX_OPTION,
     Box,
     DataError,
-    Entry,
 )
 from referee.games.kingmaker.events import EVENTS, assembly, with_box
 from referee.games.kingmaker.events.base import AFTER_TIME, Base
@@ -79,14 +77,14 @@ def check_minutes(value: Any) -> int:
     return value
 
 
-@lru_cache(maxsize=1)
 def test_box() -> Box:
     """The invented box a `test-box` log preloads at every replay: read from its literals
     (tools/make_testbox.py makes them from TEST_BOX, checked by the schema), not parsed from
-    TOML, which cost a cold `play` half of Python's start-up."""
-    from referee.games.kingmaker.components.testbox import ENTRIES
+    TOML, which cost a cold `play` half of Python's start-up. Imported when first used: a
+    constant of that module, kept by the import system."""
+    from referee.games.kingmaker.components.testbox import BOX
 
-    return Box(tuple(((kind, name), Entry(kind, name, values)) for kind, name, values in ENTRIES))
+    return BOX
 
 
 class Kingmaker(Game[State]):
