@@ -9,6 +9,7 @@ import pytest
 
 from referee.errors import NotationError
 
+from referee.engine import Event
 from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import CHANCERY, Sitting
@@ -487,6 +488,19 @@ def test_the_chancery_is_listed_to_the_leader_only_r81():
     assert "options --for Ann" in GAME.legal_note(state, "Ben")
     assert "4 Chancery card(s) in play (face down)" in GAME.render(state)
     assert [e for e in GAME.legal(state, "Ann") if e.type == "bishop"]
+
+
+def test_only_the_chanceries_cards_are_private_r81():
+    """An `assign` names a Chancery card in round 3 (listed to the leader only); one that lays
+    out a card dealt to a player is his own to see, whatever step the Parliament is at."""
+    state = called(court())
+    state = evolve(state, sitting=evolve(seated(state), step="assign"))
+    pool_card = seated(state).pool[0]
+    assert GAME.private(state, Event("assign", "Ann", (("card", pool_card), ("to", "Clifford"))))
+    dealt = Event("assign", "Ben", (("card", "Bristol"), ("to", "Herbert")))
+    assert "Bristol" not in seated(state).pool
+    assert not GAME.private(state, dealt)
+    assert not GAME.private(evolve(state, sitting=None), dealt)
 
 
 def test_cards_reaching_the_chancery_later_wait_for_the_next_parliament_r82():

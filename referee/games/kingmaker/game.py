@@ -288,7 +288,8 @@ class Kingmaker(Game[State]):
         sitting = state.sitting
         if sitting is None or event.type not in ("bishop", "select", "propose", "assign"):
             return False
-        return event.type != "assign" or sitting.step == ASSIGN
+        # an `assign` is the Chancery's in round 3 (7.3); a card dealt to a player is his own
+        return event.type != "assign" or event.get("card") in sitting.pool
 
     def every_move(self, state: State, player: str | None = None,
                    listed: list[Event] | None = None) -> Iterator[Event]:
