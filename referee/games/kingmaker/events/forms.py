@@ -24,13 +24,13 @@ A few event types read by hand (a notation too irregular for a form: `declare`, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.engine import Args
 from referee.errors import NotationError
 from referee.games.kingmaker.components import norm
 from referee.games.kingmaker.notation import items, sections, shown
+from referee.values import field, value
 
 
 class Missing:
@@ -48,7 +48,7 @@ def by_hand(state: Any, words: list[str], args: Args, out: dict[str, Any]) -> An
     raise NotImplementedError("read by the event type's own `read`")
 
 
-@dataclass(frozen=True)
+@value(slots=True)
 class Slot:
     """One value of a move: its label in the listed forms, its reader and its printer."""
 
@@ -77,7 +77,7 @@ class Slot:
         return "|".join((self.label, *self.alts))
 
 
-@dataclass(frozen=True)
+@value(slots=True)
 class Key:
     """`to LOCATION`: a keyword and the value after it."""
 
@@ -92,7 +92,7 @@ class Key:
     absent_code: str = ""
 
 
-@dataclass(frozen=True)
+@value(slots=True)
 class Flag:
     """A word alone (`freemove`): the field of its name is true when it is typed."""
 
@@ -110,7 +110,7 @@ class Flag:
         return words, False
 
 
-@dataclass(frozen=True)
+@value(slots=True)
 class Either:
     """`[moving NOBLE | host NOBLE]`: one of two keywords for one value, the first printed when
     the field `when` is true (read by its event type's own `read`)."""
@@ -120,7 +120,7 @@ class Either:
     when: str
 
 
-@dataclass(frozen=True)
+@value(slots=True)
 class Case:
     """One listed line of a form: how it shows each part named (label, True: required,
     False: left out); a part not named shows as the form has it."""
