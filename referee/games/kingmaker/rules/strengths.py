@@ -44,19 +44,39 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
 
 def _strengths_moved(old: dict[str, int], reads: tuple[Any, ...], state: State
                      ) -> dict[str, int]:
-    """`_strengths` from the last state's: only the nobles moved, or whose cards changed, are
-    worked out again (while the ships, the Royal Guards and the box stand)."""
+    """`_strengths` from the last state's: only the nobles a change touches are worked out
+    again (moved, or aboard a ship that moved; whose cards or Royal Guards changed), while the
+    box stands."""
     nobles, ships, held, guards, box = reads
-    if ships is not state.ships or guards is not _guards(state) or box is not state.box:
+    if box is not state.box:
         return _all_strengths(state)
-    now = holdings(state)
+    now, guards_now = holdings(state), _guards(state)
+    touched = _guards_changed(guards, guards_now) if guards is not guards_now else set()
+    ships_now = state.ships
     out = {}
     for noble, info in state.nobles.items():
         kept = old.get(noble)
-        if kept is None or info is not nobles.get(noble) or now.get(noble) is not held.get(noble):
+        if kept is None or info is not nobles.get(noble) or \
+                now.get(noble) is not held.get(noble) or noble in touched or \
+                (ships is not ships_now and _ship_moved(info.at, ships, ships_now)):
             kept = _strength(state, noble)
         out[noble] = kept
     return out
+
+
+def _guards_changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """The nobles who gained or lost a Royal Guard (R-44)."""
+    return {by for guard in before.keys() | after.keys()
+            if before.get(guard) != after.get(guard)
+            for by in (before.get(guard), after.get(guard)) if by is not None}
+
+
+def _ship_moved(at: str, before: Any, after: Any) -> bool:
+    """Whether a noble at `at` is aboard a ship that is another now (his position follows it)."""
+    if not at.startswith("aboard:"):
+        return False
+    ship = at[7:]
+    return before.get(ship) is not after.get(ship)
 
 
 @derived(State, "nobles", "ships", "holdings", "_guards", "box", update=_strengths_moved)
