@@ -3,6 +3,8 @@ noble's or a force's strength with its parts (R-4, R-28, R-44)."""
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any, Iterable
 
 from referee.derived import derived
@@ -46,21 +48,24 @@ def _strengths_moved(old: dict[str, int], reads: tuple[Any, ...], state: State
                      ) -> dict[str, int]:
     """`_strengths` from the last state's: only the nobles a change touches are worked out
     again (moved, or aboard a ship that moved; whose cards or Royal Guards changed), while the
-    box stands."""
+    box stands. Which they are is found by comparing objects, most of it in C."""
     nobles, ships, held, guards, box = reads
     if box is not state.box:
         return _all_strengths(state)
-    now, guards_now = holdings(state), _guards(state)
-    touched = _guards_changed(guards, guards_now) if guards is not guards_now else set()
-    ships_now = state.ships
-    out = {}
-    for noble, info in state.nobles.items():
-        kept = old.get(noble)
-        if kept is None or info is not nobles.get(noble) or \
-                now.get(noble) is not held.get(noble) or noble in touched or \
-                (ships is not ships_now and _ship_moved(info.at, ships, ships_now)):
-            kept = _strength(state, noble)
-        out[noble] = kept
+    now, guards_now, current = holdings(state), _guards(state), state.nobles
+    # a noble who came in is among them: the last state had no NobleState for him
+    again = set(compress(current, map(is_not, current.values(), map(nobles.get, current))))
+    if now is not held:
+        again.update(n for n in now.keys() | held.keys() if now.get(n) is not held.get(n))
+    if guards is not guards_now:
+        again |= _guards_changed(guards, guards_now)
+    if ships is not state.ships:
+        again.update(n for n, info in current.items() if _ship_moved(info.at, ships, state.ships))
+    # the last strengths of the nobles in play (0 for one who came in: he is among `again`)
+    out = dict(zip(current, map(old.get, current, repeat(0))))
+    for noble in again:
+        if noble in current:
+            out[noble] = _strength(state, noble)
     return out
 
 
