@@ -16,7 +16,8 @@ from referee.games.kingmaker.state import State, holdings
 
 def titled(state: State, noble: str) -> bool:
     """A printed title, or a title card (one title per noble)."""
-    return bool(state.box.card(noble) and state.entry(noble).get("title")) or \
+    printed = state.box.card(noble)  # his entry (state.entry), looked up once
+    return bool(printed is not None and printed.get("title")) or \
         any(state.kind(c) == "title" for c in state.cards_of(noble))
 
 
