@@ -10,6 +10,8 @@ import copy
 from referee.engine import apply_event, load_game
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
+from referee.games.kingmaker.rules.heirs import _guards
+from referee.games.kingmaker.rules.strengths import _strength, _strengths
 from referee.games.kingmaker.state import State, holdings, moved_cards, placed, placed_afresh
 from referee.simulate import default_players, play_out
 from referee.values import fields
@@ -129,3 +131,44 @@ def test_cards_moved_are_sorted_out_as_a_fresh_pass_would():
     agrees(moved(two, {deck[1]: "deck", deck[3]: "hand:Ann"}))  # chained, one moved back
     agrees(moved(one, {"Nobody's card": "deck"}))  # a card new to the mapping
     agrees(moved(one, dict.fromkeys(deck[4:14], "discard")))
+
+
+
+def test_strengths_brought_up_to_date_follow_royal_guards():
+    """`_strengths` from the last state's works out again only the nobles a change touches,
+    a noble who gained or lost a Royal Guard (R-44) among them: asked at every event of a game
+    whose Royal Guards change hands, it agrees with every strength worked out afresh."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 24, default_players(game, 4))  # the Guards change hands 4 times
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    handed = 0
+    for event in playout.events:
+        before, state = state, apply_event(game, state, event, playout.players)
+        if state.nobles:
+            assert _strengths(state) == {n: _strength(state, n) for n in state.nobles}, event
+            handed += bool(before.nobles) and _guards(state) != _guards(before)
+    assert handed
+
+
+def test_strengths_brought_up_to_date_follow_a_ship_that_sails():
+    """A noble aboard a ship stands where the ship lies: when it sails to a port of other
+    bonus regions, his strength kept from the last state is worked out again (R-4)."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    for event in playout.events[:80]:
+        state = apply_event(game, state, event, playout.players)
+    ports = [e.name for e in state.box.of("place") if e.flag("port")]
+    changed = 0
+    for ship in state.ships:
+        for noble in state.nobles:
+            aboard = evolve(state, nobles={**state.nobles, noble: evolve(
+                state.nobles[noble], at=f"aboard:{ship}")})
+            kept = _strengths(aboard)[noble]
+            for port in ports:
+                sailed = evolve(aboard, ships={**aboard.ships, ship: evolve(
+                    aboard.ships[ship], at=f"port:{port}")})
+                assert _strengths(sailed)[noble] == _strength(sailed, noble)
+                changed += _strength(sailed, noble) != kept
+    assert changed  # some port changed a strength: the test can tell
+

@@ -481,6 +481,25 @@ def test_round_3_with_nothing_to_assign_says_why_it_ends():
     assert "round 3" not in GAME.render(state)
 
 
+def test_round_3_lasts_while_a_later_card_of_the_pool_has_an_eligible_noble():
+    """7.3: the round lasts while ANY card left has an eligible noble, not only the first: every
+    noble is titled (the Earl, first in the pool, has none), the Marshal may still go."""
+    state = give(called(court(cards=("Earl of Kent", "Marshal of England"))),
+                 "Bishop of Durham", "Talbot")
+    for title, noble in (("Earl of Essex", "Clifford"), ("Earl of Pembroke", "Herbert"),
+                         ("Earl of Wiltshire", "Bourchier")):
+        state = give(state, title, noble)  # every noble in play is titled now
+    state = sitting_of(state, tally=(("Ann", 10, 1), ("Ben", 10, 1), ("Cat", 5, 1)))
+    state = play(state, "select none")
+    assert (seated(state).round, seated(state).step) == (3, "assign")
+    assert seated(state).pool[0] == "Earl of Kent"
+    illegal(state, "assign Earl-of-Kent to Talbot", "titled")
+    state = play(state, "assign Marshal-of-England to Talbot")
+    assert seated(state).step == "business" and rules.holder(state, "Marshal of England") == \
+        "Talbot"
+    assert state.chronicle[-1][1].startswith("round 3 ends: no noble may take the 1 title(s)")
+
+
 def test_the_chancery_is_listed_to_the_leader_only_r81():
     state = called(court())
     assert not [e for e in GAME.legal(state) if e.type == "bishop" and

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+import referee.engine
+
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
@@ -198,6 +200,24 @@ def test_ports_that_ships_never_enter_and_unfriendly_ports():
     after = play(after, "siege lay Newcastle with Percy")
     assert after.sieges["Newcastle"].ship == "Le Lucas"
     assert rules.under_siege(after, "Percy")
+
+
+def test_a_noble_aboard_stands_where_his_ship_sails_r4(monkeypatch):
+    """R-4: a noble aboard counts the bonus regions of the port his ship lies in. Asked before
+    and after each sail (what the rules kept from the last state brought up to date), with the
+    self-check on: Stanley's Pembroke (+50 in Wales) counts at Harlech and Cardigan, not in
+    Lancaster's port nor at sea."""
+    monkeypatch.setattr(referee.engine, "SELFCHECK", True)
+    state = give(sea_realm(), "Earl of Pembroke", "Stanley")
+    base = rules.strength(state, "Stanley")  # at Harlech, in Conway: in Wales (R-4)
+    lancaster = play(state, "sail Le-Lucas to port:Lancaster with Stanley aboard")
+    at_sea = play(state, "sail Le-Lucas to sea:Irish-Sea with Stanley")
+    cardigan = play(moving(evolve(at_sea, moved={})),
+                    "sail Le-Lucas to port:Cardigan aboard")
+    assert {s.nobles["Stanley"].at for s in (lancaster, at_sea, cardigan)} == \
+        {"aboard:Le Lucas"}
+    assert [rules.strength(s, "Stanley") for s in (lancaster, at_sea, cardigan)] == \
+        [base - 50, base - 50, base]
 
 
 def test_r17_another_factions_ship_needs_consent():

@@ -357,7 +357,7 @@ class Box:
         return {e.name: e for (kind, _), e in self.entries if kind in CROWN or kind == "guard"}
 
     @derived("_cards")
-    def _instances(self) -> dict[str, Entry]:
+    def instances(self) -> dict[str, Entry]:
         """`crown_card` of each card in the box and of each of its numbered copies."""
         out: dict[str, Entry] = {}
         for entry in self._cards.values():
@@ -379,7 +379,7 @@ class Box:
 
     def crown_card(self, card: str) -> Entry | None:
         """The entry of a card or of one of its copies (`Welsh Mercenaries #2`; any number)."""
-        found = self._instances.get(card)
+        found = self.instances.get(card)
         return found if found is not None else self._cards.get(card_entry(card))
 
     @derived("entries")

@@ -114,6 +114,12 @@ def eligible(state: State, card: str) -> list[str]:
     return [n for n in state.nobles if eligible_problem(state, card, n) is None]
 
 
+def any_eligible(state: State, card: str) -> bool:
+    """Whether `eligible(state, card)` names anyone (asked after every vote: it stops at the
+    first)."""
+    return any(eligible_problem(state, card, n) is None for n in state.nobles)
+
+
 def commons_leader(state: State) -> str | None:
     """Round 2: the player with the most Commons of the frozen tally; nobody on a tie."""
     votes = weights(state)
@@ -181,7 +187,7 @@ def propose_next(state: State) -> State:
     s = state.sitting
     assert s is not None
     selected = s.selected
-    while selected and not eligible(state, selected[0]):
+    while selected and not any_eligible(state, selected[0]):
         selected = selected[1:]
     if selected:
         return seat(state, evolve(s, step=PROPOSE, selected=selected))
@@ -225,10 +231,10 @@ def unvoted_moves(state: State) -> list[tuple[str, str]]:
 def unvoted_or_on(state: State) -> State:
     """Round 3 lasts while a card has an eligible noble (7.3); when cards are left that none
     may take, the table is told why the round ends (their names stay face down, R-81)."""
-    if unvoted_moves(state):
-        return state
     s = state.sitting
     assert s is not None
+    if any(any_eligible(state, c) for c in cards_of_kind(state, s.pool, "title", "office")):
+        return state  # unvoted_moves(state) lists one at least
     left = len(cards_of_kind(state, s.pool, "title", "office"))
     if left:
         state = rules.chronicle(state, f"round 3 ends: no noble may take the {left} title(s) "

@@ -205,24 +205,27 @@ def _gaps(state: State, card: str) -> Iterator[tuple[str, str, str, str]]:
 def _gaps_in(box: Box, card: str) -> Iterator[tuple[str, str, str, str]]:
     entry = box.crown_card(card)
     assert entry is not None, card
-    for key in entry.missing():
-        yield entry.kind, entry.name, key, BLANK
-    if "home" in entry.missing():  # his home castles are not named yet: a castle each (§2.3)
+    missing, kind = entry.missing(), entry.kind
+    for key in missing:
+        yield kind, entry.name, key, BLANK
+    if "home" in missing:  # his home castles are not named yet: a castle each (§2.3)
         yield "place", BLANK, "kind", "castle"
-    places = list(entry.names("home")) + list(entry.names("brings"))
-    if entry.kind == "town" and entry.get("place") is not None:
-        places.append(str(entry.get("place")))
-    elif entry.kind == "town":
-        yield "place", BLANK, "kind", BLANK
-    if entry.kind == "ship" and entry.get("home_port") is not None:
-        places.append(str(entry.get("home_port")))
+    places = entry.names("home") + entry.names("brings")
+    if kind == "town":
+        place = entry.get("place")
+        if place is not None:
+            places += (str(place),)
+        else:
+            yield "place", BLANK, "kind", BLANK
+    elif kind == "ship" and entry.get("home_port") is not None:
+        places += (str(entry.get("home_port")),)
+    known = box.place_kinds  # the places whose kind is known
     for place in places:
-        found = box.place(place)
-        if found is None or found.get("kind") is None:
+        if place not in known:
             yield "place", place, "kind", BLANK
-    ships = list(entry.names("ships")) + \
-        ([rules.LE_LUCAS] if entry.name == rules.STANLEY and box.card(rules.LE_LUCAS)
-         else [])  # rule 26: Stanley comes with Le Lucas
+    ships = entry.names("ships") + \
+        ((rules.LE_LUCAS,) if entry.name == rules.STANLEY and box.card(rules.LE_LUCAS)
+         else ())  # rule 26: Stanley comes with Le Lucas
     for ship in ships:
         found = box.card(ship)
         if found is None:

@@ -50,8 +50,10 @@ def ship_obligations(state: State) -> IllegalMove | None:
     player = state.active
     for ship, info in state.ships.items():
         prefix, place = split(info.at)
+        if prefix != "port":  # at sea: no port to besiege
+            continue
         crew = [n for n in rules.aboard(state, ship) if state.owner(n) == player]
-        if prefix != "port" or not crew or any(s.ship == ship for s in state.sieges.values()):
+        if not crew or any(s.ship == ship for s in state.sieges.values()):
             continue
         if rules.is_unfortified(state, place) or rules.friendly(state, player, place):
             continue

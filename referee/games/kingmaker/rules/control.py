@@ -54,18 +54,18 @@ def friendly_snapshot(state: State, player: str,
     granted = {name for name, to in grants if to == player} if grants else set()
     found = set(places.unfortified)
     found |= granted
-    nobles, kinds = state.nobles, places.kinds
+    nobles, by_control = state.nobles, places.by_control
     by_location = _nobles_by_location(state)
-    for name in places.open_towns:  # no other faction inside
-        if all(nobles[noble].owner == player for noble in by_location.get(f"in:{name}", ())):
+    for name, within in places.open_towns:  # no other faction inside
+        men = by_location.get(within)
+        if not men or all(nobles[noble].owner == player for noble in men):
             found.add(name)
     held, astray = _places_held(state)
     for name, noble in astray:  # a controller not in play: a realm out of joint
-        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
+        if name not in granted and name in by_control:
             raise KeyError(noble)  # as looking his owner up did
-    for name in held.get(player, ()):  # controller_player, for the other kinds
-        if name not in granted and kinds.get(name) not in _NOT_BY_CONTROL:
-            found.add(name)
+    # controller_player, for the other kinds (a place granted is in already)
+    found.update(filter(by_control.__contains__, held.get(player, ())))
     # In the box's order, known kinds only, as a walk through every place would make it.
     return frozenset(filter(found.__contains__, places.names))
 
@@ -115,17 +115,18 @@ def _places_held(state: State) -> tuple[dict[str, list[str]], list[tuple[str, st
 
 class PlacesByKind(NamedTuple):
     names: tuple[str, ...]  # every place of known kind, in the box's order
-    kinds: dict[str, str]  # place -> its kind
     unfortified: tuple[str, ...]
-    open_towns: tuple[str, ...]
+    open_towns: tuple[tuple[str, str], ...]  # (P, in:P)
+    by_control: frozenset[str]  # those friendly to their controller's faction (the others)
 
 
 @derived(Box, "entries")
 def _places_by_kind(box: Box) -> PlacesByKind:
     known = box.place_kinds
-    return PlacesByKind(tuple(known), known,
-                        tuple(name for name, kind in known.items() if kind == "unfortified"),
-                        tuple(name for name, kind in known.items() if kind == "open-town"))
+    return PlacesByKind(
+        tuple(known), tuple(name for name, kind in known.items() if kind == "unfortified"),
+        tuple((name, f"in:{name}") for name, kind in known.items() if kind == "open-town"),
+        frozenset(name for name, kind in known.items() if kind not in _NOT_BY_CONTROL))
 
 
 def besieged_place(state: State, noble: str) -> str | None:

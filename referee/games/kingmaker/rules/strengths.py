@@ -3,6 +3,8 @@ noble's or a force's strength with its parts (R-4, R-28, R-44)."""
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any, Iterable
 
 from referee.derived import derived
@@ -14,7 +16,8 @@ from referee.games.kingmaker.state import State, holdings
 
 def titled(state: State, noble: str) -> bool:
     """A printed title, or a title card (one title per noble)."""
-    return bool(state.box.card(noble) and state.entry(noble).get("title")) or \
+    printed = state.box.card(noble)  # his entry (state.entry), looked up once
+    return bool(printed is not None and printed.get("title")) or \
         any(state.kind(c) == "title" for c in state.cards_of(noble))
 
 
@@ -44,19 +47,42 @@ def strength(state: State, noble: str, extra_regions: Iterable[str] = (),
 
 def _strengths_moved(old: dict[str, int], reads: tuple[Any, ...], state: State
                      ) -> dict[str, int]:
-    """`_strengths` from the last state's: only the nobles moved, or whose cards changed, are
-    worked out again (while the ships, the Royal Guards and the box stand)."""
+    """`_strengths` from the last state's: only the nobles a change touches are worked out
+    again (moved, or aboard a ship that moved; whose cards or Royal Guards changed), while the
+    box stands. Which they are is found by comparing objects, most of it in C."""
     nobles, ships, held, guards, box = reads
-    if ships is not state.ships or guards is not _guards(state) or box is not state.box:
+    if box is not state.box:
         return _all_strengths(state)
-    now = holdings(state)
-    out = {}
-    for noble, info in state.nobles.items():
-        kept = old.get(noble)
-        if kept is None or info is not nobles.get(noble) or now.get(noble) is not held.get(noble):
-            kept = _strength(state, noble)
-        out[noble] = kept
+    now, guards_now, current = holdings(state), _guards(state), state.nobles
+    # a noble who came in is among them: the last state had no NobleState for him
+    again = set(compress(current, map(is_not, current.values(), map(nobles.get, current))))
+    if now is not held:
+        again.update(n for n in now.keys() | held.keys() if now.get(n) is not held.get(n))
+    if guards is not guards_now:
+        again |= _guards_changed(guards, guards_now)
+    if ships is not state.ships:
+        again.update(n for n, info in current.items() if _ship_moved(info.at, ships, state.ships))
+    # the last strengths of the nobles in play (0 for one who came in: he is among `again`)
+    out = dict(zip(current, map(old.get, current, repeat(0))))
+    for noble in again:
+        if noble in current:
+            out[noble] = _strength(state, noble)
     return out
+
+
+def _guards_changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """The nobles who gained or lost a Royal Guard (R-44)."""
+    return {by for guard in before.keys() | after.keys()
+            if before.get(guard) != after.get(guard)
+            for by in (before.get(guard), after.get(guard)) if by is not None}
+
+
+def _ship_moved(at: str, before: Any, after: Any) -> bool:
+    """Whether a noble at `at` is aboard a ship that is another now (his position follows it)."""
+    if not at.startswith("aboard:"):
+        return False
+    ship = at[7:]
+    return before.get(ship) is not after.get(ship)
 
 
 @derived(State, "nobles", "ships", "holdings", "_guards", "box", update=_strengths_moved)
