@@ -109,6 +109,8 @@ def test_a_test_box_replay_reads_no_components_file(monkeypatch):
      "a call is WHO>PLACE"),
     ('format = "kingmaker-components/1"\nnobles = [{name = "A"}, {name = "a"}]',
      "listed twice"),
+    ('format = "kingmaker-components/1"\ntitles = [{name = "Earl #2"}]',
+     "numbers the copies of a card"),
     ('format = "kingmaker-components/1"\n[battle_chart]\ncolumns = ["2-1"]',
      "not an odds column"),
     ('format = "kingmaker-components/1"\n[death_chart]\nmajor = {winner = "99-10"}',

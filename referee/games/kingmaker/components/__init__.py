@@ -195,6 +195,9 @@ def check_values(kind: str, name: str, values: Mapping[str, Any]) -> dict[str, A
         raise DataError(f"{kind!r} is not a kind of entry ({', '.join(KINDS)})")
     if not name.strip() or '"' in name:
         raise DataError("an entry needs a name (without quotes)")
+    if card_entry(name) != name:  # `Welsh Mercenaries #2` names the second copy of a card
+        raise DataError(f"{kind} {name}: a name may not end in ' #' and a number, which "
+                        "numbers the copies of a card")
     allowed = FIELDS[kind] | COMMON
     out: dict[str, Any] = {}
     for key, value in values.items():
