@@ -791,12 +791,13 @@ class Game(Generic[S]):
 def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player],
                 at: dt.datetime | None = None, *, fields_checked: bool = False) -> S:
     """Check that `event` may be recorded now (at time `at`, when known), then apply its effect.
-    Raises IllegalMove.
-
-    `fields_checked`: the event's fields were held to its declaration already (a log's events
-    are, when it is read); they are not checked twice."""
+    Raises IllegalMove. `fields_checked`: the event's fields were held to its declaration
+    already (a log's events are, when it is read); they are not checked twice."""
     refuse_if_over(game, state)
-    return check_and_apply(game, state, event, players, at, fields_checked=fields_checked)
+    try:  # check_and_apply, without its call: a replay comes here for every event
+        return _check_and_apply(game, state, event, players, at, fields_checked)
+    except MoveError as exc:
+        raise game.ruled(exc) from None
 
 
 def refuse_if_over(game: Game[S], state: S) -> None:
