@@ -213,7 +213,8 @@ def _register(owner: type, item: Derived[Any, Any]) -> None:
         _expand_one(owner, item, _field_names(owner), by_name)
     found[item.key] = item
     if "__evolve_plan__" in owner.__dict__:  # made before this declaration: it must not stand
-        delattr(owner, "__evolve_plan__")
+        from referee.values import plan_at_first_evolve
+        setattr(owner, "__evolve_plan__", plan_at_first_evolve)
 
 
 def table(cls: type) -> dict[str, Derived[Any, Any]]:

@@ -13,32 +13,33 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from referee.derived import carry, dropped_and_waiting, readers
-from referee.values import fields
+from referee.values import PLAN, fields
 
 T = TypeVar("T")
 Plan = Callable[[Any, dict[str, Any]], Any]
-_PLAN = "__evolve_plan__"
 _new = object.__new__
 
 
 def evolve(value: T, **changes: Any) -> T:
     cls = type(value)
-    try:  # an attribute look-up (value classes inherit from no value class), a third of the
-        plan = cls.__evolve_plan__  # type: ignore[attr-defined]  # cost of cls.__dict__.get
-    except AttributeError:
-        plan = _plan(cls)
+    try:  # an attribute look-up, a third of the cost of cls.__dict__.get: every value class
+        # (and every subclass of one) has its own in its own __dict__ (values._own_plan)
+        plan = cls.__evolve_plan__  # type: ignore[attr-defined]
+    except AttributeError:  # a NamedTuple's first (a subclass of one may share it: _replace)
+        plan = plan_for(cls)
     new: T = plan(value, changes)
     return new
 
 
-def _plan(cls: type) -> Plan:
+def plan_for(cls: type) -> Plan:
+    """Work out how `cls` evolves and keep it in the class's own `__dict__`."""
     if hasattr(cls, "_replace"):  # a NamedTuple: its own, already fast
         plan: Plan = _named_tuple
     elif "__slots__" in vars(cls):  # no __dict__ to copy
         plan = _through_init(cls)
     else:
         plan = _dict_copy(cls)
-    setattr(cls, _PLAN, plan)
+    setattr(cls, PLAN, plan)
     return plan
 
 

@@ -84,6 +84,7 @@ def _make(cls: type, slots: bool) -> type:
     cls._value_shown = staticmethod(attributes(shown))  # type: ignore[attr-defined]
     cls._value_names = tuple(shown)  # type: ignore[attr-defined]
     cls.__init__ = _first_init(cls, found, slots)  # type: ignore[misc]
+    _own_plan(cls)
     if "__derived__" in cls.__dict__:  # declared in the class body: check their reads now
         from referee.derived import expand
         expand(cls)
@@ -113,6 +114,33 @@ def _fields(cls: type) -> tuple[Field, ...]:
                 setattr(cls, name, spec.default)
     _check_defaults(cls.__name__, found)
     return tuple(found)
+
+
+PLAN = "__evolve_plan__"
+
+
+def plan_at_first_evolve(value: Any, changes: dict[str, Any]) -> Any:
+    """Every value class's `__evolve_plan__` until its first evolve works its own out (in its
+    own `__dict__`, where `evolve` finds it as a plain attribute)."""
+    from referee.evolve import plan_for
+    return plan_for(type(value))(value, changes)
+
+
+def _own_plan(cls: type) -> None:
+    """Give `cls`, and every class made from it later, its own `__evolve_plan__`: a subclass
+    must never evolve through its parent's plan (it would come back as the parent)."""
+    setattr(cls, PLAN, plan_at_first_evolve)
+    own = cls.__dict__.get("__init_subclass__")
+
+    parent: Any = cls
+
+    def __init_subclass__(sub: Any, /, **kwargs: Any) -> None:
+        if own is not None:  # its own, declared in its body
+            own.__get__(None, sub)(**kwargs)
+        else:
+            super(parent, sub).__init_subclass__(**kwargs)
+        setattr(sub, PLAN, plan_at_first_evolve)
+    setattr(cls, "__init_subclass__", classmethod(__init_subclass__))
 
 
 def _check_defaults(name: str, found: list[Field]) -> None:
