@@ -212,9 +212,23 @@ def _register(owner: type, item: Derived[Any, Any]) -> None:
             by_name[before.name] = by_name[before.key] = before
         _expand_one(owner, item, _field_names(owner), by_name)
     found[item.key] = item
-    if "__evolve_plan__" in owner.__dict__:  # made before this declaration: it must not stand
-        from referee.values import plan_at_first_evolve
-        setattr(owner, "__evolve_plan__", plan_at_first_evolve)
+    if PLAN in owner.__dict__:  # made before this declaration: it must not stand
+        setattr(owner, PLAN, NoPlanYet())
+
+
+PLAN = "__evolve_plan__"  # where evolve keeps a class's plan, in the class's own __dict__
+
+
+class NoPlanYet:
+    """A value class's `__evolve_plan__` until its first evolve (referee.values gives every
+    value class, and every class made from one, its own): read, it is no attribute, and evolve
+    works out the class's own plan in its place. A subclass never finds its parent's plan, and
+    a plan once made is a plain attribute, read at no cost beyond a look-up."""
+
+    __slots__ = ()
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        raise AttributeError(PLAN)
 
 
 def table(cls: type) -> dict[str, Derived[Any, Any]]:
@@ -371,5 +385,5 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-__all__ = ["Accessor", "Derived", "SELFCHECK", "SelfCheckError", "carry", "derived",
+__all__ = ["Accessor", "Derived", "NoPlanYet", "PLAN", "SELFCHECK", "SelfCheckError", "carry", "derived",
            "dropped_and_waiting", "expand", "readers", "table", "verify"]

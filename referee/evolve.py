@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from referee.derived import carry, dropped_and_waiting, readers
-from referee.values import PLAN, fields
+from referee.derived import PLAN, carry, dropped_and_waiting, readers
+from referee.values import fields
 
 T = TypeVar("T")
 Plan = Callable[[Any, dict[str, Any]], Any]
@@ -25,7 +25,8 @@ def evolve(value: T, **changes: Any) -> T:
     try:  # an attribute look-up, a third of the cost of cls.__dict__.get: every value class
         # (and every subclass of one) has its own in its own __dict__ (values._own_plan)
         plan = cls.__evolve_plan__  # type: ignore[attr-defined]
-    except AttributeError:  # a NamedTuple's first (a subclass of one may share it: _replace)
+    except AttributeError:  # none yet (derived.NoPlanYet), or a NamedTuple's first (a
+        # subclass of one may share it: its _replace makes its own type)
         plan = plan_for(cls)
     new: T = plan(value, changes)
     return new

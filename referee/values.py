@@ -116,22 +116,12 @@ def _fields(cls: type) -> tuple[Field, ...]:
     return tuple(found)
 
 
-PLAN = "__evolve_plan__"
-
-
-def plan_at_first_evolve(value: Any, changes: dict[str, Any]) -> Any:
-    """Every value class's `__evolve_plan__` until its first evolve works its own out (in its
-    own `__dict__`, where `evolve` finds it as a plain attribute)."""
-    from referee.evolve import plan_for
-    return plan_for(type(value))(value, changes)
-
-
 def _own_plan(cls: type) -> None:
-    """Give `cls`, and every class made from it later, its own `__evolve_plan__`: a subclass
-    must never evolve through its parent's plan (it would come back as the parent)."""
-    setattr(cls, PLAN, plan_at_first_evolve)
+    """Give `cls`, and every class made from it later, its own `__evolve_plan__` (none yet): a
+    subclass must never evolve through its parent's plan (it would come back as the parent)."""
+    from referee.derived import PLAN, NoPlanYet
+    setattr(cls, PLAN, NoPlanYet())
     own = cls.__dict__.get("__init_subclass__")
-
     parent: Any = cls
 
     def __init_subclass__(sub: Any, /, **kwargs: Any) -> None:
@@ -139,7 +129,7 @@ def _own_plan(cls: type) -> None:
             own.__get__(None, sub)(**kwargs)
         else:
             super(parent, sub).__init_subclass__(**kwargs)
-        setattr(sub, PLAN, plan_at_first_evolve)
+        setattr(sub, PLAN, NoPlanYet())
     setattr(cls, "__init_subclass__", classmethod(__init_subclass__))
 
 

@@ -214,3 +214,24 @@ def test_a_value_class_keeps_its_own_init_subclass():
         y: int = 0
 
     assert made == ["Sub"] and type(evolve(Sub(1), y=2)) is Sub
+
+
+def test_a_value_declared_after_the_first_evolve_is_dropped_by_the_next():
+    """A module may declare a derived value after its class has evolved once: the plan made
+    then knew nothing of it and must not stand (the class has no plan again, its own)."""
+    from referee.derived import NoPlanYet, derived
+
+    @value
+    class Purse:
+        gold: int
+
+    assert evolve(Purse(1), gold=2) == Purse(2)
+    assert not isinstance(vars(Purse)["__evolve_plan__"], NoPlanYet)  # made
+
+    @derived(Purse, "gold")
+    def doubled(purse: Purse) -> int:
+        return 2 * purse.gold
+
+    assert isinstance(vars(Purse)["__evolve_plan__"], NoPlanYet)
+    purse = Purse(3)
+    assert doubled(purse) == 6 and doubled(evolve(purse, gold=5)) == 10
