@@ -69,6 +69,7 @@ class Derived(Generic[S, R]):
         # values it reads, and the fields it reads itself (a change of one drops it at once).
         self.derived_reads: tuple[Derived[Any, Any], ...] = ()
         self.direct: frozenset[str] = frozenset()
+        self.waits = update is not None  # it may wait for its first use (or derived_reads)
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
         if owner is not None:  # declared at module level: kept under a name no field has
@@ -94,20 +95,21 @@ class Derived(Generic[S, R]):
         return self.compute(state)
 
     def __call__(self, state: S) -> R:
-        try:
-            found: R = state.__dict__[self.key]
+        kept = state.__dict__  # asked twice rather than a KeyError caught: a third are misses
+        if self.key in kept:
+            found: R = kept[self.key]
             return found
-        except KeyError:
-            return self.compute(state)
+        return self.compute(state)
 
     def compute(self, state: Any) -> R:
         """Work the value out (from a waiting old one when it can) and keep it in `state`."""
         kept = state.__dict__
-        waiting = kept.pop(self.pending, None)
-        if waiting is not None and self.update is not None:
-            result = self.update(waiting[0], waiting[1], state)
-        elif self.derived_reads:
-            result = self._from_derived_reads(state, waiting)
+        if self.waits:  # only a value that updates or reads derived values ever waits
+            waiting = kept.pop(self.pending, None)
+            if waiting is not None and self.update is not None:
+                result = self.update(waiting[0], waiting[1], state)
+            else:
+                result = self._from_derived_reads(state, waiting)
         else:
             result = self.function(state)
         kept[self.key] = result
@@ -119,13 +121,19 @@ class Derived(Generic[S, R]):
         object; else worked out afresh. Either way its derived reads are kept in `state`, for
         the next state to compare."""
         kept = state.__dict__
-        same = waiting is not None
-        for index, item in enumerate(self.derived_reads):
-            now = kept[item.key] if item.key in kept else item.compute(state)
-            if same and now is not waiting[1][index]:  # type: ignore[index]
+        if waiting is None:
+            for item in self.derived_reads:
+                if item.key not in kept:
+                    item.compute(state)
+            return self.function(state)
+        same = True
+        for item, before in zip(self.derived_reads, waiting[1]):
+            key = item.key
+            now = kept[key] if key in kept else item.compute(state)
+            if now is not before:
                 same = False
         if same:
-            old: R = waiting[0]  # type: ignore[index]
+            old: R = waiting[0]
             return old
         return self.function(state)
 
@@ -150,11 +158,11 @@ def _accessor(item: Derived[S, R]) -> Accessor[S, R]:
     key, compute = item.key, item.compute
 
     def get(state: S) -> R:
-        try:
-            found: R = state.__dict__[key]
+        kept = state.__dict__  # asked twice rather than a KeyError caught: a third are misses
+        if key in kept:
+            found: R = kept[key]
             return found
-        except KeyError:
-            return compute(state)
+        return compute(state)
 
     get.__name__, get.__qualname__ = item.function.__name__, item.function.__qualname__
     get.__doc__, get.__module__ = item.__doc__, item.function.__module__
@@ -196,11 +204,31 @@ def _register(owner: type, item: Derived[Any, Any]) -> None:
     found: dict[str, Derived[Any, Any]] = owner.__dict__[_TABLE]
     if item.key in found:
         raise TypeError(f"{owner.__name__}: derived value {item.key!r} declared twice")
-    found[item.key] = item
     if "__value_fields__" in owner.__dict__:  # declared after the class: its fields are known
-        expand(owner)
-    if "__evolve_plan__" in owner.__dict__:  # made before this declaration: it must not stand
-        delattr(owner, "__evolve_plan__")
+        if not found:  # the class's first: the class itself is checked too
+            _refuse_cached(owner)
+        by_name: dict[str, Derived[Any, Any]] = {}
+        for before in found.values():  # expanded already: only the new one is
+            by_name[before.name] = by_name[before.key] = before
+        _expand_one(owner, item, _field_names(owner), by_name)
+    found[item.key] = item
+    if PLAN in owner.__dict__:  # made before this declaration: it must not stand
+        setattr(owner, PLAN, NoPlanYet())
+
+
+PLAN = "__evolve_plan__"  # where evolve keeps a class's plan, in the class's own __dict__
+
+
+class NoPlanYet:
+    """A value class's `__evolve_plan__` until its first evolve (referee.values gives every
+    value class, and every class made from one, its own): read, it is no attribute, and evolve
+    works out the class's own plan in its place. A subclass never finds its parent's plan, and
+    a plan once made is a plain attribute, read at no cost beyond a look-up."""
+
+    __slots__ = ()
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        raise AttributeError(PLAN)
 
 
 def table(cls: type) -> dict[str, Derived[Any, Any]]:
@@ -211,33 +239,50 @@ def table(cls: type) -> dict[str, Derived[Any, Any]]:
 
 def expand(cls: type) -> None:
     """Check each declared read of `cls`'s derived values and expand the derived ones into the
-    fields they stand for (`@value` calls this once the class has its fields)."""
+    fields they stand for (`@value` calls this once the class has its fields; a value declared
+    after that is expanded alone, as it is declared)."""
+    _refuse_cached(cls)
+    names = _field_names(cls)
+    by_name: dict[str, Derived[Any, Any]] = {}
+    for item in table(cls).values():
+        _expand_one(cls, item, names, by_name)
+
+
+def _refuse_cached(cls: type) -> None:
     if "__slots__" in cls.__dict__:
         raise TypeError(f"{cls.__name__}: a class with __slots__ cannot keep derived values")
     cached = [name for name, item in cls.__dict__.items() if isinstance(item, cached_property)]
     if cached:  # evolve would carry it over whatever changed: it reads nothing declared
         raise TypeError(f"{cls.__name__}.{cached[0]}: a cached_property beside derived values "
                         f"(declare it with @derived and the fields it reads)")
-    names = {f.name for f in cls.__dict__.get("__value_fields__", ())}
-    by_name: dict[str, Derived[Any, Any]] = {}
-    for item in table(cls).values():
-        if item.key in names:
-            raise TypeError(f"{cls.__name__}.{item.key}: a derived value named as a field")
-        reads: set[str] = set()
-        for name in item.declared:
-            if name in names:
-                reads.add(name)
-            elif name in by_name:
-                reads |= by_name[name].reads
-            else:
-                raise TypeError(f"{cls.__name__}.{item.name} reads {name!r}, which is no field "
-                                f"(nor a derived value declared before it)")
-        item.reads = frozenset(reads)
-        by_name[item.name] = by_name[item.key] = item
-        item.declared_keys = tuple(by_name[n].key if n in by_name else n for n in item.declared)
-        if item.update is None:
-            item.derived_reads = tuple(by_name[n] for n in item.declared if n in by_name)
-        item.direct = frozenset(n for n in item.declared if n in names)
+
+
+def _field_names(cls: type) -> set[str]:
+    return {f.name for f in cls.__dict__.get("__value_fields__", ())}
+
+
+def _expand_one(cls: type, item: Derived[Any, Any], names: set[str],
+                by_name: dict[str, Derived[Any, Any]]) -> None:
+    """Check `item`'s reads against the fields `names` and the derived values `by_name`
+    declared before it (by name and key), expand them, and add `item` to `by_name`."""
+    if item.key in names:
+        raise TypeError(f"{cls.__name__}.{item.key}: a derived value named as a field")
+    reads: set[str] = set()
+    for name in item.declared:
+        if name in names:
+            reads.add(name)
+        elif name in by_name:
+            reads |= by_name[name].reads
+        else:
+            raise TypeError(f"{cls.__name__}.{item.name} reads {name!r}, which is no field "
+                            f"(nor a derived value declared before it)")
+    item.reads = frozenset(reads)
+    by_name[item.name] = by_name[item.key] = item
+    item.declared_keys = tuple(by_name[n].key if n in by_name else n for n in item.declared)
+    if item.update is None:
+        item.derived_reads = tuple(by_name[n] for n in item.declared if n in by_name)
+    item.waits = item.update is not None or bool(item.derived_reads)
+    item.direct = frozenset(n for n in item.declared if n in names)
 
 
 Carried = tuple[tuple["Derived[Any, Any]", "tuple[str, ...] | None"], ...]
@@ -259,25 +304,41 @@ def readers(cls: type) -> dict[str, Carried]:
     return {name: tuple(items) for name, items in out.items()}
 
 
-def carry(old: dict[str, Any], new: dict[str, Any], readers: Carried) -> None:
-    """In `new` (a copy of `old` with a field replaced), drop each derived value of `readers`
-    (those that read the field); one that can be updated waits with what it came from, and so
-    does one that reads the field only through derived values (unless another changed field,
-    one it reads itself, drops it: then it no longer waits)."""
-    for item, keys in readers:
-        value = new.pop(item.key, _GONE)
+Waiting = tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+def dropped_and_waiting(carried: Carried) -> tuple[tuple[str, ...], Waiting]:
+    """What a change of one field does to the derived values that read it (`readers`): the
+    keys dropped at once (a value, and the old value a value of derived reads waited with when
+    the field is one it reads itself), and those that wait with what they came from (`carry`):
+    (key, key it waits under, keys of what it waits with)."""
+    dropped: list[str] = []
+    waiting = []
+    for item, keys in carried:
         if keys is None:
-            if item.derived_reads:
-                new.pop(item.pending, None)
-        elif value is not _GONE:
-            if len(keys) == 1:
-                one = old.get(keys[0], _GONE)
-                if one is not _GONE:
-                    new[item.pending] = (value, (one,))
-                continue
-            base = tuple([old.get(key, _GONE) for key in keys])
-            if _GONE not in base:  # a derived read not worked out: nothing to start from
-                new[item.pending] = (value, base)
+            dropped += (item.key, item.pending) if item.derived_reads else (item.key,)
+        else:
+            waiting.append((item.key, item.pending, keys))
+    return tuple(dropped), tuple(waiting)
+
+
+def carry(old: dict[str, Any], new: dict[str, Any], waiting: Waiting) -> None:
+    """In `new` (a copy of `old` with a field replaced), each value of `waiting` (of
+    `dropped_and_waiting`) that `old` held waits under its pending key with what it came from:
+    worked out from them at its first use. One `old` did not hold stays as it was (a value
+    waiting since an earlier state still waits with what it came from then)."""
+    for key, pending, keys in waiting:
+        if key not in new:
+            continue
+        value = new.pop(key)
+        if len(keys) == 1:
+            one = old.get(keys[0], _GONE)
+            if one is not _GONE:
+                new[pending] = (value, (one,))
+            continue
+        base = tuple([old.get(name, _GONE) for name in keys])
+        if _GONE not in base:  # a derived read not worked out: nothing to start from
+            new[pending] = (value, base)
 
 
 _GONE = object()
@@ -324,5 +385,5 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-__all__ = ["Accessor", "Derived", "SELFCHECK", "SelfCheckError", "carry", "derived", "expand", "readers",
-           "table", "verify"]
+__all__ = ["Accessor", "Derived", "NoPlanYet", "PLAN", "SELFCHECK", "SelfCheckError", "carry", "derived",
+           "dropped_and_waiting", "expand", "readers", "table", "verify"]

@@ -80,9 +80,9 @@ class Event:
 
     def __init__(self, type: str, by: str | None = None,
                  fields: tuple[tuple[str, Any], ...] = ()) -> None:
-        object.__setattr__(self, "type", type)
-        object.__setattr__(self, "by", by)
-        object.__setattr__(self, "fields", fields)
+        _set_type(self, type)  # its slots' own setters (below): a third of object.__setattr__'s
+        _set_by(self, by)
+        _set_fields(self, fields)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"an Event is immutable; {name} cannot be set")
@@ -133,6 +133,9 @@ class Event:
         for key, value in self.fields:
             out[key] = _thaw(value)
         return out
+
+
+_set_type, _set_by, _set_fields = (Event.__dict__[slot].__set__ for slot in Event.__slots__)
 
 
 @value
@@ -270,7 +273,7 @@ class Args:
     by: str | None
 
 
-FieldChecks = tuple[dict[str, Callable[[Any], bool]], frozenset[str]]
+FieldChecks = tuple[dict[str, tuple[type, Callable[[Any], bool]]], frozenset[str]]
 
 
 class EventType(Generic[S]):
@@ -788,12 +791,13 @@ class Game(Generic[S]):
 def apply_event(game: Game[S], state: S, event: Event, players: Iterable[Player],
                 at: dt.datetime | None = None, *, fields_checked: bool = False) -> S:
     """Check that `event` may be recorded now (at time `at`, when known), then apply its effect.
-    Raises IllegalMove.
-
-    `fields_checked`: the event's fields were held to its declaration already (a log's events
-    are, when it is read); they are not checked twice."""
+    Raises IllegalMove. `fields_checked`: the event's fields were held to its declaration
+    already (a log's events are, when it is read); they are not checked twice."""
     refuse_if_over(game, state)
-    return check_and_apply(game, state, event, players, at, fields_checked=fields_checked)
+    try:  # check_and_apply, without its call: a replay comes here for every event
+        return _check_and_apply(game, state, event, players, at, fields_checked)
+    except MoveError as exc:
+        raise game.ruled(exc) from None
 
 
 def refuse_if_over(game: Game[S], state: S) -> None:
@@ -848,7 +852,7 @@ def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None,
         check = checks.get(key)
         if check is None:
             return "unknown-field", key, f"{event.type} has no field {key!r}"
-        if not check(value):
+        if type(value) is not check[0] and not check[1](value):  # the kind's own type: no call
             words = KIND_WORDS[etype.fields[key]]
             return "bad-field", key, f"{event.type}.{key} must be {words}"
         if key in required:
@@ -861,8 +865,8 @@ def field_problem(etype: EventType[Any], event: Event) -> tuple[str, str | None,
 
 
 def field_checks(etype: EventType[Any]) -> FieldChecks:
-    """Each field's test of its kind, and the fields an event must have: made when a game's
-    `Events` are declared (`EventType.field_checks`), as every event of a log is held to them."""
+    """Each field's kind (its type, which passes at once, and its test), and the fields an event
+    must have: made when a game's `Events` are declared, as every event of a log is held to them."""
     checks = {key: _KIND_CHECKS[kind] for key, kind in etype.fields.items()}
     return checks, frozenset(key for key in etype.fields if key not in etype.optional)
 
@@ -885,9 +889,10 @@ def _all(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return every
 
 
-_KIND_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "str": _is_str, "int": _is_int, "bool": _is_bool, "str[]": _all(_is_str),
-    "int[]": _all(_is_int)}
+_List = type("_List", (), {})  # the type of no field's value: a list kind's test is called
+_KIND_CHECKS: dict[str, tuple[type, Callable[[Any], bool]]] = {
+    "str": (str, _is_str), "int": (int, _is_int), "bool": (bool, _is_bool),
+    "str[]": (_List, _all(_is_str)), "int[]": (_List, _all(_is_int))}
 
 
 def check_actor(game: Game[S], state: S, etype: EventType[S], event: Event,

@@ -12,30 +12,35 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from referee.derived import carry, readers
+from referee.derived import PLAN, carry, dropped_and_waiting, readers
 from referee.values import fields
 
 T = TypeVar("T")
 Plan = Callable[[Any, dict[str, Any]], Any]
-_PLAN = "__evolve_plan__"
 _new = object.__new__
 
 
 def evolve(value: T, **changes: Any) -> T:
     cls = type(value)
-    plan = cls.__dict__.get(_PLAN) or _plan(cls)
+    try:  # an attribute look-up, a third of the cost of cls.__dict__.get: every value class
+        # (and every subclass of one) has its own in its own __dict__ (values._own_plan)
+        plan = cls.__evolve_plan__  # type: ignore[attr-defined]
+    except AttributeError:  # none yet (derived.NoPlanYet), or a NamedTuple's first (a
+        # subclass of one may share it: its _replace makes its own type)
+        plan = plan_for(cls)
     new: T = plan(value, changes)
     return new
 
 
-def _plan(cls: type) -> Plan:
+def plan_for(cls: type) -> Plan:
+    """Work out how `cls` evolves and keep it in the class's own `__dict__`."""
     if hasattr(cls, "_replace"):  # a NamedTuple: its own, already fast
         plan: Plan = _named_tuple
     elif "__slots__" in vars(cls):  # no __dict__ to copy
         plan = _through_init(cls)
     else:
         plan = _dict_copy(cls)
-    setattr(cls, _PLAN, plan)
+    setattr(cls, PLAN, plan)
     return plan
 
 
@@ -99,14 +104,9 @@ def _with_derived(cls: type, allowed: frozenset[str], fresh: tuple[tuple[str, An
     `__dict__` does so only for a compact table of its own, and a state made by `__init__`
     shares its class's table (as each of its copies then did) or has a key dropped, so
     `update` went key by key (6-10% of the four games' `check`)."""
-    # Most values are dropped at once, no call; those that update or wait on derived reads
-    # go through `carry`.
-    drops = {name: tuple(item.key for item, keys in items
-                         if keys is None and not item.derived_reads)
-             for name, items in by_field.items()}
-    updates = {name: waiting for name, items in by_field.items()
-               if (waiting := tuple((item, keys) for item, keys in items
-                                    if keys is not None or item.derived_reads))}
+    # Per field: the keys dropped at once, no call (most values), and the values that wait
+    # to be updated or compared (through `carry`, when there are any).
+    actions = {name: dropped_and_waiting(items) for name, items in by_field.items()}
 
     def plan(value: Any, changes: dict[str, Any]) -> Any:
         old = value.__dict__
@@ -115,12 +115,13 @@ def _with_derived(cls: type, allowed: frozenset[str], fresh: tuple[tuple[str, An
         if not allowed.issuperset(changes):
             _refuse(cls, allowed, changes)
         for name in changes:
-            if name in by_field and changes[name] is not old[name]:
-                for key in drops[name]:  # most values: dropped at once, no call
+            if name in actions and changes[name] is not old[name]:
+                dropped, waiting = actions[name]
+                for key in dropped:
                     if key in values:
                         del values[key]
-                if name in updates:
-                    carry(old, values, updates[name])
+                if waiting:
+                    carry(old, values, waiting)
         for name, factory in fresh:
             values[name] = factory()
         new: Any = _new(cls)

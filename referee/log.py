@@ -475,7 +475,7 @@ def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
             for key, value in record.items():
                 kind = type(value)
                 if kind is list:
-                    if not all(type(v) in _SCALARS for v in value):
+                    if not _SCALARS.issuperset(map(type, value)):
                         break
                     value = tuple(value)
                 elif kind not in _SCALARS:
@@ -486,9 +486,10 @@ def _read_event(record: Any, expected_seq: int, line: int | None, loc: _Locator,
                     continue
                 fields.append((key, value))
             else:
-                fields.sort()
+                if len(fields) > 1:
+                    fields.sort()
                 event = Event(etype, by, tuple(fields))
-                return Entry(seq, event, _standard_time(at), note, line)
+                return Entry(seq, event, None if at is None else _standard_time(at), note, line)
     if line is None:  # read without lines: this one's message needs it
         line = loc.table("events", expected_seq - 1)
     return _examine_event(record, expected_seq, line, loc, source)

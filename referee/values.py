@@ -84,6 +84,7 @@ def _make(cls: type, slots: bool) -> type:
     cls._value_shown = staticmethod(attributes(shown))  # type: ignore[attr-defined]
     cls._value_names = tuple(shown)  # type: ignore[attr-defined]
     cls.__init__ = _first_init(cls, found, slots)  # type: ignore[misc]
+    _own_plan(cls)
     if "__derived__" in cls.__dict__:  # declared in the class body: check their reads now
         from referee.derived import expand
         expand(cls)
@@ -113,6 +114,23 @@ def _fields(cls: type) -> tuple[Field, ...]:
                 setattr(cls, name, spec.default)
     _check_defaults(cls.__name__, found)
     return tuple(found)
+
+
+def _own_plan(cls: type) -> None:
+    """Give `cls`, and every class made from it later, its own `__evolve_plan__` (none yet): a
+    subclass must never evolve through its parent's plan (it would come back as the parent)."""
+    from referee.derived import PLAN, NoPlanYet
+    setattr(cls, PLAN, NoPlanYet())
+    own = cls.__dict__.get("__init_subclass__")
+    parent: Any = cls
+
+    def __init_subclass__(sub: Any, /, **kwargs: Any) -> None:
+        if own is not None:  # its own, declared in its body
+            own.__get__(None, sub)(**kwargs)
+        else:
+            super(parent, sub).__init_subclass__(**kwargs)
+        setattr(sub, PLAN, NoPlanYet())
+    setattr(cls, "__init_subclass__", classmethod(__init_subclass__))
 
 
 def _check_defaults(name: str, found: list[Field]) -> None:

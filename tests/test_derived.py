@@ -237,3 +237,49 @@ def test_verify_looks_into_the_values_a_state_holds() -> None:
     with pytest.raises(SelfCheckError, match=r"Trick\.shown kept 'Ann: 7H' but works out to "
                                              r"'Bob: 7H'"):
         verify(deal)
+
+
+def test_a_declaration_after_the_class_expands_only_itself(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module declares its derived values one after the other: each is checked and expanded
+    as it comes, the ones before it are not expanded again (a game's start-up)."""
+    expanded: list[str] = []
+    expand_one = derived_module._expand_one
+
+    def recording(cls: type, item: Any, names: set[str], by_name: dict[str, Any]) -> None:
+        expanded.append(item.name)
+        expand_one(cls, item, names, by_name)
+
+    monkeypatch.setattr(derived_module, "_expand_one", recording)
+
+    @value
+    class Court:
+        lords: tuple[str, ...]
+        turn: int = 0
+
+    @derived(Court, "lords")
+    def size(court: Court) -> int:
+        return len(court.lords)
+
+    @derived(Court, "size", "turn")
+    def share(court: Court) -> float:
+        return size(court) / (court.turn + 1)
+
+    @derived(Court, "share")
+    def shown(court: Court) -> str:
+        return f"{share(court):.1f}"
+
+    assert expanded == ["size", "share", "shown"]
+    assert shown.derived.reads == {"lords", "turn"}
+    assert shown.derived.derived_reads == (share.derived,)
+    court = Court(("York", "Percy"), turn=1)
+    assert shown(court) == "1.0" and shown(evolve(court, turn=3)) == "0.5"
+
+
+def test_a_refused_declaration_is_not_kept() -> None:
+    with pytest.raises(TypeError, match="reads 'crowns', which is no field"):
+        @derived(Realm, "crowns")
+        def crowned(realm: Realm) -> int:
+            return 0
+    assert not [key for key in derived_module.table(Realm) if key.endswith("crowned")]
+    assert where(evolve(Realm(("York",)), turn=1)) == {}

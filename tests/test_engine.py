@@ -214,3 +214,34 @@ def test_registry_and_lazy_loading(monkeypatch):
     with pytest.raises(UsageError):
         load_game("absent")
     assert "absent" not in engine.available_game_ids()
+
+
+class Tally(EventType):
+    name = "tally"
+    fields = {"count": "int", "word": "str", "flag": "bool", "names": "str[]", "marks": "int[]"}
+    optional = frozenset({"word", "flag", "names", "marks"})
+
+
+class Text(str):
+    """A str of another class: still text."""
+
+
+@pytest.mark.parametrize(("fields", "problem"), [
+    ({"count": 3}, None),
+    ({"count": 3, "word": Text("hi"), "flag": False, "names": ("a", Text("b")), "marks": (1,)},
+     None),
+    ({"count": True}, "tally.count must be a whole number"),  # a bool is no number
+    ({"count": "3"}, "tally.count must be a whole number"),
+    ({"count": 1, "word": 5}, "tally.word must be text"),
+    ({"count": 1, "flag": 1}, "tally.flag must be true or false"),
+    ({"count": 1, "names": ("a", 2)}, "tally.names must be a list of text"),
+    ({"count": 1, "names": "ab"}, "tally.names must be a list of text"),
+    ({"count": 1, "marks": (1, False)}, "tally.marks must be a list of whole numbers"),
+    ({"word": "hi"}, "tally needs the field 'count'"),
+])
+def test_each_field_is_held_to_its_kind(fields: dict, problem: str | None) -> None:
+    """A value of its kind's own type passes at once; any other is tested: booleans are no
+    numbers, a str of another class is text."""
+    etype = Events(Tally())["tally"]
+    found = engine.field_problem(etype, Event("tally", None, tuple(sorted(fields.items()))))
+    assert (found and found[2]) == problem

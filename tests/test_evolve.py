@@ -156,3 +156,82 @@ def test_evolve_a_named_tuple():
     assert evolve(hand, size=2) == HiddenHand(2)
     with pytest.raises(TypeError):
         evolve(hand, colour="red")
+
+
+def test_a_subclass_evolves_through_its_own_plan_never_its_parents():
+    from typing import NamedTuple
+
+    from referee.derived import derived
+
+    @value
+    class Parent:
+        x: int
+
+    @value
+    class Child(Parent):
+        x: int
+        y: int = 0
+
+        @derived("x", "y")
+        def total(self) -> int:
+            return self.x + self.y
+
+    assert evolve(Parent(1), x=2) == Parent(2)  # the parent's plan is made first
+    child = evolve(Child(1, 2), x=3)
+    assert type(child) is Child and child == Child(3, 2) and Child.total(child) == 5
+    assert Child.total(evolve(child, y=10)) == 13
+
+    class Undeclared(Parent):  # no value class: no fields of its own, never the parent's plan
+        pass
+    assert vars(Undeclared)["__evolve_plan__"] is not vars(Parent)["__evolve_plan__"]
+    with pytest.raises(KeyError):
+        evolve(Undeclared(1), x=2)
+
+    class Pair(NamedTuple):
+        a: int
+        b: int = 0
+
+    class Named(Pair):  # a NamedTuple's subclass: its parent's _replace makes its own type
+        pass
+    assert type(evolve(Pair(3), b=2)) is Pair
+    assert evolve(Named(3), b=2) == (3, 2) and type(evolve(Named(3), b=2)) is Named
+
+
+def test_a_value_class_keeps_its_own_init_subclass():
+    made = []
+
+    @value
+    class Hooked:
+        x: int
+
+        def __init_subclass__(cls, **kwargs: Any) -> None:
+            super().__init_subclass__(**kwargs)
+            made.append(cls.__name__)
+
+    @value
+    class Sub(Hooked):
+        x: int
+        y: int = 0
+
+    assert made == ["Sub"] and type(evolve(Sub(1), y=2)) is Sub
+
+
+def test_a_value_declared_after_the_first_evolve_is_dropped_by_the_next():
+    """A module may declare a derived value after its class has evolved once: the plan made
+    then knew nothing of it and must not stand (the class has no plan again, its own)."""
+    from referee.derived import NoPlanYet, derived
+
+    @value
+    class Purse:
+        gold: int
+
+    assert evolve(Purse(1), gold=2) == Purse(2)
+    assert not isinstance(vars(Purse)["__evolve_plan__"], NoPlanYet)  # made
+
+    @derived(Purse, "gold")
+    def doubled(purse: Purse) -> int:
+        return 2 * purse.gold
+
+    assert isinstance(vars(Purse)["__evolve_plan__"], NoPlanYet)
+    purse = Purse(3)
+    assert doubled(purse) == 6 and doubled(evolve(purse, gold=5)) == 10

@@ -234,6 +234,13 @@ SQUARE_NAMED = {square_name(square): square for square in range(SQUARES)}  # a1 
 
 def ray(square: int, direction: tuple[int, int]) -> tuple[int, ...]:
     """The squares from `square` (excluded) to the valley's edge in `direction`."""
+    try:
+        return _RAYS[square, direction]
+    except KeyError:  # no square of the valley, or no step of one: worked out
+        return _ray(square, direction)
+
+
+def _ray(square: int, direction: tuple[int, int]) -> tuple[int, ...]:
     col, row = square % SIZE, square // SIZE
     across, up = direction
     steps = min(_room(col, across), _room(row, up))
@@ -248,11 +255,26 @@ def _room(at: int, toward: int) -> int:
 
 def between(start: int, end: int) -> tuple[int, ...] | None:
     """The squares strictly between two squares on one straight line, or None if not on one."""
+    try:
+        return _BETWEEN[start, end]
+    except KeyError:  # no square of the valley: worked out
+        return _between(start, end)
+
+
+def _between(start: int, end: int) -> tuple[int, ...] | None:
     across, up = end % SIZE - start % SIZE, end // SIZE - start // SIZE
     if (across or up) and (not across or not up or abs(across) == abs(up)):
         step = ((up > 0) - (up < 0)) * SIZE + (across > 0) - (across < 0)
         return tuple(range(start + step, end, step))
     return None
+
+
+# The valley's geometry as constant tables (every move is checked against them): each square's
+# ray in each direction, and what lies between any two squares.
+_RAYS = {(square, direction): _ray(square, direction)
+         for square in range(SQUARES) for direction in DIRECTIONS}
+_BETWEEN = {(start, end): _between(start, end)
+            for start in range(SQUARES) for end in range(SQUARES)}
 
 
 def place_name(place: int) -> str:
