@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 from functools import cached_property
-from typing import Any, Callable, Generic, Protocol, TypeVar, cast, overload
+from typing import Any, Callable, Generic, Iterator, Protocol, TypeVar, cast, overload
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -353,18 +353,27 @@ def verify(state: Any, after: str = "") -> None:
 
 
 def _held_values(state: Any, depth: int = 2) -> list[Any]:
-    """`state` and the values its fields hold (alone, in a tuple or as a dict's values), to
-    `depth` levels down: those of them with derived values."""
+    """`state` and the values its fields hold (alone, in a tuple, in a tuple's pairs or as a
+    dict's values), to `depth` levels down: those of them with derived values."""
     found = [state] if table(type(state)) else []
     if depth:
         for spec in type(state).__dict__.get("__value_fields__", ()):
-            held = getattr(state, spec.name)
-            inner = held.values() if isinstance(held, dict) else \
-                held if isinstance(held, tuple) else (held,)
-            for item in inner:
+            for item in _inside(getattr(state, spec.name)):
                 if "__value_fields__" in type(item).__dict__:
                     found += _held_values(item, depth - 1)
     return found
+
+
+def _inside(held: Any) -> Iterator[Any]:
+    """What a field holds: a value, a dict's values, a tuple's items and those of its pairs
+    (a box's `(key, entry)` entries)."""
+    items = held.values() if isinstance(held, dict) else \
+        held if isinstance(held, tuple) else (held,)
+    for item in items:
+        if isinstance(item, tuple) and not hasattr(item, "_fields"):  # a pair, not a record
+            yield from item
+        else:
+            yield item
 
 
 def _verify_one(state: Any, after: str) -> None:

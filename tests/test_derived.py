@@ -239,6 +239,35 @@ def test_verify_looks_into_the_values_a_state_holds() -> None:
         verify(deal)
 
 
+def test_verify_looks_into_the_pairs_a_state_holds() -> None:
+    """A box keeps its entries as (key, entry) pairs: an entry's derived values are compared
+    too, two levels down (a state, its box, the box's entries)."""
+    @value
+    class Entry:
+        name: str
+        values: tuple[tuple[str, int], ...] = ()
+
+        @derived("values")
+        def total(self) -> str:
+            return f"{self.name}: {sum(v for _, v in self.values)}"  # reads name, undeclared
+
+    @value
+    class Box:
+        entries: tuple[tuple[str, Entry], ...]
+
+    @value
+    class Game:
+        box: Box
+
+    entry = Entry("Warwick", (("troops", 20),))
+    assert entry.total == "Warwick: 20"
+    renamed = evolve(entry, name="Neville")
+    verify(Game(Box((("noble", entry),))))  # right so far
+    with pytest.raises(SelfCheckError, match=r"Entry\.total kept 'Warwick: 20' but works out "
+                                             r"to 'Neville: 20'"):
+        verify(Game(Box((("noble", renamed),))))
+
+
 def test_a_declaration_after_the_class_expands_only_itself(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A module declares its derived values one after the other: each is checked and expanded
