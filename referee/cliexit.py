@@ -7,11 +7,9 @@ traceback (`guarded`). `referee.cli.main` puts these together around the app.
 import io
 import os
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
-import typer
-
-from referee.clitext import OutputClosed, err, echo, refusal_lines
+from referee.clitext import OutputClosed, err, echo, refusal_lines, write
 from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
 from referee.textsafe import clean_line, json_text
 
@@ -29,14 +27,32 @@ def prepare_streams() -> None:
                 pass
 
 
+class Leave(Exception):
+    """Ends a command with `exit_code`, whatever it had to say already said."""
+
+    def __init__(self, exit_code: int):
+        super().__init__(exit_code)
+        self.exit_code = exit_code
+
+
 def guarded(command: Callable[[], int], as_json: bool) -> int:
     """`command`'s exit status; every failure it raises becomes a message and its status."""
-    exits, click_errors, aborts = click_exceptions()
     try:
         return command()
-    except exits as exc:
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
+        return ended_by(exc, as_json)
+    except KeyboardInterrupt:
+        err("referee: interrupted")
+        return 130
+
+
+def ended_by(exc: Exception, as_json: bool) -> int:
+    """The exit status `exc` ends a command with, its message said. Click's exceptions are
+    looked for only when Typer is loaded: a plain `play` never loads it (referee.plainplay)."""
+    exits, click_errors, aborts = click_exceptions()
+    if isinstance(exc, (Leave,) + exits):
         return exit_code(exc)
-    except click_errors as exc:
+    if isinstance(exc, click_errors):
         shown: Any = exc  # a click exception: it knows how to show itself, raw; neutralise it
         status = exit_code(exc) or EXIT_USAGE
         if as_json:
@@ -46,22 +62,39 @@ def guarded(command: Callable[[], int], as_json: bool) -> int:
             shown.show(file=text)
             err(text.getvalue().rstrip("\n"))
         return status
-    except aborts + (KeyboardInterrupt,):
+    if isinstance(exc, aborts):
         err("referee: interrupted")
         return 130
-    except RefereeError as exc:
+    if isinstance(exc, RefereeError):
         report(exc, as_json)
         return exc.exit_status
-    except (OutputClosed, BrokenPipeError):
+    if isinstance(exc, (OutputClosed, BrokenPipeError)):
         # The reader went away (e.g. `| head -1`): not an error worth a message.
         quiet_stdout()
         return EXIT_OK
-    except Exception as exc:  # noqa: BLE001 - the last line of defence against a traceback
-        err(f"referee: internal error: {type(exc).__name__}: {clean_line(exc)}")
-        err("  this is a bug in referee; please report it with the command and the log file")
-        if os.environ.get("REFEREE_DEBUG"):
-            raise
-        return EXIT_INTERNAL
+    err(f"referee: internal error: {type(exc).__name__}: {clean_line(exc)}")
+    err("  this is a bug in referee; please report it with the command and the log file")
+    if os.environ.get("REFEREE_DEBUG"):
+        raise exc
+    return EXIT_INTERNAL
+
+
+def leave(main: Callable[[], None]) -> NoReturn:
+    """`main`, then leave at once. Python's own exit would first tear down every module and
+    object (about 5 ms after a game's rules were loaded, a fifth of what a command costs above
+    Python's start-up); by then the log and the cache are written and closed, and the output
+    is flushed here. `main` itself exits the usual way."""
+    try:
+        main()
+        status = EXIT_OK
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else EXIT_OK if done.code is None else 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone or a stream closed: nothing more to say
+            pass
+    os._exit(status)
 
 
 def flush_stdout() -> None:
@@ -82,7 +115,7 @@ def report(exc: RefereeError, as_json: bool = False) -> None:
     from referee import screen
 
     if screen.colour_wanted(sys.stderr):  # the refusal itself in red; the words say it anyway
-        typer.echo(screen.paint(lines[0], "refusal", True), err=True)
+        write(sys.stderr, screen.paint(lines[0], "refusal", True))
         lines = lines[1:]
     for line in lines:
         err(line)
@@ -105,34 +138,25 @@ def _error_dict(exc: RefereeError) -> dict[str, Any]:
 
 
 def err_json(error: dict[str, Any]) -> None:
-    typer.echo(json_text({"error": error}, None), err=True)
+    write(sys.stderr, json_text({"error": error}, None))
 
 
 Kinds = tuple[type[BaseException], ...]
 
 
 def click_exceptions() -> tuple[Kinds, Kinds, Kinds]:
-    """(exit, usage/click error, abort) exception classes: Typer >= 0.16 vendors its own click,
-    older releases use click itself; catch whichever are present."""
-    exits: list[type[BaseException]] = [typer.Exit]
+    """(exit, usage/click error, abort) exception classes of whichever click is loaded: Typer
+    >= 0.16 vendors its own, older releases use click itself. None when neither is: then no
+    click exception can have been raised."""
+    exits: list[type[BaseException]] = []
     errors: list[type[BaseException]] = []
-    aborts: list[type[BaseException]] = [typer.Abort]
-    try:
-        from typer._click import (  # type: ignore[import-not-found,unused-ignore]
-            exceptions as vendored,
-        )
-
-        errors.append(vendored.ClickException)
-    except ImportError:  # pragma: no cover - older Typer
-        pass
-    try:
-        import click  # type: ignore[import-not-found]
-
-        exits.append(click.exceptions.Exit)
-        errors.append(click.ClickException)
-        aborts.append(click.exceptions.Abort)
-    except ImportError:  # pragma: no cover - Typer without click
-        pass
+    aborts: list[type[BaseException]] = []
+    for name in ("typer.exceptions", "typer._click.exceptions", "click.exceptions"):
+        loaded = sys.modules.get(name)
+        for kinds, attribute in ((exits, "Exit"), (errors, "ClickException"), (aborts, "Abort")):
+            kind = getattr(loaded, attribute, None)
+            if kind is not None:
+                kinds.append(kind)
     return tuple(exits), tuple(errors), tuple(aborts)
 
 

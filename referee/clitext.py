@@ -6,14 +6,14 @@ refusal's lines; the demo's pace. Data goes to stdout, messages to stderr.
 
 import sys
 import time
-from typing import TYPE_CHECKING, Any
-
-import typer
+from typing import IO, TYPE_CHECKING, Any
 
 from referee.errors import RefereeError, UsageError
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
+    import typer
+
     from referee.engine import Notice
 
 
@@ -23,10 +23,29 @@ class OutputClosed(Exception):
     Not an OSError, so that Typer does not turn it into exit status 1 on its way to `main`."""
 
 
+def write(stream: "IO[str] | None", text: str, nl: bool = True) -> None:
+    """`text` written and flushed at once, as click.echo writes it (so that a plain `play`,
+    which never loads Typer, prints the same bytes): no stream, nothing; escape sequences
+    stripped where the stream is no terminal (our own colour is only ever asked for one)."""
+    if stream is None:  # pragma: no cover - prepare_streams gives every command both streams
+        return
+    if nl:
+        text += "\n"
+    if "\x1b" in text:
+        import re
+
+        from referee import screen
+
+        if not screen.is_terminal(stream):
+            text = re.sub(r"\033\[[;?0-9]*[a-zA-Z]", "", text)
+    stream.write(text)
+    stream.flush()
+
+
 def echo(text: str = "", nl: bool = True) -> None:
     """Print to standard output; a closed pipe ends the command quietly (see `main`)."""
     try:
-        typer.echo(text, nl=nl)
+        write(sys.stdout, text, nl)
     except BrokenPipeError:
         raise OutputClosed() from None
 
@@ -36,14 +55,14 @@ def out(text: str = "", nl: bool = True) -> None:
 
 
 def err(text: str) -> None:
-    typer.echo(clean(text), err=True)
+    write(sys.stderr, clean(text))
 
 
 def out_json(data: Any) -> None:
     echo(json_text(data))
 
 
-def paged(ctx: typer.Context) -> Any:
+def paged(ctx: "typer.Context") -> Any:
     """The block's output through the pager when it is taller than the terminal (see
     referee.screen.paged)."""
     from referee import screen
