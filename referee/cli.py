@@ -26,7 +26,6 @@ from referee.clicomplete import (
 )
 from referee.clitext import (
     Pacer,
-    ask_secret,
     echo,
     err,
     fold,
@@ -41,7 +40,6 @@ from referee.clitext import (
     print_next,
     print_notices,
     refusal_lines,
-    show_played,
     terminal,
     turn_json,
 )
@@ -330,29 +328,9 @@ def play(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Check a move against the rules and record it in the log."""
-    from referee import session
+    from referee import plainplay  # the same move a plain `play` makes without Typer
 
-    path, text = log_path(ctx), " ".join(move)
-    try:
-        played = session.play(path, text, as_name, note)
-    except session.SecretNeeded:
-        played = session.play(path, text, as_name, note, ask_secret())
-    if as_json:
-        out_json({**played.as_dict(), "next": next_json(played.after)})
-        return
-    show_played(played, lambda said: _hand_over_move_secret(played, said))
-    print_next(played.after)
-
-
-def _hand_over_move_secret(played: Any, said: str) -> None:
-    """`play`'s secret (a drawn card, a seal's receipt) for its player alone."""
-    try:
-        for_eyes_of(played.event.by or "the player", said, err)
-    except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
-        err("referee: interrupted: the move is in the log, but its "
-            + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
-            "be shown again; `referee undo` takes the move back, then play it again")
-        raise typer.Exit(130) from None
+    plainplay.play_move(plainplay.PlainPlay(log_path(ctx), tuple(move), as_name, note, as_json))
 
 
 @app.command()
@@ -933,21 +911,8 @@ def _start(args: list[str]) -> int:
 
 
 def run() -> None:
-    """The `referee` command: `main`, then leave at once. Python's own exit would first tear
-    down every module and object (about 5 ms after a game's rules were loaded, a fifth of what
-    a command costs above Python's start-up); by then the log and the cache are written and
-    closed, and the output is flushed here. `main` itself exits the usual way."""
-    try:
-        main()
-        status = EXIT_OK
-    except SystemExit as done:
-        status = done.code if isinstance(done.code, int) else EXIT_OK if done.code is None else 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader gone or a stream closed: nothing more to say
-            pass
-    os._exit(status)
+    """`python -m referee.cli`: `main`, then leave at once (see cliexit.leave)."""
+    cliexit.leave(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
+from referee.console import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
@@ -31,7 +31,8 @@ def own_cache(tmp_path_factory, monkeypatch):
 
 @pytest.fixture
 def cli(capsys, tmp_path, monkeypatch):
-    """Run `referee ARGS...` through `referee.cli.main` in a temporary folder."""
+    """Run `referee ARGS...` through the entry point, `referee.console.main` (a plain `play`
+    without Typer, anything else by `referee.cli.main`), in a temporary folder."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("REFEREE_LOG", raising=False)
     monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "0.3")

@@ -1,6 +1,6 @@
 """Fuzz the command line the way a hostile or clumsy table would, and report bugs and hangs.
 
-Two campaigns, both through the real entry point (`referee.cli.main`, in-process):
+Two campaigns, both through the real entry point (`referee.console.main`, in-process):
 
 - **plays**: fuzzed `referee play ...` attempts on logs of every game, in every phase, with and
   without a virtual pile or deal (`--shuffle --seed`): legal moves mangled word by word, words of
@@ -49,7 +49,7 @@ from typing import Any
 
 from referee import log as logfile
 from referee import replay
-from referee.cli import main
+from referee.console import main
 from referee.engine import Game, apply_event, available_game_ids, check_and_apply, load_game
 from referee.errors import EXIT_INTERNAL, LogError, RefereeError
 from referee.evolve import evolve

@@ -1,0 +1,124 @@
+"""`referee play MOVE...` as a table types it, run without loading Typer.
+
+Importing Typer (and the click it carries) is 164 M of the 245 M instructions of
+`python -c "import typer"`: more than a whole replay of a long Kingmaker log, spent on every
+move although a move needs no parser. So the entry point (referee.console) first asks
+`recognise` whether the command line is a plain `play`: the word `play`, the move's words, and at
+most `--log PATH` in front (where `cliexit.hoist_log` puts it) and `--as NAME`, `--note TEXT`,
+`--json`, each once and each a word of its own. Such a line runs `play_move` here; every other
+line (help, completion, another command, any other spelling of an option, a value that starts
+with `-`) goes to the full command line (referee.cli), whose `play` runs the same `play_move`.
+`recognise` reads only what Typer would read the same way: the test suite holds it to that, on
+generated command lines (tests/test_plainplay.py).
+"""
+
+import sys
+from pathlib import Path
+from typing import Any, Mapping, NamedTuple, Optional
+
+from referee import cliexit
+from referee.clitext import (
+    ask_secret,
+    err,
+    for_eyes_of,
+    next_json,
+    out_json,
+    print_next,
+    show_played,
+)
+from referee.errors import EXIT_OK
+
+DEFAULT_LOG = "game.toml"
+LOG_VARIABLE = "REFEREE_LOG"  # the log when no --log is given (referee.cli's --log reads it)
+VALUED = ("--as", "--note")  # play's options that take a value
+
+
+class PlainPlay(NamedTuple):
+    """A `play` command line, read."""
+
+    log: Path
+    move: tuple[str, ...]
+    as_name: Optional[str] = None
+    note: Optional[str] = None
+    as_json: bool = False
+
+
+def recognise(args: list[str], environ: Mapping[str, str]) -> PlainPlay | None:
+    """The plain `play` that `args` (with `--log` hoisted in front) asks for; None when they
+    ask for anything else, or for a play written any other way: the full command line reads
+    those. A shell asking for completions (`*_COMPLETE` set) is never a play."""
+    if any(key.endswith("_COMPLETE") for key in environ):
+        return None
+    log = environ.get(LOG_VARIABLE) or DEFAULT_LOG  # as Typer reads it: an empty one is unset
+    rest = args
+    if rest[:1] in (["--log"], ["-l"]) and len(rest) > 1 and _is_value(rest[1]):
+        log, rest = rest[1], rest[2:]
+    if rest[:1] != ["play"]:
+        return None
+    words: list[str] = []
+    given: dict[str, str] = {}
+    tokens = iter(rest[1:])
+    for word in tokens:
+        if word in VALUED + ("--json",) and word in given:
+            return None  # a repeated option: the full command line says what it makes of it
+        if word in VALUED:
+            value = next(tokens, None)
+            if value is None or not _is_value(value):
+                return None
+            given[word] = value
+        elif word == "--json":
+            given[word] = word
+        elif word.startswith("-"):
+            return None
+        else:
+            words.append(word)
+    if not words:
+        return None
+    return PlainPlay(Path(log), tuple(words), given.get("--as"), given.get("--note"),
+                     "--json" in given)
+
+
+def _is_value(word: str) -> bool:
+    return bool(word) and not word.startswith("-")
+
+
+def play_move(request: PlainPlay) -> None:
+    """`referee play`: check the move against the rules, record it, say what it did and who acts
+    next."""
+    from referee import session
+
+    text = " ".join(request.move)
+    try:
+        played = session.play(request.log, text, request.as_name, request.note)
+    except session.SecretNeeded:
+        played = session.play(request.log, text, request.as_name, request.note, ask_secret())
+    if request.as_json:
+        out_json({**played.as_dict(), "next": next_json(played.after)})
+        return
+    show_played(played, lambda said: _hand_over_secret(played, said))
+    print_next(played.after)
+
+
+def _hand_over_secret(played: Any, said: str) -> None:
+    """`play`'s secret (a drawn card, a seal's receipt) for its player alone."""
+    try:
+        for_eyes_of(played.event.by or "the player", said, err)
+    except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
+        err("referee: interrupted: the move is in the log, but its "
+            + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
+            "be shown again; `referee undo` takes the move back, then play it again")
+        raise cliexit.Leave(130) from None
+
+
+def main(args: list[str], request: PlainPlay) -> None:
+    """`referee play` as `recognise` read it from `args` (referee.console): the move made, every
+    failure a message and its exit status, as referee.cli.main does for the full command line."""
+    status = cliexit.guarded(lambda: _run(args, request), request.as_json)
+    cliexit.flush_stdout()
+    sys.exit(status)
+
+
+def _run(args: list[str], request: PlainPlay) -> int:
+    cliexit.refuse_undecodable(args)
+    play_move(request)
+    return EXIT_OK
