@@ -34,8 +34,8 @@ check and tomllib.load of the same files, and python-chess reading the same PGN,
 less its start-up (the same script with nothing counted, a fixed hash seed). Unlike the timings,
 they do not drift with a shared virtual machine's speed, so a ratio near its goal can be told from
 noise; they are not the goal itself, which is time. For `check` they flatter: the ratio of
-instructions comes out well below that of times (0.86 against 1.16 x tomllib for King of the
-Castle; README, "Speed", says where the gap comes from), so both are printed.
+instructions comes out well below that of times (1.36 against 2.02 x tomllib for Kingmaker on
+2026-11-27; README, "Speed", says where the gap comes from), so both are printed.
 """
 
 from __future__ import annotations
