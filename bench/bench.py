@@ -29,11 +29,13 @@ Run it on an idle machine; the timings are minimums (or medians where said) of r
 (for (3), the sum of each file's best time).
 
 `--instructions` adds, where valgrind is installed, the CPU instructions of (2) beside its floor
-(callgrind's count, user space only: fsync and the disk are not in it). Unlike the timings, they
-do not drift with a shared virtual machine's speed, so a ratio near its goal can be told from
-noise; they are not the goal itself, which is time. (For `check` they would mislead: there the
-ratio of instructions came out well below that of times, 0.86 against 1.16 x tomllib for King of
-the Castle, so only times are given.)
+(callgrind's count, user space only: fsync and the disk are not in it), and of (3): each game's
+check and tomllib.load of the same files, and python-chess reading the same PGN, each one process
+less its start-up (the same script with nothing counted, a fixed hash seed). Unlike the timings,
+they do not drift with a shared virtual machine's speed, so a ratio near its goal can be told from
+noise; they are not the goal itself, which is time. For `check` they flatter: the ratio of
+instructions comes out well below that of times (1.36 against 2.02 x tomllib for Kingmaker on
+2026-11-27; README, "Speed", says where the gap comes from), so both are printed.
 """
 
 from __future__ import annotations
@@ -294,6 +296,32 @@ def instructions(command: list[str], env: dict[str, str]) -> int:
     return int(found.group(1))
 
 
+def counted_bodies(preamble: str, bodies: dict[str, str]) -> dict[str, int]:
+    """The instructions of each body of Python code run after `preamble` in one process, less
+    those of the preamble alone (the "base": start-up, imports, whatever it warms). The hash
+    seed is fixed, since set order moves a count by up to 10%; a first, uncounted base writes
+    the bytecode."""
+    env = dict(environment(), PYTHONHASHSEED="0")
+
+    def run(body: str) -> int:
+        return instructions([sys.executable, "-c", f"{preamble}\n{body}"], env)
+
+    run("pass")
+    base = run("pass")
+    return {name: run(body) - base for name, body in bodies.items()}
+
+
+def check_instructions(game_id: str, files: list[Path]) -> dict[str, int]:
+    """(3)'s instructions: checking `files` and tomllib.load of them, one after the other as in
+    `bench_check`; the game loaded and one file checked before, so that imports are not counted."""
+    preamble = ("import tomllib\nfrom pathlib import Path\nfrom referee.check import check_file\n"
+                f"from referee.engine import load_game\nload_game({game_id!r})\n"
+                f"FILES = {[str(f) for f in files]!r}\ncheck_file(Path(FILES[0]))")
+    return counted_bodies(preamble, {
+        "check_i": "for f in FILES:\n    assert check_file(Path(f)).ok",
+        "toml_i": "for f in FILES:\n    with open(f, 'rb') as h:\n        tomllib.load(h)"})
+
+
 # --------------------------------------------------------------------------------------------
 # (3), (4) check
 
@@ -390,6 +418,17 @@ def chess_games(moves_wanted: int = 20000) -> tuple[str, int] | None:
     return "\n\n".join(games), total
 
 
+def pgn_instructions(text: str, moves: int, work: Path) -> float:
+    """python-chess's instructions per move reading `text` from a file, as `read_pgn` does."""
+    path = work / "games.pgn"
+    path.write_text(text)
+    preamble = f"import chess.pgn\nstream = open({str(path)!r})"
+    return counted_bodies(preamble, {"read": (
+        "count = 0\nwhile (game := chess.pgn.read_game(stream)) is not None:\n"
+        "    count += len(list(game.mainline_moves()))\n"
+        f"assert count == {moves}, count")})["read"] / moves
+
+
 def read_pgn(text: str, moves: int) -> float:
     """CPU seconds for python-chess to read and validate every move of `text`."""
     import io
@@ -438,14 +477,14 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
     parser.add_argument("--jobs-logs", type=int, default=None, help="logs for (4): 1000")
     parser.add_argument("--instructions", action="store_true",
-                        help="also count the instructions of (2) (needs valgrind)")
+                        help="also count the instructions of (2) and (3) (needs valgrind)")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS,
                         metavar="SECTION", help="the sections to run (default: all of "
                         f"{', '.join(SECTIONS)}); `--only 2 3` gives the summary's figures")
     args = parser.parse_args()
-    counting = args.instructions
-    if counting and not shutil.which("valgrind"):
-        parser.error("--instructions needs valgrind on the PATH")
+    counting = args.instructions and shutil.which("valgrind") is not None
+    if args.instructions and not counting:
+        print("valgrind is not on the PATH: no instruction counts, only times")
     quick, only = args.quick, set(args.only)
     runs = 3 if quick else 15
     games = [load_game(g) for g in (args.games or available_game_ids())]
@@ -491,7 +530,7 @@ def main() -> None:
                   f"{t['fsync'] * 1e3:4.2f} ms); start {t['start'] * 1e3:5.1f} ms "
                   f"({t['start'] / t['floor']:.2f} x the floor {t['floor'] * 1e3:5.1f} ms)")
         if "3" in only:
-            checks, chess_rate = check_section(games, work, quick)
+            checks, chess_rate = check_section(games, work, quick, counting)
         if "4" in only:
             count = args.jobs_logs or (60 if quick else 1000)
             mixed = [f for game in games for f in make_logs(game.id, count // len(games),
@@ -511,9 +550,10 @@ def main() -> None:
           "the figures are not those of an idle machine: run again")
 
 
-def check_section(games: list[Game[Any]], work: Path,
-                  quick: bool) -> tuple[dict[str, dict[str, float]], float | None]:
-    """(3): each game's check against tomllib.load, and python-chess, in the same rounds."""
+def check_section(games: list[Game[Any]], work: Path, quick: bool,
+                  counting: bool) -> tuple[dict[str, dict[str, float]], float | None]:
+    """(3): each game's check against tomllib.load, and python-chess, in the same rounds; if
+    `counting`, their instructions too."""
     chess = chess_games(5000 if quick else 20000)
     print("\n(3) check in-process (goals: >= 32k events/s per core and >= python-chess's moves "
           "from PGN, in the same rounds; <= 1.5 x tomllib.load)")
@@ -532,7 +572,27 @@ def check_section(games: list[Game[Any]], work: Path,
               f"{rate:,.0f} events/s ({rate / versus:.2f} x python-chess); check "
               f"{c['check'] * 1e3:.0f} ms = {c['check'] / c['toml']:.2f} x tomllib.load "
               f"{c['toml'] * 1e3:.0f} ms")
+    if counting:
+        count_check_section(checks, logs, chess, work)
     return checks, chess_rate
+
+
+def count_check_section(checks: dict[str, dict[str, float]], logs: dict[str, list[Path]],
+                        chess: tuple[str, int] | None, work: Path) -> None:
+    """(3) in instructions: print them, and add them to each game's figures in `checks`."""
+    per_move = pgn_instructions(*chess, work) if chess else None
+    print("  instructions (callgrind, start-up subtracted, PYTHONHASHSEED=0):")
+    if per_move:
+        print(f"  {'python-chess from PGN':<26} {per_move:,.0f} per move")
+    for game_id, c in checks.items():
+        c.update(check_instructions(game_id.removesuffix(" timed"), logs[game_id]))
+        per_event = c["check_i"] / c["events"]
+        if per_move:
+            c["chess_x_i"] = per_move / per_event
+        print(f"  {game_id:<26} check {c['check_i'] / 1e6:,.1f} M, tomllib.load "
+              f"{c['toml_i'] / 1e6:,.1f} M: {c['check_i'] / c['toml_i']:.2f} x; "
+              f"{per_event:,.0f} per event"
+              + (f" ({c['chess_x_i']:.2f} x python-chess in instructions)" if per_move else ""))
 
 
 def print_summary(games: list[Game[Any]], plays: dict[str, dict[str, Any]],
@@ -555,7 +615,11 @@ def print_summary(games: list[Game[Any]], plays: dict[str, dict[str, Any]],
             rate = c["events"] / c["check"]
             figures.append(f"check {rate:,.0f} events/s"
                            + (f" = {rate / chess_rate:.2f} x python-chess" if chess_rate else "")
-                           + f", {c['check'] / c['toml']:.2f} x tomllib.load")
+                           + (f" ({c['chess_x_i']:.2f} x in instructions)"
+                              if "chess_x_i" in c else "")
+                           + f", {c['check'] / c['toml']:.2f} x tomllib.load"
+                           + (f" ({c['check_i'] / c['toml_i']:.2f} x in instructions)"
+                              if "check_i" in c else ""))
         print(f"  {game.id:<20} {'; '.join(figures)}")
 
 
