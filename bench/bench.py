@@ -215,6 +215,7 @@ def bench_play(game: Game[Any], runs: int, work: Path, env: dict[str, str],
     out = {"events": len(events), "floor": floor, "warm": warm_s, "cold": cold_s}
     if counting:
         out["floor_i"] = instructions([sys.executable, "-c", "import typer"], cache_env)
+        out["python_i"] = instructions([sys.executable, "-c", "pass"], cache_env)
         warm()
         out["warm_i"] = instructions(command, cache_env)
         cold()
@@ -519,6 +520,9 @@ def main() -> None:
                 print(f"  {'':<20} instructions: floor {p['floor_i'] / 1e6:,.0f} M; play "
                       f"{p['warm_i'] / 1e6:,.0f} M ({p['warm_i'] / p['floor_i']:.2f} x) warm, "
                       f"{p['cold_i'] / 1e6:,.0f} M ({p['cold_i'] / p['floor_i']:.2f} x) cold")
+                print(f"  {'':<20} above Python alone ({p['python_i'] / 1e6:,.0f} M; a plain "
+                      f"`play` loads no Typer): warm {(p['warm_i'] - p['python_i']) / 1e6:,.0f} "
+                      f"M, cold {(p['cold_i'] - p['python_i']) / 1e6:,.0f} M")
         if "2b" in only:
             print("\n(2b) referee table on the same long logs: a move, line to next prompt, in "
                   "the session (goal: <= 10 ms); start-up, whole process (goal: <= 1.3 x the "
