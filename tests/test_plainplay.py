@@ -4,6 +4,7 @@ exactly what the full command line does."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import subprocess
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import cli, plainplay
+from referee import cli, console, plainplay
 from referee import log as logfile
 from referee import replay
 from referee.cliexit import hoist_log
@@ -193,3 +194,32 @@ def test_a_plain_play_never_loads_typer(tmp_path):
         status, _, modules = done.stderr.strip().splitlines()[-1].partition(" ")
         assert status == "0", done.stderr
         assert (modules != "[]") == loads, (args, modules)
+
+
+# --------------------------------------------------------------------------------------------
+# Whatever a move raises, the same end as Typer's (typer.core._main turns Ctrl-C into a silent
+# 130, end of input into a blank line and an abort, a reader gone from a pipe into status 1)
+
+
+@pytest.mark.parametrize("raised", [
+    KeyboardInterrupt, EOFError, lambda: BrokenPipeError(errno.EPIPE, "Broken pipe"),
+    lambda: OSError(errno.EPIPE, "Broken pipe"), lambda: OSError(errno.EIO, "I/O error"),
+    lambda: ValueError("a bug"),
+], ids=["ctrl-c", "eof", "broken-pipe", "epipe", "eio", "bug"])
+def test_whatever_a_move_raises_it_ends_as_typer_ends_it(raised, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("REFEREE_DEBUG", raising=False)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # Typer may wrap both on a broken pipe
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
+
+    def ends(main) -> tuple:
+        capsys.readouterr()
+        with mock.patch("referee.session.play", side_effect=raised()), \
+                pytest.raises(SystemExit) as done:
+            main(["play", "D4"])
+        return done.value.code, *capsys.readouterr()
+
+    assert plainplay.recognise(["play", "D4"], env_without_log()) is not None
+    plain, full = ends(console.main), ends(cli.main)
+    assert plain == full
+    assert full[0] in (1, 70, 130) and "Traceback" not in full[2]
