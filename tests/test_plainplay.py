@@ -223,3 +223,22 @@ def test_whatever_a_move_raises_it_ends_as_typer_ends_it(raised, capsys, monkeyp
     plain, full = ends(console.main), ends(cli.main)
     assert plain == full
     assert full[0] in (1, 70, 130) and "Traceback" not in full[2]
+
+
+def test_a_stream_python_takes_for_ascii_gets_utf8_as_click_wrote_it(tmp_path):
+    """Standard output and error that Python encodes as ASCII (PYTHONIOENCODING=ascii, a C
+    locale without UTF-8 mode): click.echo wrote UTF-8 to them all the same (its 'misconfigured
+    stream'), and so does clitext.write, on the plain path and the full one alike."""
+    env = {**env_without_log(), "PYTHONIOENCODING": "ascii", "REFEREE_CACHE": "0"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(ENTRY + list(args), capture_output=True, cwd=tmp_path, env=env,
+                              stdin=subprocess.DEVNULL)
+
+    made = run("new", "kings-ear", "--player", "\u00c5sa:Horse", "--player", "Ben:Pig")
+    assert made.returncode == 0 and "\u00c5sa (Horse)".encode() in made.stdout, made
+    refused = run("play", "fl\u00e9\u2014")
+    assert refused.returncode == 1
+    assert "'fl\u00e9\u2014' is not a move".encode() in refused.stderr, refused.stderr
+    as_json = run("play", "D\u00e9", "--json", "--note", "\u00e9")
+    assert as_json.returncode == 1 and "'D\u00e9'".encode() in as_json.stderr, as_json.stderr
