@@ -4,6 +4,7 @@ referee.textsafe); text folded to the terminal; who acts next; a move's lines an
 refusal's lines; the demo's pace. Data goes to stdout, messages to stderr.
 """
 
+import codecs
 import sys
 import time
 from typing import IO, TYPE_CHECKING, Any
@@ -38,8 +39,26 @@ def write(stream: "IO[str] | None", text: str, nl: bool = True) -> None:
 
         if not screen.is_terminal(stream):
             text = re.sub(r"\033\[[;?0-9]*[a-zA-Z]", "", text)
-    stream.write(text)
-    stream.flush()
+    beneath = _utf8_beneath(stream)
+    if beneath is None:
+        stream.write(text)
+        stream.flush()
+    else:
+        stream.flush()
+        beneath.write(text.encode("utf-8", "replace"))
+        beneath.flush()
+
+
+def _utf8_beneath(stream: "IO[str]") -> "IO[bytes] | None":
+    """The bytes beneath a stream Python encodes as ASCII (PYTHONIOENCODING=ascii, a C locale
+    without UTF-8 mode): click.echo takes such a stream for a misconfigured one and writes UTF-8
+    to its buffer instead, so `write` does too; None for any other stream."""
+    try:
+        ascii_only = codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii"
+    except LookupError:
+        return None
+    beneath: "IO[bytes] | None" = getattr(stream, "buffer", None) if ascii_only else None
+    return beneath
 
 
 def echo(text: str = "", nl: bool = True) -> None:

@@ -12,6 +12,7 @@ with `-`) goes to the full command line (referee.cli), whose `play` runs the sam
 generated command lines (tests/test_plainplay.py).
 """
 
+import errno
 import sys
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Optional
@@ -120,5 +121,15 @@ def main(args: list[str], request: PlainPlay) -> None:
 
 def _run(args: list[str], request: PlainPlay) -> int:
     cliexit.refuse_undecodable(args)
-    play_move(request)
+    try:
+        play_move(request)
+    except KeyboardInterrupt:  # ended as Typer ends a command (typer.core._main): 130, silent
+        raise cliexit.Leave(130) from None
+    except EOFError:  # Typer: a blank line, then its abort (`guarded`: "interrupted", 130)
+        err("")
+        raise KeyboardInterrupt from None
+    except OSError as exc:  # Typer: a reader gone from a pipe is status 1, nothing said
+        if exc.errno != errno.EPIPE:
+            raise
+        raise cliexit.Leave(1) from None
     return EXIT_OK

@@ -4,6 +4,7 @@ exactly what the full command line does."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import subprocess
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import cli, plainplay
+from referee import cli, console, plainplay
 from referee import log as logfile
 from referee import replay
 from referee.cliexit import hoist_log
@@ -193,3 +194,51 @@ def test_a_plain_play_never_loads_typer(tmp_path):
         status, _, modules = done.stderr.strip().splitlines()[-1].partition(" ")
         assert status == "0", done.stderr
         assert (modules != "[]") == loads, (args, modules)
+
+
+# --------------------------------------------------------------------------------------------
+# Whatever a move raises, the same end as Typer's (typer.core._main turns Ctrl-C into a silent
+# 130, end of input into a blank line and an abort, a reader gone from a pipe into status 1)
+
+
+@pytest.mark.parametrize("raised", [
+    KeyboardInterrupt, EOFError, lambda: BrokenPipeError(errno.EPIPE, "Broken pipe"),
+    lambda: OSError(errno.EPIPE, "Broken pipe"), lambda: OSError(errno.EIO, "I/O error"),
+    lambda: ValueError("a bug"),
+], ids=["ctrl-c", "eof", "broken-pipe", "epipe", "eio", "bug"])
+def test_whatever_a_move_raises_it_ends_as_typer_ends_it(raised, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("REFEREE_DEBUG", raising=False)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # Typer may wrap both on a broken pipe
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
+
+    def ends(main) -> tuple:
+        capsys.readouterr()
+        with mock.patch("referee.session.play", side_effect=raised()), \
+                pytest.raises(SystemExit) as done:
+            main(["play", "D4"])
+        return done.value.code, *capsys.readouterr()
+
+    assert plainplay.recognise(["play", "D4"], env_without_log()) is not None
+    plain, full = ends(console.main), ends(cli.main)
+    assert plain == full
+    assert full[0] in (1, 70, 130) and "Traceback" not in full[2]
+
+
+def test_a_stream_python_takes_for_ascii_gets_utf8_as_click_wrote_it(tmp_path):
+    """Standard output and error that Python encodes as ASCII (PYTHONIOENCODING=ascii, a C
+    locale without UTF-8 mode): click.echo wrote UTF-8 to them all the same (its 'misconfigured
+    stream'), and so does clitext.write, on the plain path and the full one alike."""
+    env = {**env_without_log(), "PYTHONIOENCODING": "ascii", "REFEREE_CACHE": "0"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(ENTRY + list(args), capture_output=True, cwd=tmp_path, env=env,
+                              stdin=subprocess.DEVNULL)
+
+    made = run("new", "kings-ear", "--player", "\u00c5sa:Horse", "--player", "Ben:Pig")
+    assert made.returncode == 0 and "\u00c5sa (Horse)".encode() in made.stdout, made
+    refused = run("play", "fl\u00e9\u2014")
+    assert refused.returncode == 1
+    assert "'fl\u00e9\u2014' is not a move".encode() in refused.stderr, refused.stderr
+    as_json = run("play", "D\u00e9", "--json", "--note", "\u00e9")
+    assert as_json.returncode == 1 and "'D\u00e9'".encode() in as_json.stderr, as_json.stderr
