@@ -92,12 +92,23 @@ def play_move(request: PlainPlay) -> None:
     try:
         played = session.play(request.log, text, request.as_name, request.note)
     except session.SecretNeeded:
-        played = session.play(request.log, text, request.as_name, request.note, ask_secret())
+        played = session.play(request.log, text, request.as_name, request.note, _secret())
     if request.as_json:
         out_json({**played.as_dict(), "next": next_json(played.after)})
         return
     show_played(played, lambda said: _hand_over_secret(played, said))
     print_next(played.after)
+
+
+def _secret() -> str:
+    """The move's secret, typed unseen; Ctrl-C at its prompt ends the line the prompt left open
+    and says that nothing was recorded (the move is played only once its secret is known)."""
+    try:
+        return ask_secret()
+    except KeyboardInterrupt:
+        err("")
+        err("referee: interrupted: nothing was recorded")
+        raise cliexit.Leave(130) from None
 
 
 def _hand_over_secret(played: Any, said: str) -> None:

@@ -345,6 +345,29 @@ def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
     return child
 
 
+@pytest.mark.parametrize("entry", [["-m", "referee"],
+                                   ["-c", "from referee.cli import run; run()"]])
+def test_ctrl_c_at_the_secret_prompt_ends_its_line_and_says_nothing_was_recorded(tmp_path, entry):
+    """King of the Castle's chosen squires are typed unseen: Ctrl-C at that prompt leaves the
+    log as it was, and says so on a line of its own, by the plain `play` and the full command
+    line alike (it used to end in silence, the cursor after the prompt)."""
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
+    subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "new", "king-of-the-castle",
+                    "-p", "Ann", "-p", "Ben"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    before = (tmp_path / "g.toml").read_bytes()
+    child = pexpect.spawn(PYTHON, [*entry, "--log", "g.toml", "play", "squires"],
+                          cwd=str(tmp_path), env=env, dimensions=(24, 80), encoding="utf-8",
+                          timeout=60)
+    child.expect("Secret \\(not shown\\): ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "\r\nreferee: interrupted: nothing was recorded" in child.before
+    assert (tmp_path / "g.toml").read_bytes() == before
+
+
 def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(tmp_path):
     """Ctrl-C before the receipt was shown: the seal is in the log, its receipt is lost; the
     player is told so (and `undo` takes the seal back), never left without a word."""
