@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import referee.engine
+from referee.engine import Event
 
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
@@ -593,3 +594,27 @@ def test_random_play_does_not_end_a_turn_that_r47_holds_open():
     assert state.drew and "Ben holds heirs of both houses" in GAME.to_act(state).prompt
     assert "next" not in {e.type for e in GAME.legal(state)}
     assert playout.events[156].type != "next"
+
+
+@pytest.mark.parametrize("square", ["sq:Bosworth Field", "sq:Bosworth-Field", "sq:Hill, east",
+                                    "sq:  the  ford", "sq:-"])
+def test_free_text_reads_back_from_the_notation_it_prints(square):
+    """A square's free text prints so that it reads back as it is: a `-` stands for a space,
+    but text in quotes is as written (`sq:"Bosworth-Field"` was read back as `Bosworth Field`,
+    and a comma in quotes was dropped)."""
+    state = moving(realm())
+    after = event(state, "move", by="Ann", nobles=["Neville"], to=square)  # legal as logged
+    typed = GAME.format(state, Event.make("move", "Ann", nobles=["Neville"], to=square))
+    assert GAME.parse(state, typed, "Ann")["to"] == square, typed
+    assert after.nobles["Neville"].at == square
+
+
+@pytest.mark.parametrize("square", ['sq:A"B', "sq:Field = Bosworth", "sq:A=B"])
+def test_free_text_the_notation_cannot_write_back_is_refused_in_a_log(square):
+    """A log edited by hand may hold text no move can type: a quote, or an = that reads back
+    as a declaration (R-2). It is refused as no location, never recorded as something else."""
+    state = moving(realm())
+    with pytest.raises(IllegalMove) as info:
+        event(state, "move", by="Ann", nobles=["Neville"], to=square)
+    assert info.value.code == "bad-location" and "cannot write this text back" in \
+        info.value.message

@@ -256,15 +256,18 @@ def parse_place(state: State, words: Sequence[str], text: str) -> str:
                 place_aliases(state))
 
 
-def parse_location(state: State, words: Sequence[str], text: str) -> str:
-    """`in:P`, `near:P`, `sq:TEXT`, `aboard:SHIP`, `port:P`, `sea:TEXT` (a bare P is in:P)."""
+def parse_location(state: State, words: Sequence[str], text: str, inside: str = "in") -> str:
+    """`in:P`, `near:P`, `sq:TEXT`, `aboard:SHIP`, `port:P`, `sea:TEXT` (a bare P, or in:P, is
+    `inside`:P). Free text is as written when quoted (`sq:"Bosworth-Field"`), as `shown` quotes
+    a name with a `-` in it; unquoted, a `-` stands for a space."""
     prefix, name = location_words(words, text)
+    prefix = inside if prefix == "in" else prefix
     if prefix in ("in", "near", "port"):
         name = find(name, place_names(state), "place", text, place_aliases(state))
     elif prefix == "aboard":
         name = find(name, list(state.ships), "ship in play", text)
-    else:
-        name = unquote(name).replace("-", " ")
+    elif not any('"' in word for word in words):
+        name = name.replace("-", " ")
     return f"{prefix}:{name}"
 
 
@@ -439,7 +442,20 @@ def check_location(state: State, location: str) -> str:
     elif prefix not in ("sq", "sea") or not name.strip():
         raise refuse(f"{location!r} is not a location (in:, near:, sq:, aboard:, port:, sea:)",
                      "bad-location", "§3")
+    elif not written_back(state, location):
+        raise refuse(f"{location!r}: the notation cannot write this text back as it is (a "
+                     "quote or an = in it): name the square or the sea without them",
+                     "bad-location", "§3")
     return rules.normal(state, location) if prefix == "in" else location
+
+
+def written_back(state: State, location: str) -> bool:
+    """Whether free text (`sq:`, `sea:`) reads back from its notation as it is, and not as a
+    declaration (R-2): a log edited by hand may hold text no move can type."""
+    shown = shown_location(location)
+    typed = tokens(shown)
+    return not split_trailing_declarations(typed)[1] and \
+        parse_location(state, typed, shown) == location
 
 
 # --------------------------------------------------------------------------------------------

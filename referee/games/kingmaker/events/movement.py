@@ -334,9 +334,7 @@ def embark_problem(state: State, player: str, noble: str, ship: str, where: str,
 
 def sea_location(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
     """`port:P` (a bare P, or in:P, is its port) or `sea:TEXT`."""
-    prefix, name = location_words(words, args.text)
-    prefix = "port" if prefix == "in" else prefix
-    return parse_location(state, [f"{prefix}:{name}"], args.text)
+    return parse_location(state, words, args.text, inside="port")
 
 
 class Sail(Base):
