@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import referee.engine
 from referee.engine import Event
@@ -609,12 +610,45 @@ def test_free_text_reads_back_from_the_notation_it_prints(square):
     assert after.nobles["Neville"].at == square
 
 
-@pytest.mark.parametrize("square", ['sq:A"B', "sq:Field = Bosworth", "sq:A=B"])
+@pytest.mark.parametrize("square", ['sq:A"B', "sq:Field = Bosworth", "sq:A=B", 'sq:"', 'sq:""',
+                                    'sea:"', "sq: Bosworth-Field", "sq:Hill, east ", "sq:A\tB"])
 def test_free_text_the_notation_cannot_write_back_is_refused_in_a_log(square):
     """A log edited by hand may hold text no move can type: a quote, or an = that reads back
-    as a declaration (R-2). It is refused as no location, never recorded as something else."""
+    as a declaration (R-2), a tab, spaces at the ends of quoted text. It is refused as no
+    location, never recorded as something else (a lone quote printed as a word naming nothing,
+    and was refused as a typing mistake, no-location)."""
     state = moving(realm())
     with pytest.raises(IllegalMove) as info:
         event(state, "move", by="Ann", nobles=["Neville"], to=square)
     assert info.value.code == "bad-location" and "cannot write this text back" in \
         info.value.message
+
+
+def test_a_refusal_of_free_text_names_what_cannot_be_written_back():
+    """Spaces at the ends of text the notation quotes do not read back (a typed name is
+    trimmed): the refusal says so, not that the text holds a quote or an =."""
+    state = moving(realm())
+    with pytest.raises(IllegalMove) as info:
+        event(state, "move", by="Ann", nobles=["Neville"], to="sq:Bosworth-Field ")
+    assert "spaces at the ends of text with a - or a ," in info.value.message
+
+
+FREE_TEXT = st.text(st.sampled_from(list("aZ -,'09\u00e9\u00df\u03a9") + ['"', "=", "\t", ":"]),
+                    max_size=8)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prefix=st.sampled_from(["sq", "sea"]), text=FREE_TEXT)
+def test_free_text_in_a_log_reads_back_or_is_refused_as_no_location(prefix, text):
+    """Any free text a log may hold is either refused as bad-location or printed as a move that
+    reads back to the same location; nothing else is ever raised."""
+    where = f"{prefix}:{text}"
+    state = moving(realm())
+    try:
+        event(state, "move", by="Ann", nobles=["Neville"], to=where)
+    except IllegalMove as refused:
+        if refused.code == "bad-location":
+            return
+        assert prefix == "sea" and refused.code == "not-a-land-location", refused.code
+    typed = GAME.format(state, Event.make("move", "Ann", nobles=["Neville"], to=where))
+    assert GAME.parse(state, typed, "Ann")["to"] == where, typed

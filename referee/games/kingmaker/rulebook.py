@@ -27,7 +27,8 @@ RULEBOOK = Rulebook(
              "  unfortified    no   -    -    0     (no inside: in:P is near:P)"),
         Rule("§3", "Locations: in:P (inside), near:P (its open square), sq:TEXT (another land "
              "square), aboard:SHIP; ships lie at port:P or sea:TEXT (a - in TEXT stands for a "
-             "space, but \"TEXT\" in quotes is as written; no = in it). A force is one faction's "
+             "space, but \"TEXT\" in quotes is as written, less spaces at its ends; no quote or = "
+             "in it). A force is one faction's "
              "nobles at one location. Strength: troops + title, office, mercenaries, Royal "
              "Guard, + regional bonuses (R-4). Under siege: everyone inside a besieged place, "
              "and aboard a ship besieging a port. A garrison ally is a noble inside another "

@@ -444,7 +444,8 @@ def check_location(state: State, location: str) -> str:
                      "bad-location", "§3")
     elif not written_back(state, location):
         raise refuse(f"{location!r}: the notation cannot write this text back as it is (a "
-                     "quote or an = in it): name the square or the sea without them",
+                     "quote, an =, white space other than spaces, or spaces at the ends of "
+                     "text with a - or a , in it): name the square or the sea without them",
                      "bad-location", "§3")
     return rules.normal(state, location) if prefix == "in" else location
 
@@ -454,8 +455,11 @@ def written_back(state: State, location: str) -> bool:
     declaration (R-2): a log edited by hand may hold text no move can type."""
     shown = shown_location(location)
     typed = tokens(shown)
-    return not split_trailing_declarations(typed)[1] and \
-        parse_location(state, typed, shown) == location
+    try:  # a lone quote prints as a word that names nothing
+        return not split_trailing_declarations(typed)[1] and \
+            parse_location(state, typed, shown) == location
+    except NotationError:
+        return False
 
 
 # --------------------------------------------------------------------------------------------
