@@ -91,11 +91,31 @@ def paged(ctx: "typer.Context") -> Any:
 
 def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
     """Text for one player only: on a terminal, behind the hand-over screen (see
-    referee.screen.handover); else printed once by `plain` (standard output by default)."""
+    referee.screen.handover); else printed once by `plain` (standard output by default).
+    Cancelled there (Ctrl-C, Ctrl-D), it shows nothing, says so, and ends with 130."""
     from referee import screen
+    from referee.cliexit import Leave
 
     sys.stdout.flush()
-    screen.handover(player, text, plain)
+    try:
+        screen.handover(player, text, plain)
+    except screen.NotShown as cancelled:
+        err(f"referee: {not_shown(player, cancelled.key)}; the same command shows it again")
+        raise Leave(130) from None
+
+
+def not_shown(player: str, key: str) -> str:
+    """What a hand-over cancelled by `key` (Ctrl-C, Ctrl-D) showed: nothing."""
+    return f"hand-over cancelled ({key}): nothing was shown to {clean_line(player)}"
+
+
+def secret_lost(played: Any, key: str, undo: str) -> str:
+    """A move's secret (a drawn card, a seal's receipt) whose hand-over was cancelled: the move
+    is recorded (it was played before its secret could be shown), the secret is gone, and
+    `undo` (the command to type where the player is) takes the move back."""
+    secret = "receipt" if played.receipt else "drawn card"
+    return (f"hand-over cancelled ({key}): the move is in the log, but its {secret} was not "
+            f"shown and cannot be shown again; {undo} takes the move back, then play it again")
 
 
 def print_next(table: Any) -> None:
@@ -238,14 +258,15 @@ def refusal_lines(exc: RefereeError) -> list[str]:
 
 
 def ask_secret() -> str:
-    """A secret typed at the table without echo (or read from a pipe), never shown or stored."""
+    """A secret typed at the table without echo (or read from a pipe), never shown or stored.
+    Ctrl-D at the terminal's prompt is EOFError: the caller drops the move and says so."""
     try:
         if sys.stdin is not None and sys.stdin.isatty():
             import getpass
 
             return getpass.getpass("Secret (not shown): ")
         return sys.stdin.readline().rstrip("\n") if sys.stdin is not None else ""
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"the secret could not be read from standard input ({exc}): type it "
                          "at a terminal, or give it on one line of standard input",
                          code="no-secret") from None

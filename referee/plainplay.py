@@ -21,10 +21,10 @@ from referee import cliexit
 from referee.clitext import (
     ask_secret,
     err,
-    for_eyes_of,
     next_json,
     out_json,
     print_next,
+    secret_lost,
     show_played,
 )
 from referee.errors import EXIT_OK
@@ -101,24 +101,30 @@ def play_move(request: PlainPlay) -> None:
 
 
 def _secret() -> str:
-    """The move's secret, typed unseen; Ctrl-C at its prompt ends the line the prompt left open
-    and says that nothing was recorded (the move is played only once its secret is known)."""
+    """The move's secret, typed unseen; Ctrl-C or Ctrl-D at its prompt ends the line the prompt
+    left open and says that nothing was recorded (the move is played only once its secret is
+    known)."""
     try:
         return ask_secret()
     except KeyboardInterrupt:
         err("")
         err("referee: interrupted: nothing was recorded")
         raise cliexit.Leave(130) from None
+    except EOFError:  # Ctrl-D at a terminal: no secret, no move, as with Ctrl-C
+        err("")
+        err("referee: no secret was typed (Ctrl-D): nothing was recorded")
+        raise cliexit.Leave(130) from None
 
 
 def _hand_over_secret(played: Any, said: str) -> None:
     """`play`'s secret (a drawn card, a seal's receipt) for its player alone."""
+    from referee import screen
+
+    sys.stdout.flush()
     try:
-        for_eyes_of(played.event.by or "the player", said, err)
-    except KeyboardInterrupt:  # the move is written: its secret must not vanish unsaid
-        err("referee: interrupted: the move is in the log, but its "
-            + ("receipt" if played.receipt else "drawn card") + " was not shown and cannot "
-            "be shown again; `referee undo` takes the move back, then play it again")
+        screen.handover(played.event.by or "the player", said, err)
+    except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
+        err("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
         raise cliexit.Leave(130) from None
 
 

@@ -188,13 +188,24 @@ def keyboard(stdin: IO[str] | None = None) -> IO[str] | None:
         return None
 
 
+class NotShown(Exception):
+    """The hand-over was cancelled at its first screen (Ctrl-C, or Ctrl-D: the end of input),
+    so the secret was not shown; the screen is wiped. `key` names what was pressed, and the
+    caller says what was not shown and whether it can be shown again."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
 def handover(player: str, secret: str, plain: Callable[[str], None] | None = None, *,
              stdout: IO[str] | None = None, stdin: IO[str] | None = None,
              colour: bool | None = None) -> None:
     """Show `secret` to `player` alone. On a terminal: clear the screen, name the player and
     wait for Enter (the others look away), show the secret, wait for Enter, then wipe the screen
-    and the scrollback before anything else is printed. Off a terminal the secret is printed
-    once, plainly, by `plain` (standard output by default)."""
+    and the scrollback before anything else is printed. Ctrl-C or Ctrl-D instead of the first
+    Enter shows nothing (NotShown): whoever pressed it may not be the player. Off a terminal the
+    secret is printed once, plainly, by `plain` (standard output by default)."""
     out = sys.stdout if stdout is None else stdout
     keys = keyboard(stdin) if is_terminal(out) else None
     if keys is None:
@@ -202,10 +213,15 @@ def handover(player: str, secret: str, plain: Callable[[str], None] | None = Non
         return
     bright = colour_wanted(out) if colour is None else colour
     try:
-        out.write(WIPE + paint(f"{clean_line(player)} only", "act", bright)
-                  + " \u2014 press Enter (everyone else, look away)")
-        out.flush()
-        keys.readline()  # Ctrl-C here leaves the secret unseen: the caller says so
+        try:  # the flush inside: a Ctrl-C as soon as the words are out is pressed here
+            out.write(WIPE + paint(f"{clean_line(player)} only", "act", bright)
+                      + " \u2014 press Enter (everyone else, look away)")
+            out.flush()
+            pressed = keys.readline()
+        except KeyboardInterrupt:
+            raise NotShown("Ctrl-C") from None
+        if not pressed:  # the end of input (Ctrl-D) is no Enter: it cancels, as Ctrl-C does
+            raise NotShown("Ctrl-D")
         out.write(HOME_CLEAR + clean(secret).rstrip("\n")
                   + "\n\nPress Enter when done: the screen is wiped.")
         try:  # the flush inside: a Ctrl-C as soon as the words are out is still an Enter

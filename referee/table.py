@@ -54,7 +54,8 @@ class Console(Protocol):
         """A secret typed unseen (a sealed move's letters), never kept or shown."""
 
     def show_secret(self, player: str, text: str) -> None:
-        """Show `text` to `player` alone (a hand-over screen), then wipe it."""
+        """Show `text` to `player` alone (a hand-over screen), then wipe it; screen.NotShown
+        when the hand-over was cancelled before it was shown."""
 
 
 @value
@@ -127,7 +128,7 @@ def kept(table: session.Table, line: str) -> bool:
 
 
 def _move(path: Path, known: session.Known, words: list[str], console: Console) -> Outcome:
-    from referee import clitext
+    from referee import clitext, screen
     from referee.cliexit import refuse_undecodable
 
     as_name, note, move = _move_options(words)
@@ -139,7 +140,14 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
         played = session.play(path, text, as_name, note, console.read_secret(), known=known,
                               cache=False)
     player = played.event.by or "the table"
-    clitext.show_played(played, lambda said: console.show_secret(player, said))
+
+    def hand_over(said: str) -> None:
+        try:
+            console.show_secret(player, said)
+        except screen.NotShown as cancelled:  # the move is in the log: say what became of it
+            console.say(_sentence(clitext.secret_lost(played, cancelled.key, "`undo`")))
+
+    clitext.show_played(played, hand_over)
     if played.after.finished:
         clitext.print_next(played.after)
     return Outcome(played.known)
@@ -187,6 +195,9 @@ def _undo(path: Path, known: session.Known, flags: list[str], console: Console) 
 def _read(path: Path, known: session.Known, args: list[str], console: Console) -> Outcome:
     """`status`, `options`, `score`, `history`, `rules`: the command `referee` runs, so the
     answers and their options are the same; `--for NAME` goes to NAME's eyes only."""
+    from referee.clitext import not_shown
+    from referee.screen import NotShown
+
     current = session.load_known(path, known)
     if current is not known:
         console.say(f"{clean_line(path)} was changed by another command: read again "
@@ -201,7 +212,11 @@ def _read(path: Path, known: session.Known, args: list[str], console: Console) -
         captured = io.StringIO()
         with contextlib.redirect_stdout(captured):
             status = _run_cli(path, args)
-        console.show_secret(player, captured.getvalue().rstrip("\n"))
+        try:
+            console.show_secret(player, captured.getvalue().rstrip("\n"))
+        except NotShown as cancelled:  # back to the prompt, as Ctrl-C there drops a line
+            console.say(_sentence(f"{not_shown(player, cancelled.key)}; "
+                                  f"`{clean_line(shlex.join(args))}` shows it again"))
     return Outcome(current, status)
 
 
@@ -323,6 +338,11 @@ def _refused(console: Console, exc: RefereeError) -> None:
 
     for line in refusal_lines(exc):
         console.say(line)
+
+
+def _sentence(text: str) -> str:
+    """`text` said as a line of the session: a capital first, a full stop last."""
+    return text[:1].upper() + text[1:] + "."
 
 
 def _utf8() -> bool:

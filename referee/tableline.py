@@ -146,9 +146,11 @@ class Terminal(Plain):
         try:
             return super().read_secret()
         except KeyboardInterrupt:  # as at the prompt: the move is dropped, the session goes on
-            self.write("\n")
-            raise UsageError("no secret was typed (Ctrl-C): nothing was recorded",
-                             code="no-secret") from None
+            key = "Ctrl-C"
+        except EOFError:  # Ctrl-D cancels this line alike: the session ends only at its prompt
+            key = "Ctrl-D"
+        self.write("\n")
+        raise UsageError(f"no secret was typed ({key}): nothing was recorded", code="no-secret")
 
     def follow(self, known: session.Known) -> None:
         self.known = known

@@ -182,6 +182,58 @@ def test_handover_off_a_terminal_prints_the_secret_once_plainly():
     assert said == ["to stderr"]
 
 
+class _Keys(io.StringIO):
+    """A terminal's keyboard in a test: what is typed, then the end of input (Ctrl-D)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_end_of_input_at_the_hand_over_cancels_it_and_shows_nothing():
+    """Ctrl-D where Enter is awaited is not an Enter: the secret is not shown (it used to be),
+    the screen is wiped, and the caller learns that it was cancelled and how."""
+    shown = _Keys()
+    with pytest.raises(screen.NotShown) as cancelled:
+        screen.handover("Ann", "SECRET-XYZ 42", stdout=shown, stdin=_Keys(""), colour=False)
+    assert cancelled.value.key == "Ctrl-D"
+    assert "SECRET-XYZ" not in shown.getvalue()
+    assert shown.getvalue() == screen.WIPE + "Ann only \u2014 press Enter (everyone else, look " \
+        "away)" + screen.WIPE
+    # Enter, then the end of input once it was shown: the end of input ends it as Enter does
+    seen = _Keys()
+    screen.handover("Ann", "SECRET-XYZ 42", stdout=seen, stdin=_Keys("\n"), colour=False)
+    assert "SECRET-XYZ 42" in seen.getvalue() and seen.getvalue().endswith(screen.WIPE)
+
+
+def hand_over_on_a_terminal(folder: Path, *args: str) -> pexpect.spawn:
+    """`referee ARGS` (on a Dwarf King game in its middle) on an 80x24 pseudo-terminal, waiting
+    at the hand-over screen's first Enter."""
+    log = midgame_log(folder, "dwarf-king", seed=1, point=0.3)
+    child = pexpect.spawn(PYTHON, ["-m", "referee", "--log", str(log), *args], cwd=str(folder),
+                          env={**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"},
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    child.expect_exact("Ann only")
+    return child
+
+
+@pytest.mark.parametrize("key", ["Ctrl-D", "Ctrl-C"])
+@pytest.mark.parametrize("command, secret", [("status", "as Ann sees it"),
+                                             ("options", "Ann has no move now")])
+def test_cancelled_at_the_hand_over_a_players_screen_is_not_shown_and_says_so(
+        tmp_path, key, command, secret):
+    """`status --for Ann`: Ctrl-D (or Ctrl-C) instead of Enter shows nothing (Ctrl-D used to
+    show Ann's hand to everyone), says so on a line of its own, and ends with 130."""
+    child = hand_over_on_a_terminal(tmp_path, command, "--for", "Ann")
+    child.sendeof() if key == "Ctrl-D" else child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    said = child.before
+    assert secret not in said and "Press Enter when done" not in said
+    assert said.rstrip().endswith(f"{screen.WIPE}referee: hand-over cancelled ({key}): nothing "
+                                  "was shown to Ann; the same command shows it again")
+    assert child.exitstatus == 130
+
+
 def test_play_squires_hands_the_drawn_squires_and_receipt_to_their_player(tmp_path):
     referee = [PYTHON, "-m", "referee", "--log", "g.toml"]
     made = subprocess.run(referee + ["new", "king-of-the-castle", "-p", "Ann", "-p", "Ben",
@@ -368,19 +420,44 @@ def test_ctrl_c_at_the_secret_prompt_ends_its_line_and_says_nothing_was_recorded
     assert (tmp_path / "g.toml").read_bytes() == before
 
 
-def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(tmp_path):
-    """Ctrl-C before the receipt was shown: the seal is in the log, its receipt is lost; the
-    player is told so (and `undo` takes the seal back), never left without a word."""
+@pytest.mark.parametrize("key", ["Ctrl-C", "Ctrl-D"])
+def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(tmp_path,
+                                                                                      key):
+    """Ctrl-C or Ctrl-D before the receipt was shown: the seal is in the log, its receipt is
+    lost; the player is told so (and `undo` takes the seal back), never left without a word
+    (Ctrl-D used to show the receipt and the drawn squires to everyone)."""
     child = squires_on_a_terminal(tmp_path)
-    child.sendintr()
+    child.sendintr() if key == "Ctrl-C" else child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
     said = child.before
-    assert "Your receipt" not in said and child.exitstatus == 130
-    assert "receipt was not shown" in said and "referee undo" in said
+    assert "Your receipt" not in said and "Drawn for you" not in said
+    assert child.exitstatus == 130
+    assert f"referee: hand-over cancelled ({key}): the move is in the log, but its receipt was " \
+        "not shown and cannot be shown again; `referee undo` takes the move back" in said
     undone = subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "undo"], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True)
     assert undone.returncode == 0 and "squires" in undone.stdout
+
+
+def test_ctrl_d_at_the_secret_prompt_records_nothing_and_says_so(tmp_path):
+    """Ctrl-D where a seal's letters are typed unseen: no secret, no move (it used to say that
+    standard input could not be read, "type it at a terminal", at a terminal)."""
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
+    subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "new", "king-of-the-castle",
+                    "-p", "Ann", "-p", "Ben"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    before = (tmp_path / "g.toml").read_bytes()
+    child = pexpect.spawn(PYTHON, ["-m", "referee", "--log", "g.toml", "play", "squires"],
+                          cwd=str(tmp_path), env=env, dimensions=(24, 80), encoding="utf-8",
+                          timeout=60)
+    child.expect_exact("Secret (not shown): ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert child.before == "\r\nreferee: no secret was typed (Ctrl-D): nothing was recorded\r\n"
+    assert (tmp_path / "g.toml").read_bytes() == before
 
 
 def test_ctrl_c_once_the_secret_was_shown_ends_the_hand_over_like_enter(tmp_path):

@@ -305,9 +305,11 @@ def test_a_sealed_secret_is_handed_over_wiped_and_never_kept(tmp_path):
     child.expect(pexpect.EOF)
 
 
-def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_path):
-    """Ctrl-C while a seal's letters are asked for (unseen) drops that move, as Ctrl-C drops a
-    line at the prompt: nothing is recorded, and the same player is asked again."""
+@pytest.mark.parametrize("key", ["Ctrl-C", "Ctrl-D"])
+def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_path, key):
+    """Ctrl-C (or Ctrl-D) while a seal's letters are asked for (unseen) drops that move, as
+    Ctrl-C drops a line at the prompt: nothing is recorded, and the same player is asked again
+    (Ctrl-D used to say that standard input could not be read: "type it at a terminal")."""
     path = castle_game(tmp_path)
     before = path.read_bytes()
     child = start(tmp_path, path, columns=120)
@@ -315,8 +317,8 @@ def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_
     child.expect_exact(" > ")
     child.sendline("squires")
     child.expect_exact("Secret (not shown): ")
-    child.sendintr()
-    child.expect_exact("nothing was recorded")
+    child.sendintr() if key == "Ctrl-C" else child.sendeof()
+    child.expect_exact(f"\r\nreferee: no secret was typed ({key}): nothing was recorded\r\n")
     child.expect_exact("Ann · seals the squires they back")
     child.expect_exact(" > ")
     assert path.read_bytes() == before
@@ -324,3 +326,67 @@ def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+SEALS = "{} · seals the squires they back (`squires`, then type your three letters unseen) > "
+
+
+@pytest.mark.parametrize("key", ["Ctrl-C", "Ctrl-D"])
+def test_a_hand_over_cancelled_in_the_session_shows_nothing_and_goes_back_to_the_prompt(
+        tmp_path, key):
+    """`status --for Ann`, then Ctrl-D (or Ctrl-C) instead of Enter: Ann's board is not shown
+    (Ctrl-D used to show it to everyone; Ctrl-C ended the session, 130, without a word), the
+    session says so and what shows it again, and goes on at its prompt."""
+    path = castle_game(tmp_path)
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact(SEALS.format("Ann"))
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("status --for Ann")
+    child.expect_exact("Ann only")
+    child.sendeof() if key == "Ctrl-D" else child.sendintr()
+    child.expect_exact(f"Hand-over cancelled ({key}): nothing was shown to Ann; "
+                       "`status --for Ann` shows it again.\r\n")
+    child.expect_exact(SEALS.format("Ann"))
+    child.sendline("status --for Ann")  # the same line shows it, the session still reads Enter
+    child.expect_exact("Ann only")
+    child.sendline("")
+    child.expect_exact("as Ann sees it")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
+    child.expect_exact(SEALS.format("Ann"))
+    child.logfile_read = None
+    said = heard.getvalue()
+    assert "as Ann sees it" not in said[:said.index("Hand-over cancelled")]
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("key", ["Ctrl-C", "Ctrl-D"])
+def test_a_receipts_hand_over_cancelled_in_the_session_says_the_seal_is_recorded(tmp_path, key):
+    """A seal's receipt is handed over after the seal is written: cancelled there, the receipt
+    is never shown, the session says that the seal is in the log and that `undo` (the line to
+    type here) takes it back, and follows the log (the next line is no "changed" refusal)."""
+    path = castle_game(tmp_path)
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact(SEALS.format("Ann"))
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("squires")
+    child.expect_exact("Secret (not shown): ")
+    child.sendline("QBZ")
+    child.expect_exact("Ann only")
+    child.sendeof() if key == "Ctrl-D" else child.sendintr()
+    child.expect_exact(f"Hand-over cancelled ({key}): the move is in the log, but its receipt was "
+                       "not shown and cannot be shown again; `undo` takes the move back, then "
+                       "play it again.\r\n")
+    child.expect_exact(SEALS.format("Ben"))
+    child.sendline("undo")
+    child.expect_exact("Retracted event 1: ")
+    child.expect_exact(SEALS.format("Ann"))
+    child.logfile_read = None
+    assert "Your receipt" not in heard.getvalue() and "QBZ" not in heard.getvalue()
+    assert "changed by another command" not in heard.getvalue()
+    assert path.read_bytes().count(b"[[events]]") == 0
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
