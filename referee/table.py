@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -25,23 +26,33 @@ from referee.errors import EXIT_OK, RefereeError, UsageError
 from referee.textsafe import clean_line
 from referee.values import value
 
-READS = ("options", "status", "score", "history", "rules")  # answered by the CLI's own commands
-COMMANDS = (*READS, "undo", "help", "quit")
-ALIASES = {"?": "options", "exit": "quit"}
-FLAGS = {"options": ("--for", "--all"), "status": ("--for",), "undo": ("--force",)}
+# answered by the CLI's own commands, on the log as it stands
+READS = ("options", "status", "score", "history", "rules", "scoresheet")
+WRITES = ("correct",)  # the CLI's own command too, under the log's lock as a move is
+COMMANDS = (*READS, *WRITES, "undo", "help", "quit")
+# the CLI's other commands: a line of the shell, not of a session on one log
+ELSEWHERE = ("games", "new", "components", "table", "declare", "export", "check", "simulate",
+             "demo")
+ALIASES = {"?": "options", "exit": "quit", "sheet": "scoresheet"}
+FLAGS = {"options": ("--for", "--all"), "status": ("--for",), "undo": ("--force",),
+         "scoresheet": ("--format", "--place", "--paper", "--output"),
+         "correct": ("--why", "--by", "--as", "--insert", "--delete", "--also", "--force")}
 PLAYER_FLAGS = ("--for", "--as")
 
 HELP = """\
-Type a move as `referee play` takes it (Tab completes it; `--as NAME` says who makes it,
-`--note TEXT` keeps a note), or one of:
-  options, ?   the legal moves now (`options --for NAME`: NAME's own, shown to NAME only)
-  status       the board (`status --for NAME`: as NAME sees it, shown to NAME only)
+Type a move as `referee play` takes it (Tab completes it; `--as NAME` says who
+makes it, `--note TEXT` keeps a note), or one of:
+  options, ?   the legal moves now (`--for NAME`: NAME's own, for NAME's eyes)
+  status       the board (`--for NAME`: as NAME sees it, for NAME's eyes)
   score        the scores as they stand
   history      every move so far
-  undo         take the last move back (`undo --force` for a card everyone has seen)
+  undo         take the last move back (`--force`: a card everyone has seen)
+  correct      fix an earlier move: `correct N MOVE --why TEXT --by NAME`
+  scoresheet   the sheet, as `referee scoresheet` prints it (`sheet` too)
   rules        the rules of this game
   help         this text
-  quit         leave (Ctrl-D too); every move is already in the log"""
+  quit         leave (Ctrl-D too); every move is already in the log
+Any other command of referee: `quit`, then type it at the shell."""
 
 
 class Console(Protocol):
@@ -102,7 +113,25 @@ def answer(path: Path, known: session.Known, line: str, console: Console) -> Out
         return _undo(path, known, words[1:], console)
     if head in READS:
         return _read(path, known, [head, *words[1:]], console)
+    if head in WRITES:
+        return _write(path, known, [head, *words[1:]], console)
+    if head == "play" or head in ELSEWHERE:
+        _elsewhere(known.table, words)
     return _move(path, known, words, console)
+
+
+def _elsewhere(table: session.Table, words: list[str]) -> None:
+    """Refuse a line that is a command of the shell (`new`, `export`...) or a move typed after
+    `play`, unless the game has a move of that name (Kingmaker's `declare`, Dwarf King's
+    `play`): it would otherwise be refused as a move that breaks a rule."""
+    first = clean_line(words[0])
+    if session._verb(table.game, words[0]) is not None:
+        return
+    if words[0].casefold() == "play":
+        raise UsageError(f"'{first}' is not needed in the session: type the move itself "
+                         f"(`{clean_line(' '.join(words[1:]) or 'MOVE')}`)")
+    raise UsageError(f"'{first}' is not a session line: type `quit`, then "
+                     f"`referee {first} ...` at the shell")
 
 
 def split(line: str) -> list[str]:
@@ -149,7 +178,7 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
 
     clitext.show_played(played, hand_over)
     if played.after.finished:
-        clitext.print_next(played.after)
+        _next(console, played.after)
     return Outcome(played.known)
 
 
@@ -177,14 +206,12 @@ def _move_options(words: list[str]) -> tuple[str | None, str | None, list[str]]:
 
 
 def _undo(path: Path, known: session.Known, flags: list[str], console: Console) -> Outcome:
-    from referee.clitext import print_next
-
     if any(flag != "--force" for flag in flags):
         raise UsageError("undo takes only --force")
     undone = session.undo(path, force=bool(flags), known=known)
     console.say(f"Retracted event {undone.entry.seq}: {clean_line(undone.text)}")
     if undone.table.finished:
-        print_next(undone.table)
+        _next(console, undone.table)
     return Outcome(undone.known)
 
 
@@ -198,10 +225,7 @@ def _read(path: Path, known: session.Known, args: list[str], console: Console) -
     from referee.clitext import not_shown
     from referee.screen import NotShown
 
-    current = session.load_known(path, known)
-    if current is not known:
-        console.say(f"{clean_line(path)} was changed by another command: read again "
-                    f"({len(current.table.log.entries)} event(s) now).")
+    current = _current(path, known, console)
     if args[0] == "rules" and len(args) == 1:
         args.append(current.table.game.id)
     session.remember(path, current.data, current.table)  # the command finds the game replayed in the cache
@@ -220,6 +244,17 @@ def _read(path: Path, known: session.Known, args: list[str], console: Console) -
     return Outcome(current, status)
 
 
+def _write(path: Path, known: session.Known, args: list[str], console: Console) -> Outcome:
+    """`correct`: the command `referee` runs (it holds the log's lock while it reads, replays
+    and writes, as a move does); the session then follows the log it wrote."""
+    current = _current(path, known, console)
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        status = _run_cli(path, args)
+    console.say(here(said.getvalue().rstrip("\n")))
+    return Outcome(session.load_known(path, current), status)
+
+
 def _for_whom(table: session.Table, args: list[str]) -> str | None:
     """The player `--for NAME` names (the output is theirs alone), or None. Named twice, the
     command shows the last one's (as click reads an option), so that one is taken here too."""
@@ -231,10 +266,21 @@ def _for_whom(table: session.Table, args: list[str]) -> str | None:
     return table.player(name) if name else None
 
 
+def _current(path: Path, known: session.Known, console: Console) -> session.Known:
+    """The log as it now stands; the session says so when another command changed it."""
+    current = session.load_known(path, known)
+    if current is not known:
+        console.say(f"{clean_line(path)} was changed by another command: read again "
+                    f"({len(current.table.log.entries)} event(s) now).")
+    return current
+
+
 def _run_cli(path: Path, args: list[str]) -> int:
     """`referee --log PATH ARGS...` in this process, its messages among the conversation."""
     from referee import cli
 
+    if any(word in ("--log", "-l") or word.startswith("--log=") for word in args):
+        raise UsageError(f"the session's log is {clean_line(path)}: a line takes no --log")
     with contextlib.redirect_stderr(sys.stdout):
         try:
             cli.main(["--log", str(path), *args])
@@ -300,13 +346,11 @@ class Reader(Console, Protocol):
 def run(path: Path, console: Reader) -> int:
     """The session, until `quit` or the end of input. Its exit status: 0; when standard input
     is not a terminal (a script), the status of the last line refused, if any."""
-    from referee.clitext import print_next
-
     known = session.load_known(path)
     status = EXIT_OK
     console.say(opening(path, known.table))
     if known.table.finished:
-        print_next(known.table)
+        _next(console, known.table)
     dot = "·" if _utf8() else "-"
     try:
         while True:
@@ -337,7 +381,24 @@ def _refused(console: Console, exc: RefereeError) -> None:
     from referee.clitext import refusal_lines
 
     for line in refusal_lines(exc):
-        console.say(line)
+        console.say(here(line))
+
+
+def _next(console: Console, table: session.Table) -> None:
+    """What comes next once the game is over or stopped, as `play` says it, said here."""
+    from referee.clitext import print_next
+
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        print_next(table)
+    console.say(here(said.getvalue().rstrip("\n")))
+
+
+def here(text: str) -> str:
+    """A message as the session says it: a command it takes named as the line to type here
+    (`undo --force`, not `referee undo --force`; a move without `referee play`)."""
+    text = text.replace("`referee play ", "`")
+    return re.sub(r"`referee (%s)\b" % "|".join(COMMANDS), r"`\1", text)
 
 
 def _sentence(text: str) -> str:

@@ -92,7 +92,9 @@ def test_undo_keeps_the_force_rule_and_notes_and_as_reach_the_log(typed):
     typed.cli("new", "kings-ear", *KE_PLAYERS)
     result = typed("draw PA3 --note 'first card'", "place Stag --as Ann", "undo", "undo")
     assert "Retracted event 2: place Stag" in result.out
-    assert "use `referee undo --force`" in result.out and result.status == 2
+    # the line to type here, not the shell's command (it used to say `referee undo --force`)
+    assert "use `undo --force` to retract it" in result.out and result.status == 2
+    assert "`referee undo" not in result.out
     result = typed("undo --force", "history")
     assert "Retracted event 1: draw Pig Army 3" in result.out
     log = (typed.cli.path / "game.toml").read_text()
@@ -113,9 +115,16 @@ def test_a_finished_game_says_so_and_prompts_game_over(typed):
     from tests.conftest import EXAMPLES
 
     (typed.cli.path / "game.toml").write_bytes((EXAMPLES / "dwarf-king.toml").read_bytes())
-    result = typed("score")
-    assert "The game is over: `referee scoresheet` prints the sheet." in result.out
+    before = (typed.cli.path / "game.toml").read_bytes()
+    result = typed("score", "scoresheet", "sheet --format csv")
+    assert "The game is over: `scoresheet` prints the sheet." in result.out
     assert "game over > score" in result.out
+    # the sheet itself, where it used to be refused as a move after the end of the game
+    sheet = result.out.split("game over > scoresheet\n")[1]
+    assert sheet.startswith("The Dwarf King\nCat wins with 15 points after 7 hands\n")
+    assert "game over > sheet --format csv\nPlayer,Hand 1," in result.out
+    assert "no more moves" not in result.out and result.status == 0
+    assert (typed.cli.path / "game.toml").read_bytes() == before
 
 
 def test_a_missing_log_says_how_to_start_one(typed):
@@ -183,7 +192,9 @@ def test_tab_offers_commands_moves_players_and_flags(cli):
     path = cli.path / "game.toml"
     table = session.load(path)
     assert sessions.completions(table, "", "") == ["draw", "options", "status", "score",
-                                                   "history", "rules", "undo", "help", "quit"]
+                                                   "history", "rules", "scoresheet", "correct",
+                                                   "undo", "help", "quit"]
+    assert sessions.completions(table, "correct 1 ", "--w") == ["--why"]
     assert sessions.completions(table, "", "dr") == ["draw"]
     assert sessions.completions(table, "draw ", "p") == ["Pig"]
     assert sessions.completions(table, "draw Pig ", "a") == ["Army"]
@@ -263,3 +274,61 @@ def test_no_standard_input_at_all_is_the_end_of_input(cli, monkeypatch):
     result = cli("table")
     assert result.status == 0, result.err
     assert "0 event(s) in game.toml" in result.out and result.err == ""
+
+
+def test_correct_runs_in_the_session_and_the_session_follows_the_log_it_wrote(typed):
+    """`correct` is the command `referee correct` (it used to be refused as a bad move: "a move
+    takes --as NAME and --note TEXT, not --why"); the next move is recorded after it, with no
+    "changed by another command", and a reveal's refusal names the line to type here."""
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    result = typed("draw PA3", "place Stag", "correct 2 place Boar --why misplaced --by Dan",
+                   "draw HR4", "correct 1 draw Pig Army 2 --why typo --by Dan", "correct 1")
+    said = result.out.splitlines()
+    at = said.index("Ben · draw or trade > correct 2 place Boar --why misplaced --by Dan")
+    assert said[at + 1:at + 5] == [
+        "Corrected event 2: now Ann: place Boar (was Ann: place Stag)",
+        "Every later event replays; the original stays in the log (2 event(s) now).",
+        "Next: Ben - draw or trade",
+        "Ben · draw or trade > draw HR4"]
+    assert said[at + 5] == "Ben: draw Horse Religion 4"
+    assert "changed by another command" not in result.out
+    assert "referee: event 1 (draw) revealed hidden information that everyone has now seen; " \
+        "use `correct --force` to correct it anyway" in said
+    assert "Error: Missing option '--why'." in said  # the command's own word on its options
+    assert "not a move" not in result.out and "--note TEXT" not in result.out
+    history = typed.cli("history").out
+    assert "place Boar   [corrected (1)]" in history and "draw Horse Religion 4" in history
+
+
+def test_a_command_of_the_shell_is_not_a_session_line_and_says_how_to_run_it(typed):
+    """`new`, `export`... and a move typed after `play` are refused as what they are, not as
+    moves that break a rule; a game whose move is named `play` (Dwarf King) keeps it."""
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    before = (typed.cli.path / "game.toml").read_bytes()
+    result = typed("new kings-ear -p Ann", "export", "play draw PA3", "status --log other.toml")
+    assert result.out.splitlines()[3:10] == [
+        "referee: 'new' is not a session line: type `quit`, then `referee new ...` at the shell",
+        "Ann · draw or trade > export",
+        "referee: 'export' is not a session line: type `quit`, then `referee export ...` at the "
+        "shell",
+        "Ann · draw or trade > play draw PA3",
+        "referee: 'play' is not needed in the session: type the move itself (`draw PA3`)",
+        "Ann · draw or trade > status --log other.toml",
+        "referee: the session's log is game.toml: a line takes no --log"]
+    assert (typed.cli.path / "game.toml").read_bytes() == before and result.status == 2
+    typed.cli("--log", "dk.toml", "new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat")
+    dwarf = typed("play K5", log="dk.toml")
+    assert "not needed in the session" not in dwarf.out and "referee: " in dwarf.out
+
+
+def test_every_command_of_referee_is_a_session_line_or_said_to_be_the_shell_s():
+    from referee.cli import app
+
+    names = {c.name or c.callback.__name__ for c in app.registered_commands}  # type: ignore
+    session_lines = {*sessions.READS, *sessions.WRITES, "undo"}
+    assert names == session_lines | set(sessions.ELSEWHERE) | {"play"}
+    assert not session_lines & set(sessions.ELSEWHERE)
+
+
+def test_help_fits_80_columns():
+    assert max(map(len, sessions.HELP.splitlines())) <= 80, sessions.HELP
