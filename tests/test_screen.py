@@ -397,12 +397,19 @@ def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
     return child
 
 
+SAID_AT_THE_SECRET_PROMPT = {"Ctrl-C": "interrupted: nothing was recorded",
+                             "Ctrl-D": "no secret was typed (Ctrl-D): nothing was recorded"}
+
+
+@pytest.mark.parametrize("key", list(SAID_AT_THE_SECRET_PROMPT))
 @pytest.mark.parametrize("entry", [["-m", "referee"],
                                    ["-c", "from referee.cli import run; run()"]])
-def test_ctrl_c_at_the_secret_prompt_ends_its_line_and_says_nothing_was_recorded(tmp_path, entry):
-    """King of the Castle's chosen squires are typed unseen: Ctrl-C at that prompt leaves the
-    log as it was, and says so on a line of its own, by the plain `play` and the full command
-    line alike (it used to end in silence, the cursor after the prompt)."""
+def test_ctrl_c_at_the_secret_prompt_ends_its_line_and_says_nothing_was_recorded(tmp_path, entry,
+                                                                                  key):
+    """King of the Castle's chosen squires are typed unseen: Ctrl-C (or Ctrl-D) at that prompt
+    leaves the log as it was, and says so on a line of its own, by the plain `play` and the full
+    command line alike (Ctrl-C used to end in silence, the cursor after the prompt; Ctrl-D said
+    that standard input could not be read, "type it at a terminal", at a terminal)."""
     env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
     subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "new", "king-of-the-castle",
                     "-p", "Ann", "-p", "Ben"], cwd=tmp_path, env=env, check=True,
@@ -412,11 +419,11 @@ def test_ctrl_c_at_the_secret_prompt_ends_its_line_and_says_nothing_was_recorded
                           cwd=str(tmp_path), env=env, dimensions=(24, 80), encoding="utf-8",
                           timeout=60)
     child.expect("Secret \\(not shown\\): ")
-    child.sendintr()
+    child.sendintr() if key == "Ctrl-C" else child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
-    assert "\r\nreferee: interrupted: nothing was recorded" in child.before
+    assert child.before.endswith(f"\r\nreferee: {SAID_AT_THE_SECRET_PROMPT[key]}\r\n")
     assert (tmp_path / "g.toml").read_bytes() == before
 
 
@@ -438,26 +445,6 @@ def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_b
     undone = subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "undo"], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True)
     assert undone.returncode == 0 and "squires" in undone.stdout
-
-
-def test_ctrl_d_at_the_secret_prompt_records_nothing_and_says_so(tmp_path):
-    """Ctrl-D where a seal's letters are typed unseen: no secret, no move (it used to say that
-    standard input could not be read, "type it at a terminal", at a terminal)."""
-    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
-    subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "new", "king-of-the-castle",
-                    "-p", "Ann", "-p", "Ben"], cwd=tmp_path, env=env, check=True,
-                   capture_output=True)
-    before = (tmp_path / "g.toml").read_bytes()
-    child = pexpect.spawn(PYTHON, ["-m", "referee", "--log", "g.toml", "play", "squires"],
-                          cwd=str(tmp_path), env=env, dimensions=(24, 80), encoding="utf-8",
-                          timeout=60)
-    child.expect_exact("Secret (not shown): ")
-    child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
-    assert child.before == "\r\nreferee: no secret was typed (Ctrl-D): nothing was recorded\r\n"
-    assert (tmp_path / "g.toml").read_bytes() == before
 
 
 def test_ctrl_c_once_the_secret_was_shown_ends_the_hand_over_like_enter(tmp_path):

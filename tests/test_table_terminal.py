@@ -331,16 +331,22 @@ def test_ctrl_c_at_the_secret_prompt_drops_the_move_and_the_session_goes_on(tmp_
 SEALS = "{} · seals the squires they back (`squires`, then type your three letters unseen) > "
 
 
+def castle_session(tmp_path: Path) -> tuple[Path, pexpect.spawn, io.StringIO]:
+    """A session on a new King of the Castle game, at Ann's prompt, and all it says from now."""
+    path = castle_game(tmp_path)
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact(SEALS.format("Ann"))
+    heard = child.logfile_read = io.StringIO()
+    return path, child, heard
+
+
 @pytest.mark.parametrize("key", ["Ctrl-C", "Ctrl-D"])
 def test_a_hand_over_cancelled_in_the_session_shows_nothing_and_goes_back_to_the_prompt(
         tmp_path, key):
     """`status --for Ann`, then Ctrl-D (or Ctrl-C) instead of Enter: Ann's board is not shown
     (Ctrl-D used to show it to everyone; Ctrl-C ended the session, 130, without a word), the
     session says so and what shows it again, and goes on at its prompt."""
-    path = castle_game(tmp_path)
-    child = start(tmp_path, path, columns=120)
-    child.expect_exact(SEALS.format("Ann"))
-    heard = child.logfile_read = io.StringIO()
+    _, child, heard = castle_session(tmp_path)
     child.sendline("status --for Ann")
     child.expect_exact("Ann only")
     child.sendeof() if key == "Ctrl-D" else child.sendintr()
@@ -368,10 +374,7 @@ def test_a_receipts_hand_over_cancelled_in_the_session_says_the_seal_is_recorded
     """A seal's receipt is handed over after the seal is written: cancelled there, the receipt
     is never shown, the session says that the seal is in the log and that `undo` (the line to
     type here) takes it back, and follows the log (the next line is no "changed" refusal)."""
-    path = castle_game(tmp_path)
-    child = start(tmp_path, path, columns=120)
-    child.expect_exact(SEALS.format("Ann"))
-    heard = child.logfile_read = io.StringIO()
+    path, child, heard = castle_session(tmp_path)
     child.sendline("squires")
     child.expect_exact("Secret (not shown): ")
     child.sendline("QBZ")
