@@ -305,8 +305,9 @@ def test_a_command_of_the_shell_is_not_a_session_line_and_says_how_to_run_it(typ
     moves that break a rule; a game whose move is named `play` (Dwarf King) keeps it."""
     typed.cli("new", "kings-ear", *KE_PLAYERS)
     before = (typed.cli.path / "game.toml").read_bytes()
-    result = typed("new kings-ear -p Ann", "export", "play draw PA3", "status --log other.toml")
-    assert result.out.splitlines()[3:10] == [
+    result = typed("new kings-ear -p Ann", "export", "play draw PA3", "status --log other.toml",
+                   "play")
+    assert result.out.splitlines()[3:12] == [
         "referee: 'new' is not a session line: type `quit`, then `referee new ...` at the shell",
         "Ann · draw or trade > export",
         "referee: 'export' is not a session line: type `quit`, then `referee export ...` at the "
@@ -314,7 +315,9 @@ def test_a_command_of_the_shell_is_not_a_session_line_and_says_how_to_run_it(typ
         "Ann · draw or trade > play draw PA3",
         "referee: 'play' is not needed in the session: type the move itself (`draw PA3`)",
         "Ann · draw or trade > status --log other.toml",
-        "referee: the session's log is game.toml: a line takes no --log"]
+        "referee: the session's log is game.toml: a line takes no --log",
+        "Ann · draw or trade > play",
+        "referee: 'play' is not needed in the session: type the move itself (`MOVE`)"]
     assert (typed.cli.path / "game.toml").read_bytes() == before and result.status == 2
     typed.cli("--log", "dk.toml", "new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat")
     dwarf = typed("play K5", log="dk.toml")
