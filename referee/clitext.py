@@ -5,6 +5,8 @@ refusal's lines; the demo's pace. Data goes to stdout, messages to stderr.
 """
 
 import codecs
+import io
+import os
 import sys
 import time
 from typing import IO, TYPE_CHECKING, Any
@@ -287,11 +289,37 @@ class Pacer:
         if not self.stops:
             return
         echo(STOP_PROMPT, nl=False)
-        answer = sys.stdin.readline()
-        echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        key = one_key()
+        if key is None:  # no terminal to read a key from: a line, its Enter echoed
+            answer = sys.stdin.readline()
+            echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        else:
+            answer = key
+            echo("\r\x1b[2K", nl=False)  # nothing was echoed: clear the prompt's own row
         self.shown = 0
         if not answer or answer.strip().casefold().startswith("q"):
             self.stops = False
+
+
+def one_key() -> str | None:
+    """One key pressed at the terminal on standard input, unechoed, without waiting for Enter
+    ("" at end of input); None where standard input is no terminal or the system has no termios
+    (then the caller reads a line). Ctrl-C still interrupts: cbreak mode keeps the signals."""
+    try:
+        import termios
+        import tty
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    try:
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+    except (OSError, ValueError, termios.error, io.UnsupportedOperation):
+        return None  # not a terminal (a pipe, a test's StringIO)
+    try:
+        tty.setcbreak(fd)
+        return os.read(fd, 1).decode("utf-8", "replace")
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 STOP_PROMPT = "      -- Enter: go on, q: to the end --"
