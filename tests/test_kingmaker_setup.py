@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.engine import Player, apply_event
-from referee.errors import IllegalMove
+from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import ASIDE, CHANCERY, DECK, OUT
@@ -351,3 +351,22 @@ def test_an_uncontrolled_king_under_siege_stays():
     state = evolve(state, cards={**state.cards, "Burgundian Mercenaries": "noble:Percy"})
     state = play(chance(state), "event Royal-Progress")
     assert state.heirs["Henry"].at == "in:London"
+
+
+def test_a_slip_in_a_drawn_card_offers_the_near_card_and_a_declaration():
+    """F10: a draw may bring a card the log does not list yet, so a slip of a listed one
+    (`Bishop-of-Carlsle`) is offered both, never taken; a card near none is only declared."""
+    state = at_phase(dealt_game({"Ann": ["Percy"], "Ben": ["Neville"], "Cat": ["Clifford"]}),
+                     "draw")
+    assert state.cards["Bishop of Carlisle"] == "deck"
+    with pytest.raises(NotationError) as slip:
+        play(state, "draw Bishop-of-Carlsle")
+    assert slip.value.message == (
+        "'Bishop-of-Carlsle' is not a crown card this log knows: Bishop-of-Carlisle? If "
+        "Bishop-of-Carlsle is a card of your box, declare it first, as its card prints it "
+        "(`declare noble Bishop-of-Carlsle troops=___ lords=___ home=___`; a title, office, "
+        "bishop, mercenary, ship or town card has its own values)")
+    with pytest.raises(NotationError) as new:
+        play(state, "draw Zouche")
+    assert new.value.message.startswith("'Zouche' is not a crown card this log knows: declare "
+                                        "it first, as its card prints it (`declare noble Zouche")

@@ -180,7 +180,7 @@ class Draw(Base):
     optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({DRAW})
-    form = Form(card("card", alts=("hidden",), where=in_deck),
+    form = Form(card("card", alts=("hidden",), where=in_deck, new=True),
                 cases=(Case("e.g. draw Herbert; a noble or town card goes into play at once "
                             "(§5.3)", {"card": "CARD"}),
                        Case("kept unseen, named when played (R-18)", {"card": "hidden"})))

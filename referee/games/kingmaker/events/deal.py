@@ -37,9 +37,11 @@ from referee.games.kingmaker.events.base import (
 )
 from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import (
+    BLANK,
     declaration_words,
     find,
     items,
+    nearest,
     shown,
     split_trailing_declarations,
     tokens,
@@ -191,8 +193,6 @@ def _missing_data(box: Box, card: str) -> list[str]:
     return [f"{name}.{key}" for _, name, key, _ in _gaps_in(box, card)]
 
 
-# A value still to be typed in a `declare` line the referee prints (R-2).
-BLANK = "___"
 CARD_KINDS = "noble, title, office, bishop, mercenary, ship or town"
 
 
@@ -422,11 +422,8 @@ class Dealt(Base):
 
 def _slip_for(state: State, word: str) -> str | None:
     """The box's card a name is a slip for (`Nevile`): corrected, never declared as new."""
-    import difflib
-
-    names = {norm(name): name for name in card_names(state)}
-    close = difflib.get_close_matches(norm(word), list(names), n=1, cutoff=0.8)
-    return names[close[0]] if close else None
+    near = nearest(word, card_names(state))
+    return near[0] if near else None
 
 
 def _layout_lacks_values(state: State, extra: bool) -> bool:
