@@ -301,8 +301,10 @@ def test_unknown_cards_and_second_entries_point_to_a_declaration():
     with pytest.raises(NotationError) as slip:
         play(state, "dealt Talbot, Nevile", by="Ann")  # a slip is no new card: corrected
     assert slip.value.code == "unknown-word" and "Neville?" in slip.value.message
+    complete = "Archbishop-of-York, Bishop-of-Durham, Bishop-of-Lincoln, Bishop-of-Norwich, " \
+        "Bristol, Carisbrooke, Coventry, Earl-of-Essex, Ipswich"  # a whole deal, 12 cards
     with pytest.raises(IllegalMove) as refused:
-        play(state, "dealt Talbot, Bishop-of-Ely, Neville", by="Ann")
+        play(state, f"dealt Talbot, Bishop-of-Ely, Neville, {complete}", by="Ann")
     assert refused.value.code == "missing-value" and refused.value.rule == "R-2"
     assert "declare noble Talbot troops=___ lords=___ home=___\n" in refused.value.message
     assert "declare bishop Bishop-of-Ely lords=___\n" in refused.value.message

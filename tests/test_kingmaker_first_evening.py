@@ -242,3 +242,22 @@ def test_an_event_card_the_file_does_not_list_is_declared_first(cli, monkeypatch
     assert cli("play", line).status == 0
     assert cli("play", "event Fair Weather").status == 0
     assert logfile.read(cli.path / "game.toml").entries[-1].event["card"] == "Fair Weather"
+
+
+def test_a_deal_repeating_another_hands_card_is_refused_before_its_values_are_asked(cli):
+    """F11: what no declared value mends (a card in another hand, a card named twice, a deal
+    of the wrong size) is refused first, never after the table filled the declare lines."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat", "-p", "Dan").status == 0
+    for player in ("Ann", "Ben", "Cat"):
+        assert cli("play", f"dealt {HANDS[player]}").status == 0
+    hand = HANDS["Dan"].split(", ")  # six of its cards not in the shipped file
+    for cards, said in (([*hand[:-1], "Neville"], "Neville is not in the Crown deck (in Ann's "
+                                                  "hand) rule: §4"),
+                        ([*hand[:-1], "Talbot"], "Talbot is named twice rule: §4"),
+                        (hand[:-1], "Dan is dealt 9 card(s), not 8 (R-5) rule: R-5")):
+        before = (cli.path / "game.toml").read_bytes()
+        result = cli("play", "dealt " + ", ".join(cards))
+        assert result.status == 1 and (cli.path / "game.toml").read_bytes() == before
+        assert " ".join(result.err.split()) == f"referee: {said}"
+    asked = cli("play", f"dealt {HANDS['Dan']}")  # the deal itself: its values, all at once
+    assert asked.status == 1 and "declare noble Talbot troops=___" in asked.err
