@@ -370,3 +370,27 @@ def test_a_slip_in_a_drawn_card_offers_the_near_card_and_a_declaration():
         play(state, "draw Zouche")
     assert new.value.message.startswith("'Zouche' is not a crown card this log knows: declare "
                                         "it first, as its card prints it (`declare noble Zouche")
+
+
+def test_a_card_named_from_an_unseen_hand_may_be_new_so_a_slip_is_offered_both():
+    """R-18: a card drawn hidden is named when played or discarded, and may be one the log
+    does not list yet (`Earl-of-Kendal`, near the listed Earl of Kent): its refusal offers the
+    near card and the declaration, as a draw's does. A player with no unseen card holds only
+    cards the log knows: a slip is offered the near card alone."""
+    nobles = {"Ann": "Percy", "Ben": "Neville", "Cat": "Clifford"}
+    state = play(at_phase(dealt_game({p: [n] for p, n in nobles.items()}), "draw"),
+                 "draw hidden")
+    unseen_by, seen_by = state.active, next(p for p in nobles if p != state.active)
+    assert state.hidden == {unseen_by: 1} and state.cards["Earl of Kent"] == "deck"
+    declaration = "If Earl-of-Kendal is a card of your box, declare it first, as its card " \
+        "prints it (`declare noble Earl-of-Kendal troops=___ lords=___ home=___`"
+    for move in (f"play Earl-of-Kendal to {nobles[unseen_by]}", "discard Earl-of-Kendal"):
+        with pytest.raises(NotationError) as unseen:
+            play(state, move, by=unseen_by)
+        assert unseen.value.message.startswith(
+            "'Earl-of-Kendal' is not a crown card this log knows: Earl-of-Kent? "), move
+        assert declaration in unseen.value.message, move
+    with pytest.raises(NotationError) as seen:
+        play(state, f"play Earl-of-Kendal to {nobles[seen_by]}", by=seen_by)
+    assert seen.value.message == "'Earl-of-Kendal' is not a crown card this log knows: " \
+        "Earl-of-Kent?"

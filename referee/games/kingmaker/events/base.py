@@ -432,15 +432,17 @@ def location(field: str, label: str = "LOCATION", normal: bool = True, **more: A
 
 
 Where = Callable[[State, Args], Callable[[str], bool]]
+New = Callable[[State, Args], bool]  # whether the move may bring a card new to the log
 
 
 def card(field: str, label: str = "CARD", what: str = "card", where: Where | None = None,
-         new: bool = False, **more: Any) -> Slot:
+         new: bool | New = False, **more: Any) -> Slot:
     """A crown card; an entry with copies names its first copy `where` accepts (`new`: see
-    parse_card)."""
+    parse_card; a function when it depends on the move, as a hand's unseen card, R-18)."""
     def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
         return parse_card(state, one(words, what, args.text), args.text,
-                          where(state, args) if where else None, new)
+                          where(state, args) if where else None,
+                          new(state, args) if callable(new) else new)
     return Slot(field, label, reader, **more)
 
 
