@@ -223,18 +223,21 @@ def parse_card(state: State, word: str, text: str,
 
 def unknown_card(state: State, word: str, new: bool) -> NotationError:
     """R-2: a crown card the log does not know. A slip of a known card is offered that card,
-    and declaring a new one only where a new card can come (`new`) or no card is near."""
+    and declaring a new one only where a new card can come (`new`): elsewhere every card the
+    move may name is known, and a declared one would be refused next."""
     typed = typed_name(word)
     near = nearest(word, {card_entry(c) for c in card_names(state)})
     declare = (f"declare it first, as its card prints it (`declare noble {typed} troops={BLANK} "
                f"lords={BLANK} home={BLANK}`; a title, office, bishop, mercenary, ship or town "
                "card has its own values)")
-    said = f"{word!r} is not a crown card this log knows: "
+    said = f"{word!r} is not a crown card this log knows"
     if near:
-        said += f"{' or '.join(shown(n) for n in near)}?"
+        said += f": {' or '.join(shown(n) for n in near)}?"
         said += f" If {typed} is a card of your box, {declare}" if new else ""
+    elif new:
+        said += f": {declare}"
     else:
-        said += declare
+        said += " (a card new to the log is declared when it is dealt or drawn)"
     return NotationError(said, code="unknown-card", rule="R-2")
 
 
