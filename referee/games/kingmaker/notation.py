@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from referee.errors import AmbiguousMove, NotationError
-from referee.games.kingmaker.components import ALL_FIELDS, ENUMS, NAME_FIELDS, norm
+from referee.games.kingmaker.components import ALL_FIELDS, ENUMS, NAME_FIELDS, article, norm
 from referee.notation import prefixed
 
 _TOKEN = re.compile(r'(?:"[^"]*"|[^\s,"])+|,|"[^"]*$')
@@ -124,11 +124,6 @@ def nearest(word: str, choices: Iterable[str]) -> list[str]:
     return [names[key] for key in close]
 
 
-def article(noun: str) -> str:
-    """`an event card`, `a noble in play`."""
-    return f"an {noun}" if noun[:1].casefold() in tuple("aeiou") else f"a {noun}"
-
-
 def find_all(words: Sequence[str], choices: Iterable[str], what: str, text: str,
              aliases: dict[str, str] | None = None) -> tuple[str, ...]:
     names = items(words)
@@ -137,7 +132,7 @@ def find_all(words: Sequence[str], choices: Iterable[str], what: str, text: str,
     options = list(choices)
     found = [find(n, options, what, text, aliases) for n in names]
     if len(set(found)) != len(found):
-        raise NotationError(f"a {what} is named twice in {text!r}", code="duplicate-name")
+        raise NotationError(f"{article(what)} is named twice in {text!r}", code="duplicate-name")
     return tuple(found)
 
 

@@ -19,6 +19,7 @@ from referee.games.kingmaker.components import (
     FIELDS,
     DataError,
     Entry,
+    article,
     check_values,
     norm,
 )
@@ -535,7 +536,7 @@ def declared_values(kind: str, pairs: Sequence[tuple[str, str]], text: str) -> d
                                 f"{key.rpartition('.')[0]} in a `declare` of its own",
                                 code="one-entry", rule="R-2")
         if key not in allowed and key not in ("source", "aliases", "advanced", "assoc"):
-            raise NotationError(f"a {kind} has no field {key!r} ({', '.join(allowed)})",
+            raise NotationError(f"{article(kind)} has no field {key!r} ({', '.join(allowed)})",
                                 code="unknown-field")
         if key in values:
             raise NotationError(f"{key} is declared twice in {text!r}", code="repeated-word")

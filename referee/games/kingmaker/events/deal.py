@@ -19,6 +19,7 @@ from referee.games.kingmaker.components import (
     SINGLES,
     Box,
     Entry,
+    article,
     norm,
 )
 from referee.games.kingmaker.events.assembly import assign_unvoted, unvoted_moves
@@ -131,7 +132,7 @@ class Declare(Base):
             _copies_fixed(state, kind, {k: v for k, v in values.items() if clash.get(k) is None})
             return _declare(state, kind, clash.name, {**dict(clash.values), **values}, False)
         if clash is not None:
-            raise refuse(f"{name} is declared already (as a {clash.kind}); `amend` mends a "
+            raise refuse(f"{name} is declared already (as {article(clash.kind)}); `amend` mends a "
                          "slip (R-2)", "declared-already", "R-2")
         return _declare(state, kind, name, values, True)
 
