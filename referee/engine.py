@@ -540,6 +540,15 @@ class Game(Generic[S]):
         turn: ToAct = self.rules_module.to_act(state)
         return turn
 
+    def start_player(self, setup: S, state: S, seats: Sequence[str]) -> str | None:
+        """Who began, as the scoresheet names it: the one player to act after set-up, else the
+        first seat. A game whose first player is settled in play (Kingmaker's R-8, at the end of
+        the lay-out) reads it from `state`, the game as it stands."""
+        first = self.to_act(setup)
+        if len(first.players) == 1 and not first.table:
+            return first.players[0]
+        return seats[0] if seats else None
+
     def finished(self, state: S) -> bool:
         raise NotImplementedError
 

@@ -173,11 +173,9 @@ class Table:
 
     @property
     def start_player(self) -> str | None:
-        """The one player to act first after set-up, else the first in seat order."""
-        first = self.game.to_act(self.setup.state)
-        if len(first.players) == 1 and not first.table:
-            return first.players[0]
-        return self.players[0].name if self.players else None
+        """Who began (`Game.start_player`)."""
+        return self.game.start_player(self.setup.state, self.state,
+                                      [p.name for p in self.players])
 
     def player(self, name: str) -> str:
         """The player a (possibly abbreviated) name means, or UsageError."""
