@@ -245,14 +245,21 @@ def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
     assert one.text is not None
 
     def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
-        # A seal an event of the log holds, copied (a hand edit moved it): no secret is typed,
-        # and no new one can be slipped in by a correction.
-        if event.get("seal") in {entry.event.get("seal") for entry in table.log.entries} - {None}:
+        # The seal the corrected event holds, put back (a hand edit changed who made it): no
+        # secret is typed, no new seal slipped in, and no seal taken from another event (a
+        # player could take over a choice its opening has shown).
+        held = table.log.entries[one.seq - 1].event.get("seal") if one.kind == "change" else None
+        if isinstance(held, str) and event.get("seal") == held.lower():  # typed as parsed
             return event, None, None
+        if one.kind == "insert":
+            raise UsageError(f"correct {one.seq}: a sealed move cannot be inserted (its secret "
+                             "is never typed at the table): undo back to it",
+                             code="correct-sealed")
         verb = here.game.events[event.type].words[0]
-        raise UsageError(f"correct {one.seq}: a sealed move is corrected only with a seal the "
-                         f"log holds (`{verb} sha256:...`, copied from the log): its secret is "
-                         "never typed at the table; or undo back to it", code="correct-sealed")
+        raise UsageError(f"correct {one.seq}: a sealed move is corrected only with the seal "
+                         f"event {one.seq} holds (`{verb} sha256:...`, copied from the log): its "
+                         "secret is never typed at the table; or undo back to it",
+                         code="correct-sealed")
 
     here = session.Table(table.log, table.setup, state)
     try:

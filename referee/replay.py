@@ -83,20 +83,32 @@ def repair_hint(game: Game[Any], entry: Entry, last: bool) -> str:
     """The commands that mend a log whose event `entry` is illegal: `correct` replaces it (or
     takes it out) and replays the later events on the correction, writing nothing unless they
     still fit; `undo`, when it is the `last` event. Each with `--force` where the event is a
-    reveal, as their own rules ask; a sealed move is retyped with the seal the log holds."""
+    reveal, as their own rules ask; a sealed move is retyped with the seal the event holds."""
     etype = game.events.get(entry.event.type)
     force = " --force" if etype is not None and etype.reveal else ""
     seq = entry.seq
-    seal = entry.event.get("seal")
-    if etype is not None and etype.sealed and seal:  # retyped with its seal, never the secret
+    undo = f"`referee undo{force}` takes event {seq} back, or " if last else ""
+    if etype is not None and etype.sealed:  # retyped with its seal, never the secret
+        seal = _readable_seal(entry.event.get("seal"))
+        if seal is None:
+            return (f"{undo}its seal is damaged and no command can mend it (its secret is never "
+                    "typed): put the seal back as it was recorded, from a copy of the log")
         fix = (f"`referee correct {seq} {etype.words[0]} {seal} --why TEXT --by NAME{force}` "
                "puts it back with its seal (--as NAME: whose it is)")
     else:
         fix = (f"`referee correct {seq} MOVE --why TEXT --by NAME{force}` replaces it (--delete "
                "instead of MOVE: it never happened)")
-    undo = f"`referee undo{force}` takes event {seq} back, or " if last else ""
     return (f"{undo}{fix}; or correct the earlier event that led to it: the later events are "
             "replayed on a correction, and nothing is written unless they still fit")
+
+
+def _readable_seal(seal: Any) -> str | None:
+    """A seal as a correction retypes it (hex digits in either case), or None when it is no
+    commitment: its secret cannot be put back."""
+    from referee import seals
+
+    text = seal.lower() if isinstance(seal, str) else ""
+    return text if seals.is_commitment(text) else None
 
 
 # --------------------------------------------------------------------------------------------

@@ -166,7 +166,7 @@ def test_king_of_the_valley_a_tile_changed_in_the_shuffled_reveal(cli):
 
 def test_a_sealed_event_is_put_back_with_the_seal_the_log_holds(cli):
     """King of the Castle: Ben's seal hand-edited into Ann's name. The hint retypes it with its
-    seal (never the secret), and a seal the log does not hold is refused."""
+    seal (never the secret), and any other seal is refused."""
     path = cli.path / "game.toml"
     shutil.copy(GOLDEN / "king-of-the-castle" / "three-player.toml", path)
     text = path.read_text()
@@ -180,10 +180,55 @@ def test_a_sealed_event_is_put_back_with_the_seal_the_log_holds(cli):
     hinted = _hinted(err)
     assert hinted == [f"referee correct 2 squires {seal[1]} --why TEXT --by NAME"], err
     forged = cli("correct", "2", "squires", "sha256:" + "0" * 64, "--why", "x", "--by", "Dora")
-    assert forged.status == 2 and "only with a seal the log holds" in forged.err
+    assert forged.status == 2 and "only with the seal event 2 holds" in forged.err
     bare = cli("correct", "2", "squires", "--why", "x", "--by", "Dora")
     assert bare.status == 2 and "(`squires sha256:...`, copied from the log)" in bare.err
     assert path.read_bytes() == data
     done = cli(*_typed(hinted[0], ""))
     assert done.status == 0 and "now Ben: squires" in done.out, done.err
     _checks_clean(cli)
+
+
+def test_a_correction_cannot_give_a_player_another_players_seal(cli):
+    """The seal a correction may retype is the one the corrected event holds: copying another
+    event's seal would let a player take over a choice after its opening showed it (Ann, 3rd,
+    takes Ben's seal and opening and shares his first place), and no seal is inserted."""
+    path = cli.path / "game.toml"
+    shutil.copy(GOLDEN / "king-of-the-castle" / "three-player.toml", path)
+    data = path.read_bytes()
+    seals = re.findall(r'seal = "(sha256:[0-9a-f]{64})"', data.decode())
+    assert len(seals) == 3
+    taken = cli("correct", "1", "squires", seals[1], "--why", "x", "--by", "Ann", "--force",
+                "--also", "167 open B R X DK39-TWFJ-KD17")
+    assert taken.status == 2, taken.out + taken.err
+    assert "only with the seal event 1 holds" in taken.err, taken.err
+    inserted = cli("correct", "3", "squires", seals[0], "--insert", "--why", "x", "--by", "Cat")
+    assert inserted.status == 2 and "sealed move cannot be inserted" in inserted.err, \
+        inserted.err
+    assert path.read_bytes() == data
+    same = cli("correct", "1", "squires", seals[0], "--why", "x", "--by", "Dora")
+    assert same.status == 0 and "now Ann: squires" in same.out, same.err
+    _checks_clean(cli)
+
+
+def test_a_seal_edited_by_hand_is_put_back_only_where_it_is_still_the_same_seal(cli):
+    """A seal whose hex digits were written in capitals is the same commitment: the hint
+    retypes it as the log writes seals, and that mends the log. A seal that lost digits is no
+    commitment: no command can put it back, so the hint offers none."""
+    path = cli.path / "game.toml"
+    shutil.copy(GOLDEN / "king-of-the-castle" / "three-player.toml", path)
+    text = path.read_text()
+    seal = re.findall(r'seal = "sha256:([0-9a-f]{64})"', text)[1]
+    path.write_text(text.replace(seal, seal.upper()))
+    data = path.read_bytes()
+    err = _refused_untouched(cli, data, 2, _first_line(data, 2))
+    hinted = _hinted(err)
+    assert hinted == [f"referee correct 2 squires sha256:{seal} --why TEXT --by NAME"], err
+    done = cli(*_typed(hinted[0], ""))
+    assert done.status == 0 and f"now Ben: squires sha256:{seal}" in done.out, done.err
+    _checks_clean(cli)
+    path.write_text(text.replace(seal, seal[:60]))
+    data = path.read_bytes()
+    err = _refused_untouched(cli, data, 2, _first_line(data, 2))
+    assert "hint: its seal is damaged and no command can mend it" in err and not _hinted(err), \
+        err
