@@ -91,8 +91,8 @@ def repair_hint(game: Game[Any], entry: Entry, last: bool) -> str:
     if etype is not None and etype.sealed:  # retyped with its seal, never the secret
         seal = _readable_seal(entry.event.get("seal"))
         if seal is None:
-            return (f"{undo}its seal is damaged and no command can mend it (its secret is never "
-                    "typed): put the seal back as it was recorded, from a copy of the log")
+            return (f"{undo}put its seal back as it was recorded, from a copy of the log: no "
+                    "command retypes a damaged seal (its secret is never typed)")
         fix = (f"`referee correct {seq} {etype.words[0]} {seal} --why TEXT --by NAME{force}` "
                "puts it back with its seal (--as NAME: whose it is)")
     else:
