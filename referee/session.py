@@ -665,7 +665,10 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
         last = log.entries[-1]
         new_log = log.without_last()
         _keep_trail(new_log, last)
-        setup, state = replay.replay_log(new_log)
+        # Not `replay_log`: an illegal event in what is left is not the last of the log, so
+        # its hint must not offer `undo` (that would take back `last`, never reach it).
+        setup = replay.from_log(new_log)
+        state = replay.final(setup, new_log.entries, new_log.source, checked=True)
         text = setup.game.table_text(state, last.event)
         if setup.game.events[last.event.type].reveal and not force:
             raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "
