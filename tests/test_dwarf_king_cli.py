@@ -57,3 +57,70 @@ def test_a_revoke_is_noticed_by_play_and_by_check(cli):
     assert refused.status == 1 and "out of the game with 3 players" in refused.err
     log = logfile.read(Path(cli.path) / "game.toml")
     assert len(log.entries) == 12 and replay_log(log)[1].deal.trick_number == 4
+
+
+# The tool draws the quest tile (--shuffle): its holder reads both sides before choosing one
+# (table findings F4, R-20). With seed 5 the first tile drawn is 20.
+
+QUEST_20 = ("drew quest tile 20: `quest a` (Queen of Dwarves) or `quest b` (Not the Queen of "
+            "Dwarves)")
+SIDES_20 = ["quest a   20a Queen of Dwarves (+8 for the Queen of Dwarves)",
+            "quest b   20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)"]
+
+
+def seeded_three(cli):
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle",
+               "--seed", "5").status == 0
+
+
+def test_the_drawn_quest_tile_is_shown_before_its_side_is_chosen(cli):
+    seeded_three(cli)
+    assert "tile 20" not in cli("options").out + cli("status").out  # not drawn before the deal
+    dealt = cli("play", "special")
+    assert dealt.status == 0 and f"Next: Ann - hand 1: the holder of the 5 of Knights {QUEST_20}" \
+        in dealt.out.replace("\n", " ")
+    assert cli("options").out.splitlines()[1:] == ["  " + line for line in SIDES_20]
+    assert ("Quest tile 20 drawn; the holder of the 5 of Knights chooses a side:\n"
+            "  20a Queen of Dwarves (+8 for the Queen of Dwarves)\n"
+            "  20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)\n") in cli("status").out
+    before = (cli.path / "game.toml").read_bytes()
+    bare = cli("play", "quest")
+    assert bare.status == 1 and bare.err.splitlines() == [
+        "referee: 'quest': which side of quest tile 20? `quest a` or `quest b`",
+        "  closest legal moves: quest a | quest b"]
+    other = cli("play", "quest", "7a")
+    assert other.status == 1 and "the tool drew quest tile 20, not 7" in other.err
+    assert (cli.path / "game.toml").read_bytes() == before
+    chosen = cli("play", "quest", "b")
+    assert chosen.status == 0 and "chooses quest 20b Not the Queen of Dwarves" in chosen.out
+    log = logfile.read(cli.path / "game.toml")  # the log records the tile and its side, as ever
+    assert dict(log.entries[-1].event.fields) == {"tile": 20, "side": "b"}
+    assert "drawn" not in cli("status").out and "Quest: 20b" in cli("status").out
+
+
+def test_the_drawn_quest_tile_at_the_table_prompt(cli, tmp_path):
+    """`referee table` through a pseudo-terminal: the prompt names the drawn tile's two sides,
+    `options` lists them in full, a bare `quest` asks which side."""
+    import pexpect
+
+    from tests.test_table_terminal import start
+
+    seeded_three(cli)
+    assert cli("play", "special").status == 0
+    child = start(tmp_path, tmp_path / "game.toml")
+    child.expect_exact(f"Ann · hand 1: the holder of the 5 of Knights {QUEST_20} > ")
+    child.sendline("options")
+    for line in SIDES_20:
+        child.expect_exact(line)
+    child.expect_exact(" > ")
+    child.sendline("quest")
+    child.expect_exact("which side of quest tile 20? `quest a` or `quest b`")
+    child.expect_exact(" > ")
+    child.sendline("quest a")
+    child.expect_exact("Ann shows the 5 of Knights and chooses quest 20a Queen of Dwarves")
+    child.expect_exact("Ann · hand 1: the holder of the 5 of Goblins shows it (`leader`) > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert logfile.read(tmp_path / "game.toml").entries[-1].event["tile"] == 20

@@ -180,6 +180,10 @@ class Quest(EventType[State]):
         if len(rest) > 1 and rest[-1].casefold() in {n.casefold() for n in state.names}:
             player = named(state, rest[-1:], player, args.text)  # `quest 4a Bruno`
             rest = rest[:-1]
+        drawn = rules.drawn_tile(state)
+        if not rest and drawn is not None:
+            raise NotationError(f"{args.text!r}: which side of quest tile {drawn}? `quest a` or "
+                                "`quest b`", code="no-side", suggestions=("quest a", "quest b"))
         tile, side = parse_quest(state, rest, args.text)
         if tile is None:
             if state.seed is None:
@@ -200,8 +204,8 @@ class Quest(EventType[State]):
             raise IllegalMove(f"quest tile {tile} was used in an earlier hand; tiles are never "
                               "used twice", code="quest-used", rule="Quests")
         if state.seed is not None and tile != seeded_tile(state):
-            raise IllegalMove("the tool's shuffled quest tiles give another tile "
-                              f"than {tile}: type `quest a` or `quest b` and the tool draws it",
+            raise IllegalMove(f"the tool drew quest tile {seeded_tile(state)}, not {tile}: type "
+                              "`quest a` or `quest b` to choose its side",
                               code="seed-mismatch", rule="Quests")
         deal = rules.shows(state, seat, QUEST_CARD, "draws the quest tile")
         return evolve(state, deal=evolve(deal, quest=(tile, side)))

@@ -23,6 +23,7 @@ from referee.games.dwarf_king.components import (
     deck,
     hand_size,
     sort_cards,
+    tiles,
 )
 from referee.games.dwarf_king.scoring import HANDS, hand_points, outcome
 from referee.games.dwarf_king.state import Deal, HandResult, Slot, State, Trick
@@ -442,6 +443,11 @@ def to_act(state: State) -> ToAct:
                          "(`special CARD`)", table=True)
     if step == "quest":
         who = _holders(state, QUEST_CARD)
+        tile = drawn_tile(state)
+        if tile is not None:
+            a, b = (tiles(state.edition)[(tile, side)].name for side in "ab")
+            return ToAct(who, f"{head}: the holder of the 5 of Knights drew quest tile {tile}: "
+                              f"`quest a{_as(who)}` ({a}) or `quest b` ({b})")
         return ToAct(who, f"{head}: the holder of the 5 of Knights draws a quest tile and "
                           f"chooses a side (`quest 4a{_as(who)}`)")
     if step == "swap":
@@ -587,6 +593,15 @@ def seeded_special(state: State) -> str:
 
 def seeded_tile(state: State) -> int:
     return _rng(state, "quest").choice(available_tiles(state))
+
+
+def drawn_tile(state: State) -> int | None:
+    """The quest tile the tool drew for the holder of the 5 of Knights, shown to the whole table
+    while its side is chosen (R-20): only between the deal and the choice, and only when the tool
+    draws the tiles (--shuffle); the log records it with its side, in the `quest` event."""
+    if state.seed is None or phase(state) != QUEST:
+        return None
+    return seeded_tile(state)
 
 
 def seeded_deal(state: State, special: str) -> list[list[str]]:
