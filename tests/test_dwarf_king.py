@@ -907,3 +907,24 @@ def test_small_edges():
     import random
     over = evolve(t.state, over=True)
     assert GAME.random_event(over, random.Random(0)) is None
+
+
+SEED_WITH_SORCERER = 50  # its first hand has the Sorcerer
+
+
+def test_a_sorcerer_refused_from_a_dealt_hand_names_no_reason():
+    """Between two tricks anyone may type `Sorcerer CARD --as NAME`: from a hand the tool dealt,
+    the refusal of a player who lacks it sounds like any other (R-21)."""
+    t = Table(seed=SEED_WITH_SORCERER)
+    t("special")
+    assert t.deal.special == "Sorcerer"
+    t("quest a")
+    t("leader")
+    while not t.deal.tricks:
+        t(next(e for e in GAME.legal(t.state) if e.type == "play")["card"])
+    holder = t.state.names[t.deal.holder("Sorcerer")]
+    other = next(n for n in t.state.names if n != holder)
+    taken = t.deal.tricks[0].cards[0]
+    err = t.rejects(f"Sorcerer {taken}", "not-playable-now", as_=other, rule="R-21")
+    assert err.message == f"{other} cannot play Sorcerer now; why stays with {other}'s hidden hand"
+    t(f"Sorcerer {taken}", as_=holder)

@@ -1,9 +1,12 @@
 """The Dwarf King at a real table, through the real CLI entry point: a whole game from the first
 deal to the scoresheet, a revoke noticed by `play` and `check`, options and status."""
 
+import json
 from pathlib import Path
 
 from referee import log as logfile
+from referee import session
+from referee.games.dwarf_king.components import CARDS
 from referee.engine import load_game
 from referee.replay import replay_log
 
@@ -100,7 +103,8 @@ def test_the_drawn_quest_tile_is_shown_before_its_side_is_chosen(cli):
 
 def test_the_drawn_quest_tile_at_the_table_prompt(cli, tmp_path):
     """`referee table` through a pseudo-terminal: the prompt names the drawn tile's two sides,
-    `options` lists them in full, a bare `quest` asks which side."""
+    `options` lists them in full, a bare `quest` asks which side; later a card refused from
+    Ben's dealt hand is refused without a word about that hand."""
     import pexpect
 
     from tests.test_table_terminal import start
@@ -119,8 +123,54 @@ def test_the_drawn_quest_tile_at_the_table_prompt(cli, tmp_path):
     child.sendline("quest a")
     child.expect_exact("Ann shows the 5 of Knights and chooses quest 20a Queen of Dwarves")
     child.expect_exact("Ann · hand 1: the holder of the 5 of Goblins shows it (`leader`) > ")
+    child.sendline("leader")
+    child.expect_exact("Ann · hand 1, trick 1: Ann leads > ")
+    child.sendline("K4")
+    child.expect_exact("Ben · hand 1, trick 1: Ben follows Knights > ")
+    child.sendline("K2")  # not Ben's: the table hears no more than for a card he holds (R-21)
+    child.expect_exact("referee: Ben cannot play K2 now (follow Knights if you can); why stays "
+                       "with Ben's hidden hand")
+    child.expect_exact("Ben · hand 1, trick 1: Ben follows Knights > ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert logfile.read(tmp_path / "game.toml").entries[-1].event["tile"] == 20
+    assert logfile.read(tmp_path / "game.toml").entries[1].event["tile"] == 20
+
+
+# A refused card tells the table nothing of a hand the tool dealt (table findings F6, R-21)
+
+
+def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
+    """Seed 5, after Ann's K4: whether Ben lacks the card typed or holds a Knight, the table
+    hears the same words; Ben reads his legal cards alone with `options --for Ben`."""
+    seeded_three(cli)
+    for move in (["special"], ["quest", "a"], ["leader"], ["K4"]):
+        assert cli("play", *move).status == 0, move
+    state = session.load(cli.path / "game.toml").state
+    bens = state.deal.slots[state.seat("Ben")].known
+    unplayed = sorted(c for c in state.deal.deck(3) if not state.deal.is_gone(c))
+    knights = [c for c in unplayed if CARDS[c].suit == "Knights"]
+    held_other = next(c for c in unplayed if c in bens and CARDS[c].suit == "Goblins")
+    lacked_other = next(c for c in unplayed if c not in bens and CARDS[c].suit == "Goblins")
+    lacked_knight = next(c for c in knights if c not in bens and c != "K5")
+    assert any(c in bens for c in knights)  # Ben must follow: he holds a Knight
+    before = (cli.path / "game.toml").read_bytes()
+    follow, void = cli("options").out.splitlines()[1:3]
+    for card in (held_other, lacked_other, lacked_knight):
+        refused = cli("play", card)
+        assert refused.status == 1 and refused.err.splitlines() == [
+            f"referee: Ben cannot play {card} now (follow Knights if you can); why stays with "
+            "Ben's hidden hand",
+            "  rule: R-21",
+            "  hint: Ben alone may read the cards Ben can play: `options --for Ben`",
+            f"  closest legal moves: {follow.strip()} | {void.strip()}"], card
+        assert follow.strip().startswith("follow Knights if you can: ")
+        assert void.strip().startswith("or, if void in Knights: ")
+        error = json.loads(cli("play", card, "--json").err)["error"]
+        assert (error["code"], error["rule"]) == ("not-playable-now", "R-21")
+    assert (cli.path / "game.toml").read_bytes() == before
+    mine = cli("options", "--for", "Ben").out.split()
+    assert set(mine) >= {c for c in bens if CARDS[c].suit == "Knights"}
+    assert held_other not in mine
+

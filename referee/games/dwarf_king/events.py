@@ -20,7 +20,7 @@ from typing import Iterator
 from referee.engine import Args, End, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
-from referee.games.dwarf_king import rules
+from referee.games.dwarf_king import rules, texts
 from referee.games.dwarf_king.components import (
     CARDS,
     LEADER_CARD,
@@ -330,7 +330,21 @@ class Play(EventType[State]):
         return str(event["card"])
 
     def apply(self, state: State, event: Event) -> State:
-        return rules.play_card(state, rules.seat_of(state, event), rules.known_card(event["card"]))
+        seat, card = rules.seat_of(state, event), rules.known_card(event["card"])
+        try:
+            return rules.play_card(state, seat, card)
+        except IllegalMove as refusal:
+            refusal.suggestions = self.offered(state)
+            raise
+
+    def offered(self, state: State) -> tuple[str, ...]:
+        """The cards `options` offers the table now, as its lines read top down ('follow Knights
+        if you can: ...' before 'or, if void in Knights: ...'), without their comments: a
+        refused card's closest legal moves."""
+        view = rules.table_view(state)
+        plays = list(self.moves(view))
+        lines = texts.option_lines(view, plays, [self.format(view, e) for e in plays])
+        return tuple(line.split("  ")[0] for line in lines)
 
     def moves(self, state: State) -> Iterator[Event]:
         seat = state.seat(rules.to_act(state).players[0])
@@ -426,7 +440,7 @@ class Sorcerer(EventType[State]):
             raise IllegalMove("the Sorcerer is played between two tricks, not before the first "
                               "trick nor during one", code="sorcerer-between-tricks",
                               rule="Sorcerer")
-        rules.check_card_available(state, seat, "Sorcerer")
+        rules.aloud(state, seat, "Sorcerer", rules.check_card_available)
         card = rules.known_card(event["card"])
         previous = deal.tricks[-1]
         if card not in previous.cards:

@@ -5,7 +5,7 @@ revokes, the effects that move cards between hands, and the tool's own shuffles.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from referee.engine import Event, Notice, ToAct
 from referee.errors import IllegalMove
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # only seeded and random play use it
     import random
 
 FOLLOW = "Follow suit"
+T = TypeVar("T")
 SPECIAL, QUEST, SWAP, LEADER, PLAY, TRADE, PASS, OVER = (
     "special", "quest", "swap", "leader", "play", "trade", "pass", "over")
 
@@ -255,12 +256,35 @@ def _not_following(state: State, seat: int, card: str, led: str) -> IllegalMove:
                        rule="Excalibur" if excalibur else FOLLOW)
 
 
+def aloud(state: State, seat: int, card: str, check: Callable[[State, int, str], T]) -> T:
+    """`check(state, seat, card)`, refused in words the whole table may hear (R-21). When the
+    table's own knowledge refuses the card too (a card shown, a hand typed in front of everyone),
+    the refusal says why; when only the referee's knowledge of a hidden hand does (a hand the
+    tool dealt), every reason sounds the same: whether the hand lacks the card or holds the led
+    suit stays with its player, who reads their legal cards with `options --for NAME`."""
+    try:
+        return check(state, seat, card)
+    except IllegalMove:
+        check(table_view(state), seat, card)  # raises the refusal the table could give itself
+        raise _not_now(state, seat, card) from None
+
+
+def _not_now(state: State, seat: int, card: str) -> IllegalMove:
+    name, deal = state.names[seat], state.deal
+    led = led_suit(deal.plays, deal.tricks[-1] if deal.tricks else None)
+    follow = f" (follow {led} if you can)" if led else ""
+    return IllegalMove(f"{name} cannot play {card} now{follow}; why stays with {name}'s hidden "
+                       "hand", code="not-playable-now", rule="R-21",
+                       hint=f"{name} alone may read the cards {name} can play: "
+                            f"`options --for {name}`")
+
+
 # --------------------------------------------------------------------------------------------
 # Playing a card
 
 
 def play_card(state: State, seat: int, card: str) -> State:
-    shown_void = check_play(state, seat, card)
+    shown_void = aloud(state, seat, card, check_play)
     deal = state.deal
     slot = deal.slots[seat]
     notices = state.notices
