@@ -65,10 +65,12 @@ def test_a_revoke_is_noticed_by_play_and_by_check(cli):
 # The tool draws the quest tile (--shuffle): its holder reads both sides before choosing one
 # (table findings F4, R-20). With seed 5 the first tile drawn is 20.
 
-QUEST_20 = ("drew quest tile 20: `quest a` (Queen of Dwarves) or `quest b` (Not the Queen of "
-            "Dwarves)")
+QUEST_20 = "hand 1: quest tile 20 drawn: `quest a` or `quest b`"
 SIDES_20 = ["quest a   20a Queen of Dwarves (+8 for the Queen of Dwarves)",
             "quest b   20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)"]
+DRAWN_20 = ("Quest tile 20 drawn; the holder of the 5 of Knights chooses a side:\n"
+            "  20a Queen of Dwarves (+8 for the Queen of Dwarves)\n"
+            "  20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)\n")
 
 
 def seeded_three(cli):
@@ -79,13 +81,10 @@ def seeded_three(cli):
 def test_the_drawn_quest_tile_is_shown_before_its_side_is_chosen(cli):
     seeded_three(cli)
     assert "tile 20" not in cli("options").out + cli("status").out  # not drawn before the deal
-    dealt = cli("play", "special")
-    assert dealt.status == 0 and f"Next: Ann - hand 1: the holder of the 5 of Knights {QUEST_20}" \
-        in dealt.out.replace("\n", " ")
+    dealt = cli("play", "special")  # the deal says what was drawn; Next says what to type
+    assert dealt.status == 0 and dealt.out.endswith(f"{DRAWN_20}Next: Ann - {QUEST_20}\n")
     assert cli("options").out.splitlines()[1:] == ["  " + line for line in SIDES_20]
-    assert ("Quest tile 20 drawn; the holder of the 5 of Knights chooses a side:\n"
-            "  20a Queen of Dwarves (+8 for the Queen of Dwarves)\n"
-            "  20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)\n") in cli("status").out
+    assert DRAWN_20 in cli("status").out
     before = (cli.path / "game.toml").read_bytes()
     bare = cli("play", "quest")
     assert bare.status == 1 and bare.err.splitlines() == [
@@ -110,9 +109,14 @@ def test_the_drawn_quest_tile_at_the_table_prompt(cli, tmp_path):
     from tests.test_table_terminal import start
 
     seeded_three(cli)
-    assert cli("play", "special").status == 0
     child = start(tmp_path, tmp_path / "game.toml")
-    child.expect_exact(f"Ann · hand 1: the holder of the 5 of Knights {QUEST_20} > ")
+    child.expect_exact("The table · hand 1: Ann deals and reveals the special card (`special "
+                       "CARD`) > ")
+    child.sendline("special")
+    child.expect_exact(DRAWN_20.replace("\n", "\r\n"))
+    prompt = f"Ann · {QUEST_20} > "  # short: a move typed after it stays on its line at 80
+    assert len(prompt) <= 64
+    child.expect_exact(prompt)
     child.sendline("options")
     for line in SIDES_20:
         child.expect_exact(line)

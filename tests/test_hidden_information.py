@@ -133,7 +133,7 @@ def test_dwarf_king_never_shows_the_next_special_tile_or_a_dealt_hand(cli):
         elif event.type == "quest":  # drawn: the table sees both sides while one is chosen
             tile = event["tile"]
             printed = outputs_at(cli, log, cut, [["quest", f"{tile % 20 + 1}a"]])
-            assert f"drew quest tile {tile}: `quest a" in printed, (cut, tile)
+            assert f"quest tile {tile} drawn: `quest a" in printed, (cut, tile)
             assert f"  {tile}a " in printed and f"  {tile}b " in printed, (cut, tile)
             assert set(offered(cli)) == {"quest a", "quest b"}
             label = tiles(playout.setup.options["edition"])[(tile, event["side"])].label

@@ -23,7 +23,6 @@ from referee.games.dwarf_king.components import (
     deck,
     hand_size,
     sort_cards,
-    tiles,
 )
 from referee.games.dwarf_king.scoring import HANDS, hand_points, outcome
 from referee.games.dwarf_king.state import Deal, HandResult, Slot, State, Trick
@@ -468,10 +467,10 @@ def to_act(state: State) -> ToAct:
     if step == "quest":
         who = _holders(state, QUEST_CARD)
         tile = drawn_tile(state)
-        if tile is not None:
-            a, b = (tiles(state.edition)[(tile, side)].name for side in "ab")
-            return ToAct(who, f"{head}: the holder of the 5 of Knights drew quest tile {tile}: "
-                              f"`quest a{_as(who)}` ({a}) or `quest b` ({b})")
+        if tile is not None:  # short, as it is the table's prompt: the sides are on the
+            #                   deal's lines, `options` and `status`
+            return ToAct(who, f"{head}: quest tile {tile} drawn: `quest a{_as(who)}` or "
+                              "`quest b`")
         return ToAct(who, f"{head}: the holder of the 5 of Knights draws a quest tile and "
                           f"chooses a side (`quest 4a{_as(who)}`)")
     if step == "swap":

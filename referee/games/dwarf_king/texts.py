@@ -159,7 +159,7 @@ def not_playable_note(state: State, playable: list[str]) -> str:
 def _special(before: State, event: Event, after: State) -> list[str]:
     s = SPECIAL_CARD[event["card"]]
     return [f"Hand {before.deal.number}: {before.names[before.deal.dealer]} deals; the special "
-            f"card is {s.name}: {s.text}."]
+            f"card is {s.name}: {s.text}.", *drawn_lines(after)]
 
 
 def _hand(before: State, event: Event, after: State) -> list[str]:
@@ -290,11 +290,16 @@ def _special_and_quest(state: State) -> list[str]:
         lines.append(f"Special card: {special.name} - {special.text}")
     if deal.quest:
         lines.append(f"Quest: {quest_line(state, deal.quest)}")
+    return lines + drawn_lines(state)
+
+
+def drawn_lines(state: State) -> list[str]:
+    """The quest tile the tool drew, both sides, while its holder chooses one (R-20)."""
     tile = drawn_tile(state)
-    if tile is not None:  # R-20: the table sees the tile while its side is chosen
-        lines.append(f"Quest tile {tile} drawn; the holder of the 5 of Knights chooses a side:")
-        lines += [f"  {quest_line(state, (tile, side))}" for side in "ab"]
-    return lines
+    if tile is None:
+        return []
+    return [f"Quest tile {tile} drawn; the holder of the 5 of Knights chooses a side:",
+            *(f"  {quest_line(state, (tile, side))}" for side in "ab")]
 
 
 def compact(state: State) -> str:
