@@ -334,15 +334,15 @@ class Play(EventType[State]):
         try:
             return rules.play_card(state, seat, card)
         except IllegalMove as refusal:
-            refusal.suggestions = self.offered(state)
+            refusal.suggestions = self.offered(state, card)
             raise
 
-    def offered(self, state: State) -> tuple[str, ...]:
+    def offered(self, state: State, refused: str) -> tuple[str, ...]:
         """The cards `options` offers the table now, as its lines read top down ('follow Knights
-        if you can: ...' before 'or, if void in Knights: ...'), without their comments: a
-        refused card's closest legal moves."""
+        if you can: ...' before 'or, if void in Knights: ...'), without their comments and
+        without the card just refused: a refused card's closest legal moves."""
         view = rules.table_view(state)
-        plays = list(self.moves(view))
+        plays = [e for e in self.moves(view) if e["card"] != refused]
         lines = texts.option_lines(view, plays, [self.format(view, e) for e in plays])
         return tuple(line.split("  ")[0] for line in lines)
 
