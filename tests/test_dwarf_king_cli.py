@@ -92,6 +92,10 @@ def test_the_drawn_quest_tile_is_shown_before_its_side_is_chosen(cli):
         "  closest legal moves: quest a | quest b"]
     other = cli("play", "quest", "7a")
     assert other.status == 1 and "the tool drew quest tile 20, not 7" in other.err
+    for typed in (["7"], ["20"]):  # a tile without a side: the drawn tile's sides, not tile 7's
+        sideless = cli("play", "quest", *typed)
+        assert sideless.status == 1 and sideless.err.splitlines()[0] == (
+            f"referee: 'quest {typed[0]}': which side of quest tile 20? `quest a` or `quest b`")
     assert (cli.path / "game.toml").read_bytes() == before
     chosen = cli("play", "quest", "b")
     assert chosen.status == 0 and "chooses quest 20b Not the Queen of Dwarves" in chosen.out

@@ -180,8 +180,8 @@ class Quest(EventType[State]):
         if len(rest) > 1 and rest[-1].casefold() in {n.casefold() for n in state.names}:
             player = named(state, rest[-1:], player, args.text)  # `quest 4a Bruno`
             rest = rest[:-1]
-        drawn = rules.drawn_tile(state)
-        if not rest and drawn is not None:
+        drawn = rules.drawn_tile(state)  # `quest` or `quest 7`: a side of the drawn tile is meant
+        if drawn is not None and (not rest or (len(rest) == 1 and rest[0].isdigit())):
             raise NotationError(f"{args.text!r}: which side of quest tile {drawn}? `quest a` or "
                                 "`quest b`", code="no-side", suggestions=("quest a", "quest b"))
         tile, side = parse_quest(state, rest, args.text)
