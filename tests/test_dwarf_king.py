@@ -928,3 +928,45 @@ def test_a_sorcerer_refused_from_a_dealt_hand_names_no_reason():
     err = t.rejects(f"Sorcerer {taken}", "not-playable-now", as_=other, rule="R-21")
     assert err.message == f"{other} cannot play Sorcerer now; why stays with {other}'s hidden hand"
     t(f"Sorcerer {taken}", as_=holder)
+
+
+def test_a_dealt_hand_refuses_only_illegal_cards_and_says_why_only_from_the_tables_view():
+    """Every card typed at every turn of a seeded hand: a legal card is never refused; a refusal
+    either sounds the same whatever the hidden reason (R-21), or is the very refusal the table's
+    own view gives; its closest moves are the table's, without the card refused."""
+    from referee.games.dwarf_king import rules
+
+    t = Table(seed=5)
+    t("special")
+    t("quest a")
+    t("leader")
+    uniform = 0
+    while t.state.deal.number == 1:
+        turn = GAME.to_act(t.state)
+        who = turn.players[0]
+        legal = {e["card"] for e in GAME.legal(t.state) if e.type == "play"}
+        view = rules.table_view(t.state)
+        offered = " ".join(GAME.option_lines(view, list(GAME.legal(view))))
+        for card in CARDS:
+            event = GAME.parse(t.state, card, who)
+            try:
+                apply_event(GAME, t.state, event, t.players)
+            except IllegalMove as refusal:
+                assert card not in legal, (who, card, refusal.message)
+                suggested = set(" ".join(refusal.suggestions).split()) & set(CARDS)
+                assert suggested == set(offered.split()) & set(CARDS) - {card}, refusal
+                if refusal.code == "not-playable-now":
+                    uniform += 1
+                    led = rules.led_suit(view.deal.plays, view.deal.tricks[-1]
+                                         if view.deal.tricks else None)
+                    follow = f" (follow {led} if you can)" if led else ""
+                    assert refusal.message == (f"{who} cannot play {card} now{follow}; why stays "
+                                               f"with {who}'s hidden hand")
+                else:
+                    with pytest.raises(IllegalMove) as public:
+                        rules.check_play(view, t.state.seat(who), card)
+                    assert public.value.message == refusal.message
+            else:
+                assert card in legal, (who, card)
+        t(sorted(legal)[0])
+    assert uniform > 100  # the hidden hands were put to the test
