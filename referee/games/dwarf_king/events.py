@@ -440,12 +440,12 @@ class Sorcerer(EventType[State]):
             raise IllegalMove("the Sorcerer is played between two tricks, not before the first "
                               "trick nor during one", code="sorcerer-between-tricks",
                               rule="Sorcerer")
-        rules.aloud(state, seat, "Sorcerer", rules.check_card_available)
         card = rules.known_card(event["card"])
         previous = deal.tricks[-1]
-        if card not in previous.cards:
+        if card not in previous.cards:  # checked first: it tells nothing of anyone's hand
             raise IllegalMove(f"{card} is not in the previous trick ({' '.join(previous.cards)})",
                               code="not-in-previous-trick", rule="Sorcerer")
+        rules.aloud(state, seat, "Sorcerer", rules.check_card_available)
         return rules.take_back(state, seat, card)
 
     def moves(self, state: State) -> Iterator[Event]:
