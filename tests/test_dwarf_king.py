@@ -746,6 +746,13 @@ def test_seeded_swap_needs_the_cards_given_and_fills_those_taken():
     t.rejects(f"swap {target} take {wrong[0]} {wrong[1]} give {mine[0]} {mine[1]}", "seed-mismatch",
               as_=holder)
     t.rejects(f"swap {target} take {e['taken'][0]} {e['taken'][1]}", "swap-cards", as_=holder)
+    # Cards the target holds or lacks: the same words, so a typed `take` never tells the table
+    # what the target's dealt hand holds.
+    lacked = [c for c in sorted(t.deal.deck(3)) if c not in t.deal.slots[t.state.seat(target)].known
+              and c not in mine]
+    said = {t.rejects(f"swap {target} take {pair[0]} {pair[1]} give {mine[0]} {mine[1]}",
+                      "seed-mismatch", as_=holder).message for pair in (wrong, lacked)}
+    assert len(said) == 1
     t(f"swap {target} give {mine[0]} {mine[1]}", as_=holder)
     assert all(slot.complete for slot in t.deal.slots)
 

@@ -554,6 +554,12 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
                               code="swap-cards", rule=rule)
         for card in group:
             known_card(card)
+    if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
+        # before whether the target holds them: any other pair sounds the same (R-21)
+        name = state.names[target]
+        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
+                          f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
+                          code="seed-mismatch", rule=rule)
     for card in taken:
         holder = deal.holder(card)
         theirs = deal.slots[target]
@@ -561,11 +567,6 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
                 or (theirs.complete and card not in theirs.known):
             raise IllegalMove(f"{card} cannot be taken from {state.names[target]}'s hand",
                               code="swap-cards", rule=rule)
-    if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
-        name = state.names[target]
-        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
-                          f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
-                          code="seed-mismatch", rule=rule)
     mine = deal.slots[seat]
     for card in given:
         holder = deal.holder(card)
