@@ -934,6 +934,13 @@ def test_a_sorcerer_refused_from_a_dealt_hand_names_no_reason():
     taken = t.deal.tricks[0].cards[0]
     err = t.rejects(f"Sorcerer {taken}", "not-playable-now", as_=other, rule="R-21")
     assert err.message == f"{other} cannot play Sorcerer now; why stays with {other}'s hidden hand"
+    # A card outside the trick: the same refusal whether or not the one named holds the Sorcerer
+    outside = next(c for c in sorted(t.deal.deck(3)) if c not in t.deal.tricks[0].cards
+                   and c != "Sorcerer")
+    said = {t.rejects(f"Sorcerer {outside}", "not-in-previous-trick", as_=name).message
+            for name in (holder, other)}
+    assert said == {f"{outside} is not in the previous trick "
+                    f"({' '.join(t.deal.tricks[0].cards)})"}
     t(f"Sorcerer {taken}", as_=holder)
 
 
@@ -977,22 +984,3 @@ def test_a_dealt_hand_refuses_only_illegal_cards_and_says_why_only_from_the_tabl
                 assert card in legal, (who, card)
         t(sorted(legal)[0])
     assert uniform > 100  # the hidden hands were put to the test
-
-
-def test_a_sorcerer_for_a_card_not_in_the_trick_is_refused_alike_for_its_holder_and_others():
-    """`Sorcerer CARD --as NAME` for a card outside the previous trick: the refusal names the
-    trick for whoever is named, so it never tells whether NAME holds the Sorcerer (R-21)."""
-    t = Table(seed=SEED_WITH_SORCERER)
-    t("special")
-    t("quest a")
-    t("leader")
-    while not t.deal.tricks:
-        t(next(e for e in GAME.legal(t.state) if e.type == "play")["card"])
-    holder = t.state.names[t.deal.holder("Sorcerer")]
-    other = next(n for n in t.state.names if n != holder)
-    outside = next(c for c in sorted(t.deal.deck(3)) if c not in t.deal.tricks[0].cards
-                   and c != "Sorcerer")
-    said = {t.rejects(f"Sorcerer {outside}", "not-in-previous-trick", as_=name).message
-            for name in (holder, other)}
-    assert said == {f"{outside} is not in the previous trick "
-                    f"({' '.join(t.deal.tricks[0].cards)})"}
