@@ -221,3 +221,35 @@ def test_a_secret_that_cannot_be_read_is_a_usage_error_and_writes_nothing(table,
     result = table("play", "squires")
     assert result.status == 2 and "the secret could not be read" in result.err
     assert (table.path / "game.toml").read_bytes() == before
+
+
+def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(table):
+    """F7, R-27: after `end`, `open` is taken (it was refused as "the game is over") and the
+    sheet gives totals and places so far; the log of the stop itself is unchanged."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    receipts = {}
+    for letters in ("D K Q", "A B C"):
+        result = table.play_secret("squires", secret=letters)
+        receipts[letters] = re.search(r"receipt: (\S+)", result.err).group(1)
+    table("play", "reveal", "Q", "D", "E", "F", "G", "H", "I", "J", "K", "L")
+    table("play", "domain-2", "castle", "1")
+    stop = table("play", "end", "cafe", "closes")
+    assert stop.status == 0 and "The table stopped the game: it scores as it stood, " \
+        "incomplete; each player opens their seal (`open`) (R-27)" in stop.out
+    assert "Next: Ann or Ben - the table stopped the game (cafe closes): `open LETTERS " \
+        "RECEIPT` to score as it stood (--as NAME, R-27)" in stop.out
+    log = (table.path / "game.toml").read_text()
+    assert log.rstrip().endswith('type = "end"\nreason = "cafe closes"')
+    waiting = table("score").out
+    assert "waiting for Ann, Ben to open their seal (R-27)" in " ".join(waiting.split())
+    assert re.search(r"^Ann +sealed +sealed$", waiting, re.M)
+    opened = table("play", "open", "D", "K", "Q", receipts["D K Q"], "--as", "Ann")
+    assert opened.status == 0 and "Ann backs D K Q" in opened.out
+    last = table("play", "open", "A", "B", "C", receipts["A B C"], "--as", "Ben")
+    assert last.status == 0 and "Game over: Ann leads with 25 points after 1 round(s), when " \
+        "the table stopped the game (cafe closes): incomplete (R-27)" in last.out
+    sheet = table("score").out
+    assert "Incomplete: stopped by the table (cafe closes); scored as it stood\n" in sheet
+    assert re.search(r"^Ann .* D:9 K:4 Q:12 +25 1st so far$", sheet, re.M)
+    assert re.search(r"^Ben .* A:0 B:0 C:0 +0 2nd so far$", sheet, re.M)
+    assert table("check", "game.toml").status == 0
