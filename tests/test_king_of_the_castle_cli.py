@@ -253,3 +253,21 @@ def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(tab
     assert re.search(r"^Ann .* D:9 K:4 Q:12 +25 1st so far$", sheet, re.M)
     assert re.search(r"^Ben .* A:0 B:0 C:0 +0 2nd so far$", sheet, re.M)
     assert table("check", "game.toml").status == 0
+
+
+def test_a_new_game_says_nobody_has_sealed_yet_and_that_it_has_no_events(table):
+    """F14: before anyone seals, the rows said "sealed"; `history` printed nothing."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    fresh = table("score").out
+    for name in ("Ann", "Ben"):
+        assert re.search(rf"^{name} +not sealed yet +not sealed yet$", fresh, re.M), fresh
+    assert " sealed " not in fresh.replace("not sealed yet", "")
+    empty = table("history")
+    assert empty.status == 0 and empty.out == (
+        "No events yet: the game is set up and waits for its first move.\n")
+    assert json.loads(table("history", "--json").out) == []
+    table.play_secret("squires", secret="D K Q")
+    rows = [r.result for r in GAME.scoresheet(replay_log(logfile.read(
+        table.path / "game.toml"))[1]).rows]
+    assert rows == ["sealed", "not sealed yet"]
+    assert "No events yet" not in table("history").out
