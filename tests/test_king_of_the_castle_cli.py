@@ -271,3 +271,12 @@ def test_a_new_game_says_nobody_has_sealed_yet_and_that_it_has_no_events(table):
         table.path / "game.toml"))[1]).rows]
     assert rows == ["sealed", "not sealed yet"]
     assert "No events yet" not in table("history").out
+
+
+def test_the_html_sheet_of_a_stopped_game_sets_its_commands_as_code(table):
+    """F13: the footnote read "(`referee undo` resumes the game)" with raw backticks."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    table("play", "end", "rain")
+    page = table("scoresheet", "-f", "html").out
+    assert "this sheet is incomplete (<code>referee undo</code> resumes the game).</p>" in page
+    assert "`" not in page
