@@ -280,3 +280,20 @@ def test_the_html_sheet_of_a_stopped_game_sets_its_commands_as_code(table):
     page = table("scoresheet", "-f", "html").out
     assert "this sheet is incomplete (<code>referee undo</code> resumes the game).</p>" in page
     assert "`" not in page
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("D K", "2 letters read"), ("q q z", "a letter was typed twice"),
+    ("D K Q R", "4 letters read"), ("", "no letters read"), ("x", "1 letter read")])
+def test_a_refused_seal_says_exactly_what_is_expected_and_never_the_letters(table, typed, read):
+    """F8: "D K" was refused as "three letters A-Z" with no word of what was read."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    before = (table.path / "game.toml").read_bytes()
+    bad = table.play_secret("squires", secret=typed)
+    assert bad.status == 1 and bad.err.startswith(
+        "referee: you back three different squires: exactly three letters A-Z, e.g. `D K Q` or "
+        f"`dkq` ({read})\n")
+    shown = bad.err.replace("`D K Q`", "").replace("`dkq`", "")
+    if len(typed.replace(" ", "")) > 1:  # one letter alone is in any sentence
+        assert typed.replace(" ", "").upper() not in shown.upper().replace(" ", "")
+    assert (table.path / "game.toml").read_bytes() == before

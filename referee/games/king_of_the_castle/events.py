@@ -88,10 +88,13 @@ def simulated_secret(state: State, name: str) -> tuple[str, str]:
 def three_letters(state: State, words: Words, text: str) -> str:
     """Three different squires, canonical: sorted letters, e.g. `DKQ`. Never repeats them."""
     letters = parse_letters(state, words, "your squires")
-    if len(letters) != SQUIRES or len(set(letters)) != SQUIRES:
-        raise NotationError("you back three different squires: three letters A-Z",
-                            code="bad-secret")
-    return "".join(sorted(letters))
+    if len(letters) == SQUIRES == len(set(letters)):
+        return "".join(sorted(letters))
+    # What was wrong, never which letters: a seal's letters are typed unseen.
+    read = "a letter was typed twice" if len(letters) == SQUIRES else \
+        f"{len(letters) or 'no'} letter{'s' * (len(letters) != 1)} read"
+    raise NotationError(f"you back three different squires: exactly three letters A-Z, e.g. "
+                        f"`D K Q` or `dkq` ({read})", code="bad-secret")
 
 
 class Squires(EventType[State]):
