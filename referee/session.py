@@ -375,6 +375,7 @@ class Played:
     receipt: str | None = None  # a sealed secret's receipt, shown once to its player
     drawn: str | None = None  # a sealed secret the tool drew, shown once to its player
     written: bytes = b""  # the log's bytes as this move left them
+    typed: str | None = None  # a secret the player typed unseen, as sealed: shown back once
 
     @property
     def known(self) -> Known:
@@ -419,8 +420,10 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         if cache:
             remember(path, data, after)
         old = len(game.notices(table.state))
+        typed = None if secret is None or move.receipt is None or move.drawn is not None \
+            else game.events[move.event.type].secret(table.state, secret)
         return Played(table, after, move.event, game.describe(table.state, move.event, move.state),
-                      game.notices(move.state)[old:], move.receipt, move.drawn, data)
+                      game.notices(move.state)[old:], move.receipt, move.drawn, data, typed)
 
 
 @value

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 
 import pytest
 
@@ -297,3 +298,52 @@ def test_a_refused_seal_says_exactly_what_is_expected_and_never_the_letters(tabl
     if len(typed.replace(" ", "")) > 1:  # one letter alone is in any sentence
         assert typed.replace(" ", "").upper() not in shown.upper().replace(" ", "")
     assert (table.path / "game.toml").read_bytes() == before
+
+
+def test_the_letters_typed_unseen_are_shown_back_on_the_hand_over_screen_alone(tmp_path):
+    """F8: a seal's letters were never shown back, so a typo was found only at `open`. At a
+    terminal they are on the player's hand-over screen (wiped after); never in the log, nor
+    off a terminal (test_the_seal_is_asked_unseen_and_only_its_receipt_is_shown)."""
+    import pexpect
+
+    from tests.test_table_terminal import TIMEOUT, assert_wiped, castle_game, environment, start
+
+    path = castle_game(tmp_path)
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "--log", str(path), "play",
+                                           "squires"], cwd=str(tmp_path),
+                          env=environment(tmp_path), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 120))
+    heard = child.logfile_read = io.StringIO()
+    child.expect_exact("Secret (not shown): ")
+    child.sendline("q d k")
+    child.expect_exact("Ann only")
+    child.sendline("")
+    child.expect_exact("You sealed: DKQ  (check it: if it is not what you meant, undo takes "
+                       "the move back now)")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert any("You sealed: DKQ" in line for line in assert_wiped(heard.getvalue(), "Ann only",
+                                                                   120))
+    assert "DKQ" not in path.read_text()
+    # the table's session: Ben's letters on his hand-over screen, wiped
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact("Ben · seals the squires they back")
+    child.expect_exact(" > ")
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("squires")
+    child.expect_exact("Secret (not shown): ")
+    child.sendline("ZBQ")
+    child.expect_exact("Ben only")
+    child.sendline("")
+    child.expect_exact("You sealed: BQZ")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
+    child.expect_exact("Cat · seals the squires they back")
+    child.expect_exact(" > ")
+    assert any("You sealed: BQZ" in line for line in assert_wiped(heard.getvalue(), "Ben only",
+                                                                   120))
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
