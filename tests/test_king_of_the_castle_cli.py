@@ -235,8 +235,8 @@ def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(tab
     table("play", "reveal", "Q", "D", "E", "F", "G", "H", "I", "J", "K", "L")
     table("play", "domain-2", "castle", "1")
     stop = table("play", "end", "cafe", "closes")
-    assert stop.status == 0 and "The table stopped the game: it scores as it stood, " \
-        "incomplete; each player opens their seal (`open`) (R-27)" in stop.out
+    assert stop.status == 0 and "The table stopped the game: each player opens their seal " \
+        "(`open`, R-27); it scores as it stood, incomplete\n" in stop.out
     assert "Next: Ann or Ben - the table stopped the game (cafe closes): `open LETTERS " \
         "RECEIPT` to score as it stood (--as NAME, R-27)" in stop.out
     log = (table.path / "game.toml").read_text()
