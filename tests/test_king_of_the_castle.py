@@ -447,6 +447,18 @@ def test_a_table_that_stops_before_the_first_turn_has_nothing_to_open():
     t.rejects("squires", "game-stopped", as_="Ben")
 
 
+def test_a_table_that_stops_while_the_squires_are_opened_keeps_what_was_opened():
+    t = Table(squires="hand").start()
+    t.state = evolve(t.state, ending=True, turn=2)
+    t("pass")("letters q d k x", as_="Ann")  # the last round is over
+    t("end the pub closes")
+    assert GAME.phase(t.state) == "open" and t.state.opened[0] == ("D", "K", "Q", "X")
+    assert GAME.scoresheet(t.state).outcome.endswith("waiting for Ben, Cat to enter their "
+                                                     "letters (R-27)")
+    t("letters a b e", as_="Ben")("letters z y x", as_="Cat")
+    assert GAME.stopped(t.state) == "the pub closes" and GAME.scoresheet(t.state).winners == ()
+
+
 def test_a_hand_game_stopped_early_enters_the_letters_of_the_cards_held():
     t = Table(squires="hand").start()
     t("end the last bus")
