@@ -129,14 +129,16 @@ def show_played(played: Any, secret: Any) -> None:
     once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
     lines are printed."""
     typed = played.typed  # shown back on the hand-over screen (a typo is seen before the end)
-    if typed:  # never off a terminal: what wrote it to a pipe knows it
+    if typed:
         from referee.screen import is_terminal
 
-        typed = typed if is_terminal(sys.stdout) else None
+        # Only where it was typed unseen and is shown behind a hand-over screen, then wiped:
+        # with a pipe for input (no screen, or none to read Enter) secrets are printed plainly.
+        typed = typed if is_terminal(sys.stdin) and is_terminal(sys.stdout) else None
     said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
             if played.drawn else []) + \
-        ([f"You sealed: {typed}  (check it: if it is not what you meant, undo takes the move "
-          "back now)"] if typed else []) + \
+        ([f"You sealed: {typed}  (not what you meant? undo takes the move back now)"]
+         if typed else []) + \
         ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
           "end, and is shown only now)"] if played.receipt else [])
     if said:

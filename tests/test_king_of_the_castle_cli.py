@@ -318,8 +318,7 @@ def test_the_letters_typed_unseen_are_shown_back_on_the_hand_over_screen_alone(t
     child.sendline("q d k")
     child.expect_exact("Ann only")
     child.sendline("")
-    child.expect_exact("You sealed: DKQ  (check it: if it is not what you meant, undo takes "
-                       "the move back now)")
+    child.expect_exact("You sealed: DKQ  (not what you meant? undo takes the move back now)")
     child.expect_exact("Press Enter when done: the screen is wiped.")
     child.sendline("")
     child.expect(pexpect.EOF)
@@ -347,3 +346,28 @@ def test_the_letters_typed_unseen_are_shown_back_on_the_hand_over_screen_alone(t
                                                                    120))
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("command", ["table", "play squires"])
+def test_letters_read_from_a_pipe_are_never_shown_back_on_the_shared_terminal(tmp_path, command):
+    """The letters are shown back only behind a hand-over screen: with the moves piped into
+    `referee table` (or a seal piped into `play` with no terminal to read Enter from) the
+    receipt is printed plainly on the terminal, so the letters must not be printed with it."""
+    import pexpect
+
+    from tests.test_table_terminal import TIMEOUT, castle_game, environment
+
+    path = castle_game(tmp_path)
+    lines = "squires\nD K Q\nquit\n" if command == "table" else "D K Q\n"
+    # setsid: no controlling terminal, so `play` has no keyboard for its hand-over screen
+    shell = (f"printf '{lines}' | setsid {sys.executable} -m referee --log {path} {command}"
+             + (" 2>&1" if command != "table" else ""))
+    child = pexpect.spawn("sh", ["-c", shell], cwd=str(tmp_path), env=environment(tmp_path),
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 120))
+    heard = child.logfile_read = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, heard.getvalue()
+    shown = heard.getvalue()
+    assert "Your receipt: " in shown and "Ann: seals the squires they back" in shown
+    assert "You sealed" not in shown and "DKQ" not in shown
