@@ -100,8 +100,8 @@ def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
 
 def print_next(table: Any) -> None:
     if table.stopped is not None:
-        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
-            "resumes it).")
+        out("The table stopped the game: it scores as it stands, incomplete "
+            f"({table.game.resumes(table.state)}).")
         return
     if table.finished:
         out("The game is over: `referee scoresheet` prints the sheet.")

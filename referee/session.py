@@ -109,7 +109,7 @@ class Table:
     def turn(self) -> ToAct:
         if self.stopped is not None:
             return ToAct((), f"nobody: the table stopped the game ({self.stopped}); "
-                             "`referee undo` resumes it")
+                             f"{self.game.resumes(self.state)}")
         return self.game.to_act(self.state)
 
     @property
@@ -128,7 +128,7 @@ class Table:
             return text
         board = text.rpartition("\n")[0]  # the last line said who acts
         return f"{board}\nGame over: the table stopped it ({self.stopped}), incomplete; " \
-               "`referee undo` resumes it"
+               f"{self.game.resumes(self.state)}"
 
     def compact_board(self, player: str | None = None) -> str:
         """The board for a shared screen (fits 80x24), for the table or for `player`'s eyes."""

@@ -351,7 +351,10 @@ def test_every_game_can_be_stopped_scored_as_it_stands_and_resumed(tmp_path, gam
     assert export.bgg(sheet)["incomplete"] is True
     assert '"finished": false' in render(sheet, "json")
     assert "Incomplete" in render(sheet, "markdown") and "Incomplete" in render(sheet, "html")
-    assert "(<code>referee undo</code> resumes the game)" in render(sheet, "html")
+    assert "<code>referee undo</code> resumes the game)" in render(sheet, "html")
+    # an opening is retracted only with --force, before the stop is
+    assert ("(<code>referee undo --force</code> takes back the " in render(sheet, "html")) == \
+        (laid > 0)
     assert "`" not in render(sheet, "html")  # F13: no raw backticks on the printed page
     assert "so far" in render(sheet, "csv")
     assert table.choices().events == [] and "the table stopped it (the pub closes)" in table.board()

@@ -224,9 +224,9 @@ def test_a_secret_that_cannot_be_read_is_a_usage_error_and_writes_nothing(table,
     assert (table.path / "game.toml").read_bytes() == before
 
 
-def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(table):
-    """F7, R-27: after `end`, `open` is taken (it was refused as "the game is over") and the
-    sheet gives totals and places so far; the log of the stop itself is unchanged."""
+def first_turn_played(table) -> dict[str, str]:
+    """Ann and Ben seal D K Q and A B C, the posts are turned up, Ann plays a Domain 2 on
+    castle 1; their receipts by letters."""
     table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
     receipts = {}
     for letters in ("D K Q", "A B C"):
@@ -234,6 +234,13 @@ def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(tab
         receipts[letters] = re.search(r"receipt: (\S+)", result.err).group(1)
     table("play", "reveal", "Q", "D", "E", "F", "G", "H", "I", "J", "K", "L")
     table("play", "domain-2", "castle", "1")
+    return receipts
+
+
+def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(table):
+    """F7, R-27: after `end`, `open` is taken (it was refused as "the game is over") and the
+    sheet gives totals and places so far; the log of the stop itself is unchanged."""
+    receipts = first_turn_played(table)
     stop = table("play", "end", "cafe", "closes")
     assert stop.status == 0 and "The table stopped the game: each player opens their seal " \
         "(`open`, R-27); it scores as it stood, incomplete\n" in stop.out
@@ -371,3 +378,31 @@ def test_letters_read_from_a_pipe_are_never_shown_back_on_the_shared_terminal(tm
     shown = heard.getvalue()
     assert "Your receipt: " in shown and "Ann: seals the squires they back" in shown
     assert "You sealed" not in shown and "DKQ" not in shown
+
+
+def test_every_hint_a_stopped_game_gives_after_its_seals_are_opened_works_as_typed(table):
+    """R-27: once seals are opened after a stop, `referee undo` no longer resumes the game (an
+    opening is retracted only with --force); every message says how it does, and doing so as
+    said brings the game back to where the table stopped it."""
+    receipts = first_turn_played(table)
+    table("play", "end", "cafe", "closes")
+    hint = ("`referee undo --force` takes back the seals opened since the stop, then "
+            "`referee undo` resumes it")
+    assert "this sheet is incomplete (`referee undo` resumes the game)" in " ".join(
+        table("score").out.split())  # nothing opened since the stop: undo retracts it
+    table("play", "open", "D", "K", "Q", receipts["D K Q"], "--as", "Ann")
+    last = table("play", "open", "A", "B", "C", receipts["A B C"], "--as", "Ben")
+    assert last.out.endswith(f"The table stopped the game: it scores as it stands, incomplete "
+                             f"({hint}).\n")
+    assert "(`referee undo` resumes" not in last.out
+    status = " ".join(table("status").out.split())
+    assert f"Game over: the table stopped it (cafe closes), incomplete; {hint}" in status
+    refused = table("play", "pass")
+    assert refused.status == 1 and hint in " ".join(refused.err.split())
+    sheet = " ".join(table("score").out.split())
+    assert ("this sheet is incomplete (`referee undo --force` takes back the seals opened since "
+            "the stop, then `referee undo` resumes the game)") in sheet
+    assert table("undo").status == 2  # as the hints say: an opening needs --force
+    assert table("undo", "--force").status == 0 and table("undo", "--force").status == 0
+    resumed = table("undo")
+    assert resumed.status == 0 and "Next: Ben - Ben plays a card or passes" in resumed.out

@@ -106,6 +106,9 @@ class KingOfTheCastle(Game[State]):
         still takes `open` (or `letters`) and is not over (R-27)."""
         return None if rules.opening_after_stop(state) else state.stopped
 
+    def resumes(self, state: State) -> str:
+        return rules.resumes(state)
+
     # ---- moves ---------------------------------------------------------------------------
     def parse_other(self, state: State, parts: tuple[str, ...], text: str,
                     player: str | None) -> Event:

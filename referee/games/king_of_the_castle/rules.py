@@ -258,9 +258,22 @@ def stop(state: State, reason: str) -> State:
     """The table stops the game (`end REASON`). Once the first turn has begun, the squires are
     still opened and score for the posts as they stand (R-27); before, nothing stands."""
     state = evolve(state, stopped=reason)
-    if state.scoring or state.turns == 0:
+    if state.turns == 0:
         return state
-    return start_scoring(state)
+    if not state.scoring:
+        state = start_scoring(state)  # an empty hand is opened here, with nothing to enter
+    return evolve(state, opened_at_stop=len(state.opened) - state.opened.count(None))
+
+
+def resumes(state: State, it: str = "it") -> str:
+    """How the table resumes the game it stopped: a squire opened since the stop is retracted
+    only with --force (everyone has seen it), then the stop itself (R-27)."""
+    since = len(state.opened) - state.opened.count(None) - state.opened_at_stop
+    if state.stopped is None or since == 0:
+        return f"`referee undo` resumes {it}"
+    what = "letters entered" if state.squires == HAND else "seals opened"
+    return f"`referee undo --force` takes back the {what} since the stop, then `referee undo` " \
+           f"resumes {it}"
 
 
 def opening_after_stop(state: State) -> bool:

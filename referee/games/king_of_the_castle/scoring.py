@@ -19,6 +19,7 @@ from referee.games.king_of_the_castle.components import (
     rank_of,
 )
 from referee.games.king_of_the_castle.notation import squire
+from referee.games.king_of_the_castle.rules import resumes
 from referee.games.king_of_the_castle.state import HAND, State
 from referee.scoresheet import Row, Scoresheet, Section, ordinal, places, stopped
 
@@ -196,7 +197,7 @@ def scoresheet(state: State) -> Scoresheet:
     sheet = score(state)
     if state.stopped is None:
         return sheet
-    sheet = stopped(sheet, state.stopped)
+    sheet = stopped(sheet, state.stopped, resumes(state, "the game"))
     rows = tuple(row if row.name is None or row.total is not None
                  else evolve(row, result=unopened(state, row.name)) for row in sheet.rows)
     waiting = [n for n, letters in zip(state.names, state.opened) if letters is None]
