@@ -453,6 +453,7 @@ def test_a_table_that_stops_while_the_squires_are_opened_keeps_what_was_opened()
     t("pass")("letters q d k x", as_="Ann")  # the last round is over
     t("end the pub closes")
     assert GAME.phase(t.state) == "open" and t.state.opened[0] == ("D", "K", "Q", "X")
+    assert GAME.resumes(t.state) == "`referee undo` resumes it"  # Ann entered hers before
     assert GAME.scoresheet(t.state).outcome.endswith("waiting for Ben, Cat to enter their "
                                                      "letters (R-27)")
     t("letters a b e", as_="Ben")("letters z y x", as_="Cat")
@@ -469,6 +470,8 @@ def test_a_hand_game_stopped_early_enters_the_letters_of_the_cards_held():
     t("letters q d k x", as_="Ann")("letters a b e", as_="Ben")("letters z y x", as_="Cat")
     assert GAME.stopped(t.state) == "the last bus"
     assert [r.total for r in GAME.scoresheet(t.state).rows] == [12 + 6, 6 + 3 + 4 + 4, 0]
+    assert GAME.resumes(t.state) == ("`referee undo --force` takes back the letters entered "
+                                     "since the stop, then `referee undo` resumes it")
 
 
 def test_two_players_may_back_the_same_squire():
