@@ -557,6 +557,11 @@ class Game(Generic[S]):
         reason: str | None = getattr(state, "stopped", None)
         return reason
 
+    def resumes(self, state: S) -> str:
+        """How the table takes a game it stopped back to play, as the messages that say it was
+        stopped put it: most games, the stop is the last event and `undo` retracts it."""
+        return "`referee undo` resumes it"
+
     def over(self, state: S) -> bool:
         """No more moves: the game reached its end, or the table stopped it."""
         return self.finished(state) or self.stopped(state) is not None
@@ -813,7 +818,7 @@ def refuse_if_over(game: Game[S], state: S) -> None:
     reason = game.stopped(state)
     if reason is not None:
         raise IllegalMove(f"the game is over: the table stopped it ({reason}); no more moves "
-                          "can be recorded (`referee undo` resumes it)", code="game-stopped")
+                          f"can be recorded ({game.resumes(state)})", code="game-stopped")
     if game.finished(state):
         raise game.ruled(IllegalMove("the game is over; no more moves can be recorded "
                                      "(`referee undo` takes back the last one)",
