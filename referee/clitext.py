@@ -5,6 +5,8 @@ refusal's lines; the demo's pace. Data goes to stdout, messages to stderr.
 """
 
 import codecs
+import io
+import os
 import sys
 import time
 from typing import IO, TYPE_CHECKING, Any
@@ -122,8 +124,8 @@ def secret_lost(played: Any, key: str, undo: str) -> str:
 
 def print_next(table: Any) -> None:
     if table.stopped is not None:
-        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
-            "resumes it).")
+        out("The table stopped the game: it scores as it stands, incomplete "
+            f"({table.game.resumes(table.state)}).")
         return
     if table.finished:
         out("The game is over: `referee scoresheet` prints the sheet.")
@@ -150,8 +152,17 @@ def show_played(played: Any, secret: Any) -> None:
     """What a move changed and the notices it brought; a secret it drew or sealed goes first,
     once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
     lines are printed."""
+    typed = played.typed  # shown back on the hand-over screen (a typo is seen before the end)
+    if typed:
+        from referee.screen import is_terminal
+
+        # Only where it was typed unseen and is shown behind a hand-over screen, then wiped:
+        # with a pipe for input (no screen, or none to read Enter) secrets are printed plainly.
+        typed = typed if is_terminal(sys.stdin) and is_terminal(sys.stdout) else None
     said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
             if played.drawn else []) + \
+        ([f"You sealed: {typed}  (not what you meant? undo takes the move back now)"]
+         if typed else []) + \
         ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
           "end, and is shown only now)"] if played.receipt else [])
     if said:
@@ -310,11 +321,37 @@ class Pacer:
         if not self.stops:
             return
         echo(STOP_PROMPT, nl=False)
-        answer = sys.stdin.readline()
-        echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        key = one_key()
+        if key is None:  # no terminal to read a key from: a line, its Enter echoed
+            answer = sys.stdin.readline()
+            echo("\x1b[1A\x1b[2K", nl=False)  # up over the Enter the terminal echoed, clear it
+        else:
+            answer = key
+            echo("\r\x1b[2K", nl=False)  # nothing was echoed: clear the prompt's own row
         self.shown = 0
         if not answer or answer.strip().casefold().startswith("q"):
             self.stops = False
+
+
+def one_key() -> str | None:
+    """One key pressed at the terminal on standard input, unechoed, without waiting for Enter
+    ("" at end of input); None where standard input is no terminal or the system has no termios
+    (then the caller reads a line). Ctrl-C still interrupts: cbreak mode keeps the signals."""
+    try:
+        import termios
+        import tty
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    try:
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+    except (OSError, ValueError, termios.error, io.UnsupportedOperation):
+        return None  # not a terminal (a pipe, a test's StringIO)
+    try:
+        tty.setcbreak(fd)
+        return os.read(fd, 1).decode("utf-8", "replace")
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 STOP_PROMPT = "      -- Enter: go on, q: to the end --"

@@ -540,6 +540,15 @@ class Game(Generic[S]):
         turn: ToAct = self.rules_module.to_act(state)
         return turn
 
+    def start_player(self, setup: S, state: S, seats: Sequence[str]) -> str | None:
+        """Who began, as the scoresheet names it: the one player to act after set-up, else the
+        first seat. A game whose first player is settled in play (Kingmaker's R-8, at the end of
+        the lay-out) reads it from `state`, the game as it stands."""
+        first = self.to_act(setup)
+        if len(first.players) == 1 and not first.table:
+            return first.players[0]
+        return seats[0] if seats else None
+
     def finished(self, state: S) -> bool:
         raise NotImplementedError
 
@@ -547,6 +556,11 @@ class Game(Generic[S]):
         """Why the table stopped the game before its end (the core `End` event), else None."""
         reason: str | None = getattr(state, "stopped", None)
         return reason
+
+    def resumes(self, state: S) -> str:
+        """How the table takes a game it stopped back to play, as the messages that say it was
+        stopped put it: most games, the stop is the last event and `undo` retracts it."""
+        return "`referee undo` resumes it"
 
     def over(self, state: S) -> bool:
         """No more moves: the game reached its end, or the table stopped it."""
@@ -804,7 +818,7 @@ def refuse_if_over(game: Game[S], state: S) -> None:
     reason = game.stopped(state)
     if reason is not None:
         raise IllegalMove(f"the game is over: the table stopped it ({reason}); no more moves "
-                          "can be recorded (`referee undo` resumes it)", code="game-stopped")
+                          f"can be recorded ({game.resumes(state)})", code="game-stopped")
     if game.finished(state):
         raise game.ruled(IllegalMove("the game is over; no more moves can be recorded "
                                      "(`referee undo` takes back the last one)",

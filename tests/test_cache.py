@@ -273,6 +273,36 @@ def test_an_entry_from_another_version_is_ignored_and_rebuilt(game, monkeypatch)
     assert game.hit()
 
 
+def test_an_entry_made_by_other_code_of_the_same_version_is_ignored(game, monkeypatch, tmp_path):
+    """A rule fixed and installed again under the same version number: the entry the old code
+    made is a miss, so no answer of the old rules is given again."""
+    import shutil
+
+    package = tmp_path / "package"
+    shutil.copytree(cache.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "PACKAGE", str(package))
+    assert answers(game.cli) and game.hit()  # written by the code as copied
+    rules = package / "games" / "kings_ear" / "rules.py"
+    rules.write_text(rules.read_text() + "\n# a fix\n")
+    assert not game.hit()
+    time = os.stat(rules).st_mtime_ns
+    answers(game.cli)
+    assert game.hit()
+    os.utime(rules, ns=(time + 10**9, time + 10**9))  # the same size, saved again later
+    assert not game.hit()
+    (package / "games" / "kings_ear" / "rules.py").rename(package / "games" / "kings_ear" / "x.py")
+    assert not game.hit()
+
+
+def test_the_code_digest_sees_every_module_and_data_file():
+    listed = cache._code_files(cache.PACKAGE, "", [])
+    names = {line.rsplit(" ", 2)[0] for line in listed}
+    assert {"cache.py", "games/kingmaker/rules/settling.py",
+            "games/kingmaker/kingmaker-testbox.toml"} <= names
+    assert not any("__pycache__" in name for name in names)
+    assert cache.code() == cache.code()
+
+
 def test_an_entry_of_another_log_is_ignored(game, monkeypatch):
     """Another log's entry in this log's place: other bytes, or the same bytes elsewhere."""
     truth = without_cache(game.cli, monkeypatch)

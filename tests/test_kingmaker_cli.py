@@ -205,3 +205,20 @@ def test_a_decision_typed_when_none_is_owed_is_refused(cli):
         assert f"not the moment for `{move.split()[0]}`" in result.err, result.err
         assert "none is open now" in result.err and "rule: " in result.err
         assert (cli.path / "game.toml").read_bytes() == before
+
+
+def test_the_sheet_names_who_took_the_first_turn_not_seat_one(cli):
+    """R-8: the first player is settled at the end of the lay-out (here Cat: the Chancellor went
+    to the chancery, Cat holds the Archbishop of Canterbury), and every sheet names him; before
+    the lay-out nobody has begun, and no sheet guesses seat 1."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat").status == 0
+    assert "Start player" not in cli("scoresheet").out
+    assert json.loads(cli("scoresheet", "-f", "json").out)["start_player"] is None
+    assert cli("simulate", "kingmaker", "--games", "1", "--seed", "4", "--save", "s").status == 0
+    log = logfile.read(cli.path / "s" / "kingmaker-00001.toml")
+    turn_one = next(e for e in log.entries if e.event.type not in ("dealt", "assign"))
+    assert turn_one.event.by == "Cat" and log.players[0].name == "Ann"
+    sheet = ("--log", "s/kingmaker-00001.toml", "scoresheet")
+    assert "Start player: Cat" in cli(*sheet).out
+    assert json.loads(cli(*sheet, "-f", "json").out)["start_player"] == "Cat"
+    assert "<dt>Start player</dt><dd>Cat</dd>" in cli(*sheet, "-f", "html").out

@@ -301,8 +301,10 @@ def test_unknown_cards_and_second_entries_point_to_a_declaration():
     with pytest.raises(NotationError) as slip:
         play(state, "dealt Talbot, Nevile", by="Ann")  # a slip is no new card: corrected
     assert slip.value.code == "unknown-word" and "Neville?" in slip.value.message
+    complete = "Archbishop-of-York, Bishop-of-Durham, Bishop-of-Lincoln, Bishop-of-Norwich, " \
+        "Bristol, Carisbrooke, Coventry, Earl-of-Essex, Ipswich"  # a whole deal, 12 cards
     with pytest.raises(IllegalMove) as refused:
-        play(state, "dealt Talbot, Bishop-of-Ely, Neville", by="Ann")
+        play(state, f"dealt Talbot, Bishop-of-Ely, Neville, {complete}", by="Ann")
     assert refused.value.code == "missing-value" and refused.value.rule == "R-2"
     assert "declare noble Talbot troops=___ lords=___ home=___\n" in refused.value.message
     assert "declare bishop Bishop-of-Ely lords=___\n" in refused.value.message
@@ -421,3 +423,18 @@ def test_a_components_file_that_is_not_a_regular_file_is_refused_at_once(cli):
     result = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--components", "huge.toml")
     assert result.status == 2 and "larger than 4 MiB" in result.err
     assert not (cli.path / "game.toml").exists()
+
+
+def test_a_declarations_refusals_say_an_event_and_an_office():
+    """F9's grammar, wherever a kind of component is named: 'an event', 'an office'."""
+    _, state = declared_game()
+    for move, said in (("declare event Fair-Weather wings=3", "an event has no field 'wings'"),
+                       ("declare office Treasurer wings=3", "an office has no field 'wings'"),
+                       ("declare noble Chancellor-of-England troops=1 lords=1 home=Raglan",
+                        "Chancellor of England is declared already (as an office)")):
+        with pytest.raises((NotationError, IllegalMove)) as info:
+            play(state, move)
+        assert info.value.message.startswith(said), (move, info.value.message)
+    with pytest.raises(DataError) as data:
+        load('format = "kingmaker-components/1"\nevents = [{name = "Fog", wings = 3}]\n', "x")
+    assert "(an event has " in str(data.value)

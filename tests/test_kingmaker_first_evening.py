@@ -184,3 +184,83 @@ def test_no_deal_is_listed_that_the_layout_would_refuse():
              players=two)
     assert "declare noble Zouche home=___" in refused.value.message
     assert "legal" in GAME.legal_note(state) or "`referee declare`" in GAME.legal_note(state)
+
+
+def _four_deals(cli, monkeypatch) -> None:
+    """The four hands dealt with the shipped file, every value they lack declared: the lay-out."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat", "-p", "Dan").status == 0
+    for player in ("Ann", "Ben", "Cat"):
+        assert cli("play", f"dealt {HANDS[player]}").status == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(DECLARED))
+    assert cli("declare").status == 0
+    assert cli("play", f"dealt {HANDS['Dan']}").status == 0
+
+
+def _refused(cli, move: str) -> str:
+    """A move refused (status 1, the log byte-identical, no internal error): its message."""
+    before = (cli.path / "game.toml").read_bytes()
+    result = cli("play", move, "--as", "Ann")
+    assert result.status == 1 and (cli.path / "game.toml").read_bytes() == before, result
+    return " ".join(result.err.split())  # the message unwrapped
+
+
+def test_a_slip_in_the_layout_is_offered_the_near_name_never_a_new_card(cli, monkeypatch):
+    """F10: a typo of a dealt card or of a noble in play is offered the near name (as the deal
+    is), is never taken, and is never advised to be declared as a new card."""
+    _four_deals(cli, monkeypatch)
+    card = _refused(cli, "assign Earl of Esex to chancery")
+    assert "'Earl of Esex' is not a crown card this log knows: Earl-of-Essex?" in card
+    assert "declare" not in card
+    noble = _refused(cli, "assign Bristol to Nevile")
+    assert "'Nevile' in 'assign Bristol to Nevile' is not a noble in play: Neville?" in noble
+    # Near nothing, and no new card: the lay-out's cards were all dealt, so all declared (a
+    # `declare` line, typed, would meet "not among the cards you were dealt")
+    far = _refused(cli, "assign Zebra-Card to Neville")
+    assert "'Zebra-Card' is not a crown card this log knows (a card new to the log is " \
+        "declared when it is dealt or drawn) rule: R-2" in far and "`declare" not in far
+    for move in LAYOUT:
+        assert cli("play", f"assign {move}").status == 0
+    assert cli("play", "event Writ").status == 0
+    place = _refused(cli, "move Neville to Londn")
+    assert "'Londn' in 'move Neville to Londn' is not a place: London?" in place
+
+
+def test_an_event_card_the_file_does_not_list_is_declared_first(cli, monkeypatch):
+    """F9: the shipped file lists eight event cards; a 1974 deck's other cards are met in the
+    first chance phase, and the refusal gives the `declare event` line to fill in."""
+    _four_deals(cli, monkeypatch)
+    for move in LAYOUT:
+        assert cli("play", f"assign {move}").status == 0
+    unknown = _refused(cli, "event Fair Weather")
+    assert "'Fair Weather' is not an event card this log knows; if it is a card of your box, " \
+        "declare it first as its card prints it: `declare event Fair-Weather kind=___ " \
+        "weather=___` (kind: plague, call, storm, writ, free-move, chancellor-may-call, " \
+        "parliament-must, embassy or none; weather: fair or bad; a plague card also " \
+        "place=___, a call card calls=___) rule: R-2" in unknown
+    assert "a event" not in unknown
+    slip = _refused(cli, "event Writt")  # near a listed card: both, since it may be new
+    assert "'Writt' is not an event card this log knows: Writ? If Writt is another card of " \
+        "your box, declare it first" in slip and "`declare event Writt kind=___" in slip
+    line = "declare event Fair-Weather kind=none weather=fair"  # the line, filled in
+    assert cli("play", line).status == 0
+    assert cli("play", "event Fair Weather").status == 0
+    assert logfile.read(cli.path / "game.toml").entries[-1].event["card"] == "Fair Weather"
+
+
+def test_a_deal_repeating_another_hands_card_is_refused_before_its_values_are_asked(cli):
+    """F11: what no declared value mends (a card in another hand, a card named twice, a deal
+    of the wrong size) is refused first, never after the table filled the declare lines."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-p", "Cat", "-p", "Dan").status == 0
+    for player in ("Ann", "Ben", "Cat"):
+        assert cli("play", f"dealt {HANDS[player]}").status == 0
+    hand = HANDS["Dan"].split(", ")  # six of its cards not in the shipped file
+    for cards, said in (([*hand[:-1], "Neville"], "Neville is not in the Crown deck (in Ann's "
+                                                  "hand) rule: §4"),
+                        ([*hand[:-1], "Talbot"], "Talbot is named twice rule: §4"),
+                        (hand[:-1], "Dan is dealt 9 card(s), not 8 (R-5) rule: R-5")):
+        before = (cli.path / "game.toml").read_bytes()
+        result = cli("play", "dealt " + ", ".join(cards))
+        assert result.status == 1 and (cli.path / "game.toml").read_bytes() == before
+        assert " ".join(result.err.split()) == f"referee: {said}"
+    asked = cli("play", f"dealt {HANDS['Dan']}")  # the deal itself: its values, all at once
+    assert asked.status == 1 and "declare noble Talbot troops=___" in asked.err

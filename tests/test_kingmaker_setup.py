@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.engine import Player, apply_event
-from referee.errors import IllegalMove
+from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.state import ASIDE, CHANCERY, DECK, OUT
@@ -351,3 +351,46 @@ def test_an_uncontrolled_king_under_siege_stays():
     state = evolve(state, cards={**state.cards, "Burgundian Mercenaries": "noble:Percy"})
     state = play(chance(state), "event Royal-Progress")
     assert state.heirs["Henry"].at == "in:London"
+
+
+def test_a_slip_in_a_drawn_card_offers_the_near_card_and_a_declaration():
+    """F10: a draw may bring a card the log does not list yet, so a slip of a listed one
+    (`Bishop-of-Carlsle`) is offered both, never taken; a card near none is only declared."""
+    state = at_phase(dealt_game({"Ann": ["Percy"], "Ben": ["Neville"], "Cat": ["Clifford"]}),
+                     "draw")
+    assert state.cards["Bishop of Carlisle"] == "deck"
+    with pytest.raises(NotationError) as slip:
+        play(state, "draw Bishop-of-Carlsle")
+    assert slip.value.message == (
+        "'Bishop-of-Carlsle' is not a crown card this log knows: Bishop-of-Carlisle? If "
+        "Bishop-of-Carlsle is a card of your box, declare it first, as its card prints it "
+        "(`declare noble Bishop-of-Carlsle troops=___ lords=___ home=___`; a title, office, "
+        "bishop, mercenary, ship or town card has its own values)")
+    with pytest.raises(NotationError) as new:
+        play(state, "draw Zouche")
+    assert new.value.message.startswith("'Zouche' is not a crown card this log knows: declare "
+                                        "it first, as its card prints it (`declare noble Zouche")
+
+
+def test_a_card_named_from_an_unseen_hand_may_be_new_so_a_slip_is_offered_both():
+    """R-18: a card drawn hidden is named when played or discarded, and may be one the log
+    does not list yet (`Earl-of-Kendal`, near the listed Earl of Kent): its refusal offers the
+    near card and the declaration, as a draw's does. A player with no unseen card holds only
+    cards the log knows: a slip is offered the near card alone."""
+    nobles = {"Ann": "Percy", "Ben": "Neville", "Cat": "Clifford"}
+    state = play(at_phase(dealt_game({p: [n] for p, n in nobles.items()}), "draw"),
+                 "draw hidden")
+    unseen_by, seen_by = state.active, next(p for p in nobles if p != state.active)
+    assert state.hidden == {unseen_by: 1} and state.cards["Earl of Kent"] == "deck"
+    declaration = "If Earl-of-Kendal is a card of your box, declare it first, as its card " \
+        "prints it (`declare noble Earl-of-Kendal troops=___ lords=___ home=___`"
+    for move in (f"play Earl-of-Kendal to {nobles[unseen_by]}", "discard Earl-of-Kendal"):
+        with pytest.raises(NotationError) as unseen:
+            play(state, move, by=unseen_by)
+        assert unseen.value.message.startswith(
+            "'Earl-of-Kendal' is not a crown card this log knows: Earl-of-Kent? "), move
+        assert declaration in unseen.value.message, move
+    with pytest.raises(NotationError) as seen:
+        play(state, f"play Earl-of-Kendal to {nobles[seen_by]}", by=seen_by)
+    assert seen.value.message == "'Earl-of-Kendal' is not a crown card this log knows: " \
+        "Earl-of-Kent?"

@@ -383,6 +383,22 @@ def test_the_demo_shows_every_row_on_an_80x24_terminal_before_it_scrolls_away(tm
             assert any(row.startswith(f"{seq:>4}  ") for row in seen)
 
 
+def test_the_demos_stop_takes_one_key_q_alone_runs_to_the_end(tmp_path):
+    """The stop's prompt promises "q: to the end": q alone answers it, as a pager's would, and
+    any other key goes on; nothing the key typed is left on the screen."""
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+    child = pexpect.spawn(PYTHON, ["-m", "referee", "demo"], cwd=str(tmp_path), env=env,
+                          dimensions=(24, 80), encoding="utf-8", timeout=30)
+    child.expect("-- Enter: go on, q: to the end --")
+    child.send(" ")
+    child.expect("-- Enter: go on, q: to the end --")
+    child.send("q")  # no Enter after it
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "-- Enter" not in child.before and "referee new kings-ear" in child.before
+
+
 def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
     """`referee play squires` (King of the Castle, random squires) on an 80x24 pseudo-terminal,
     waiting at the hand-over screen's first Enter."""

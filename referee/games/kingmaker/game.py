@@ -232,6 +232,11 @@ class Kingmaker(Game[State]):
     # The rules' own functions, with no method around them: the core asks at every event.
     acting = staticmethod(rules.acting)
 
+    def start_player(self, setup: State, state: State, seats: Sequence[str]) -> str | None:
+        """R-8: the first player is known once the lay-out is done (the first turn began);
+        before that, nobody."""
+        return state.names[state.first] if state.turn else None
+
     def finished(self, state: State) -> bool:
         return state.ended is not None
 

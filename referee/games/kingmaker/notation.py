@@ -14,11 +14,12 @@ import re
 from typing import Any, Iterable, Sequence
 
 from referee.errors import AmbiguousMove, NotationError
-from referee.games.kingmaker.components import ALL_FIELDS, ENUMS, NAME_FIELDS, norm
+from referee.games.kingmaker.components import ALL_FIELDS, ENUMS, NAME_FIELDS, article, norm
 from referee.notation import prefixed
 
 _TOKEN = re.compile(r'(?:"[^"]*"|[^\s,"])+|,|"[^"]*$')
 LOCATION_PREFIXES = ("in", "near", "sq", "aboard", "port", "sea")
+BLANK = "___"  # a value still to be typed in a `declare` line the referee prints (R-2)
 
 
 def tokens(text: str) -> list[str]:
@@ -89,7 +90,7 @@ def find(word: str, choices: Iterable[str], what: str, text: str,
     options = list(choices)
     key = norm(word)
     if not key:
-        raise NotationError(f"a {what} is missing in {text!r}", code="no-name")
+        raise NotationError(f"{article(what)} is missing in {text!r}", code="no-name")
     exact = [c for c in options if norm(c) == key]
     if exact:
         return exact[0]
@@ -101,10 +102,26 @@ def find(word: str, choices: Iterable[str], what: str, text: str,
     if hits:
         raise AmbiguousMove(f"{word!r} in {text!r} could be the {what} "
                             f"{' or '.join(sorted(hits)[:6])}", code="ambiguous-word")
+    near = nearest(word, options)
+    if near:  # a slip (`Nevile`, `Londn`): offered, never taken
+        raise NotationError(f"{word!r} in {text!r} is not {article(what)}: "
+                            f"{' or '.join(shown(n) for n in near)}?", code="unknown-word")
     close = sorted(options)[:8] if len(options) <= 8 else []
-    raise NotationError(f"{word!r} in {text!r} is not a {what}" +
+    raise NotationError(f"{word!r} in {text!r} is not {article(what)}" +
                         (f"; expected one of {', '.join(close)}" if close else ""),
                         code="unknown-word")
+
+
+def nearest(word: str, choices: Iterable[str]) -> list[str]:
+    """The choices a slip is nearest to (`Nevile`: Neville), closest first: what forgiving
+    input offers the table, never takes for it."""
+    import difflib  # only on a refusal: keep it off start-up
+
+    names: dict[str, str] = {}
+    for choice in choices:
+        names.setdefault(norm(choice), choice)
+    close = difflib.get_close_matches(norm(word), list(names), n=3, cutoff=0.8)
+    return [names[key] for key in close]
 
 
 def find_all(words: Sequence[str], choices: Iterable[str], what: str, text: str,
@@ -115,7 +132,7 @@ def find_all(words: Sequence[str], choices: Iterable[str], what: str, text: str,
     options = list(choices)
     found = [find(n, options, what, text, aliases) for n in names]
     if len(set(found)) != len(found):
-        raise NotationError(f"a {what} is named twice in {text!r}", code="duplicate-name")
+        raise NotationError(f"{article(what)} is named twice in {text!r}", code="duplicate-name")
     return tuple(found)
 
 

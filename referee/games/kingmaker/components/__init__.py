@@ -123,6 +123,11 @@ def norm(name: str) -> str:
     return " ".join(name.replace("-", " ").replace("_", " ").replace("'", "").casefold().split())
 
 
+def article(noun: str) -> str:
+    """`an event card`, `a noble in play`."""
+    return f"an {noun}" if noun[:1].casefold() in tuple("aeiou") else f"a {noun}"
+
+
 @value
 class Entry:
     """One declared entry: its kind, its name and its values (sorted by field)."""
@@ -203,7 +208,7 @@ def check_values(kind: str, name: str, values: Mapping[str, Any]) -> dict[str, A
     for key, value in values.items():
         field = allowed.get(key)
         if field is None:
-            raise DataError(f"{kind} {name}: no field {key!r} (a {kind} has "
+            raise DataError(f"{kind} {name}: no field {key!r} ({article(kind)} has "
                             f"{', '.join(allowed)})")
         if not _typed(value, field):
             raise DataError(f"{kind} {name}: {key} must be {_KIND_WORDS[field]}")

@@ -13,15 +13,26 @@ from referee.engine import Args, Event, EventType
 from referee.errors import IllegalMove, MoveError, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
-from referee.games.kingmaker.components import CROWN, FIELDS, DataError, Entry, check_values, norm
+from referee.games.kingmaker.components import (
+    CROWN,
+    EVENT_KINDS,
+    FIELDS,
+    DataError,
+    Entry,
+    article,
+    check_values,
+    norm,
+)
 from referee.games.kingmaker.events.forms import Form, Slot
 from referee.games.kingmaker.notation import (
+    BLANK,
     declaration_words,
     find,
     find_all,
     inline_item,
     items,
     location_words,
+    nearest,
     one,
     shown,
     shown_list,
@@ -194,23 +205,46 @@ def card_aliases(state: State) -> dict[str, str]:
 
 
 def parse_card(state: State, word: str, text: str,
-               where: Callable[[str], bool] | None = None) -> str:
-    """A crown card as typed; an entry with copies names its first copy that `where` accepts."""
+               where: Callable[[str], bool] | None = None, new: bool = False) -> str:
+    """A crown card as typed; an entry with copies names its first copy that `where` accepts.
+    `new`: the move may bring a card the log does not list yet (a draw), so a slip's refusal
+    offers declaring it beside the nearest cards."""
     try:
         name = find(word, card_names(state), "crown card", text, card_aliases(state))
     except NotationError as exc:
         if exc.code != "unknown-word":
             raise
-        typed = shown(unquote(word).replace("-", " ") if '"' in word else word)
-        raise NotationError(f"{word!r} is not a crown card this log knows: declare it first, "
-                            f"as its card prints it (`declare noble {typed} troops=___ lords=___ "
-                            f"home=___`; a title, office, bishop, mercenary, ship or town card "
-                            "has its own values)", code="unknown-card", rule="R-2") from None
+        raise unknown_card(state, word, new) from None
     entry = state.box.card(name)
     if entry is not None and (entry.copies or 1) > 1 and where is not None:
         free = [c for c in instances(entry) if where(c)]
         return free[0] if free else instances(entry)[0]
     return name
+
+
+def unknown_card(state: State, word: str, new: bool) -> NotationError:
+    """R-2: a crown card the log does not know. A slip of a known card is offered that card,
+    and declaring a new one only where a new card can come (`new`): elsewhere every card the
+    move may name is known, and a declared one would be refused next."""
+    typed = typed_name(word)
+    near = nearest(word, {card_entry(c) for c in card_names(state)})
+    declare = (f"declare it first, as its card prints it (`declare noble {typed} troops={BLANK} "
+               f"lords={BLANK} home={BLANK}`; a title, office, bishop, mercenary, ship or town "
+               "card has its own values)")
+    said = f"{word!r} is not a crown card this log knows"
+    if near:
+        said += f": {' or '.join(shown(n) for n in near)}?"
+        said += f" If {typed} is a card of your box, {declare}" if new else ""
+    elif new:
+        said += f": {declare}"
+    else:
+        said += " (a card new to the log is declared when it is dealt or drawn)"
+    return NotationError(said, code="unknown-card", rule="R-2")
+
+
+def typed_name(word: str) -> str:
+    """A name as typed, in the notation a `declare` line takes (`Fair Weather`: Fair-Weather)."""
+    return shown(unquote(word) if '"' in word else word.replace("-", " "))
 
 
 def parse_nobles(state: State, words: Sequence[str], text: str) -> tuple[str, ...]:
@@ -360,7 +394,31 @@ def ship(field: str, **more: Any) -> Slot:
 
 
 def event_card(field: str, **more: Any) -> Slot:
-    return named(field, "CARD", event_names, "event card", "event card", **more)
+    """An event card; one the log does not list is declared first (R-2): its refusal says how,
+    beside the nearest cards the log lists."""
+    def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
+        word = one(words, "event card", args.text)
+        try:
+            return find(word, event_names(state), "event card", args.text)
+        except NotationError as exc:
+            if exc.code != "unknown-word":
+                raise
+            raise unknown_event(state, word) from None
+    return Slot(field, "CARD", reader, **more)
+
+
+def unknown_event(state: State, word: str) -> NotationError:
+    """R-2: an event card the log does not list, as the shipped file lists only the kinds the
+    rules name: the `declare` line to fill in, and the nearest cards listed (a slip)."""
+    typed = typed_name(word)
+    near = nearest(word, event_names(state))
+    slip = f": {' or '.join(shown(n) for n in near)}? If {typed} is another card of your box" \
+        if near else "; if it is a card of your box"
+    return NotationError(
+        f"{word!r} is not an event card this log knows{slip}, declare it first as its card "
+        f"prints it: `declare event {typed} kind={BLANK} weather={BLANK}` (kind: "
+        f"{', '.join(EVENT_KINDS[:-1])} or {EVENT_KINDS[-1]}; weather: fair or bad; a plague "
+        f"card also place={BLANK}, a call card calls={BLANK})", code="unknown-card", rule="R-2")
 
 
 def choice(field: str, options: Sequence[str], one_what: str, what: str,
@@ -378,14 +436,17 @@ def location(field: str, label: str = "LOCATION", normal: bool = True, **more: A
 
 
 Where = Callable[[State, Args], Callable[[str], bool]]
+New = Callable[[State, Args], bool]  # whether the move may bring a card new to the log
 
 
 def card(field: str, label: str = "CARD", what: str = "card", where: Where | None = None,
-         **more: Any) -> Slot:
-    """A crown card; an entry with copies names its first copy `where` accepts."""
+         new: bool | New = False, **more: Any) -> Slot:
+    """A crown card; an entry with copies names its first copy `where` accepts (`new`: see
+    parse_card; a function when it depends on the move, as a hand's unseen card, R-18)."""
     def reader(state: State, words: list[str], args: Args, out: dict[str, Any]) -> str:
         return parse_card(state, one(words, what, args.text), args.text,
-                          where(state, args) if where else None)
+                          where(state, args) if where else None,
+                          new(state, args) if callable(new) else new)
     return Slot(field, label, reader, **more)
 
 
@@ -475,7 +536,7 @@ def declared_values(kind: str, pairs: Sequence[tuple[str, str]], text: str) -> d
                                 f"{key.rpartition('.')[0]} in a `declare` of its own",
                                 code="one-entry", rule="R-2")
         if key not in allowed and key not in ("source", "aliases", "advanced", "assoc"):
-            raise NotationError(f"a {kind} has no field {key!r} ({', '.join(allowed)})",
+            raise NotationError(f"{article(kind)} has no field {key!r} ({', '.join(allowed)})",
                                 code="unknown-field")
         if key in values:
             raise NotationError(f"{key} is declared twice in {text!r}", code="repeated-word")

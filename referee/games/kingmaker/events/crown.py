@@ -180,7 +180,7 @@ class Draw(Base):
     optional = frozenset({"declares"})
     reveal = True
     phases = frozenset({DRAW})
-    form = Form(card("card", alts=("hidden",), where=in_deck),
+    form = Form(card("card", alts=("hidden",), where=in_deck, new=True),
                 cases=(Case("e.g. draw Herbert; a noble or town card goes into play at once "
                             "(§5.3)", {"card": "CARD"}),
                        Case("kept unseen, named when played (R-18)", {"card": "hidden"})))
@@ -248,6 +248,11 @@ def in_hand(state: State, args: Args) -> Callable[[str], bool]:
     return lambda card: state.cards.get(card) in (f"hand:{args.by}", DECK)
 
 
+def holds_unseen(state: State, args: Args) -> bool:
+    """R-18: a card drawn unseen is named when played, and may be one the log does not list."""
+    return state.hidden.get(str(args.by), 0) > 0
+
+
 class Play(Base):
     name = "play"
     changes = PLACING | {"hidden"}
@@ -258,7 +263,7 @@ class Play(Base):
     optional = frozenset({"declares"})
     actor = "any"
     always = True
-    form = Form(card("card", where=in_hand), Key("to", noble("to")),
+    form = Form(card("card", where=in_hand, new=holds_unseen), Key("to", noble("to")),
                 note="title: untitled noble; office: titled noble without one; others: any noble "
                 "of yours (§5.3)")
 
@@ -307,7 +312,8 @@ class Discard(Base):
     fields = {"card": "str"}
     field_docs = {"card": "the card (a hidden one is named now)"}
     actor = "any"
-    form = Form(card("card", where=in_hand), note="down to two crown cards in hand (§5.3)")
+    form = Form(card("card", where=in_hand, new=holds_unseen),
+                note="down to two crown cards in hand (§5.3)")
 
     def gate(self, state: State, event: Event) -> None:
         """A discard answers its duty wherever that stands among those pending: no phase is

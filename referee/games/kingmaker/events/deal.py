@@ -19,6 +19,7 @@ from referee.games.kingmaker.components import (
     SINGLES,
     Box,
     Entry,
+    article,
     norm,
 )
 from referee.games.kingmaker.events.assembly import assign_unvoted, unvoted_moves
@@ -37,9 +38,11 @@ from referee.games.kingmaker.events.base import (
 )
 from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import (
+    BLANK,
     declaration_words,
     find,
     items,
+    nearest,
     shown,
     split_trailing_declarations,
     tokens,
@@ -129,7 +132,7 @@ class Declare(Base):
             _copies_fixed(state, kind, {k: v for k, v in values.items() if clash.get(k) is None})
             return _declare(state, kind, clash.name, {**dict(clash.values), **values}, False)
         if clash is not None:
-            raise refuse(f"{name} is declared already (as a {clash.kind}); `amend` mends a "
+            raise refuse(f"{name} is declared already (as {article(clash.kind)}); `amend` mends a "
                          "slip (R-2)", "declared-already", "R-2")
         return _declare(state, kind, name, values, True)
 
@@ -191,8 +194,6 @@ def _missing_data(box: Box, card: str) -> list[str]:
     return [f"{name}.{key}" for _, name, key, _ in _gaps_in(box, card)]
 
 
-# A value still to be typed in a `declare` line the referee prints (R-2).
-BLANK = "___"
 CARD_KINDS = "noble, title, office, bishop, mercenary, ship or town"
 
 
@@ -331,7 +332,12 @@ def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> li
     if not taken and not unknown:
         raise NotationError(f"{args.text!r} names no card", code="no-card", rule="§4")
     if unknown:  # a card needs its kind to be dealt: say at once all the deal needs,
-        # the cards dealt before included (laid out face up, they need theirs next, §4)
+        # the cards dealt before included (laid out face up, they need theirs next, §4);
+        # but first what no value mends (a card in another hand), or the table fills the
+        # lines in vain
+        opened = state if state.cards else rules.open_deck(state)
+        opened, player, extra = deal_due(opened, args.by)
+        check_deal(opened, player, taken, extra is not None, unknown)
         before = [c for p in state.playing for c in dealt_cards(state, p)]
         check_all_data(state, before + [c for c in taken if state.box.crown_card(c)],
                        unknown, f"{args.by}'s deal" if args.by else "This deal")
@@ -356,34 +362,14 @@ class Dealt(Base):
         if not state.cards:
             state = rules.open_deck(state)
             cards = [known_card(state, c) for c in cards]
-        current = rules.duty(state)
-        extra = current is not None and current.kind == "deal"
-        if not extra and state.stage != DEAL:
-            raise refuse("no deal is due now", "no-deal", "§4")
-        if extra:
-            state = rules.rebuild_deck(state)  # R-15
-        player = str(current.player) if extra and current is not None else \
-            rules.to_act(state).players[0]
-        if event.by != player:
-            raise refuse(f"{player} is dealt now, not {event.by}", "not-your-deal", "§4")
-        want = 1 if extra else rules.deal_size(state)
-        if len(cards) != want:
-            raise refuse(f"{player} is dealt {want} card(s), not {len(cards)} (R-5)",
-                         "deal-size", "R-5" if not extra else "R-6")
-        if len(set(cards)) != len(cards):
-            raise refuse("a card is named twice", "duplicate-card", "§4")
-        # A card in the deck leaves it one at least, unless hidden draws took it: only then is
-        # the deck counted (it takes sorting out where every card lies).
-        empty = any(state.hidden.values()) and rules.deck_size(state) <= 0
-        for card in cards:
-            if state.cards.get(card) != DECK or empty:
-                raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
-                             "not-in-deck", "§4")
+        state, player, current = deal_due(state, event.by)
+        extra = current is not None
+        check_deal(state, player, cards, extra)
         if state.in_play:  # dealt on in play (§9): he enters at once
             check_all_data(state, cards, (), f"{player}'s card")
         state = evolve(state, cards=moved_cards(state.cards,
                                                 dict.fromkeys(cards, f"dealt:{player}")))
-        if extra and current is not None:
+        if current is not None:
             return self._dealt_on(state, current, cards[0])
         state = evolve(state, dealt=state.dealt + (player,))
         if len(state.dealt) < len(state.playing):
@@ -420,13 +406,48 @@ class Dealt(Base):
             yield self.make(player, cards=sorted(deck)[:size])
 
 
+def deal_due(state: State, by: str | None) -> tuple[State, str, Duty | None]:
+    """Whose deal is due (§4), with the deck as it deals (R-15) and the duty of a player dealt
+    on (R-6), else refused."""
+    current = rules.duty(state)
+    extra = current if current is not None and current.kind == "deal" else None
+    if extra is None and state.stage != DEAL:
+        raise refuse("no deal is due now", "no-deal", "§4")
+    if extra is not None:
+        state = rules.rebuild_deck(state)  # R-15
+    player = str(extra.player) if extra is not None else rules.to_act(state).players[0]
+    if by != player:
+        raise refuse(f"{player} is dealt now, not {by}", "not-your-deal", "§4")
+    return state, player, extra
+
+
+def check_deal(state: State, player: str, cards: Sequence[str], extra: bool,
+               unknown: Sequence[str] = ()) -> None:
+    """R-5, §4: the cards dealt (and those the log does not know yet, `unknown`), as many as
+    the deal takes, none twice, each from the Crown deck."""
+    count = len(cards) + len(unknown)
+    want = 1 if extra else rules.deal_size(state)
+    if count != want:
+        raise refuse(f"{player} is dealt {want} card(s), not {count} (R-5)",
+                     "deal-size", "R-5" if not extra else "R-6")
+    named = [*cards, *unknown]
+    keys = [norm(card) for card in named]
+    twice = [card for card, key in zip(named, keys) if keys.count(key) > 1]
+    if twice:
+        raise refuse(f"{twice[0]} is named twice", "duplicate-card", "§4")
+    # A card in the deck leaves it one at least, unless hidden draws took it: only then is
+    # the deck counted (it takes sorting out where every card lies).
+    empty = any(state.hidden.values()) and rules.deck_size(state) <= 0
+    for card in cards:
+        if state.cards.get(card) != DECK or empty:
+            raise refuse(f"{card} is not in the Crown deck ({where_is(state, card)})",
+                         "not-in-deck", "§4")
+
+
 def _slip_for(state: State, word: str) -> str | None:
     """The box's card a name is a slip for (`Nevile`): corrected, never declared as new."""
-    import difflib
-
-    names = {norm(name): name for name in card_names(state)}
-    close = difflib.get_close_matches(norm(word), list(names), n=1, cutoff=0.8)
-    return names[close[0]] if close else None
+    near = nearest(word, card_names(state))
+    return near[0] if near else None
 
 
 def _layout_lacks_values(state: State, extra: bool) -> bool:
