@@ -28,7 +28,7 @@ from typing import (
 
 from referee.derived import SELFCHECK, verify
 from referee.errors import IllegalMove, MoveError, NotationError, UsageError
-from referee.notation import expect_end, match, prefixed, words
+from referee.notation import choices_hint, expect_end, match, match_choice, words
 from referee.textsafe import name_key
 from referee.values import value
 
@@ -940,33 +940,6 @@ def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:
     return IllegalMove(f"`{event.type}` is not possible now, in the {phase.id} phase: "
                        f"{game.to_act(state).prompt}",
                        code=phase.refusal, rule=phase.rule or game.turn_rule or None)
-
-
-# --------------------------------------------------------------------------------------------
-# Words chosen from a few choices (seats, option names)
-
-
-def match_choice(text: str, choices: Iterable[str], what: str) -> str:
-    """The one choice `text` names (any case, unique prefix of three or more characters), or
-    UsageError."""
-    options = list(choices)
-    low = text.strip().casefold()
-    exact = [c for c in options if c.casefold() == low]
-    if exact:
-        return exact[0]
-    hits = prefixed(low, options)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise UsageError(f"{what}: {text!r} could be {', '.join(hits)}", code="bad-seat")
-    raise UsageError(f"{what}: {text!r} is not one of {', '.join(options)}", code="bad-seat")
-
-
-def choices_hint(word: str, choices: Iterable[str]) -> str | None:
-    import difflib  # only on an error path: keep it off start-up
-
-    close = difflib.get_close_matches(word, list(choices), n=3)
-    return f"did you mean {' or '.join(close)}?" if close else None
 
 
 # --------------------------------------------------------------------------------------------
