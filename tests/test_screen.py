@@ -399,16 +399,20 @@ def test_the_demos_stop_takes_one_key_q_alone_runs_to_the_end(tmp_path):
     assert "-- Enter" not in child.before and "referee new kings-ear" in child.before
 
 
-def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
-    """`referee play squires` (King of the Castle, random squires) on an 80x24 pseudo-terminal,
-    waiting at the hand-over screen's first Enter."""
+def squires_on_a_terminal(folder: Path, letters: str | None = None) -> pexpect.spawn:
+    """`referee play squires` (King of the Castle, random squires, or the `letters` typed unseen
+    at its prompt) on an 80x24 pseudo-terminal, waiting at the hand-over screen's first Enter."""
     env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm"}
+    drawn = ["-o", "squires=random", "--seed", "7"] if letters is None else []
     subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "new", "king-of-the-castle",
-                    "-p", "Ann", "-p", "Ben", "-o", "squires=random", "--seed", "7"],
+                    "-p", "Ann", "-p", "Ben", *drawn],
                    cwd=folder, env=env, check=True, capture_output=True)
     child = pexpect.spawn(PYTHON, ["-m", "referee", "--log", "g.toml", "play", "squires"],
                           cwd=str(folder), env=env, dimensions=(24, 80), encoding="utf-8",
                           timeout=60)
+    if letters is not None:
+        child.expect_exact("Secret (not shown): ")
+        child.sendline(letters)
     child.expect("press Enter")
     return child
 
@@ -443,18 +447,21 @@ def test_ctrl_c_at_the_secret_prompt_ends_its_line_and_says_nothing_was_recorded
     assert (tmp_path / "g.toml").read_bytes() == before
 
 
+@pytest.mark.parametrize("letters", [None, "QBZ"])
 @pytest.mark.parametrize("key", ["Ctrl-C", "Ctrl-D"])
-def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(tmp_path,
-                                                                                      key):
+def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_back(
+        tmp_path, key, letters):
     """Ctrl-C or Ctrl-D before the receipt was shown: the seal is in the log, its receipt is
     lost; the player is told so (and `undo` takes the seal back), never left without a word
-    (Ctrl-D used to show the receipt and the drawn squires to everyone)."""
-    child = squires_on_a_terminal(tmp_path)
+    (Ctrl-D used to show the receipt and the drawn squires to everyone). Letters the player
+    typed unseen, which the hand-over shows back, are not shown either."""
+    child = squires_on_a_terminal(tmp_path, letters)
     child.sendintr() if key == "Ctrl-C" else child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
     said = child.before
     assert "Your receipt" not in said and "Drawn for you" not in said
+    assert "You sealed" not in said and "QBZ" not in said
     assert child.exitstatus == 130
     assert f"referee: hand-over cancelled ({key}): the move is in the log, but its receipt was " \
         "not shown and cannot be shown again; `referee undo` takes the move back" in said
