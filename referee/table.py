@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 from referee import session
 from referee.errors import EXIT_OK, RefereeError, UsageError
@@ -115,9 +116,21 @@ def answer(path: Path, known: session.Known, line: str, console: Console) -> Out
         return _read(path, known, [head, *words[1:]], console)
     if head in WRITES:
         return _write(path, known, [head, *words[1:]], console)
+    if head == "referee" and session._verb(known.table.game, words[0]) is None:
+        _shells(known.table, words[1:])
     if head == "play" or head in ELSEWHERE:
         _elsewhere(known.table, words)
     return _move(path, known, words, console)
+
+
+def _shells(table: session.Table, words: list[str]) -> NoReturn:
+    """Refuse a line typed as at the shell (`referee undo`, as a message of `status` or the
+    README words it) with the line to type here."""
+    if words:
+        _elsewhere(table, words)  # `referee play MOVE`, `referee new ...`: said as such
+    line = f"`{clean_line(shlex.join(words))}`" if words else \
+        "the command itself (`help` lists them)"
+    raise UsageError(f"'referee' is not needed in the session: type {line}")
 
 
 def _elsewhere(table: session.Table, words: list[str]) -> None:
@@ -125,7 +138,8 @@ def _elsewhere(table: session.Table, words: list[str]) -> None:
     `play`, unless the game has a move of that name (Kingmaker's `declare`, Dwarf King's
     `play`): it would otherwise be refused as a move that breaks a rule."""
     first = clean_line(words[0])
-    if session._verb(table.game, words[0]) is not None:
+    if session._verb(table.game, words[0]) is not None or \
+            words[0].casefold() not in ("play", *ELSEWHERE):
         return
     if words[0].casefold() == "play":
         raise UsageError(f"'{first}' is not needed in the session: type the move itself "
@@ -251,7 +265,7 @@ def _write(path: Path, known: session.Known, args: list[str], console: Console) 
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
         status = _run_cli(path, args)
-    console.say(here(said.getvalue().rstrip("\n")))
+    console.say(here(said.getvalue().rstrip("\n"), current.table))
     return Outcome(session.load_known(path, current), status)
 
 
@@ -364,10 +378,10 @@ def run(path: Path, console: Reader) -> int:
                 outcome = answer(path, known, line, console)
             except session.LogChanged as changed:
                 outcome = Outcome(changed.known, changed.exit_status)
-                _refused(console, changed)
+                _refused(console, changed, changed.known.table)
             except RefereeError as exc:
                 outcome = Outcome(known, exc.exit_status)
-                _refused(console, exc)
+                _refused(console, exc, known.table)
             known = outcome.known
             status = outcome.status or status
             if outcome.done:
@@ -377,11 +391,11 @@ def run(path: Path, console: Reader) -> int:
     return status if not console.interactive else EXIT_OK
 
 
-def _refused(console: Console, exc: RefereeError) -> None:
+def _refused(console: Console, exc: RefereeError, table: session.Table) -> None:
     from referee.clitext import refusal_lines
 
     for line in refusal_lines(exc):
-        console.say(here(line))
+        console.say(here(line, table))
 
 
 def _next(console: Console, table: session.Table) -> None:
@@ -391,12 +405,21 @@ def _next(console: Console, table: session.Table) -> None:
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
         print_next(table)
-    console.say(here(said.getvalue().rstrip("\n")))
+    console.say(here(said.getvalue().rstrip("\n"), table))
 
 
-def here(text: str) -> str:
+def here(text: str, table: session.Table) -> str:
     """A message as the session says it: a command it takes named as the line to type here
-    (`undo --force`, not `referee undo --force`; a move without `referee play`)."""
+    (`undo --force`, not `referee undo --force`; a move without `referee play`). A player's
+    name is left as it is written, even one that reads like such a hint."""
+    names = sorted({clean_line(p.name) for p in table.players if "`referee" in p.name},
+                   key=len, reverse=True)
+    parts = re.split("(%s)" % "|".join(map(re.escape, names)), text) if names else [text]
+    return "".join(part if odd else _session_words(part) for odd, part in
+                   zip(itertools.cycle((False, True)), parts))
+
+
+def _session_words(text: str) -> str:
     text = text.replace("`referee play ", "`")
     return re.sub(r"`referee (%s)\b" % "|".join(COMMANDS), r"`\1", text)
 

@@ -335,3 +335,35 @@ def test_every_command_of_referee_is_a_session_line_or_said_to_be_the_shell_s():
 
 def test_help_fits_80_columns():
     assert max(map(len, sessions.HELP.splitlines())) <= 80, sessions.HELP
+
+
+def test_a_player_whose_name_reads_like_a_hint_is_named_as_written(typed):
+    """The session names its own lines in messages (`undo --force`, not `referee undo --force`),
+    but a player named like a hint keeps their name: it used to become "it is not `score's
+    turn" and "Next: `score - ..." for a player named "`referee score"."""
+    typed.cli("new", "kings-ear", "-p", "Ann", "-p", "`referee score", "-p", "Cat")
+    result = typed("draw PA3", "place Stag --as '`referee score'", "place Stag", "draw HR4",
+                   "correct 2 place Boar --why misplaced --by Ann", "undo")
+    assert "referee: it is not `referee score's turn: Ann must act" in result.out
+    assert "Next: `referee score - place or trade the drawn Horse Religion 4" in result.out
+    assert "use `undo --force` to retract it anyway" in result.out
+    assert "`score" not in result.out.replace("`referee score", "")
+
+
+def test_a_line_typed_as_at_the_shell_is_answered_with_the_line_to_type_here(typed):
+    """`referee undo`, as `status` of a stopped game or the README words it, typed in the
+    session: refused with what to type here (it was refused as "'referee' ... is not a card"),
+    the log untouched."""
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    before = (typed.cli.path / "game.toml").read_bytes()
+    result = typed("referee undo --force", "referee play draw PA3", "referee new kings-ear",
+                   "referee correct 1 place Boar --why 'a typo' --by Ann", "referee")
+    assert result.out.splitlines()[3:12:2] == [
+        "referee: 'referee' is not needed in the session: type `undo --force`",
+        "referee: 'play' is not needed in the session: type the move itself (`draw PA3`)",
+        "referee: 'new' is not a session line: type `quit`, then `referee new ...` at the shell",
+        "referee: 'referee' is not needed in the session: type `correct 1 place Boar --why "
+        "'a typo' --by Ann`",
+        "referee: 'referee' is not needed in the session: type the command itself (`help` lists "
+        "them)"]
+    assert (typed.cli.path / "game.toml").read_bytes() == before and result.status == 2
