@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import re
 import shlex
 import sys
@@ -412,11 +411,11 @@ def here(text: str, table: session.Table) -> str:
     """A message as the session says it: a command it takes named as the line to type here
     (`undo --force`, not `referee undo --force`; a move without `referee play`). A player's
     name is left as it is written, even one that reads like such a hint."""
-    names = sorted({clean_line(p.name) for p in table.players if "`referee" in p.name},
-                   key=len, reverse=True)
+    shown = {clean_line(player.name) for player in table.players}
+    names = sorted((name for name in shown if "`referee" in name), key=len, reverse=True)
     parts = re.split("(%s)" % "|".join(map(re.escape, names)), text) if names else [text]
-    return "".join(part if odd else _session_words(part) for odd, part in
-                   zip(itertools.cycle((False, True)), parts))
+    return "".join(part if index % 2 else _session_words(part)  # odd: a name, as split kept it
+                   for index, part in enumerate(parts))
 
 
 def _session_words(text: str) -> str:
