@@ -1,0 +1,80 @@
+"""`referee declare` typed at a terminal: each line is checked as it is entered, so that a slip
+(`kind=castel`) is refused alone, named, and typed again, while every good line before and after
+it is kept; the kept lines are recorded in one write at Ctrl-D (`session.declare`, which checks
+them again on the log as it is then). Every line typed goes into the log's history, so Up
+recalls the refused one to mend it. A table reads some ninety printed values off the cards: no
+typed line may be lost to one wrong word.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee import log as logfile
+from referee import session
+from referee.clitext import err, out
+from referee.cliexit import Leave, report
+from referee.errors import MoveError, UsageError
+from referee.tableline import Terminal
+
+PROMPT = "declare> "
+
+
+def typed(path: Path) -> list[str]:
+    """The lines typed at the terminal that the log accepts, in order, until Ctrl-D."""
+    table = session.load(path)
+    session.refuse_unless_declaring(table)  # before anything is typed, not after
+    terminal = Terminal(path)
+    err("Type or paste the `declare` lines, then Ctrl-D on a line of its own.")
+    err("A refused line is not kept (Up recalls it to mend); every other line is, and all are "
+        "recorded at Ctrl-D.")
+    state, number, at = table.state, 0, logfile.now()
+    kept: list[str] = []
+    try:
+        while (line := _read(terminal)) is not None:
+            number += 1
+            text = session.declaration_text(line)
+            if text is None:
+                continue
+            terminal.keep(line)
+            try:
+                state = session.declaration(table, state, number, text, at)[1]
+            except (MoveError, UsageError) as exc:
+                report(exc)
+                err(f"  Not kept: type line {number} again" + (
+                    f"; the {_lines(len(kept))} before it are kept." if kept else "."))
+                continue
+            kept.append(text)
+    except KeyboardInterrupt:
+        _interrupted(kept)
+    finally:
+        terminal.close()
+    return kept
+
+
+def _read(terminal: Terminal) -> str | None:
+    try:
+        return input(PROMPT)
+    except EOFError:
+        terminal.write("\n")
+        return None
+    except UnicodeDecodeError:
+        raise UsageError("a line typed is not valid UTF-8 text", code="not-utf-8") from None
+
+
+def _interrupted(kept: list[str]) -> None:
+    """Ctrl-C: nothing is recorded, as a batch interrupted records nothing; the lines kept are
+    printed so that they can be pasted again."""
+    err("")
+    if not kept:
+        err("referee: interrupted: nothing was recorded")
+        raise Leave(130)
+    err(f"referee: interrupted: nothing was recorded; the {_lines(len(kept))} kept, to paste "
+        "again:")
+    for text in kept:
+        out(text)
+    raise Leave(130)
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"

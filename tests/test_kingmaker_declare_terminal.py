@@ -1,0 +1,104 @@
+"""`referee declare` typed at a terminal (F11): a table reads some ninety printed values off the
+cards, and one slip (`kind=castel`) discarded every line typed before it. Now each line is
+checked as it is entered: the bad one alone is refused and named, Up recalls it to be mended,
+and every good line is recorded at Ctrl-D. Proven through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from referee import log as logfile
+from tests.test_table_terminal import TIMEOUT, environment
+
+GOOD = ["declare noble Percy troops=40 lords=3 home=Alnwick",
+        "declare place Alnwick kind=castle",
+        "noble Audley lords=1 home=Heleigh"]  # the word `declare` may be left out
+SLIP = "declare place Heleigh kind=castel"
+LAST = "declare noble Stanley troops=20 lords=2 home=Lathom"
+PROMPT = "declare> "
+UP = "\x1b[A"  # the Up arrow, as an xterm sends it
+BACKSPACE = "\x7f"
+
+
+def new_log(tmp_path: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "referee", "new", "kingmaker", "-p", "Ann", "-p", "Ben"],
+                   cwd=tmp_path, env=environment(tmp_path), check=True, capture_output=True,
+                   timeout=TIMEOUT)
+    return tmp_path / "game.toml"
+
+
+def declare(tmp_path: Path) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "declare"], cwd=str(tmp_path),
+                          env=environment(tmp_path), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 80))
+    child.delaybeforesend = None  # every send waits for the prompt instead
+    child.expect_exact("Ctrl-D on a line of its own")
+    return child
+
+
+def declared(log: Path) -> dict[str, dict[str, object]]:
+    """The declarations after the shipped box's: each entry's name and its values."""
+    fields = [dict(e.event.fields) for e in logfile.read(log).entries
+              if e.event.type == "declare"]
+    return {str(values["name"]): values for values in fields}
+
+
+def test_one_slip_at_the_terminal_loses_no_good_line(tmp_path):
+    log = new_log(tmp_path)
+    before = declared(log)
+    child = declare(tmp_path)
+    for line in GOOD:
+        child.expect_exact(PROMPT)
+        child.sendline(line)
+    child.expect_exact(PROMPT)
+    child.sendline(SLIP)
+    child.expect_exact("Not kept: type line 4 again; the 3 lines before it are kept.")
+    refusal = str(child.before)
+    assert "referee: line 4 (declare place Heleigh kind=castel): place Heleigh: kind must be " \
+           "one of city, town, royal-castle, castle, open-town, unfortified, not 'castel'" \
+           in refusal
+    assert "rule: R-2" in refusal and "internal error" not in refusal
+    assert log.read_text(encoding="utf-8").count("Heleigh") == 0  # nothing written yet
+    # Up recalls the refused line: two characters mended, not the whole line typed again
+    child.expect_exact(PROMPT)
+    child.send(UP)
+    child.expect_exact("kind=castel")
+    child.send(BACKSPACE * 2 + "le\r")
+    child.expect_exact(PROMPT)
+    child.sendline(LAST)
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    shown = str(child.before)
+    assert child.exitstatus == 0, shown
+    assert "declare place Heleigh kind=castle" in shown and LAST in shown
+    after = declared(log)
+    assert after["Percy"]["troops"] == 40 and after["Percy"]["home"] == ("Alnwick",)
+    assert after["Alnwick"]["kind"] == "castle"
+    assert after["Audley"]["home"] == ("Heleigh",) and after["Heleigh"]["kind"] == "castle"
+    assert after["Stanley"]["lords"] == 2 and after["Stanley"]["home"] == ("Lathom",)
+    assert "Heleigh" not in before and "castel" not in log.read_text(encoding="utf-8")
+
+
+def test_ctrl_c_records_nothing_and_prints_the_kept_lines_to_paste_again(tmp_path):
+    log = new_log(tmp_path)
+    before = log.read_bytes()
+    child = declare(tmp_path)
+    for line in GOOD[:2] + [SLIP]:
+        child.expect_exact(PROMPT)
+        child.sendline(line)
+    child.expect_exact(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    shown = str(child.before)
+    assert child.exitstatus == 130
+    assert "referee: interrupted: nothing was recorded; the 2 lines kept, to paste again:\r\n" \
+           f"{GOOD[0]}\r\n{GOOD[1]}\r\n" in shown
+    assert "castel'" not in shown.split("to paste again:")[1]
+    assert log.read_bytes() == before
