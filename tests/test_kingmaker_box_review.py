@@ -119,7 +119,8 @@ def test_a_card_close_to_a_listed_one_can_still_be_declared(cli):
             "Earl-of-Essex, Ipswich, Lancaster")
     refused = cli("play", f"dealt {hand}")
     assert refused.status == 1 and "Neville?" in refused.err
-    assert "`declare noble Bonville troops=___ lords=___ home=___`" in refused.err
+    assert "\n  declare noble Bonville troops=___ lords=___ home=___\n  declare place ___ " \
+        "kind=castle\n" in refused.err  # the block a deal's refusal prints, to fill and paste
     (cli.path / "d.txt").write_text("declare noble Bonville troops=20 lords=2 home=Chewton\n"
                                     "declare place Chewton kind=castle\n")
     assert cli("declare", "d.txt").status == 0
