@@ -355,10 +355,9 @@ def declare(
     if file in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
         from referee import declareline  # typed: each line checked as it is entered
 
-        lines = declareline.typed(path)
+        declared = declareline.declare_typed(path)
     else:
-        lines = _declaration_text(file).splitlines()
-    declared = session.declare(path, lines)
+        declared = session.declare(path, _declaration_text(file).splitlines())
     for line in declared.lines:
         out(clean(line))
     print_next(declared.after)

@@ -20,6 +20,18 @@ from referee.tableline import Terminal
 PROMPT = "declare> "
 
 
+def declare_typed(path: Path) -> session.Declared:
+    """The lines typed at the terminal that the log accepts, recorded at Ctrl-D in one write.
+    Should that write be refused (another terminal changed the log meanwhile), the lines are
+    printed to paste again."""
+    kept = typed(path)
+    try:
+        return session.declare(path, kept)
+    except MoveError:
+        _to_paste_again("nothing was recorded", kept)
+        raise
+
+
 def typed(path: Path) -> list[str]:
     """The lines typed at the terminal that the log accepts, in order, until Ctrl-D."""
     table = session.load(path)
@@ -46,34 +58,34 @@ def typed(path: Path) -> list[str]:
                 continue
             kept.append(text)
     except KeyboardInterrupt:
-        _interrupted(kept)
+        err("")
+        _to_paste_again("interrupted: nothing was recorded", kept)
+        raise Leave(130) from None
     finally:
         terminal.close()
     return kept
 
 
 def _read(terminal: Terminal) -> str | None:
-    try:
-        return input(PROMPT)
-    except EOFError:
-        terminal.write("\n")
-        return None
-    except UnicodeDecodeError:
-        raise UsageError("a line typed is not valid UTF-8 text", code="not-utf-8") from None
+    """A line typed, None at Ctrl-D; a line that is not UTF-8 is refused alone, as a slip."""
+    while True:
+        try:
+            return input(PROMPT)
+        except EOFError:
+            terminal.write("\n")
+            return None
+        except UnicodeDecodeError:
+            err("referee: the line typed is not valid UTF-8 text: type it again")
 
 
-def _interrupted(kept: list[str]) -> None:
-    """Ctrl-C: nothing is recorded, as a batch interrupted records nothing; the lines kept are
-    printed so that they can be pasted again."""
-    err("")
+def _to_paste_again(what: str, kept: list[str]) -> None:
+    """`what` happened; the lines kept are printed so that they can be pasted again."""
     if not kept:
-        err("referee: interrupted: nothing was recorded")
-        raise Leave(130)
-    err(f"referee: interrupted: nothing was recorded; the {_lines(len(kept))} kept, to paste "
-        "again:")
+        err(f"referee: {what}")
+        return
+    err(f"referee: {what}; the {_lines(len(kept))} kept, to paste again:")
     for text in kept:
         out(text)
-    raise Leave(130)
 
 
 def _lines(count: int) -> str:

@@ -102,3 +102,29 @@ def test_ctrl_c_records_nothing_and_prints_the_kept_lines_to_paste_again(tmp_pat
            f"{GOOD[0]}\r\n{GOOD[1]}\r\n" in shown
     assert "castel'" not in shown.split("to paste again:")[1]
     assert log.read_bytes() == before
+
+
+def test_lines_refused_at_ctrl_d_after_another_terminal_wrote_are_printed_to_paste(tmp_path):
+    """The lines are checked again when written: another terminal declared Percy otherwise
+    meanwhile, so the write is refused, and the lines typed are printed, never lost."""
+    log = new_log(tmp_path)
+    child = declare(tmp_path)
+    for line in GOOD:
+        child.expect_exact(PROMPT)
+        child.sendline(line)
+    child.expect_exact(PROMPT)
+    (tmp_path / "other.txt").write_text("declare noble Percy troops=50 lords=3 home=Alnwick\n")
+    other = subprocess.run([sys.executable, "-m", "referee", "declare", "other.txt"],
+                           cwd=tmp_path, env=environment(tmp_path), capture_output=True,
+                           text=True, timeout=TIMEOUT)
+    assert other.returncode == 0, other.stderr
+    written = log.read_bytes()
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    shown = str(child.before)
+    assert child.exitstatus == 1
+    assert "referee: nothing was recorded; the 3 lines kept, to paste again:\r\n" \
+           f"{GOOD[0]}\r\n{GOOD[1]}\r\ndeclare {GOOD[2]}\r\n" in shown
+    assert "referee: line 1 (declare noble Percy troops=40 lords=3 home=Alnwick)" in shown
+    assert "internal error" not in shown and log.read_bytes() == written
