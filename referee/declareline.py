@@ -54,7 +54,8 @@ def typed(path: Path) -> list[str]:
             except (MoveError, UsageError) as exc:
                 report(exc)
                 err(f"  Not kept: type line {number} again" + (
-                    f"; the {_lines(len(kept))} before it are kept." if kept else "."))
+                    f"; the {_lines(len(kept))} before it "
+                    f"{'is' if len(kept) == 1 else 'are'} kept." if kept else "."))
                 continue
             kept.append(text)
     except KeyboardInterrupt:

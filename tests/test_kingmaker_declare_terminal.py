@@ -5,6 +5,7 @@ and every good line is recorded at Ctrl-D. Proven through a pseudo-terminal."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,20 @@ def declare(tmp_path: Path) -> pexpect.spawn:
     return child
 
 
+def typed(child: pexpect.spawn, lines: list[str]) -> None:
+    """Each line typed at its prompt; the next prompt is awaited by the caller."""
+    for line in lines:
+        child.expect_exact(PROMPT)
+        child.sendline(line)
+
+
+def ended(child: pexpect.spawn) -> str:
+    """Everything the command printed until it ended."""
+    child.expect(pexpect.EOF)
+    child.close()
+    return str(child.before)
+
+
 def declared(log: Path) -> dict[str, dict[str, object]]:
     """The declarations after the shipped box's: each entry's name and its values."""
     fields = [dict(e.event.fields) for e in logfile.read(log).entries
@@ -51,11 +66,7 @@ def test_one_slip_at_the_terminal_loses_no_good_line(tmp_path):
     log = new_log(tmp_path)
     before = declared(log)
     child = declare(tmp_path)
-    for line in GOOD:
-        child.expect_exact(PROMPT)
-        child.sendline(line)
-    child.expect_exact(PROMPT)
-    child.sendline(SLIP)
+    typed(child, GOOD + [SLIP])
     child.expect_exact("Not kept: type line 4 again; the 3 lines before it are kept.")
     refusal = str(child.before)
     assert "referee: line 4 (declare place Heleigh kind=castel): place Heleigh: kind must be " \
@@ -72,9 +83,7 @@ def test_one_slip_at_the_terminal_loses_no_good_line(tmp_path):
     child.sendline(LAST)
     child.expect_exact(PROMPT)
     child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    shown = str(child.before)
+    shown = ended(child)
     assert child.exitstatus == 0, shown
     assert "declare place Heleigh kind=castle" in shown and LAST in shown
     after = declared(log)
@@ -89,14 +98,10 @@ def test_ctrl_c_records_nothing_and_prints_the_kept_lines_to_paste_again(tmp_pat
     log = new_log(tmp_path)
     before = log.read_bytes()
     child = declare(tmp_path)
-    for line in GOOD[:2] + [SLIP]:
-        child.expect_exact(PROMPT)
-        child.sendline(line)
+    typed(child, GOOD[:2] + [SLIP])
     child.expect_exact(PROMPT)
     child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
-    shown = str(child.before)
+    shown = ended(child)
     assert child.exitstatus == 130
     assert "referee: interrupted: nothing was recorded; the 2 lines kept, to paste again:\r\n" \
            f"{GOOD[0]}\r\n{GOOD[1]}\r\n" in shown
@@ -109,9 +114,7 @@ def test_lines_refused_at_ctrl_d_after_another_terminal_wrote_are_printed_to_pas
     meanwhile, so the write is refused, and the lines typed are printed, never lost."""
     log = new_log(tmp_path)
     child = declare(tmp_path)
-    for line in GOOD:
-        child.expect_exact(PROMPT)
-        child.sendline(line)
+    typed(child, GOOD)
     child.expect_exact(PROMPT)
     (tmp_path / "other.txt").write_text("declare noble Percy troops=50 lords=3 home=Alnwick\n")
     other = subprocess.run([sys.executable, "-m", "referee", "declare", "other.txt"],
@@ -120,11 +123,57 @@ def test_lines_refused_at_ctrl_d_after_another_terminal_wrote_are_printed_to_pas
     assert other.returncode == 0, other.stderr
     written = log.read_bytes()
     child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    shown = str(child.before)
+    shown = ended(child)
     assert child.exitstatus == 1
     assert "referee: nothing was recorded; the 3 lines kept, to paste again:\r\n" \
            f"{GOOD[0]}\r\n{GOOD[1]}\r\ndeclare {GOOD[2]}\r\n" in shown
     assert "referee: line 1 (declare noble Percy troops=40 lords=3 home=Alnwick)" in shown
     assert "internal error" not in shown and log.read_bytes() == written
+
+
+class Keyboard(io.StringIO):
+    """Standard input as a terminal: `referee declare` reads it a line at a time."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_typed_in_process_blank_lines_comments_and_every_slip_refused_alone(cli, monkeypatch,
+                                                                             tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    lines = [GOOD[0], "", "# from the box", SLIP, "next", GOOD[1]]
+    monkeypatch.setattr("sys.stdin", Keyboard("\n".join(lines) + "\n"))
+    result = cli("declare")
+    assert result.status == 0, result.err
+    assert "line 4 (declare place Heleigh kind=castel)" in result.err
+    assert "Not kept: type line 4 again; the 1 line before it is kept." in result.err
+    assert "line 5 (declare next): 'next' in 'declare next' is not a kind of component" \
+        in result.err
+    assert "Not kept: type line 5 again; the 1 line before it is kept." in result.err
+    assert result.out.splitlines()[1:3] == GOOD[:2]  # after the prompts
+    assert "internal error" not in result.err
+
+
+def test_typed_in_process_a_line_not_utf8_is_refused_alone_and_ctrl_c_keeps_nothing(
+        cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+    keys = iter([UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), SLIP,
+                 KeyboardInterrupt()])
+
+    def typing(prompt: str = "") -> str:
+        key = next(keys)
+        if isinstance(key, BaseException):
+            raise key
+        return key
+
+    monkeypatch.setattr("sys.stdin", Keyboard(""))
+    monkeypatch.setattr("builtins.input", typing)
+    result = cli("declare")
+    assert result.status == 130
+    assert "referee: the line typed is not valid UTF-8 text: type it again" in result.err
+    assert "Not kept: type line 1 again." in result.err  # the slip, with nothing kept before
+    assert result.err.endswith("referee: interrupted: nothing was recorded\n")
+    assert (cli.path / "game.toml").read_bytes() == before
