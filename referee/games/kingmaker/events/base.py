@@ -29,7 +29,6 @@ from referee.games.kingmaker.events.declaring import (
     declare_block,
     declare_lines,
     unknown_card_gaps,
-    unknown_notes,
 )
 from referee.games.kingmaker.events.forms import Form, Slot
 from referee.games.kingmaker.notation import (
@@ -237,7 +236,7 @@ def unknown_card(state: State, word: str, new: bool) -> NotationError:
     typed, name = typed_name(word), card_name(word)
     near = nearest(word, {card_entry(c) for c in card_names(state)})
     declare = f"declare it first (R-2). {FILL_IN}\n" + declare_block(
-        declare_lines(unknown_card_gaps(name)), unknown_notes([name]))
+        declare_lines(unknown_card_gaps(name)), [name])
     said = f"{word!r} is not a crown card this log knows"
     if near:
         said += f": {' or '.join(shown(n) for n in near)}?"
@@ -427,7 +426,7 @@ def unknown_event(state: State, word: str) -> NotationError:
             f"a plague card also place={BLANK}, a call card calls={BLANK}.")
     return NotationError(f"{word!r} is not an event card this log knows{slip}, declare it "
                          f"first as its card prints it. {FILL_IN}\n"
-                         + declare_block([line], [note]), code="unknown-card", rule="R-2")
+                         + declare_block([line], notes=[note]), code="unknown-card", rule="R-2")
 
 
 def choice(field: str, options: Sequence[str], one_what: str, what: str,

@@ -41,7 +41,6 @@ from referee.games.kingmaker.events.declaring import (
     declare_block,
     declare_lines,
     unknown_card_gaps,
-    unknown_notes,
 )
 from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import (
@@ -243,12 +242,8 @@ def missing_refusal(what: str, gaps: Sequence[tuple[str, str, str, str]],
     """R-2, all at once: every value a move needs, as the `declare` lines that give them."""
     lines = declare_lines(gaps)
     blanks = sum(line.count(BLANK) for line in lines)
-    notes = unknown_notes(unknown)
-    if any(line.startswith("declare place ___") for line in lines):
-        notes.append("A `declare place ___` line names a place as the map prints it; a noble "
-                     "with two home castles has home=A,B and a place line for each.")
     return refuse(f"{what} needs {blanks} printed value(s) this log does not have yet. "
-                  f"{FILL_IN}\n{declare_block(lines, notes)}", "missing-value", "R-2")
+                  f"{FILL_IN}\n{declare_block(lines, unknown)}", "missing-value", "R-2")
 
 
 def check_data(state: State, card: str) -> None:
@@ -286,8 +281,7 @@ def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> li
                 raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
                                     f"If {name} is a card of your box, declare it first "
                                     f"(R-2). {FILL_IN}\n" + declare_block(
-                                        declare_lines(unknown_card_gaps(name)),
-                                        unknown_notes([name])),
+                                        declare_lines(unknown_card_gaps(name)), [name]),
                                     code="unknown-word", rule="§4") from None
             unknown.append(name)
     if not taken and not unknown:

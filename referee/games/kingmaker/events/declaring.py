@@ -98,7 +98,13 @@ def declare_lines(gaps: Iterable[tuple[str, str, str, str]]) -> list[str]:
                       *words]) for (kind, name), words in lines.items()]
 
 
-def declare_block(lines: Sequence[str], notes: Sequence[str] = ()) -> str:
+def declare_block(lines: Sequence[str], unknown: Sequence[str] = (),
+                  notes: Sequence[str] = ()) -> str:
     """The lines to fill in, one a line and indented (a block the table copies, fills in and
-    pastes into `referee declare`), then what helps to fill them in."""
+    pastes into `referee declare`), then what helps to fill them in: `notes`, what the names
+    of the cards the box does not list (`unknown`) tell, how a place line is named."""
+    notes = [*notes, *unknown_notes(unknown)]
+    if any(line.startswith(f"declare place {BLANK}") for line in lines):
+        notes.append(f"A `declare place {BLANK}` line names a place as the map prints it; a "
+                     "noble with two home castles has home=A,B and a place line for each.")
     return "\n".join(f"  {line}" for line in lines) + "".join(f"\n{note}" for note in notes)
