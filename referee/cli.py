@@ -528,6 +528,8 @@ def history(ctx: typer.Context,
 
 
 def _history_lines(rows: Any, marks: dict[int, list[str]], width: int) -> None:
+    if not rows:  # a new game: say so rather than print nothing
+        out("No events yet: the game is set up and waits for its first move.")
     for row in rows:
         entry, text, remark = row.entry, row.text, row.remark
         who = clean_line(entry.event.by) if entry.event.by else "(table)"

@@ -102,8 +102,8 @@ def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
 
 def print_next(table: Any) -> None:
     if table.stopped is not None:
-        out("The table stopped the game: it scores as it stands, incomplete (`referee undo` "
-            "resumes it).")
+        out("The table stopped the game: it scores as it stands, incomplete "
+            f"({table.game.resumes(table.state)}).")
         return
     if table.finished:
         out("The game is over: `referee scoresheet` prints the sheet.")
@@ -130,8 +130,17 @@ def show_played(played: Any, secret: Any) -> None:
     """What a move changed and the notices it brought; a secret it drew or sealed goes first,
     once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
     lines are printed."""
+    typed = played.typed  # shown back on the hand-over screen (a typo is seen before the end)
+    if typed:
+        from referee.screen import is_terminal
+
+        # Only where it was typed unseen and is shown behind a hand-over screen, then wiped:
+        # with a pipe for input (no screen, or none to read Enter) secrets are printed plainly.
+        typed = typed if is_terminal(sys.stdin) and is_terminal(sys.stdout) else None
     said = ([f"Drawn for you: {played.drawn}  (shown only now: write it on your slip)"]
             if played.drawn else []) + \
+        ([f"You sealed: {typed}  (not what you meant? undo takes the move back now)"]
+         if typed else []) + \
         ([f"Your receipt: {played.receipt}  (write it on your slip: it opens your seal at the "
           "end, and is shown only now)"] if played.receipt else [])
     if said:

@@ -152,7 +152,7 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         raise UsageError("--by: say who makes the correction (it is kept in the trail)",
                          code="bad-correction")
     with logfile.locked(path):
-        table, _ = session.load_with_bytes(path)
+        table = _as_far_as_it_replays(path)
         log = table.log
         _check_fixes(fixes, len(log.entries))
         if not force:
@@ -165,6 +165,18 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         after = session.Table(logfile.located(new_log, text), table.setup, state)
         session.remember(path, text.encode("utf-8"), after)
         return Corrected(after, trail, _new_notices(table, after))
+
+
+def _as_far_as_it_replays(path: Path) -> session.Table:
+    """The log's table; of a log with an illegal event (a hand edit), the table as it stands
+    before that event: correcting it, or an earlier one, is how the log is mended, and
+    `_rebuild` replays every event from the first correction on (or refuses)."""
+    try:
+        return session.load(path)
+    except replay.ReplayError:
+        log = logfile.read(path)
+        setup = replay.from_log(log)
+        return session.Table(log, setup, _state_before(setup, log.entries, log.source))
 
 
 def _new_notices(before: session.Table, after: session.Table) -> tuple[Notice, ...]:
@@ -233,8 +245,20 @@ def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
     assert one.text is not None
 
     def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
-        raise UsageError(f"correct {one.seq}: a sealed move cannot be typed as a correction "
-                         "(its secret is never typed at the table): undo back to it",
+        # The seal the corrected event holds, put back (a hand edit changed who made it): no
+        # secret is typed, no new seal slipped in, and no seal taken from another event (a
+        # player could take over a choice its opening has shown).
+        held = table.log.entries[one.seq - 1].event.get("seal") if one.kind == "change" else None
+        if isinstance(held, str) and event.get("seal") == held.lower():  # typed as parsed
+            return event, None, None
+        if one.kind == "insert":
+            raise UsageError(f"correct {one.seq}: a sealed move cannot be inserted (its secret "
+                             "is never typed at the table): undo back to it",
+                             code="correct-sealed")
+        verb = here.game.events[event.type].words[0]
+        raise UsageError(f"correct {one.seq}: a sealed move is corrected only with the seal "
+                         f"event {one.seq} holds (`{verb} sha256:...`, copied from the log): its "
+                         "secret is never typed at the table; or undo back to it",
                          code="correct-sealed")
 
     here = session.Table(table.log, table.setup, state)

@@ -28,7 +28,7 @@ from typing import (
 
 from referee.derived import SELFCHECK, verify
 from referee.errors import IllegalMove, MoveError, NotationError, UsageError
-from referee.notation import expect_end, match, prefixed, words
+from referee.notation import choices_hint, expect_end, match, match_choice, words
 from referee.textsafe import name_key
 from referee.values import value
 
@@ -557,6 +557,11 @@ class Game(Generic[S]):
         reason: str | None = getattr(state, "stopped", None)
         return reason
 
+    def resumes(self, state: S) -> str:
+        """How the table takes a game it stopped back to play, as the messages that say it was
+        stopped put it: most games, the stop is the last event and `undo` retracts it."""
+        return "`referee undo` resumes it"
+
     def over(self, state: S) -> bool:
         """No more moves: the game reached its end, or the table stopped it."""
         return self.finished(state) or self.stopped(state) is not None
@@ -813,7 +818,7 @@ def refuse_if_over(game: Game[S], state: S) -> None:
     reason = game.stopped(state)
     if reason is not None:
         raise IllegalMove(f"the game is over: the table stopped it ({reason}); no more moves "
-                          "can be recorded (`referee undo` resumes it)", code="game-stopped")
+                          f"can be recorded ({game.resumes(state)})", code="game-stopped")
     if game.finished(state):
         raise game.ruled(IllegalMove("the game is over; no more moves can be recorded "
                                      "(`referee undo` takes back the last one)",
@@ -935,33 +940,6 @@ def wrong_phase(game: Game[S], state: S, event: Event, now: str) -> IllegalMove:
     return IllegalMove(f"`{event.type}` is not possible now, in the {phase.id} phase: "
                        f"{game.to_act(state).prompt}",
                        code=phase.refusal, rule=phase.rule or game.turn_rule or None)
-
-
-# --------------------------------------------------------------------------------------------
-# Words chosen from a few choices (seats, option names)
-
-
-def match_choice(text: str, choices: Iterable[str], what: str) -> str:
-    """The one choice `text` names (any case, unique prefix of three or more characters), or
-    UsageError."""
-    options = list(choices)
-    low = text.strip().casefold()
-    exact = [c for c in options if c.casefold() == low]
-    if exact:
-        return exact[0]
-    hits = prefixed(low, options)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise UsageError(f"{what}: {text!r} could be {', '.join(hits)}", code="bad-seat")
-    raise UsageError(f"{what}: {text!r} is not one of {', '.join(options)}", code="bad-seat")
-
-
-def choices_hint(word: str, choices: Iterable[str]) -> str | None:
-    import difflib  # only on an error path: keep it off start-up
-
-    close = difflib.get_close_matches(word, list(choices), n=3)
-    return f"did you mean {' or '.join(close)}?" if close else None
 
 
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Sequence, TypeVar
 
-from referee.errors import AmbiguousMove, NotationError
+from referee.errors import AmbiguousMove, NotationError, UsageError
 
 T = TypeVar("T")
 
@@ -80,3 +80,26 @@ def expect_end(parts: Sequence[str], text: str) -> None:
     if parts:
         raise NotationError(f"unexpected {' '.join(parts)!r} at the end of {text!r}",
                             code="trailing-words")
+
+
+def match_choice(text: str, choices: Iterable[str], what: str) -> str:
+    """The one choice `text` names (any case, unique prefix of three or more characters), or
+    UsageError."""
+    options = list(choices)
+    low = text.strip().casefold()
+    exact = [c for c in options if c.casefold() == low]
+    if exact:
+        return exact[0]
+    hits = prefixed(low, options)
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise UsageError(f"{what}: {text!r} could be {', '.join(hits)}", code="bad-seat")
+    raise UsageError(f"{what}: {text!r} is not one of {', '.join(options)}", code="bad-seat")
+
+
+def choices_hint(word: str, choices: Iterable[str]) -> str | None:
+    import difflib  # only on an error path: keep it off start-up
+
+    close = difflib.get_close_matches(word, list(choices), n=3)
+    return f"did you mean {' or '.join(close)}?" if close else None

@@ -30,7 +30,7 @@ from referee.engine import (
     kind_ok,
     load_game,
 )
-from referee.errors import LogError, MoveError, RefereeError, UsageError
+from referee.errors import EXIT_RULE, LogError, MoveError, RefereeError, UsageError
 from referee.log import Entry, GameLog
 from referee.values import value
 
@@ -63,17 +63,52 @@ class Step(Generic[S]):
 
 
 class ReplayError(LogError):
-    """An event in the log breaks the rules: the log cannot be continued as it stands."""
+    """An event in the log breaks the rules (a hand edit made it illegal): the log reads, but
+    cannot be continued as it stands. A rule finding, as `check` reports it (exit 1), not a
+    malformed log; the hint is a command that mends it (`repair_hint`)."""
 
-    def __init__(self, source: str, entry: Entry, error: MoveError):
+    exit_status = EXIT_RULE
+
+    def __init__(self, source: str, entry: Entry, error: MoveError, hint: str):
         where = f"{source}:{entry.line}" if entry.line else source
         also = "".join(f"; and {o.message}" for o in getattr(error, "also", ()))
         super().__init__(f"{where}: event {entry.seq} ({entry.event.type}) is illegal: "
                          f"{error.message}{also}", code=error.code, line=entry.line, seq=entry.seq,
-                         hint="`referee check` lists every problem; `referee undo` takes "
-                              "back the last event")
+                         hint=hint)
         self.entry = entry
         self.error = error
+
+
+def repair_hint(game: Game[Any], entry: Entry, last: bool) -> str:
+    """The commands that mend a log whose event `entry` is illegal: `correct` replaces it (or
+    takes it out) and replays the later events on the correction, writing nothing unless they
+    still fit; `undo`, when it is the `last` event. Each with `--force` where the event is a
+    reveal, as their own rules ask; a sealed move is retyped with the seal the event holds."""
+    etype = game.events.get(entry.event.type)
+    force = " --force" if etype is not None and etype.reveal else ""
+    seq = entry.seq
+    undo = f"`referee undo{force}` takes event {seq} back, or " if last else ""
+    if etype is not None and etype.sealed:  # retyped with its seal, never the secret
+        seal = _readable_seal(entry.event.get("seal"))
+        if seal is None:
+            return (f"{undo}put its seal back as it was recorded, from a copy of the log: no "
+                    "command retypes a damaged seal (its secret is never typed)")
+        fix = (f"`referee correct {seq} {etype.words[0]} {seal} --why TEXT --by NAME{force}` "
+               "puts it back with its seal (--as NAME: whose it is)")
+    else:
+        fix = (f"`referee correct {seq} MOVE --why TEXT --by NAME{force}` replaces it (--delete "
+               "instead of MOVE: it never happened)")
+    return (f"{undo}{fix}; or correct the earlier event that led to it: the later events are "
+            "replayed on a correction, and nothing is written unless they still fit")
+
+
+def _readable_seal(seal: Any) -> str | None:
+    """A seal as a correction retypes it (hex digits in either case), or None when it is no
+    commitment: its secret cannot be put back."""
+    from referee import seals
+
+    text = seal.lower() if isinstance(seal, str) else ""
+    return text if seals.is_commitment(text) else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -175,7 +210,7 @@ def steps(setup: Setup[S], entries: Iterable[Entry], source: str = "<log>",
             after = apply_event(game, state, entry.event, players, entry.at,
                                 fields_checked=checked)
         except MoveError as exc:
-            raise ReplayError(source, entry, exc) from None
+            raise ReplayError(source, entry, exc, repair_hint(game, entry, last=False)) from None
         if asks:
             notices = game.notices(after)
             yield Step(entry, state, after, notices[seen:])
@@ -203,7 +238,12 @@ def events_to_entries(events: Iterable[Event]) -> Iterator[Entry]:
 def replay_log(log: GameLog) -> tuple[Setup[Any], Any]:
     """A log's set-up and its final state: the whole validation path and the whole replay."""
     setup = from_log(log)
-    return setup, final(setup, log.entries, log.source, checked=True)
+    try:
+        return setup, final(setup, log.entries, log.source, checked=True)
+    except ReplayError as exc:
+        if log.entries and exc.entry.seq == log.entries[-1].seq:  # `undo` takes it back too
+            exc.hint = repair_hint(setup.game, exc.entry, last=True)
+        raise
 
 
 def replay_events(game: Game[S], players: Sequence[Player], options: Mapping[str, Any],

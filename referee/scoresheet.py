@@ -252,10 +252,11 @@ def result_text(sheet: Scoresheet, row: Row) -> str:
     return text if sheet.finished else text + " so far"
 
 
-def stopped(sheet: Scoresheet, reason: str) -> Scoresheet:
+def stopped(sheet: Scoresheet, reason: str,
+            resumes: str = "`referee undo` resumes the game") -> Scoresheet:
     """The sheet of a game the table stopped (`end REASON`): as it stood, with no winner, and
-    incomplete in every format: the outcome, each player's result (CSV too), a note, and
-    `finished` false (JSON, exports)."""
+    incomplete in every format: the outcome, each player's result (CSV too), a note saying how
+    the game `resumes`, and `finished` false (JSON, exports)."""
     from referee.evolve import evolve
 
     standing = evolve(sheet, finished=False, winners=())
@@ -269,7 +270,7 @@ def stopped(sheet: Scoresheet, reason: str) -> Scoresheet:
     return evolve(standing, rows=rows, outcome=f"Incomplete: stopped by the table ({reason}); "
                                                "scored as it stood",
                   notes=(*sheet.notes, "The game was stopped before its end: this sheet is "
-                                       "incomplete (`referee undo` resumes the game)."))
+                                       f"incomplete ({resumes})."))
 
 
 @value

@@ -109,7 +109,7 @@ class Table:
     def turn(self) -> ToAct:
         if self.stopped is not None:
             return ToAct((), f"nobody: the table stopped the game ({self.stopped}); "
-                             "`referee undo` resumes it")
+                             f"{self.game.resumes(self.state)}")
         return self.game.to_act(self.state)
 
     @property
@@ -128,7 +128,7 @@ class Table:
             return text
         board = text.rpartition("\n")[0]  # the last line said who acts
         return f"{board}\nGame over: the table stopped it ({self.stopped}), incomplete; " \
-               "`referee undo` resumes it"
+               f"{self.game.resumes(self.state)}"
 
     def compact_board(self, player: str | None = None) -> str:
         """The board for a shared screen (fits 80x24), for the table or for `player`'s eyes."""
@@ -373,6 +373,7 @@ class Played:
     receipt: str | None = None  # a sealed secret's receipt, shown once to its player
     drawn: str | None = None  # a sealed secret the tool drew, shown once to its player
     written: bytes = b""  # the log's bytes as this move left them
+    typed: str | None = None  # a secret the player typed unseen, as sealed: shown back once
 
     @property
     def known(self) -> Known:
@@ -417,8 +418,10 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         if cache:
             remember(path, data, after)
         old = len(game.notices(table.state))
+        typed = None if secret is None or move.receipt is None or move.drawn is not None \
+            else game.events[move.event.type].secret(table.state, secret)
         return Played(table, after, move.event, game.describe(table.state, move.event, move.state),
-                      game.notices(move.state)[old:], move.receipt, move.drawn, data)
+                      game.notices(move.state)[old:], move.receipt, move.drawn, data, typed)
 
 
 @value
@@ -685,7 +688,10 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
         last = log.entries[-1]
         new_log = log.without_last()
         _keep_trail(new_log, last)
-        setup, state = replay.replay_log(new_log)
+        # Not `replay_log`: an illegal event in what is left is not the last of the log, so
+        # its hint must not offer `undo` (that would take back `last`, never reach it).
+        setup = replay.from_log(new_log)
+        state = replay.final(setup, new_log.entries, new_log.source, checked=True)
         text = setup.game.table_text(state, last.event)
         if setup.game.events[last.event.type].reveal and not force:
             raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "

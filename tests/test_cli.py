@@ -181,8 +181,9 @@ def test_a_hand_edited_illegal_event_is_reported_and_can_be_undone(ke_game):
     cli("play", "draw", "PA3")
     path = cli.path / "game.toml"
     path.write_text(path.read_text().replace('card = "Pig Army 3"', 'card = "Horse Army 9"'))
-    result = cli("status")
-    assert result.status == 65 and "event 1 (draw) is illegal" in result.err
+    result = cli("status")  # a rule finding, as `check` reports it: the file reads as a log
+    assert result.status == 1 and "event 1 (draw) is illegal" in result.err
+    assert "hint: `referee undo --force` takes event 1 back" in result.err
     assert cli("undo", "--force").status == 0
     assert cli("status").status == 0
 

@@ -746,6 +746,13 @@ def test_seeded_swap_needs_the_cards_given_and_fills_those_taken():
     t.rejects(f"swap {target} take {wrong[0]} {wrong[1]} give {mine[0]} {mine[1]}", "seed-mismatch",
               as_=holder)
     t.rejects(f"swap {target} take {e['taken'][0]} {e['taken'][1]}", "swap-cards", as_=holder)
+    # Cards the target holds or lacks: the same words, so a typed `take` never tells the table
+    # what the target's dealt hand holds (R-21).
+    lacked = [c for c in sorted(t.deal.deck(3)) if c not in t.deal.slots[t.state.seat(target)].known
+              and c not in mine]
+    said = {t.rejects(f"swap {target} take {pair[0]} {pair[1]} give {mine[0]} {mine[1]}",
+                      "seed-mismatch", as_=holder).message for pair in (wrong, lacked)}
+    assert len(said) == 1
     t(f"swap {target} give {mine[0]} {mine[1]}", as_=holder)
     assert all(slot.complete for slot in t.deal.slots)
 
@@ -907,3 +914,73 @@ def test_small_edges():
     import random
     over = evolve(t.state, over=True)
     assert GAME.random_event(over, random.Random(0)) is None
+
+
+SEED_WITH_SORCERER = 50  # its first hand has the Sorcerer
+
+
+def test_a_sorcerer_refused_from_a_dealt_hand_names_no_reason():
+    """Between two tricks anyone may type `Sorcerer CARD --as NAME`: from a hand the tool dealt,
+    the refusal of a player who lacks it sounds like any other (R-21)."""
+    t = Table(seed=SEED_WITH_SORCERER)
+    t("special")
+    assert t.deal.special == "Sorcerer"
+    t("quest a")
+    t("leader")
+    while not t.deal.tricks:
+        t(next(e for e in GAME.legal(t.state) if e.type == "play")["card"])
+    holder = t.state.names[t.deal.holder("Sorcerer")]
+    other = next(n for n in t.state.names if n != holder)
+    taken = t.deal.tricks[0].cards[0]
+    err = t.rejects(f"Sorcerer {taken}", "not-playable-now", as_=other, rule="R-21")
+    assert err.message == f"{other} cannot play Sorcerer now; why stays with {other}'s hidden hand"
+    # A card outside the trick: the same refusal whether or not the one named holds the Sorcerer
+    outside = next(c for c in sorted(t.deal.deck(3)) if c not in t.deal.tricks[0].cards
+                   and c != "Sorcerer")
+    said = {t.rejects(f"Sorcerer {outside}", "not-in-previous-trick", as_=name).message
+            for name in (holder, other)}
+    assert said == {f"{outside} is not in the previous trick "
+                    f"({' '.join(t.deal.tricks[0].cards)})"}
+    t(f"Sorcerer {taken}", as_=holder)
+
+
+def test_a_dealt_hand_refuses_only_illegal_cards_and_says_why_only_from_the_tables_view():
+    """Every card typed at every turn of a seeded hand: a legal card is never refused; a refusal
+    either sounds the same whatever the hidden reason (R-21), or is the very refusal the table's
+    own view gives; its closest moves are the table's, without the card refused."""
+    from referee.games.dwarf_king import rules
+
+    t = Table(seed=5)
+    t("special")
+    t("quest a")
+    t("leader")
+    uniform = 0
+    while t.state.deal.number == 1:
+        turn = GAME.to_act(t.state)
+        who = turn.players[0]
+        legal = {e["card"] for e in GAME.legal(t.state) if e.type == "play"}
+        view = rules.table_view(t.state)
+        offered = " ".join(GAME.option_lines(view, list(GAME.legal(view))))
+        for card in CARDS:
+            event = GAME.parse(t.state, card, who)
+            try:
+                apply_event(GAME, t.state, event, t.players)
+            except IllegalMove as refusal:
+                assert card not in legal, (who, card, refusal.message)
+                suggested = set(" ".join(refusal.suggestions).split()) & set(CARDS)
+                assert suggested == set(offered.split()) & set(CARDS) - {card}, refusal
+                if refusal.code == "not-playable-now":
+                    uniform += 1
+                    led = rules.led_suit(view.deal.plays, view.deal.tricks[-1]
+                                         if view.deal.tricks else None)
+                    follow = f" (follow {led} if you can)" if led else ""
+                    assert refusal.message == (f"{who} cannot play {card} now{follow}; why stays "
+                                               f"with {who}'s hidden hand")
+                else:
+                    with pytest.raises(IllegalMove) as public:
+                        rules.check_play(view, t.state.seat(who), card)
+                    assert public.value.message == refusal.message
+            else:
+                assert card in legal, (who, card)
+        t(sorted(legal)[0])
+    assert uniform > 100  # the hidden hands were put to the test

@@ -1,9 +1,12 @@
 """The Dwarf King at a real table, through the real CLI entry point: a whole game from the first
 deal to the scoresheet, a revoke noticed by `play` and `check`, options and status."""
 
+import json
 from pathlib import Path
 
 from referee import log as logfile
+from referee import session
+from referee.games.dwarf_king.components import CARDS
 from referee.engine import load_game
 from referee.replay import replay_log
 
@@ -57,3 +60,130 @@ def test_a_revoke_is_noticed_by_play_and_by_check(cli):
     assert refused.status == 1 and "out of the game with 3 players" in refused.err
     log = logfile.read(Path(cli.path) / "game.toml")
     assert len(log.entries) == 12 and replay_log(log)[1].deal.trick_number == 4
+
+
+# The tool draws the quest tile (--shuffle): its holder reads both sides before choosing one
+# (table findings F4, R-20). With seed 5 the first tile drawn is 20.
+
+QUEST_20 = "hand 1: quest tile 20 drawn: `quest a` or `quest b`"
+SIDES_20 = ["quest a   20a Queen of Dwarves (+8 for the Queen of Dwarves)",
+            "quest b   20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)"]
+DRAWN_20 = ("Quest tile 20 drawn; the holder of the 5 of Knights chooses a side:\n"
+            "  20a Queen of Dwarves (+8 for the Queen of Dwarves)\n"
+            "  20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)\n")
+
+
+def seeded_three(cli):
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--shuffle",
+               "--seed", "5").status == 0
+
+
+def test_the_drawn_quest_tile_is_shown_before_its_side_is_chosen(cli):
+    seeded_three(cli)
+    assert "tile 20" not in cli("options").out + cli("status").out  # not drawn before the deal
+    dealt = cli("play", "special")  # the deal says what was drawn; Next says what to type
+    assert dealt.status == 0 and dealt.out.endswith(f"{DRAWN_20}Next: Ann - {QUEST_20}\n")
+    assert cli("options").out.splitlines()[1:] == ["  " + line for line in SIDES_20]
+    assert DRAWN_20 in cli("status").out
+    before = (cli.path / "game.toml").read_bytes()
+    bare = cli("play", "quest")
+    assert bare.status == 1 and bare.err.splitlines() == [
+        "referee: 'quest': which side of quest tile 20? `quest a` or `quest b`",
+        "  closest legal moves: quest a | quest b"]
+    other = cli("play", "quest", "7a")
+    assert other.status == 1 and "the tool drew quest tile 20, not 7" in other.err
+    for typed in (["7"], ["20"]):  # a tile without a side: the drawn tile's sides, not tile 7's
+        sideless = cli("play", "quest", *typed)
+        assert sideless.status == 1 and sideless.err.splitlines()[0] == (
+            f"referee: 'quest {typed[0]}': which side of quest tile 20? `quest a` or `quest b`")
+    assert (cli.path / "game.toml").read_bytes() == before
+    chosen = cli("play", "quest", "b")
+    assert chosen.status == 0 and "chooses quest 20b Not the Queen of Dwarves" in chosen.out
+    log = logfile.read(cli.path / "game.toml")  # the log records the tile and its side, as ever
+    assert dict(log.entries[-1].event.fields) == {"tile": 20, "side": "b"}
+    assert "drawn" not in cli("status").out and "Quest: 20b" in cli("status").out
+
+
+def test_the_drawn_quest_tile_at_the_table_prompt(cli, tmp_path):
+    """`referee table` through a pseudo-terminal: the prompt names the drawn tile's two sides,
+    `options` lists them in full, a bare `quest` asks which side; later a card refused from
+    Ben's dealt hand is refused without a word about that hand."""
+    import pexpect
+
+    from tests.test_table_terminal import start
+
+    seeded_three(cli)
+    child = start(tmp_path, tmp_path / "game.toml")
+    child.expect_exact("The table · hand 1: Ann deals and reveals the special card (`special "
+                       "CARD`) > ")
+    child.sendline("special")
+    child.expect_exact(DRAWN_20.replace("\n", "\r\n"))
+    prompt = f"Ann · {QUEST_20} > "  # short: a move typed after it stays on its line at 80
+    assert len(prompt) <= 64
+    child.expect_exact(prompt)
+    child.sendline("options")
+    for line in SIDES_20:
+        child.expect_exact(line)
+    child.expect_exact(" > ")
+    child.sendline("quest")
+    child.expect_exact("which side of quest tile 20? `quest a` or `quest b`")
+    child.expect_exact(" > ")
+    child.sendline("quest a")
+    child.expect_exact("Ann shows the 5 of Knights and chooses quest 20a Queen of Dwarves")
+    child.expect_exact("Ann · hand 1: the holder of the 5 of Goblins shows it (`leader`) > ")
+    child.sendline("leader")
+    child.expect_exact("Ann · hand 1, trick 1: Ann leads > ")
+    child.sendline("K4")
+    child.expect_exact("Ben · hand 1, trick 1: Ben follows Knights > ")
+    child.sendline("K2")  # not Ben's: the table hears no more than for a card he holds (R-21)
+    child.expect_exact("referee: Ben cannot play K2 now (follow Knights if you can); why stays "
+                       "with Ben's hidden hand")
+    child.expect_exact("Ben · hand 1, trick 1: Ben follows Knights > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert logfile.read(tmp_path / "game.toml").entries[1].event["tile"] == 20
+
+
+# A refused card tells the table nothing of a hand the tool dealt (table findings F6, R-21)
+
+
+def without(line, card):
+    """An options line with `card` left out: a card just refused is never offered back."""
+    return " ".join(word for word in line.split() if word != card)
+
+
+def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
+    """Seed 5, after Ann's K4: whether Ben lacks the card typed or holds a Knight, the table
+    hears the same words; Ben reads his legal cards alone with `options --for Ben`."""
+    seeded_three(cli)
+    for move in (["special"], ["quest", "a"], ["leader"], ["K4"]):
+        assert cli("play", *move).status == 0, move
+    state = session.load(cli.path / "game.toml").state
+    bens = state.deal.slots[state.seat("Ben")].known
+    unplayed = sorted(c for c in state.deal.deck(3) if not state.deal.is_gone(c))
+    knights = [c for c in unplayed if CARDS[c].suit == "Knights"]
+    held_other = next(c for c in unplayed if c in bens and CARDS[c].suit == "Goblins")
+    lacked_other = next(c for c in unplayed if c not in bens and CARDS[c].suit == "Goblins")
+    lacked_knight = next(c for c in knights if c not in bens and c != "K5")
+    assert any(c in bens for c in knights)  # Ben must follow: he holds a Knight
+    before = (cli.path / "game.toml").read_bytes()
+    follow, void = cli("options").out.splitlines()[1:3]
+    for card in (held_other, lacked_other, lacked_knight):
+        refused = cli("play", card)
+        assert refused.status == 1 and refused.err.splitlines() == [
+            f"referee: Ben cannot play {card} now (follow Knights if you can); why stays with "
+            "Ben's hidden hand",
+            "  rule: R-21",
+            "  hint: Ben alone may read the cards Ben can play: `options --for Ben`",
+            f"  closest legal moves: {without(follow, card)} | {without(void, card)}"], card
+        assert follow.strip().startswith("follow Knights if you can: ")
+        assert void.strip().startswith("or, if void in Knights: ")
+        error = json.loads(cli("play", card, "--json").err)["error"]
+        assert (error["code"], error["rule"]) == ("not-playable-now", "R-21")
+    assert (cli.path / "game.toml").read_bytes() == before
+    mine = cli("options", "--for", "Ben").out.split()
+    assert set(mine) >= {c for c in bens if CARDS[c].suit == "Knights"}
+    assert held_other not in mine
+

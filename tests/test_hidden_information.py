@@ -125,13 +125,16 @@ def test_dwarf_king_never_shows_the_next_special_tile_or_a_dealt_hand(cli):
             names = {event["card"], SPECIAL_CARD[event["card"]].name}
             printed = outputs_at(cli, log, cut, [["special", "K2"], ["leader"]])
             assert not any(word(name).search(printed) for name in names), (cut, event)
+            tile = next(e["tile"] for e in events[cut:] if e.type == "quest")  # not drawn yet
+            assert not re.search(rf"(?<![\w+-]){tile}[ab]\b|tile {tile}\b", printed), (cut, tile)
             assert offered(cli) == ["special"]
             result = cli("play", "special")
             assert result.status == 0 and SPECIAL_CARD[event["card"]].name in result.out
-        elif event.type == "quest":
+        elif event.type == "quest":  # drawn: the table sees both sides while one is chosen
             tile = event["tile"]
             printed = outputs_at(cli, log, cut, [["quest", f"{tile % 20 + 1}a"]])
-            assert not re.search(rf"(?<![\w+-]){tile}[ab]\b|tile {tile}\b", printed), (cut, tile)
+            assert f"quest tile {tile} drawn: `quest a" in printed, (cut, tile)
+            assert f"  {tile}a " in printed and f"  {tile}b " in printed, (cut, tile)
             assert set(offered(cli)) == {"quest a", "quest b"}
             label = tiles(playout.setup.options["edition"])[(tile, event["side"])].label
             result = cli("play", "quest", event["side"])

@@ -1,4 +1,4 @@
-"""King of the Castle: every rule and ruling (R-1..R-26) of shared/rules/king-of-the-castle.md, with
+"""King of the Castle: every rule and ruling (R-1..R-27) of shared/rules/king-of-the-castle.md, with
 the rules' own examples, through the game's parser and `engine.apply_event` as the CLI drives
 them."""
 
@@ -398,6 +398,80 @@ def test_opening_the_seals_scores_each_player_and_equal_totals_share_the_place()
     assert [(r.name, r.total, r.place) for r in sheet.rows] == [
         ("Ann", 21, 1), ("Ben", 10, 2), ("Cat", 10, 2)]
     assert sheet.winners == ("Ann",) and sheet.rows[1].result == "shared 2nd"
+
+
+def test_a_table_that_stops_early_still_opens_the_squires_and_scores_as_it_stood():
+    """R-27: `end` once the first turn has begun asks for the seals; a card announced and not
+    carried out does nothing; the sheet is incomplete, with places so far and no winner."""
+    t = Table().start().build(2, "Domain", 1)  # castle 2 is the largest
+    t("plague castle 2 kill lord seneschal")  # announced: Ben and Cat may reply
+    t("end cafe closes")
+    assert GAME.phase(t.state) == "open" and GAME.stopped(t.state) is None
+    assert not GAME.over(t.state) and t.men == "Q A B C D E F G H I"  # nobody died
+    turn = GAME.to_act(t.state)
+    assert turn.players == ("Ann", "Ben", "Cat") and turn.prompt.startswith(
+        "the table stopped the game (cafe closes): `open LETTERS RECEIPT` to score as it stood")
+    sheet = GAME.scoresheet(t.state)
+    assert sheet.outcome == ("Incomplete: stopped by the table (cafe closes); scored as it "
+                             "stood; waiting for Ann, Ben, Cat to open their seal (R-27)")
+    assert [r.result for r in sheet.rows] == ["sealed"] * 3 and not sheet.finished
+    t.rejects("end again", "game-stopped")
+    t.rejects("pass", "wrong-phase", as_="Ben")  # the reply window closed with the stop
+    t(f"open D K Q {t.receipts['Ann']}", as_="Ann")  # Q King 12, D Lord 2: 6 +3
+    sheet = GAME.scoresheet(t.state)
+    assert [(r.total, r.result) for r in sheet.rows] == [
+        (21, "1st so far"), (None, "sealed"), (None, "sealed")]
+    assert sheet.outcome.endswith("; waiting for Ben, Cat to open their seal (R-27)")
+    t(f"open A E X {t.receipts['Ben']}", as_="Ben")(f"open B G Z {t.receipts['Cat']}", as_="Cat")
+    assert GAME.stopped(t.state) == "cafe closes" and GAME.over(t.state)
+    sheet = GAME.scoresheet(t.state)
+    assert [(r.name, r.total, r.result) for r in sheet.rows] == [
+        ("Ann", 21, "1st so far"), ("Ben", 10, "shared 2nd so far"),
+        ("Cat", 10, "shared 2nd so far")]
+    assert sheet.winners == () and not sheet.finished
+    assert sheet.outcome == "Incomplete: stopped by the table (cafe closes); scored as it stood"
+    assert GAME.render(t.state).endswith(
+        "Game over: Ann leads with 21 points after 1 round(s), when the table stopped the game "
+        "(cafe closes): incomplete (R-27)")
+    t.rejects(f"open D K Q {t.receipts['Ann']}", "game-stopped", as_="Ann")
+
+
+def test_a_table_that_stops_before_the_first_turn_has_nothing_to_open():
+    t = Table()
+    t.seal("Ann")("end rain")
+    assert GAME.stopped(t.state) == "rain" and GAME.over(t.state)
+    sheet = GAME.scoresheet(t.state)
+    assert [r.result for r in sheet.rows] == ["sealed", "not sealed yet", "not sealed yet"]
+    assert sheet.outcome == ("Incomplete: stopped by the table (rain); scored as it stood; "
+                             "nobody scores: it stopped before the first turn (R-27)")
+    t.rejects("squires", "game-stopped", as_="Ben")
+
+
+def test_a_table_that_stops_while_the_squires_are_opened_keeps_what_was_opened():
+    t = Table(squires="hand").start()
+    t.state = evolve(t.state, ending=True, turn=2)
+    t("pass")("letters q d k x", as_="Ann")  # the last round is over
+    t("end the pub closes")
+    assert GAME.phase(t.state) == "open" and t.state.opened[0] == ("D", "K", "Q", "X")
+    assert GAME.resumes(t.state) == "`referee undo` resumes it"  # Ann entered hers before
+    assert GAME.scoresheet(t.state).outcome.endswith("waiting for Ben, Cat to enter their "
+                                                     "letters (R-27)")
+    t("letters a b e", as_="Ben")("letters z y x", as_="Cat")
+    assert GAME.stopped(t.state) == "the pub closes" and GAME.scoresheet(t.state).winners == ()
+
+
+def test_a_hand_game_stopped_early_enters_the_letters_of_the_cards_held():
+    t = Table(squires="hand").start()
+    t("end the last bus")
+    assert GAME.phase(t.state) == "open" and t.hand("Ann") == 4
+    assert GAME.scoresheet(t.state).outcome.endswith(
+        "; waiting for Ann, Ben, Cat to enter their letters (R-27)")
+    t.rejects("letters Q", "wrong-letter-count", as_="Ann")
+    t("letters q d k x", as_="Ann")("letters a b e", as_="Ben")("letters z y x", as_="Cat")
+    assert GAME.stopped(t.state) == "the last bus"
+    assert [r.total for r in GAME.scoresheet(t.state).rows] == [12 + 6, 6 + 3 + 4 + 4, 0]
+    assert GAME.resumes(t.state) == ("`referee undo --force` takes back the letters entered "
+                                     "since the stop, then `referee undo` resumes it")
 
 
 def test_two_players_may_back_the_same_squire():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 
 import pytest
 
@@ -221,3 +222,187 @@ def test_a_secret_that_cannot_be_read_is_a_usage_error_and_writes_nothing(table,
     result = table("play", "squires")
     assert result.status == 2 and "the secret could not be read" in result.err
     assert (table.path / "game.toml").read_bytes() == before
+
+
+def first_turn_played(table) -> dict[str, str]:
+    """Ann and Ben seal D K Q and A B C, the posts are turned up, Ann plays a Domain 2 on
+    castle 1; their receipts by letters."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    receipts = {}
+    for letters in ("D K Q", "A B C"):
+        result = table.play_secret("squires", secret=letters)
+        receipts[letters] = re.search(r"receipt: (\S+)", result.err).group(1)
+    table("play", "reveal", "Q", "D", "E", "F", "G", "H", "I", "J", "K", "L")
+    table("play", "domain-2", "castle", "1")
+    return receipts
+
+
+def test_a_table_stopped_at_closing_time_opens_its_seals_and_gets_its_totals(table):
+    """F7, R-27: after `end`, `open` is taken (it was refused as "the game is over") and the
+    sheet gives totals and places so far; the log of the stop itself is unchanged."""
+    receipts = first_turn_played(table)
+    stop = table("play", "end", "cafe", "closes")
+    assert stop.status == 0 and "The table stopped the game: each player opens their seal " \
+        "(`open`, R-27); it scores as it stood, incomplete\n" in stop.out
+    assert "Next: Ann or Ben - the table stopped the game (cafe closes): `open LETTERS " \
+        "RECEIPT` to score as it stood (--as NAME, R-27)" in stop.out
+    log = (table.path / "game.toml").read_text()
+    assert log.rstrip().endswith('type = "end"\nreason = "cafe closes"')
+    waiting = table("score").out
+    assert "waiting for Ann, Ben to open their seal (R-27)" in " ".join(waiting.split())
+    assert re.search(r"^Ann +sealed +sealed$", waiting, re.M)
+    opened = table("play", "open", "D", "K", "Q", receipts["D K Q"], "--as", "Ann")
+    assert opened.status == 0 and "Ann backs D K Q" in opened.out
+    last = table("play", "open", "A", "B", "C", receipts["A B C"], "--as", "Ben")
+    assert last.status == 0 and "Game over: Ann leads with 25 points after 1 round(s), when " \
+        "the table stopped the game (cafe closes): incomplete (R-27)" in last.out
+    sheet = table("score").out
+    assert "Incomplete: stopped by the table (cafe closes); scored as it stood\n" in sheet
+    assert re.search(r"^Ann .* D:9 K:4 Q:12 +25 1st so far$", sheet, re.M)
+    assert re.search(r"^Ben .* A:0 B:0 C:0 +0 2nd so far$", sheet, re.M)
+    assert table("check", "game.toml").status == 0
+
+
+def test_a_new_game_says_nobody_has_sealed_yet_and_that_it_has_no_events(table):
+    """F14: before anyone seals, the rows said "sealed"; `history` printed nothing."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    fresh = table("score").out
+    for name in ("Ann", "Ben"):
+        assert re.search(rf"^{name} +not sealed yet +not sealed yet$", fresh, re.M), fresh
+    assert " sealed " not in fresh.replace("not sealed yet", "")
+    empty = table("history")
+    assert empty.status == 0 and empty.out == (
+        "No events yet: the game is set up and waits for its first move.\n")
+    assert json.loads(table("history", "--json").out) == []
+    table.play_secret("squires", secret="D K Q")
+    rows = [r.result for r in GAME.scoresheet(replay_log(logfile.read(
+        table.path / "game.toml"))[1]).rows]
+    assert rows == ["sealed", "not sealed yet"]
+    assert "No events yet" not in table("history").out
+
+
+def test_the_html_sheet_of_a_stopped_game_sets_its_commands_as_code(table):
+    """F13: the footnote read "(`referee undo` resumes the game)" with raw backticks."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    table("play", "end", "rain")
+    page = table("scoresheet", "-f", "html").out
+    assert "this sheet is incomplete (<code>referee undo</code> resumes the game).</p>" in page
+    assert "`" not in page
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("D K", "2 letters read"), ("q q z", "a letter was typed twice"),
+    ("D K Q R", "4 letters read"), ("", "no letters read"), ("x", "1 letter read")])
+def test_a_refused_seal_says_exactly_what_is_expected_and_never_the_letters(table, typed, read):
+    """F8: "D K" was refused as "three letters A-Z" with no word of what was read."""
+    table("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben")
+    before = (table.path / "game.toml").read_bytes()
+    bad = table.play_secret("squires", secret=typed)
+    assert bad.status == 1 and bad.err.startswith(
+        "referee: you back three different squires: exactly three letters A-Z, e.g. `D K Q` or "
+        f"`dkq` ({read})\n")
+    shown = bad.err.replace("`D K Q`", "").replace("`dkq`", "")
+    if len(typed.replace(" ", "")) > 1:  # one letter alone is in any sentence
+        assert typed.replace(" ", "").upper() not in shown.upper().replace(" ", "")
+    assert (table.path / "game.toml").read_bytes() == before
+
+
+def test_the_letters_typed_unseen_are_shown_back_on_the_hand_over_screen_alone(tmp_path):
+    """F8: a seal's letters were never shown back, so a typo was found only at `open`. At a
+    terminal they are on the player's hand-over screen (wiped after); never in the log, nor
+    off a terminal (test_the_seal_is_asked_unseen_and_only_its_receipt_is_shown)."""
+    import pexpect
+
+    from tests.test_table_terminal import TIMEOUT, assert_wiped, castle_game, environment, start
+
+    path = castle_game(tmp_path)
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "--log", str(path), "play",
+                                           "squires"], cwd=str(tmp_path),
+                          env=environment(tmp_path), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 120))
+    heard = child.logfile_read = io.StringIO()
+    child.expect_exact("Secret (not shown): ")
+    child.sendline("q d k")
+    child.expect_exact("Ann only")
+    child.sendline("")
+    child.expect_exact("You sealed: DKQ  (not what you meant? undo takes the move back now)")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert any("You sealed: DKQ" in line for line in assert_wiped(heard.getvalue(), "Ann only",
+                                                                   120))
+    assert "DKQ" not in path.read_text()
+    # the table's session: Ben's letters on his hand-over screen, wiped
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact("Ben · seals the squires they back")
+    child.expect_exact(" > ")
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("squires")
+    child.expect_exact("Secret (not shown): ")
+    child.sendline("ZBQ")
+    child.expect_exact("Ben only")
+    child.sendline("")
+    child.expect_exact("You sealed: BQZ")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
+    child.expect_exact("Cat · seals the squires they back")
+    child.expect_exact(" > ")
+    assert any("You sealed: BQZ" in line for line in assert_wiped(heard.getvalue(), "Ben only",
+                                                                   120))
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("command", ["table", "play squires"])
+def test_letters_read_from_a_pipe_are_never_shown_back_on_the_shared_terminal(tmp_path, command):
+    """The letters are shown back only behind a hand-over screen: with the moves piped into
+    `referee table` (or a seal piped into `play` with no terminal to read Enter from) the
+    receipt is printed plainly on the terminal, so the letters must not be printed with it."""
+    import pexpect
+
+    from tests.test_table_terminal import TIMEOUT, castle_game, environment
+
+    path = castle_game(tmp_path)
+    lines = "squires\nD K Q\nquit\n" if command == "table" else "D K Q\n"
+    # setsid: no controlling terminal, so `play` has no keyboard for its hand-over screen
+    shell = (f"printf '{lines}' | setsid {sys.executable} -m referee --log {path} {command}"
+             + (" 2>&1" if command != "table" else ""))
+    child = pexpect.spawn("sh", ["-c", shell], cwd=str(tmp_path), env=environment(tmp_path),
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 120))
+    heard = child.logfile_read = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, heard.getvalue()
+    shown = heard.getvalue()
+    assert "Your receipt: " in shown and "Ann: seals the squires they back" in shown
+    assert "You sealed" not in shown and "DKQ" not in shown
+
+
+def test_every_hint_a_stopped_game_gives_after_its_seals_are_opened_works_as_typed(table):
+    """R-27: once seals are opened after a stop, `referee undo` no longer resumes the game (an
+    opening is retracted only with --force); every message says how it does, and doing so as
+    said brings the game back to where the table stopped it."""
+    receipts = first_turn_played(table)
+    table("play", "end", "cafe", "closes")
+    hint = ("`referee undo --force` takes back the seals opened since the stop, then "
+            "`referee undo` resumes it")
+    assert "this sheet is incomplete (`referee undo` resumes the game)" in " ".join(
+        table("score").out.split())  # nothing opened since the stop: undo retracts it
+    table("play", "open", "D", "K", "Q", receipts["D K Q"], "--as", "Ann")
+    last = table("play", "open", "A", "B", "C", receipts["A B C"], "--as", "Ben")
+    assert last.out.endswith(f"The table stopped the game: it scores as it stands, incomplete "
+                             f"({hint}).\n")
+    assert "(`referee undo` resumes" not in last.out
+    status = " ".join(table("status").out.split())
+    assert f"Game over: the table stopped it (cafe closes), incomplete; {hint}" in status
+    refused = table("play", "pass")
+    assert refused.status == 1 and hint in " ".join(refused.err.split())
+    sheet = " ".join(table("score").out.split())
+    assert ("this sheet is incomplete (`referee undo --force` takes back the seals opened since "
+            "the stop, then `referee undo` resumes the game)") in sheet
+    assert table("undo").status == 2  # as the hints say: an opening needs --force
+    assert table("undo", "--force").status == 0 and table("undo", "--force").status == 0
+    resumed = table("undo")
+    assert resumed.status == 0 and "Next: Ben - Ben plays a card or passes" in resumed.out

@@ -9,6 +9,7 @@ Everything is laid out to fit the smaller of the two papers (A4's width, Letter'
 from __future__ import annotations
 
 import html
+import re
 from typing import Sequence
 
 from referee.scoresheet import (
@@ -125,6 +126,11 @@ div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333
 """
 
 
+def prose(text: str) -> str:
+    """A sentence of the sheet, escaped, its `commands` set as code (not raw backticks)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(clean_line(text)))
+
+
 def render(sheet: Scoresheet, paper: str = "a4") -> str:
     esc = html.escape
     title = clean_line(sheet.title)
@@ -138,7 +144,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         '<div class="heading">', f"<h1>{esc(title)}</h1>",
     ]
     if not sheet.blank:
-        parts.append(f'<p class="outcome">{esc(clean_line(sheet.outcome))}</p>')
+        parts.append(f'<p class="outcome">{prose(sheet.outcome)}</p>')
     if sheet.blank:
         parts.append('<div class="fill">' + "".join(
             f'<b>{esc(k)}</b><span class="line"></span>' for k in BLANK_FACTS) + "</div>")
@@ -161,7 +167,7 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts += _table(*section_table(section), "rounds section", section=not sheet.blank)
     if sheet.explanation:
         parts += ['<section class="explanation">'] + [
-            f"<p>{esc(clean_line(text))}</p>" for text in sheet.explanation] + ["</section>"]
+            f"<p>{prose(text)}</p>" for text in sheet.explanation] + ["</section>"]
     if has_chart(sheet):
         parts += ['<section class="chart">', f"<h2>{esc(chart_title(sheet))}</h2>",
                   "<figure>", chart_svg(sheet), legend(sheet), "</figure>", "</section>"]
@@ -171,11 +177,11 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         if rule:
             parts.append(f"<p>{esc(rule)}</p>")
         if sheet.tie_notes:
-            parts.append("<ul>" + "".join(f"<li>{esc(clean_line(n))}</li>"
+            parts.append("<ul>" + "".join(f"<li>{prose(n)}</li>"
                                           for n in sheet.tie_notes) + "</ul>")
         parts.append("</section>")
     if sheet.notes:
-        parts.append("<footer>" + "".join(f"<p>{esc(clean_line(n))}</p>" for n in sheet.notes)
+        parts.append("<footer>" + "".join(f"<p>{prose(n)}</p>" for n in sheet.notes)
                      + "</footer>")
     parts += [*_end(sheet), "</body>", "</html>"]
     return "\n".join(parts) + "\n"

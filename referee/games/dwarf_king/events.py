@@ -20,7 +20,7 @@ from typing import Iterator
 from referee.engine import Args, End, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
-from referee.games.dwarf_king import rules
+from referee.games.dwarf_king import rules, texts
 from referee.games.dwarf_king.components import (
     CARDS,
     LEADER_CARD,
@@ -180,6 +180,10 @@ class Quest(EventType[State]):
         if len(rest) > 1 and rest[-1].casefold() in {n.casefold() for n in state.names}:
             player = named(state, rest[-1:], player, args.text)  # `quest 4a Bruno`
             rest = rest[:-1]
+        drawn = rules.drawn_tile(state)  # `quest` or `quest 7`: a side of the drawn tile is meant
+        if drawn is not None and (not rest or (len(rest) == 1 and rest[0].isdigit())):
+            raise NotationError(f"{args.text!r}: which side of quest tile {drawn}? `quest a` or "
+                                "`quest b`", code="no-side", suggestions=("quest a", "quest b"))
         tile, side = parse_quest(state, rest, args.text)
         if tile is None:
             if state.seed is None:
@@ -200,8 +204,8 @@ class Quest(EventType[State]):
             raise IllegalMove(f"quest tile {tile} was used in an earlier hand; tiles are never "
                               "used twice", code="quest-used", rule="Quests")
         if state.seed is not None and tile != seeded_tile(state):
-            raise IllegalMove("the tool's shuffled quest tiles give another tile "
-                              f"than {tile}: type `quest a` or `quest b` and the tool draws it",
+            raise IllegalMove(f"the tool drew quest tile {seeded_tile(state)}, not {tile}: type "
+                              "`quest a` or `quest b` to choose its side",
                               code="seed-mismatch", rule="Quests")
         deal = rules.shows(state, seat, QUEST_CARD, "draws the quest tile")
         return evolve(state, deal=evolve(deal, quest=(tile, side)))
@@ -326,7 +330,21 @@ class Play(EventType[State]):
         return str(event["card"])
 
     def apply(self, state: State, event: Event) -> State:
-        return rules.play_card(state, rules.seat_of(state, event), rules.known_card(event["card"]))
+        seat, card = rules.seat_of(state, event), rules.known_card(event["card"])
+        try:
+            return rules.play_card(state, seat, card)
+        except IllegalMove as refusal:
+            refusal.suggestions = self.offered(state, card)
+            raise
+
+    def offered(self, state: State, refused: str) -> tuple[str, ...]:
+        """The cards `options` offers the table now, as its lines read top down ('follow Knights
+        if you can: ...' before 'or, if void in Knights: ...'), without their comments and
+        without the card just refused: a refused card's closest legal moves."""
+        view = rules.table_view(state)
+        plays = [e for e in self.moves(view) if e["card"] != refused]
+        lines = texts.option_lines(view, plays, [self.format(view, e) for e in plays])
+        return tuple(line.split("  ")[0] for line in lines)
 
     def moves(self, state: State) -> Iterator[Event]:
         seat = state.seat(rules.to_act(state).players[0])
@@ -422,12 +440,12 @@ class Sorcerer(EventType[State]):
             raise IllegalMove("the Sorcerer is played between two tricks, not before the first "
                               "trick nor during one", code="sorcerer-between-tricks",
                               rule="Sorcerer")
-        rules.check_card_available(state, seat, "Sorcerer")
         card = rules.known_card(event["card"])
         previous = deal.tricks[-1]
-        if card not in previous.cards:
+        if card not in previous.cards:  # checked first: it tells nothing of anyone's hand
             raise IllegalMove(f"{card} is not in the previous trick ({' '.join(previous.cards)})",
                               code="not-in-previous-trick", rule="Sorcerer")
+        rules.aloud(state, seat, "Sorcerer", rules.check_card_available)
         return rules.take_back(state, seat, card)
 
     def moves(self, state: State) -> Iterator[Event]:

@@ -1,5 +1,5 @@
 """The Dwarf King as the referee enforces it (../shared/rules/dwarf-king.md): the rules by section,
-one section per special card, the quest tiles, and the rulings R-1..R-19. Every refusal cites one
+one section per special card, the quest tiles, and the rulings R-1..R-21. Every refusal cites one
 of these ids."""
 
 from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2011
@@ -102,6 +102,17 @@ RULEBOOK = Rulebook(
         Rule("R-19", "A Puppeteer that leads (as a last card, R-3) copies the last card played "
              "in the previous trick, half a step higher; Excalibur leading wins, and the next "
              "card sets the suit."),
+        Rule("R-20", "When the tool draws the quest tiles (--shuffle), the tile it draws for the "
+             "holder of the 5 of Knights is shown to the whole table, both sides, while the "
+             "holder chooses one (`quest a` or `quest b`): the holder reads both sides before "
+             "choosing, and a drawn tile lies face up on the table (the rules hide neither "
+             "side). The `quest` event records the tile with the side chosen."),
+        Rule("R-21", "A card refused from a hand only the referee knows (a hand the tool dealt) "
+             "is refused in the same words whatever the reason, 'NAME cannot play CARD now "
+             "(follow SUIT if you can)': the table learns only that the card goes back, as at a "
+             "physical table, never whether the hand lacks it or holds the led suit. Its player "
+             "reads their legal cards alone with `options --for NAME`. A refusal the table's own "
+             "knowledge gives (a card shown, a hand typed in front of everyone) says why."),
     ),
     notation="Cards: a suit letter and a rank: K Knights, D Dwarves, G Goblins; 2-10, J, Q, K, A "
              "(K7 = 7 of Knights, DQ = Queen of Dwarves, GA = Champion of Goblins; 7K and QD "

@@ -5,7 +5,7 @@ revokes, the effects that move cards between hands, and the tool's own shuffles.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from referee.engine import Event, Notice, ToAct
 from referee.errors import IllegalMove
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # only seeded and random play use it
     import random
 
 FOLLOW = "Follow suit"
+T = TypeVar("T")
 SPECIAL, QUEST, SWAP, LEADER, PLAY, TRADE, PASS, OVER = (
     "special", "quest", "swap", "leader", "play", "trade", "pass", "over")
 
@@ -254,12 +255,35 @@ def _not_following(state: State, seat: int, card: str, led: str) -> IllegalMove:
                        rule="Excalibur" if excalibur else FOLLOW)
 
 
+def aloud(state: State, seat: int, card: str, check: Callable[[State, int, str], T]) -> T:
+    """`check(state, seat, card)`, refused in words the whole table may hear (R-21). When the
+    table's own knowledge refuses the card too (a card shown, a hand typed in front of everyone),
+    the refusal says why; when only the referee's knowledge of a hidden hand does (a hand the
+    tool dealt), every reason sounds the same: whether the hand lacks the card or holds the led
+    suit stays with its player, who reads their legal cards with `options --for NAME`."""
+    try:
+        return check(state, seat, card)
+    except IllegalMove:
+        check(table_view(state), seat, card)  # raises the refusal the table could give itself
+        raise _not_now(state, seat, card) from None
+
+
+def _not_now(state: State, seat: int, card: str) -> IllegalMove:
+    name, deal = state.names[seat], state.deal
+    led = led_suit(deal.plays, deal.tricks[-1] if deal.tricks else None)
+    follow = f" (follow {led} if you can)" if led else ""
+    return IllegalMove(f"{name} cannot play {card} now{follow}; why stays with {name}'s hidden "
+                       "hand", code="not-playable-now", rule="R-21",
+                       hint=f"{name} alone may read the cards {name} can play: "
+                            f"`options --for {name}`")
+
+
 # --------------------------------------------------------------------------------------------
 # Playing a card
 
 
 def play_card(state: State, seat: int, card: str) -> State:
-    shown_void = check_play(state, seat, card)
+    shown_void = aloud(state, seat, card, check_play)
     deal = state.deal
     slot = deal.slots[seat]
     notices = state.notices
@@ -442,6 +466,11 @@ def to_act(state: State) -> ToAct:
                          "(`special CARD`)", table=True)
     if step == "quest":
         who = _holders(state, QUEST_CARD)
+        tile = drawn_tile(state)
+        if tile is not None:  # short, as it is the table's prompt: the sides are on the
+            #                   deal's lines, `options` and `status`
+            return ToAct(who, f"{head}: quest tile {tile} drawn: `quest a{_as(who)}` or "
+                              "`quest b`")
         return ToAct(who, f"{head}: the holder of the 5 of Knights draws a quest tile and "
                           f"chooses a side (`quest 4a{_as(who)}`)")
     if step == "swap":
@@ -525,6 +554,12 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
                               code="swap-cards", rule=rule)
         for card in group:
             known_card(card)
+    if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
+        # before whether the target holds them: any other pair sounds the same (R-21)
+        name = state.names[target]
+        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
+                          f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
+                          code="seed-mismatch", rule=rule)
     for card in taken:
         holder = deal.holder(card)
         theirs = deal.slots[target]
@@ -532,11 +567,6 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
                 or (theirs.complete and card not in theirs.known):
             raise IllegalMove(f"{card} cannot be taken from {state.names[target]}'s hand",
                               code="swap-cards", rule=rule)
-    if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
-        name = state.names[target]
-        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
-                          f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
-                          code="seed-mismatch", rule=rule)
     mine = deal.slots[seat]
     for card in given:
         holder = deal.holder(card)
@@ -587,6 +617,15 @@ def seeded_special(state: State) -> str:
 
 def seeded_tile(state: State) -> int:
     return _rng(state, "quest").choice(available_tiles(state))
+
+
+def drawn_tile(state: State) -> int | None:
+    """The quest tile the tool drew for the holder of the 5 of Knights, shown to the whole table
+    while its side is chosen (R-20): only between the deal and the choice, and only when the tool
+    draws the tiles (--shuffle); the log records it with its side, in the `quest` event."""
+    if state.seed is None or phase(state) != QUEST:
+        return None
+    return seeded_tile(state)
 
 
 def seeded_deal(state: State, special: str) -> list[list[str]]:

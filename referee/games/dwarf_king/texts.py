@@ -16,6 +16,7 @@ from referee.games.dwarf_king.components import (
 )
 from referee.games.dwarf_king.rules import (
     available_specials,
+    drawn_tile,
     effective,
     led_suit,
     to_act,
@@ -48,12 +49,13 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
                      + " ".join(e["card"] for e in specials))
     elif specials:
         lines.append(text[id(specials[0])])
-    if quests:
+    if quests and drawn_tile(state) is not None:  # the tile is drawn: its two sides, in full
+        lines += [f"{text[id(e)]}   {quest_line(state, (e['tile'], e['side']))}"
+                  for e in quests]
+    elif quests:
         tiles_left = sorted({e["tile"] for e in quests})
         who = sorted({e.by or "" for e in quests})
-        head = ("quest a or quest b: the tool draws the tile, you choose its side"
-                if state.seed is not None else
-                f"quest TILE SIDE: tile {' '.join(map(str, tiles_left))}, side a or b "
+        head = (f"quest TILE SIDE: tile {' '.join(map(str, tiles_left))}, side a or b "
                 f"(e.g. quest {tiles_left[0]}a)")
         lines.append(head + ("" if len(who) == 1 else "; --as the holder of the 5 of Knights"))
     if plays:
@@ -157,7 +159,7 @@ def not_playable_note(state: State, playable: list[str]) -> str:
 def _special(before: State, event: Event, after: State) -> list[str]:
     s = SPECIAL_CARD[event["card"]]
     return [f"Hand {before.deal.number}: {before.names[before.deal.dealer]} deals; the special "
-            f"card is {s.name}: {s.text}."]
+            f"card is {s.name}: {s.text}.", *drawn_lines(after)]
 
 
 def _hand(before: State, event: Event, after: State) -> list[str]:
@@ -288,7 +290,16 @@ def _special_and_quest(state: State) -> list[str]:
         lines.append(f"Special card: {special.name} - {special.text}")
     if deal.quest:
         lines.append(f"Quest: {quest_line(state, deal.quest)}")
-    return lines
+    return lines + drawn_lines(state)
+
+
+def drawn_lines(state: State) -> list[str]:
+    """The quest tile the tool drew, both sides, while its holder chooses one (R-20)."""
+    tile = drawn_tile(state)
+    if tile is None:
+        return []
+    return [f"Quest tile {tile} drawn; the holder of the 5 of Knights chooses a side:",
+            *(f"  {quest_line(state, (tile, side))}" for side in "ab")]
 
 
 def compact(state: State) -> str:

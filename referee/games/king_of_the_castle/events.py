@@ -10,6 +10,8 @@ effect and the moves it offers. A game goes:
   discard   down to the hand limit (R-3); a drawn card that cannot be played (R-12)
   open      at the end, each player opens their seal                   `open D K Q 7KQF-2M9X-PA4D`
   letters   at the end with squires = hand, the letters in hand        `letters A Q Q`
+  end       the table stops the game; the squires are still opened      `end cafe closes`
+            (R-27)
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterator
 
-from referee.engine import Args, End, Event, Events, EventType
+from referee import engine
+from referee.engine import Args, Event, Events, EventType
 from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.king_of_the_castle import rules
@@ -85,10 +88,13 @@ def simulated_secret(state: State, name: str) -> tuple[str, str]:
 def three_letters(state: State, words: Words, text: str) -> str:
     """Three different squires, canonical: sorted letters, e.g. `DKQ`. Never repeats them."""
     letters = parse_letters(state, words, "your squires")
-    if len(letters) != SQUIRES or len(set(letters)) != SQUIRES:
-        raise NotationError("you back three different squires: three letters A-Z",
-                            code="bad-secret")
-    return "".join(sorted(letters))
+    if len(letters) == SQUIRES == len(set(letters)):
+        return "".join(sorted(letters))
+    # What was wrong, never which letters: a seal's letters are typed unseen.
+    read = "a letter was typed twice" if len(letters) == SQUIRES else \
+        f"{len(letters) or 'no'} letter{'s' * (len(letters) != 1)} read"
+    raise NotationError(f"you back three different squires: exactly three letters A-Z, e.g. "
+                        f"`D K Q` or `dkq` ({read})", code="bad-secret")
 
 
 class Squires(EventType[State]):
@@ -588,6 +594,22 @@ class Letters(EventType[State]):
 def _opened(state: State, seat: int, letters: tuple[str, ...]) -> State:
     opened = state.opened[:seat] + (letters,) + state.opened[seat + 1:]
     return evolve(state, opened=opened, over=None not in opened)
+
+
+class End(engine.End):
+    """The core `end`, after which the seals are still opened (R-27): a table that stops early
+    scores the posts as they stood, and only the players' slips say who backs whom."""
+
+    doc = ("the table stops the game: the squires are still opened, then it scores as it stood, "
+           "incomplete (R-27; undo resumes it)")
+    forms = (("end REASON", "the table stops the game; the squires are still opened and it "
+                            "scores as it stood (R-27)"),)
+
+    def apply(self, state: State, event: Event) -> State:
+        if state.stopped is not None:  # only while the squires are opened after a stop
+            raise IllegalMove(f"the table stopped the game already ({state.stopped}): the "
+                              "squires are being opened", code="game-stopped", rule="R-27")
+        return rules.stop(state, event["reason"])
 
 
 EVENTS = Events(Squires(), Reveal(), Play(), Reply(), Pass(), Discard(), Open(), Letters(), End())

@@ -101,6 +101,14 @@ class KingOfTheCastle(Game[State]):
     def finished(self, state: State) -> bool:
         return state.over
 
+    def stopped(self, state: State) -> str | None:
+        """Why the table stopped the game, once the squires are opened: until then the game
+        still takes `open` (or `letters`) and is not over (R-27)."""
+        return None if rules.opening_after_stop(state) else state.stopped
+
+    def resumes(self, state: State) -> str:
+        return rules.resumes(state)
+
     # ---- moves ---------------------------------------------------------------------------
     def parse_other(self, state: State, parts: tuple[str, ...], text: str,
                     player: str | None) -> Event:
@@ -178,6 +186,13 @@ class KingOfTheCastle(Game[State]):
         from referee.games.king_of_the_castle import scoring
 
         return scoring.score(state)
+
+    def scoresheet(self, state: State) -> Scoresheet:
+        """`score`, marked incomplete from the table's stop on, while the squires are opened
+        too (R-27)."""
+        from referee.games.king_of_the_castle import scoring
+
+        return scoring.scoresheet(state)
 
     def blank_scoresheet(self, options: Mapping[str, Any] | None = None) -> Scoresheet:
         from referee.games.king_of_the_castle import scoring

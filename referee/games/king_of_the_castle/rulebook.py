@@ -1,6 +1,6 @@
 """King of the Castle as the referee enforces it (../shared/rules/king-of-the-castle.md): the rules
 by section, the card table, and the rulings R-1..R-18 of the rules page with the referee's own
-R-19..R-26. Every refusal cites one of these ids."""
+R-19..R-27. Every refusal cites one of these ids."""
 
 from referee.games.king_of_the_castle.components import CARDS
 from referee.rulebook import Rule, Rulebook
@@ -142,6 +142,13 @@ RULEBOOK = Rulebook(
              "(shown to nobody but in the thief's hand), the card lost, the reshuffles."),
         Rule("R-26", "in a physical game only the two players see the stolen card: the referee "
              "learns nothing of it and forgets what it knew of the robbed hand (but its size)."),
+        Rule("R-27", "a table that stops the game early (`end REASON`) still opens the squires: "
+             "once the first turn has begun, each player opens their seal (`open`; with "
+             "squires = hand, enters the letters of the cards held at the stop) and every squire "
+             "scores for the post he held when the table stopped (a card announced and not "
+             "carried out has no effect). The sheet is incomplete: places so far, no winner. "
+             "Stopped before the first turn, nobody scores. `undo` takes back the openings, "
+             "then the stop."),
     ),
     notation="Case-insensitive; unique prefixes of three or more letters work (`acc death` = "
              "accidental-death, `plag` = plague). CARD: the slug of a card (accidental-death, "

@@ -111,6 +111,9 @@ def _opening(state: State) -> ToAct:
     waiting = tuple(n for n, o in zip(state.names, state.opened) if o is None)
     how = "`letters ...`: the letters of the cards in your hand" if state.squires == HAND \
         else "`open LETTERS RECEIPT`"
+    if state.stopped is not None:
+        return ToAct(waiting, f"the table stopped the game ({state.stopped}): {how} to score "
+                              "as it stood (--as NAME, R-27)")
     return ToAct(waiting, f"the round is over: {how} (--as NAME)")
 
 
@@ -249,6 +252,34 @@ def start_scoring(state: State) -> State:
         opened = tuple(() if hand.size == 0 else None for hand in state.hands)
     state = evolve(state, scoring=True, opened=opened)
     return evolve(state, over=None not in opened)
+
+
+def stop(state: State, reason: str) -> State:
+    """The table stops the game (`end REASON`). Once the first turn has begun, the squires are
+    still opened and score for the posts as they stand (R-27); before, nothing stands."""
+    state = evolve(state, stopped=reason)
+    if state.turns == 0:
+        return state
+    if not state.scoring:
+        state = start_scoring(state)  # an empty hand is opened here, with nothing to enter
+    return evolve(state, opened_at_stop=len(state.opened) - state.opened.count(None))
+
+
+def resumes(state: State, it: str = "it") -> str:
+    """How the table resumes the game it stopped: a squire opened since the stop is retracted
+    only with --force (everyone has seen it), then the stop itself (R-27)."""
+    since = len(state.opened) - state.opened.count(None) - state.opened_at_stop
+    if state.stopped is None or since == 0:
+        return f"`referee undo` resumes {it}"
+    what = "letters entered" if state.squires == HAND else "seals opened"
+    return f"`referee undo --force` takes back the {what} since the stop, then `referee undo` " \
+           f"resumes {it}"
+
+
+def opening_after_stop(state: State) -> bool:
+    """The table stopped the game and the squires are still being opened (R-27): the game
+    takes those moves, and is not over until they are made."""
+    return state.stopped is not None and state.scoring and not state.over
 
 
 def proceed(state: State) -> State:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from referee.evolve import evolve
 from referee.games.king_of_the_castle.components import (
     BONUS,
     CASTLES,
@@ -18,8 +19,9 @@ from referee.games.king_of_the_castle.components import (
     rank_of,
 )
 from referee.games.king_of_the_castle.notation import squire
+from referee.games.king_of_the_castle.rules import resumes
 from referee.games.king_of_the_castle.state import HAND, State
-from referee.scoresheet import Row, Scoresheet, Section, ordinal, places
+from referee.scoresheet import Row, Scoresheet, Section, ordinal, places, stopped
 
 CATEGORIES = ("King", "Lords", "Seneschals", "Masters at Arms")
 TIEBREAKS = ("equal totals share the place (R-8)",)
@@ -88,11 +90,17 @@ def outcome(state: State) -> str:
         scores = totals(state)
         best = max(scores.values())
         winners = [n for n, t in scores.items() if t == best]
-        verb = "share first place" if len(winners) > 1 else "wins"
         who = ", ".join(winners[:-1]) + " and " + winners[-1] if len(winners) > 1 \
             else winners[0]
+        if state.stopped is not None:  # no winner: the game did not reach its end (R-27)
+            verb = "share the lead" if len(winners) > 1 else "leads"
+            return (f"{who} {verb} with {best} points after {round_number(state)} round(s), "
+                    f"when the table stopped the game ({state.stopped}): incomplete (R-27)")
+        verb = "share first place" if len(winners) > 1 else "wins"
         return (f"{who} {verb} with {best} points after {round_number(state)} "
                 "round(s): the personality deck ran out (R-15)")
+    if state.scoring and state.stopped is not None:
+        return f"The table stopped the game ({state.stopped}): the squires are being opened"
     if state.scoring:
         return "The last round is over: the squires are being opened"
     if state.revealed < POSTS:
@@ -101,17 +109,24 @@ def outcome(state: State) -> str:
     return f"Round {round_number(state)}, {state.player} to play{ending}"
 
 
+def unopened(state: State, name: str) -> str:
+    """What a player's row says of squires not opened yet."""
+    if state.squires == HAND:
+        return "letters at the end"
+    return "sealed" if state.seals[state.seat(name)] else "not sealed yet"
+
+
 def _row(state: State, name: str, letters: tuple[str, ...] | None,
          ranked: dict[str, int]) -> Row:
     if letters is None:
-        hidden = "letters at the end" if state.squires == HAND else "sealed"
+        hidden = unopened(state, name)
         return Row(name, None, tuple((c, None) for c in CATEGORIES), None,
                    details=(("Squires", hidden),), result=hidden)
     points = by_category(state, letters)
     place = ranked[name]
     shared = list(ranked.values()).count(place) > 1
     result = ("shared " if shared else "") + ordinal(place)
-    if state.over and place == 1 and not shared:
+    if state.over and state.stopped is None and place == 1 and not shared:
         result = "winner"
     return Row(name, None, tuple(zip(CATEGORIES, points)), sum(points), place,
                details=(("Squires", backed(state, letters)),), result=result)
@@ -173,6 +188,27 @@ def score(state: State) -> Scoresheet:
                       finished=state.over, outcome=outcome(state), winners=winners, rows=rows,
                       tiebreaks=TIEBREAKS, notes=(VALUES,),
                       breakdown=(positions(state), castles(state)))
+
+
+def scoresheet(state: State) -> Scoresheet:
+    """`score`, and from the table's stop on the sheet as it stood, incomplete (the core's
+    `stopped`), while the squires are still opened too (R-27): a row not opened keeps saying
+    so (a seal has no standing "so far"), and the outcome says what is still awaited."""
+    sheet = score(state)
+    if state.stopped is None:
+        return sheet
+    sheet = stopped(sheet, state.stopped, resumes(state, "the game"))
+    rows = tuple(row if row.name is None or row.total is not None
+                 else evolve(row, result=unopened(state, row.name)) for row in sheet.rows)
+    waiting = [n for n, letters in zip(state.names, state.opened) if letters is None]
+    if state.turns == 0:
+        awaited = "; nobody scores: it stopped before the first turn (R-27)"
+    elif waiting:
+        how = "enter their letters" if state.squires == HAND else "open their seal"
+        awaited = f"; waiting for {', '.join(waiting)} to {how} (R-27)"
+    else:
+        awaited = ""
+    return evolve(sheet, rows=rows, outcome=sheet.outcome + awaited)
 
 
 def blank(players: int) -> Scoresheet:

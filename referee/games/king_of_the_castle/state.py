@@ -159,6 +159,7 @@ class State:
     over: bool = False
     viewer: str | None = None  # `status --for NAME`: the view is for NAME's eyes, their hand too
     stopped: str | None = None  # why the table stopped the game (the core `end` event)
+    opened_at_stop: int = 0  # squires opened when it stopped: those opened since need --force
 
     # ---- who -----------------------------------------------------------------------------
     @property

@@ -259,9 +259,11 @@ def _next(before: State, after: State) -> list[str]:
         size = after.hands[after.turn].size
         lines.append(f"{after.player}'s turn: draws {after.drew} card(s), holds {size}")
     if after.scoring and not before.scoring:
-        lines.append("The last round is over: "
-                     + ("each player enters the letters of their cards (`letters`)"
-                        if after.squires == HAND else "each player opens their seal (`open`)"))
+        how = ("each player enters the letters of their cards (`letters`" if after.squires == HAND
+               else "each player opens their seal (`open`")
+        lines.append(f"The table stopped the game: {how}, R-27); it scores as it stood, "
+                     "incomplete" if after.stopped is not None
+                     else f"The last round is over: {how})")
     for name, was, now in zip(after.names, before.opened, after.opened):
         if was is None and now is not None:
             lines.append(f"{name} backs {' '.join(now) or 'nobody'}")
