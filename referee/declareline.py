@@ -14,7 +14,7 @@ from referee import log as logfile
 from referee import session
 from referee.clitext import err, out
 from referee.cliexit import Leave, report
-from referee.errors import MoveError, UsageError
+from referee.errors import MoveError, RefereeError, UsageError
 from referee.tableline import Terminal
 
 PROMPT = "declare> "
@@ -22,14 +22,19 @@ PROMPT = "declare> "
 
 def declare_typed(path: Path) -> session.Declared:
     """The lines typed at the terminal that the log accepts, recorded at Ctrl-D in one write.
-    Should that write be refused (another terminal changed the log meanwhile), the lines are
-    printed to paste again."""
+    Should that write be refused or stopped, whatever by (another terminal declared meanwhile,
+    or holds the lock; the log made read-only, moved, broken; Ctrl-C while the lock is waited
+    for), the lines are printed to paste again."""
     kept = typed(path)
     try:
         return session.declare(path, kept)
-    except MoveError:
+    except RefereeError:
         _to_paste_again("nothing was recorded", kept)
         raise
+    except KeyboardInterrupt:
+        err("")
+        _to_paste_again("interrupted: nothing was recorded", kept)
+        raise Leave(130) from None
 
 
 def typed(path: Path) -> list[str]:

@@ -177,3 +177,47 @@ def test_typed_in_process_a_line_not_utf8_is_refused_alone_and_ctrl_c_keeps_noth
     assert "Not kept: type line 1 again." in result.err  # the slip, with nothing kept before
     assert result.err.endswith("referee: interrupted: nothing was recorded\n")
     assert (cli.path / "game.toml").read_bytes() == before
+
+
+def test_typed_lines_are_printed_to_paste_again_whatever_refuses_the_write(cli, monkeypatch,
+                                                                           tmp_path):
+    """Not only a rule: a log busy (another command writing), read-only or gone at Ctrl-D
+    refuses the write too, and the lines typed are still printed, never lost."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "0")
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    log = cli.path / "game.toml"
+    before = log.read_bytes()
+    said = "referee: nothing was recorded; the 2 lines kept, to paste again:\n"
+    pasted = f"{GOOD[0]}\n{GOOD[1]}\n"  # on standard output, from the prompts' line on
+    monkeypatch.setattr("sys.stdin", Keyboard("\n".join(GOOD[:2]) + "\n"))
+    with logfile.locked(log):
+        busy = cli("declare")
+    assert busy.status == 75 and said in busy.err and busy.out.endswith(pasted), busy.err
+    log.chmod(0o444)
+    monkeypatch.setattr("sys.stdin", Keyboard("\n".join(GOOD[:2]) + "\n"))
+    read_only = cli("declare")
+    assert read_only.status == 73 and said in read_only.err, read_only.err
+    assert read_only.out.endswith(pasted)
+    assert "is read-only; the log was not changed" in read_only.err
+    assert log.read_bytes() == before
+    assert "internal error" not in busy.err + read_only.err
+
+
+def test_ctrl_c_while_the_write_waits_for_the_lock_prints_the_lines(cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+
+    def waiting(path: Path, lines: list[str]) -> None:  # Ctrl-C while another command writes
+        assert lines == [GOOD[0]]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("referee.session.declare", waiting)
+    monkeypatch.setattr("sys.stdin", Keyboard(GOOD[0] + "\n"))
+    result = cli("declare")
+    assert result.status == 130
+    assert result.err.endswith("referee: interrupted: nothing was recorded; the 1 line kept, to "
+                               "paste again:\n")
+    assert result.out.endswith(f"\n{GOOD[0]}\n")
+    assert (cli.path / "game.toml").read_bytes() == before
