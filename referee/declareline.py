@@ -67,9 +67,19 @@ def typed(path: Path) -> list[str]:
         err("")
         _to_paste_again("interrupted: nothing was recorded", kept)
         raise Leave(130) from None
+    except TerminalGone:  # as at Ctrl-C; said where a terminal may hear it (a multiplexer's)
+        try:
+            _to_paste_again("the terminal is gone: nothing was recorded", kept)
+        except OSError:
+            pass
+        raise Leave(130) from None
     finally:
         terminal.close()
     return kept
+
+
+class TerminalGone(Exception):
+    """The terminal closed while its hang-up was ignored (nohup): reading it fails (EIO)."""
 
 
 def _read(terminal: Terminal) -> str | None:
@@ -77,11 +87,16 @@ def _read(terminal: Terminal) -> str | None:
     while True:
         try:
             return input(PROMPT)
-        except EOFError:
-            terminal.write("\n")
+        except EOFError:  # Ctrl-D, or a terminal closed with its hang-up ignored (nohup)
+            try:
+                terminal.write("\n")
+            except OSError as exc:  # gone: its end of input is no Ctrl-D to record at
+                raise TerminalGone() from exc
             return None
         except UnicodeDecodeError:
             err("referee: the line typed is not valid UTF-8 text: type it again")
+        except OSError as exc:
+            raise TerminalGone() from exc
 
 
 def _to_paste_again(what: str, kept: list[str]) -> None:

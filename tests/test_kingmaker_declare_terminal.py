@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from referee import log as logfile
 from tests.test_table_terminal import TIMEOUT, environment
@@ -221,3 +222,39 @@ def test_ctrl_c_while_the_write_waits_for_the_lock_prints_the_lines(cli, monkeyp
                                "paste again:\n")
     assert result.out.endswith(f"\n{GOOD[0]}\n")
     assert (cli.path / "game.toml").read_bytes() == before
+
+
+@pytest.mark.parametrize("read", ["end of input, then the newline cannot be written",
+                                  "an I/O error"])
+def test_a_terminal_gone_records_nothing_and_is_no_internal_error(cli, monkeypatch, tmp_path,
+                                                                  read):
+    """Closed while its hang-up is ignored (nohup), the terminal reads as the end of input (a
+    Ctrl-D, but the newline after it cannot be written) or an I/O error: as at Ctrl-C nothing
+    is recorded (the lines typed are in the history, Up recalls them), and it is no bug (70)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+    gone = OSError(5, "Input/output error")
+    keys = iter([GOOD[0], EOFError() if read.startswith("end") else gone])
+
+    def writing(self: object, text: str) -> None:
+        raise gone
+
+    monkeypatch.setattr("referee.tableline.Terminal.write", writing)
+
+    def typing(prompt: str = "") -> str:
+        key = next(keys)
+        if isinstance(key, BaseException):
+            raise key
+        return key
+
+    monkeypatch.setattr("sys.stdin", Keyboard(""))
+    monkeypatch.setattr("builtins.input", typing)
+    result = cli("declare")
+    assert result.status == 130, result.err
+    assert result.err.endswith("referee: the terminal is gone: nothing was recorded; the 1 line "
+                               "kept, to paste again:\n")
+    assert "internal error" not in result.err
+    assert (cli.path / "game.toml").read_bytes() == before
+    history = list((tmp_path / "state" / "referee" / "history").iterdir())
+    assert [path.read_text(encoding="utf-8") for path in history] == [GOOD[0] + "\n"]
