@@ -83,3 +83,23 @@ def test_a_deal_asks_each_new_card_by_the_kind_its_name_tells(cli):
     dealt = cli("play", f"dealt {hand}")
     assert dealt.status == 0, dealt.err
     assert "Dan: dealt Clifford, Admiral, Captain-of-Calais" in dealt.out
+
+
+def test_a_guard_an_heir_or_an_event_card_is_never_asked_as_a_new_crown_card(cli):
+    """The shipped box lists them, though not as crown cards: typed in a deal or a draw, each is
+    said to be what it is; never a `declare` line with a kind its name seems to tell (Chancellor
+    May Call Parliament an office, Duke of York a title, Writ and Henry nobles)."""
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+    told = {"Chancellor-May-Call-Parliament": "is an event card, drawn in the chance phase, not "
+                                              "a crown card",
+            "Writ": "is an event card, drawn in the chance phase, not a crown card",
+            "Duke-of-York": "is a Royal Guard, never dealt or drawn, not a crown card",
+            "Henry": "is an heir, not a crown card"}
+    for word, said in told.items():
+        refused = cli("play", f"dealt Percy, {word}, Neville")
+        assert refused.status == 1, refused.err
+        assert refused.err == f"referee: {word!r} {said}\n  rule: §2.1\n", refused.err
+        assert "declare" not in refused.err and "internal error" not in refused.err
+    assert (cli.path / "game.toml").read_bytes() == before
+    assert kind_from_name("Chancellor May Call Parliament") == "office"  # by the name alone

@@ -28,6 +28,7 @@ from referee.games.kingmaker.events.declaring import (
     card_name,
     declare_block,
     declare_lines,
+    not_a_crown_card,
     unknown_card_gaps,
 )
 from referee.games.kingmaker.events.forms import Form, Slot
@@ -220,7 +221,7 @@ def parse_card(state: State, word: str, text: str,
     except NotationError as exc:
         if exc.code != "unknown-word":
             raise
-        raise unknown_card(state, word, new) from None
+        raise not_a_crown_card(state.box, word) or unknown_card(state, word, new) from None
     entry = state.box.card(name)
     if entry is not None and (entry.copies or 1) > 1 and where is not None:
         free = [c for c in instances(entry) if where(c)]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from referee.games.kingmaker.components import CROWN, REQUIRED
+from referee.errors import NotationError
+from referee.games.kingmaker.components import CROWN, REQUIRED, Box
 from referee.games.kingmaker.notation import BLANK, shown, unquote
 
 # The words a card's printed name begins with that tell its kind: every bishop, title and office
@@ -20,6 +21,12 @@ OFFICE_WORDS = ("admiral", "captain", "chamberlain", "chancellor", "constable", 
 MERCENARY_WORDS = ("mercenaries", "mercenary", "soldiers", "bowmen", "archers", "crossbowmen",
                    "handgunners", "pikemen")
 
+# What the box lists by a name that is no crown card's: a name typed as a card is that, never
+# a new card whose kind its name seems to tell (Chancellor May Call Parliament, an event card,
+# is no office; Duke of York, a Royal Guard, no title; Henry, an heir, no noble).
+NOT_CROWN = {"event": "an event card, drawn in the chance phase,",
+             "guard": "a Royal Guard, never dealt or drawn,", "heir": "an heir,"}
+
 CARD_KINDS = ", ".join(CROWN[:-1]) + f" or {CROWN[-1]}"
 KIND_VALUES = "; ".join(f"{kind} {', '.join(REQUIRED[kind])}" for kind in CROWN)
 FILL_IN = (f"Fill in each {BLANK} from the box, then record every line at once with `referee "
@@ -30,6 +37,17 @@ FILL_IN = (f"Fill in each {BLANK} from the box, then record every line at once w
 def card_name(word: str) -> str:
     """A card's name as typed (`Captain-of-Calais`, `"Grace Dieu"`), with its spaces."""
     return unquote(word) if '"' in word else word.replace("-", " ")
+
+
+def not_a_crown_card(box: Box, word: str) -> NotationError | None:
+    """A name the box lists as an event card, a Royal Guard or an heir, typed as a crown card:
+    said to be what it is (§2.1), not asked as a new card."""
+    for kind, what in NOT_CROWN.items():
+        entry = box.clash(kind, card_name(word))
+        if entry is not None and entry.kind == kind:
+            return NotationError(f"{word!r} is {what} not a crown card", code="not-a-crown-card",
+                                 rule="§2.1")
+    return None
 
 
 def kind_from_name(name: str) -> str:
