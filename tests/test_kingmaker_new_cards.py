@@ -63,7 +63,8 @@ def test_a_deal_asks_each_new_card_by_the_kind_its_name_tells(cli):
         "Ely, Earl of Pembroke: not in this box yet; the kind is read from the card's name." \
         in notes
     assert "Trinity: not in this box yet; a one-word name is read as a noble's (a ship's card " \
-        "is `declare ship NAME capacity=___ home_port=___`)." in notes
+        "is `declare ship NAME capacity=___ home_port=___`, a town card's `declare town NAME " \
+        "place=___`)." in notes
     assert "Grace Dieu: not in this box yet, and the name does not tell the card's kind: write " \
         "it for the ___ after `declare` (noble, title, office, bishop, mercenary, ship or " \
         "town), then that kind's values." in notes

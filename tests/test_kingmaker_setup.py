@@ -374,7 +374,8 @@ def test_a_slip_in_a_drawn_card_offers_the_near_card_and_a_declaration():
                                         "it first (R-2). Fill in each ___ from the box")
     assert "\n  declare noble Zouche troops=___ lords=___ home=___\n  declare place ___ " \
         "kind=castle\nZouche: not in this box yet; a one-word name is read as a noble's (a " \
-        "ship's card is `declare ship NAME capacity=___ home_port=___`)." in new.value.message
+        "ship's card is `declare ship NAME capacity=___ home_port=___`, a town card's `declare " \
+        "town NAME place=___`)." in new.value.message
 
 
 def test_a_card_named_from_an_unseen_hand_may_be_new_so_a_slip_is_offered_both():

@@ -205,7 +205,7 @@ RULEBOOK = Rulebook(
              "line has the kind its printed name tells: a Bishop or Archbishop; an Earl, Duke "
              "or Baron a title; an Admiral, Captain, Warden or other officer an office; "
              "Mercenaries or Soldiers a mercenary card; a one-word name a noble's (a ship "
-             "may have one: the refusal says so); any other name leaves the kind blank (___), "
+             "or a town card may have one: the refusal says so); any other name leaves the kind blank (___), "
              "with each kind's values. Values are then fixed; `amend` mends a slip from then "
              "on."),
         Rule("R-3", "Self-contained logs: `referee new kingmaker --components FILE` writes one "

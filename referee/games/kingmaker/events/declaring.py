@@ -53,7 +53,7 @@ def not_a_crown_card(box: Box, word: str) -> NotationError | None:
 def kind_from_name(name: str) -> str:
     """The kind a card's printed name tells, else BLANK: a bishop names his see, a title its
     earldom or dukedom, an office its officer, a mercenary card its soldiers; a one-word name is
-    read as a noble's family (the note says a ship may be one); any other name tells nothing
+    read as a noble's family (the note says a ship or a town card may be one); any other name tells nothing
     (`Grace Dieu` is a ship, `Plague in Calais` an event)."""
     words = name.casefold().split()
     if not words:
@@ -90,7 +90,7 @@ def unknown_notes(names: Sequence[str]) -> list[str]:
     if one_word:
         notes.append(f"{', '.join(one_word)}: not in this box yet; a one-word name is read as "
                      f"a noble's (a ship's card is `declare ship NAME capacity={BLANK} "
-                     f"home_port={BLANK}`).")
+                     f"home_port={BLANK}`, a town card's `declare town NAME place={BLANK}`).")
     if untold:
         notes.append(f"{', '.join(untold)}: not in this box yet, and the name does not tell "
                      f"the card's kind: write it for the {BLANK} after `declare` ({CARD_KINDS}), "
