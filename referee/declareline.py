@@ -12,6 +12,7 @@ from pathlib import Path
 
 from referee import log as logfile
 from referee import session
+from referee import table as sessions
 from referee.clitext import err, out
 from referee.cliexit import Leave, report
 from referee.errors import MoveError, RefereeError, UsageError
@@ -53,7 +54,8 @@ def typed(path: Path) -> list[str]:
             text = session.declaration_text(line)
             if text is None:
                 continue
-            terminal.keep(line)
+            if sessions.kept(table, line):  # as the table's history: never a sealed move
+                terminal.keep(line)
             try:
                 state = session.declaration(table, state, number, text, at)[1]
             except (MoveError, UsageError) as exc:

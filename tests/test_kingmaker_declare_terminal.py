@@ -258,3 +258,15 @@ def test_a_terminal_gone_records_nothing_and_is_no_internal_error(cli, monkeypat
     assert (cli.path / "game.toml").read_bytes() == before
     history = list((tmp_path / "state" / "referee" / "history").iterdir())
     assert [path.read_text(encoding="utf-8") for path in history] == [GOOD[0] + "\n"]
+
+
+def test_the_history_keeps_what_the_table_session_keeps(cli, monkeypatch, tmp_path):
+    """The history file is the log's, shared with `referee table`: a line goes in only where the
+    table's own rule lets it (never a sealed move's; Kingmaker has none, so every line)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    monkeypatch.setattr("referee.table.kept", lambda table, line: line != GOOD[1])
+    monkeypatch.setattr("sys.stdin", Keyboard(f"{GOOD[0]}\n{GOOD[1]}\n{SLIP}\n"))
+    assert cli("declare").status == 0
+    history = list((tmp_path / "state" / "referee" / "history").iterdir())
+    assert [path.read_text(encoding="utf-8") for path in history] == [f"{GOOD[0]}\n{SLIP}\n"]
