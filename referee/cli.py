@@ -352,15 +352,18 @@ def declare(
     from referee import session
 
     path = log_path(ctx)
+    last: list[str] = []  # typed: the lines refused and not typed again, said at the end
     if file in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
         from referee import declareline  # typed: each line checked as it is entered
 
-        declared = declareline.declare_typed(path)
+        declared, last = declareline.declare_typed(path)
     else:
         declared = session.declare(path, _declaration_text(file).splitlines())
     for line in declared.lines:
         out(clean(line))
     print_next(declared.after)
+    for line in last:
+        err(line)
 
 
 def _declaration_text(file: Optional[str]) -> str:

@@ -21,16 +21,19 @@ from referee.tableline import Terminal
 PROMPT = "declare> "
 
 
-def declare_typed(path: Path) -> session.Declared:
-    """The lines typed at the terminal that the log accepts, recorded at Ctrl-D in one write.
-    Should that write be refused or stopped, whatever by (another terminal declared meanwhile,
-    or holds the lock; the log made read-only, moved, broken; Ctrl-C while the lock is waited
-    for), the lines are printed to paste again."""
-    kept = typed(path)
+def declare_typed(path: Path) -> tuple[session.Declared, list[str]]:
+    """The lines typed at the terminal that the log accepts, recorded at Ctrl-D in one write,
+    and what to say last: the lines refused and never typed again (`unmended`). Should that
+    write be refused or stopped, whatever by (another terminal declared meanwhile, or holds
+    the lock; the log made read-only, moved, broken; Ctrl-C while the lock is waited for), the
+    lines are printed to paste again."""
+    kept, refused = typed(path)
     try:
-        return session.declare(path, kept)
+        return session.declare(path, kept), unmended(refused)
     except RefereeError:
         _to_paste_again("nothing was recorded", kept)
+        for line in unmended(refused):
+            err(line)
         raise
     except KeyboardInterrupt:
         err("")
@@ -38,8 +41,20 @@ def declare_typed(path: Path) -> session.Declared:
         raise Leave(130) from None
 
 
-def typed(path: Path) -> list[str]:
-    """The lines typed at the terminal that the log accepts, in order, until Ctrl-D."""
+def unmended(refused: dict[str, tuple[int, str]]) -> list[str]:
+    """The lines refused and not typed again, said once more after the write: a refusal early
+    in a pasted block has scrolled off the screen by Ctrl-D."""
+    if not refused:
+        return []
+    them = "it" if len(refused) == 1 else "them"
+    return [f"referee: {_lines(len(refused))} refused and not typed again, so not recorded "
+            f"(`referee declare` again: Up recalls {them}):",
+            *(f"  line {number}: {text}" for number, text in refused.values())]
+
+
+def typed(path: Path) -> tuple[list[str], dict[str, tuple[int, str]]]:
+    """The lines typed at the terminal that the log accepts, in order, until Ctrl-D; and those
+    refused and not typed again (a later line kept for the same entry), by entry."""
     table = session.load(path)
     session.refuse_unless_declaring(table)  # before anything is typed, not after
     terminal = Terminal(path)
@@ -48,6 +63,7 @@ def typed(path: Path) -> list[str]:
         "recorded at Ctrl-D.")
     state, number, at = table.state, 0, logfile.now()
     kept: list[str] = []
+    refused: dict[str, tuple[int, str]] = {}
     try:
         while (line := _read(terminal)) is not None:
             number += 1
@@ -63,8 +79,10 @@ def typed(path: Path) -> list[str]:
                 err(f"  Not kept: type line {number} again" + (
                     f"; the {_lines(len(kept))} before it "
                     f"{'is' if len(kept) == 1 else 'are'} kept." if kept else "."))
+                refused[_entry(text)] = (number, text)
                 continue
             kept.append(text)
+            refused.pop(_entry(text), None)
     except KeyboardInterrupt:
         err("")
         _to_paste_again("interrupted: nothing was recorded", kept)
@@ -77,7 +95,13 @@ def typed(path: Path) -> list[str]:
         raise Leave(130) from None
     finally:
         terminal.close()
-    return kept
+    return kept, refused
+
+
+def _entry(text: str) -> str:
+    """What a declaration line is about, as typed (`declare place heleigh`): a later line
+    about the same mends a refused one."""
+    return " ".join(text.casefold().split()[:3])
 
 
 class TerminalGone(Exception):

@@ -196,11 +196,12 @@ def test_typed_lines_are_printed_to_paste_again_whatever_refuses_the_write(cli, 
         busy = cli("declare")
     assert busy.status == 75 and said in busy.err and busy.out.endswith(pasted), busy.err
     log.chmod(0o444)
-    monkeypatch.setattr("sys.stdin", Keyboard("\n".join(GOOD[:2]) + "\n"))
+    monkeypatch.setattr("sys.stdin", Keyboard("\n".join([GOOD[0], SLIP, GOOD[1]]) + "\n"))
     read_only = cli("declare")
     assert read_only.status == 73 and said in read_only.err, read_only.err
     assert read_only.out.endswith(pasted)
     assert "is read-only; the log was not changed" in read_only.err
+    assert f"Up recalls it):\n  line 2: {SLIP}\nreferee: game.toml: is read-only" in read_only.err
     assert log.read_bytes() == before
     assert "internal error" not in busy.err + read_only.err
 
@@ -270,3 +271,23 @@ def test_the_history_keeps_what_the_table_session_keeps(cli, monkeypatch, tmp_pa
     assert cli("declare").status == 0
     history = list((tmp_path / "state" / "referee" / "history").iterdir())
     assert [path.read_text(encoding="utf-8") for path in history] == [f"{GOOD[0]}\n{SLIP}\n"]
+
+
+def test_a_refused_line_not_typed_again_is_named_last_after_the_write(cli, monkeypatch,
+                                                                      tmp_path):
+    """A block pasted: a refusal early in it scrolls off a 24-line screen before Ctrl-D. What
+    was refused and never typed again (the same entry declared since) is named once more at
+    the very end, so that no line is left behind unseen; a line mended since is not."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    other = "declare noble Stanley troops=20 lords=two home=Lathom"
+    lines = [GOOD[0], SLIP, other, GOOD[1], SLIP.replace("castel", "castle")]
+    monkeypatch.setattr("sys.stdin", Keyboard("\n".join(lines) + "\n"))
+    result = cli("declare")
+    assert result.status == 0, result.err
+    assert result.err.endswith(
+        "referee: 1 line refused and not typed again, so not recorded (`referee declare` "
+        "again: Up recalls it):\n"
+        f"  line 3: {other}\n"), result.err
+    assert "Heleigh" in (cli.path / "game.toml").read_text(encoding="utf-8")
+    assert "Stanley" not in result.out and "internal error" not in result.err
