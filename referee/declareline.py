@@ -46,9 +46,9 @@ def unmended(refused: dict[str, tuple[int, str]]) -> list[str]:
     in a pasted block has scrolled off the screen by Ctrl-D."""
     if not refused:
         return []
-    them = "it" if len(refused) == 1 else "them"
-    return [f"referee: {_lines(len(refused))} refused and not typed again, so not recorded "
-            f"(`referee declare` again: Up recalls {them}):",
+    them = "it" if len(refused) == 1 else "them"  # within 80 columns, as all this screen says
+    return [f"referee: {_lines(len(refused))} refused, never typed again, not recorded (Up "
+            f"recalls {them}):",
             *(f"  line {number}: {text}" for number, text in refused.values())]
 
 
@@ -59,8 +59,7 @@ def typed(path: Path) -> tuple[list[str], dict[str, tuple[int, str]]]:
     session.refuse_unless_declaring(table)  # before anything is typed, not after
     terminal = Terminal(path)
     err("Type or paste the `declare` lines, then Ctrl-D on a line of its own.")
-    err("A refused line is not kept (Up recalls it to mend); every other line is, and all are "
-        "recorded at Ctrl-D.")
+    err("A refused line is not kept (Up recalls it); all others are recorded at Ctrl-D.")
     state, number, at = table.state, 0, logfile.now()
     kept: list[str] = []
     refused: dict[str, tuple[int, str]] = {}

@@ -286,8 +286,10 @@ def test_a_refused_line_not_typed_again_is_named_last_after_the_write(cli, monke
     result = cli("declare")
     assert result.status == 0, result.err
     assert result.err.endswith(
-        "referee: 1 line refused and not typed again, so not recorded (`referee declare` "
-        "again: Up recalls it):\n"
+        "referee: 1 line refused, never typed again, not recorded (Up recalls it):\n"
         f"  line 3: {other}\n"), result.err
     assert "Heleigh" in (cli.path / "game.toml").read_text(encoding="utf-8")
     assert "Stanley" not in result.out and "internal error" not in result.err
+    ours = [line for line in result.err.splitlines() if not line.startswith("referee: line ")]
+    assert ours[0] == "Type or paste the `declare` lines, then Ctrl-D on a line of its own."
+    assert max(len(line) for line in ours) <= 80, ours  # what this screen says (a refusal wraps)
