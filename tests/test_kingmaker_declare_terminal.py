@@ -139,6 +139,20 @@ class Keyboard(io.StringIO):
         return True
 
 
+def keys_typed(monkeypatch: pytest.MonkeyPatch, keys: list[str | BaseException]) -> None:
+    """`input` at the terminal answers each in turn: a line, or what the keys raise."""
+    pending = iter(keys)
+
+    def typing(prompt: str = "") -> str:
+        key = next(pending)
+        if isinstance(key, BaseException):
+            raise key
+        return key
+
+    monkeypatch.setattr("sys.stdin", Keyboard(""))
+    monkeypatch.setattr("builtins.input", typing)
+
+
 def test_typed_in_process_blank_lines_comments_and_every_slip_refused_alone(cli, monkeypatch,
                                                                              tmp_path):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
@@ -161,17 +175,8 @@ def test_typed_in_process_a_line_not_utf8_is_refused_alone_and_ctrl_c_keeps_noth
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
     before = (cli.path / "game.toml").read_bytes()
-    keys = iter([UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), SLIP,
-                 KeyboardInterrupt()])
-
-    def typing(prompt: str = "") -> str:
-        key = next(keys)
-        if isinstance(key, BaseException):
-            raise key
-        return key
-
-    monkeypatch.setattr("sys.stdin", Keyboard(""))
-    monkeypatch.setattr("builtins.input", typing)
+    keys_typed(monkeypatch, [UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"),
+                             SLIP, KeyboardInterrupt()])
     result = cli("declare")
     assert result.status == 130
     assert "referee: the line typed is not valid UTF-8 text: type it again" in result.err
@@ -236,21 +241,12 @@ def test_a_terminal_gone_records_nothing_and_is_no_internal_error(cli, monkeypat
     assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
     before = (cli.path / "game.toml").read_bytes()
     gone = OSError(5, "Input/output error")
-    keys = iter([GOOD[0], EOFError() if read.startswith("end") else gone])
 
     def writing(self: object, text: str) -> None:
         raise gone
 
     monkeypatch.setattr("referee.tableline.Terminal.write", writing)
-
-    def typing(prompt: str = "") -> str:
-        key = next(keys)
-        if isinstance(key, BaseException):
-            raise key
-        return key
-
-    monkeypatch.setattr("sys.stdin", Keyboard(""))
-    monkeypatch.setattr("builtins.input", typing)
+    keys_typed(monkeypatch, [GOOD[0], EOFError() if read.startswith("end") else gone])
     result = cli("declare")
     assert result.status == 130, result.err
     assert result.err.endswith("referee: the terminal is gone: nothing was recorded; the 1 line "
