@@ -15,7 +15,7 @@ from referee import session
 from referee import table as sessions
 from referee.clitext import err, out
 from referee.cliexit import Leave, report
-from referee.errors import MoveError, RefereeError, UsageError
+from referee.errors import EXIT_RULE, MoveError, RefereeError, UsageError
 from referee.tableline import Terminal
 
 PROMPT = "declare> "
@@ -28,10 +28,15 @@ def declare_typed(path: Path) -> tuple[session.Declared, list[str]]:
     the lock; the log made read-only, moved, broken; Ctrl-C while the lock is waited for), the
     lines are printed to paste again."""
     kept, refused = typed(path)
+    if refused and not kept:  # every line refused: that is the news, not "no line was given"
+        for line in unmended(refused):
+            err(line)
+        raise Leave(EXIT_RULE)
     try:
         return session.declare(path, kept), unmended(refused)
     except RefereeError:
-        _to_paste_again("nothing was recorded", kept)
+        if kept:
+            _to_paste_again("nothing was recorded", kept)
         for line in unmended(refused):
             err(line)
         raise

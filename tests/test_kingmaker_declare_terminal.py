@@ -289,3 +289,18 @@ def test_a_refused_line_not_typed_again_is_named_last_after_the_write(cli, monke
     ours = [line for line in result.err.splitlines() if not line.startswith("referee: line ")]
     assert ours[0] == "Type or paste the `declare` lines, then Ctrl-D on a line of its own."
     assert max(len(line) for line in ours) <= 80, ours  # what this screen says (a refusal wraps)
+
+
+def test_every_line_refused_then_ctrl_d_names_them_and_exits_1(cli, monkeypatch, tmp_path):
+    """Nothing to record: the refused line is the news (status 1, a refused move), not a
+    `no declaration was given` usage error beside it."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert cli("new", "kingmaker", "-p", "Ann", "-p", "Ben").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+    monkeypatch.setattr("sys.stdin", Keyboard(SLIP + "\n"))
+    result = cli("declare")
+    assert result.status == 1
+    assert result.err.endswith("Not kept: type line 1 again.\nreferee: 1 line refused, never typed "
+                               f"again, not recorded (Up recalls it):\n  line 1: {SLIP}\n")
+    assert "no declaration" not in result.err and "internal error" not in result.err
+    assert (cli.path / "game.toml").read_bytes() == before
