@@ -352,11 +352,18 @@ def declare(
     from referee import session
 
     path = log_path(ctx)
-    lines = _declaration_text(file).splitlines()
-    declared = session.declare(path, lines)
+    last: list[str] = []  # typed: the lines refused and not typed again, said at the end
+    if file in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
+        from referee import declareline  # typed: each line checked as it is entered
+
+        declared, last = declareline.declare_typed(path)
+    else:
+        declared = session.declare(path, _declaration_text(file).splitlines())
     for line in declared.lines:
         out(clean(line))
     print_next(declared.after)
+    for line in last:
+        err(line)
 
 
 def _declaration_text(file: Optional[str]) -> str:
@@ -364,8 +371,6 @@ def _declaration_text(file: Optional[str]) -> str:
         return _read_components(Path(file), "declarations file")[1]
     if sys.stdin is None:
         raise UsageError("no declarations: give a FILE, or the lines on standard input")
-    if sys.stdin.isatty():
-        err("Type or paste the `declare` lines, then Ctrl-D on a line of its own:")
     from referee.log import MAX_BYTES
 
     try:

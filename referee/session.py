@@ -481,26 +481,12 @@ def declare(path: Path, lines: list[str]) -> Declared:
     skipped."""
     with logfile.locked(path):
         table = load(path)
-        game = table.game
-        if not any(verb in game.events for verb in DECLARATIONS):
-            raise UsageError(f"{game.title} has no declarations: `referee declare` is for games "
-                             "whose printed values the log records (Kingmaker)",
-                             code="no-declarations")
-        refuse_if_over(game, table.state)
+        refuse_unless_declaring(table)
         at = logfile.now()
         state, log, said = table.state, table.log, []
         for number, text in _declaration_lines(lines):
-            try:
-                event = game.parse(state, text, None)
-                if event.type not in DECLARATIONS:
-                    raise UsageError(f"line {number}: {text!r} is not a declaration (`declare "
-                                     "KIND NAME key=value ...` or `amend ...`)",
-                                     code="not-a-declaration")
-                after = check_and_apply(game, state, event, table.players, at)
-            except MoveError as exc:
-                raise type(exc)(f"line {number} ({text}): {exc.message}", code=exc.code,
-                                rule=exc.rule, hint=exc.hint) from None
-            said += game.describe(state, event, after)
+            event, after = declaration(table, state, number, text, at)
+            said += table.game.describe(state, event, after)
             state, log = after, log.appended(event, None, at)
         if log is table.log:
             raise UsageError("no declaration was given: one `declare KIND NAME key=value ...` "
@@ -512,13 +498,47 @@ def declare(path: Path, lines: list[str]) -> Declared:
         return Declared(table, after_table, said)
 
 
+def refuse_unless_declaring(table: Table) -> None:
+    """Declarations are for a game whose printed values the log records, while it goes on."""
+    game = table.game
+    if not any(verb in game.events for verb in DECLARATIONS):
+        raise UsageError(f"{game.title} has no declarations: `referee declare` is for games "
+                         "whose printed values the log records (Kingmaker)",
+                         code="no-declarations")
+    refuse_if_over(game, table.state)
+
+
+def declaration(table: Table, state: Any, number: int, text: str,
+                at: dt.datetime) -> tuple[Event, Any]:
+    """Line `number` of a batch, `text`, checked where the lines before it left `state`: its
+    event and the state after it. A refusal names the line."""
+    game = table.game
+    try:
+        event = game.parse(state, text, None)
+        if event.type not in DECLARATIONS:
+            raise UsageError(f"line {number}: {text!r} is not a declaration (`declare "
+                             "KIND NAME key=value ...` or `amend ...`)",
+                             code="not-a-declaration")
+        return event, check_and_apply(game, state, event, table.players, at)
+    except MoveError as exc:
+        raise type(exc)(f"line {number} ({text}): {exc.message}", code=exc.code,
+                        rule=exc.rule, hint=exc.hint) from None
+
+
+def declaration_text(line: str) -> str | None:
+    """A batch's line as a move (`declare` put before a line that leaves it out); None for a
+    blank line or a `#` comment."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    return text if text.split()[0].casefold() in DECLARATIONS else f"declare {text}"
+
+
 def _declaration_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        first = text.split()[0].casefold()
-        yield number, text if first in DECLARATIONS else f"declare {text}"
+        text = declaration_text(line)
+        if text is not None:
+            yield number, text
 
 
 def _speaker(table: Table, text: str, as_name: str | None) -> tuple[str, str | None]:

@@ -198,10 +198,16 @@ def _four_deals(cli, monkeypatch) -> None:
 
 def _refused(cli, move: str) -> str:
     """A move refused (status 1, the log byte-identical, no internal error): its message."""
+    return " ".join(_refused_lines(cli, move).split())  # the message unwrapped
+
+
+def _refused_lines(cli, move: str) -> str:
+    """A move refused: its message as printed, line by line (a block of `declare` lines)."""
     before = (cli.path / "game.toml").read_bytes()
     result = cli("play", move, "--as", "Ann")
     assert result.status == 1 and (cli.path / "game.toml").read_bytes() == before, result
-    return " ".join(result.err.split())  # the message unwrapped
+    assert "internal error" not in result.err
+    return "\n".join(line.rstrip() for line in result.err.splitlines())
 
 
 def test_a_slip_in_the_layout_is_offered_the_near_name_never_a_new_card(cli, monkeypatch):
@@ -233,14 +239,16 @@ def test_an_event_card_the_file_does_not_list_is_declared_first(cli, monkeypatch
         assert cli("play", f"assign {move}").status == 0
     unknown = _refused(cli, "event Fair Weather")
     assert "'Fair Weather' is not an event card this log knows; if it is a card of your box, " \
-        "declare it first as its card prints it: `declare event Fair-Weather kind=___ " \
-        "weather=___` (kind: plague, call, storm, writ, free-move, chancellor-may-call, " \
+        "declare it first as its card prints it. Fill in each ___ from the box, then record " \
+        "every line at once with `referee declare` (the lines on standard input) or `referee " \
+        "declare FILE`; the move then goes through:\n  declare event Fair-Weather kind=___ " \
+        "weather=___\nkind: plague, call, storm, writ, free-move, chancellor-may-call, " \
         "parliament-must, embassy or none; weather: fair or bad; a plague card also " \
-        "place=___, a call card calls=___) rule: R-2" in unknown
+        "place=___, a call card calls=___.\n  rule: R-2" in _refused_lines(cli, "event Fair Weather")
     assert "a event" not in unknown
     slip = _refused(cli, "event Writt")  # near a listed card: both, since it may be new
     assert "'Writt' is not an event card this log knows: Writ? If Writt is another card of " \
-        "your box, declare it first" in slip and "`declare event Writt kind=___" in slip
+        "your box, declare it first" in slip and " declare event Writt kind=___" in slip
     line = "declare event Fair-Weather kind=none weather=fair"  # the line, filled in
     assert cli("play", line).status == 0
     assert cli("play", "event Fair Weather").status == 0

@@ -201,8 +201,13 @@ RULEBOOK = Rulebook(
              "its blanks (___) marked; `referee declare` records many such lines in one write, "
              "and a `declare` of an entry the log has completes the values it lacks. The deal "
              "asks for its cards' values when the layout needs them, the whole table's at "
-             "once (a card the log does not list at all, when it is dealt). Values are then "
-             "fixed; `amend` mends a slip from then on."),
+             "once (a card the log does not list at all, when it is dealt). Such a card's "
+             "line has the kind its printed name tells: a Bishop or Archbishop; an Earl, Duke "
+             "or Baron a title; an Admiral, Captain, Warden or other officer an office; "
+             "Mercenaries or Soldiers a mercenary card; a one-word name a noble's (a ship "
+             "or a town card may have one: the refusal says so); any other name leaves the kind blank (___), "
+             "with each kind's values. Values are then fixed; `amend` mends a slip from then "
+             "on."),
         Rule("R-3", "Self-contained logs: `referee new kingmaker --components FILE` writes one "
              "table `declare` event per entry at the head of the log (`history` folds them "
              "into one line) and the file's name and SHA-256 into the option; without "

@@ -23,6 +23,14 @@ from referee.games.kingmaker.components import (
     check_values,
     norm,
 )
+from referee.games.kingmaker.events.declaring import (
+    FILL_IN,
+    card_name,
+    declare_block,
+    declare_lines,
+    not_a_crown_card,
+    unknown_card_gaps,
+)
 from referee.games.kingmaker.events.forms import Form, Slot
 from referee.games.kingmaker.notation import (
     BLANK,
@@ -39,7 +47,6 @@ from referee.games.kingmaker.notation import (
     shown_location,
     split_trailing_declarations,
     tokens,
-    unquote,
     value_of,
     value_text,
 )
@@ -214,7 +221,7 @@ def parse_card(state: State, word: str, text: str,
     except NotationError as exc:
         if exc.code != "unknown-word":
             raise
-        raise unknown_card(state, word, new) from None
+        raise not_a_crown_card(state.box, word) or unknown_card(state, word, new) from None
     entry = state.box.card(name)
     if entry is not None and (entry.copies or 1) > 1 and where is not None:
         free = [c for c in instances(entry) if where(c)]
@@ -225,12 +232,12 @@ def parse_card(state: State, word: str, text: str,
 def unknown_card(state: State, word: str, new: bool) -> NotationError:
     """R-2: a crown card the log does not know. A slip of a known card is offered that card,
     and declaring a new one only where a new card can come (`new`): elsewhere every card the
-    move may name is known, and a declared one would be refused next."""
-    typed = typed_name(word)
+    move may name is known, and a declared one would be refused next. The lines to declare it
+    are the block a deal's refusal prints (declaring.py), its kind read from its name."""
+    typed, name = typed_name(word), card_name(word)
     near = nearest(word, {card_entry(c) for c in card_names(state)})
-    declare = (f"declare it first, as its card prints it (`declare noble {typed} troops={BLANK} "
-               f"lords={BLANK} home={BLANK}`; a title, office, bishop, mercenary, ship or town "
-               "card has its own values)")
+    declare = f"declare it first (R-2). {FILL_IN}\n" + declare_block(
+        declare_lines(unknown_card_gaps(name)), [name])
     said = f"{word!r} is not a crown card this log knows"
     if near:
         said += f": {' or '.join(shown(n) for n in near)}?"
@@ -244,7 +251,7 @@ def unknown_card(state: State, word: str, new: bool) -> NotationError:
 
 def typed_name(word: str) -> str:
     """A name as typed, in the notation a `declare` line takes (`Fair Weather`: Fair-Weather)."""
-    return shown(unquote(word) if '"' in word else word.replace("-", " "))
+    return shown(card_name(word))
 
 
 def parse_nobles(state: State, words: Sequence[str], text: str) -> tuple[str, ...]:
@@ -409,16 +416,18 @@ def event_card(field: str, **more: Any) -> Slot:
 
 def unknown_event(state: State, word: str) -> NotationError:
     """R-2: an event card the log does not list, as the shipped file lists only the kinds the
-    rules name: the `declare` line to fill in, and the nearest cards listed (a slip)."""
+    rules name: the `declare` line to fill in, as a block (declaring.py), and the nearest cards
+    listed (a slip)."""
     typed = typed_name(word)
     near = nearest(word, event_names(state))
     slip = f": {' or '.join(shown(n) for n in near)}? If {typed} is another card of your box" \
         if near else "; if it is a card of your box"
-    return NotationError(
-        f"{word!r} is not an event card this log knows{slip}, declare it first as its card "
-        f"prints it: `declare event {typed} kind={BLANK} weather={BLANK}` (kind: "
-        f"{', '.join(EVENT_KINDS[:-1])} or {EVENT_KINDS[-1]}; weather: fair or bad; a plague "
-        f"card also place={BLANK}, a call card calls={BLANK})", code="unknown-card", rule="R-2")
+    line = f"declare event {typed} kind={BLANK} weather={BLANK}"
+    note = (f"kind: {', '.join(EVENT_KINDS[:-1])} or {EVENT_KINDS[-1]}; weather: fair or bad; "
+            f"a plague card also place={BLANK}, a call card calls={BLANK}.")
+    return NotationError(f"{word!r} is not an event card this log knows{slip}, declare it "
+                         f"first as its card prints it. {FILL_IN}\n"
+                         + declare_block([line], notes=[note]), code="unknown-card", rule="R-2")
 
 
 def choice(field: str, options: Sequence[str], one_what: str, what: str,

@@ -4,7 +4,7 @@ extra deals, the layout.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from referee.derived import derived
 from referee.engine import Args, Event
@@ -15,7 +15,6 @@ from referee.games.kingmaker.components import (
     ALL_FIELDS,
     FIELDS,
     KINDS,
-    REQUIRED,
     SINGLES,
     Box,
     Entry,
@@ -36,6 +35,13 @@ from referee.games.kingmaker.events.base import (
     noble,
     parse_card,
 )
+from referee.games.kingmaker.events.declaring import (
+    FILL_IN,
+    card_name,
+    declare_block,
+    declare_lines,
+    unknown_card_gaps,
+)
 from referee.games.kingmaker.events.forms import Case, Form, Key, Slot, by_hand
 from referee.games.kingmaker.notation import (
     BLANK,
@@ -46,7 +52,6 @@ from referee.games.kingmaker.notation import (
     shown,
     split_trailing_declarations,
     tokens,
-    unquote,
     value_text,
 )
 from referee.games.kingmaker.rules import DUTY_PHASES, SESSION_PHASES, refuse
@@ -106,8 +111,7 @@ class Declare(Base):
         return self.make(None, entry=kind, name=name, **values)
 
     def name_of(self, state: State, kind: str, head: Sequence[str], text: str) -> str:
-        name = " ".join(unquote(w) if '"' in w else w.replace("-", " ") for w in head
-                        if w != ",")
+        name = " ".join(card_name(w) for w in head if w != ",")
         if not name:
             raise NotationError(f"{text!r} names no {kind}", code="no-name")
         return name
@@ -194,9 +198,6 @@ def _missing_data(box: Box, card: str) -> list[str]:
     return [f"{name}.{key}" for _, name, key, _ in _gaps_in(box, card)]
 
 
-CARD_KINDS = "noble, title, office, bishop, mercenary, ship or town"
-
-
 def _gaps(state: State, card: str) -> Iterator[tuple[str, str, str, str]]:
     """What R-2 still needs before `card` comes into play: (kind, name, field, what is known of
     the value, else BLANK). A place not named yet has the name BLANK."""
@@ -236,55 +237,13 @@ def _gaps_in(box: Box, card: str) -> Iterator[tuple[str, str, str, str]]:
             yield from (("ship", ship, key, BLANK) for key in found.missing())
 
 
-def unknown_card_gaps(name: str) -> list[tuple[str, str, str, str]]:
-    """The values a card this box does not list needs: by its printed name, a bishop's card
-    names its see, a title its earldom or dukedom, a noble card his family; else the kind is
-    blank too."""
-    first = name.split()[0].casefold() if name.split() else ""
-    kind = "bishop" if first in ("bishop", "archbishop") else \
-        "title" if first in ("earl", "duke", "baron", "viscount", "marquess") else \
-        "noble" if len(name.split()) == 1 else BLANK
-    gaps = [(kind, name, key, BLANK) for key in REQUIRED.get(kind, ())]
-    if kind == "noble":
-        gaps.append(("place", BLANK, "kind", "castle"))
-    return gaps or [(kind, name, "", "")]
-
-
-def declare_lines(gaps: Iterable[tuple[str, str, str, str]]) -> list[str]:
-    """One `declare` line per entry, its blanks marked, in the order first needed."""
-    lines: dict[tuple[str, str], list[str]] = {}
-    blank_places = 0
-    for kind, name, key, value in gaps:
-        if name == BLANK:  # each unnamed place a line of its own
-            blank_places += 1
-            name = f"{BLANK}{blank_places}"
-        words = lines.setdefault((kind, name), [])
-        pair = f"{key}={value}" if key else ""
-        if pair and pair not in words:
-            words.append(pair)
-    return [" ".join(["declare", kind, BLANK if name.startswith(BLANK) else shown(name),
-                      *words]) for (kind, name), words in lines.items()]
-
-
 def missing_refusal(what: str, gaps: Sequence[tuple[str, str, str, str]],
                     unknown: Sequence[str] = ()) -> IllegalMove:
     """R-2, all at once: every value a move needs, as the `declare` lines that give them."""
     lines = declare_lines(gaps)
     blanks = sum(line.count(BLANK) for line in lines)
-    notes = []
-    if unknown:
-        notes.append(f"{', '.join(unknown)}: not in this box yet; the kind in each line is read "
-                     f"from the card's name: change it if the card says otherwise "
-                     f"({CARD_KINDS}).")
-    if any(line.startswith("declare place ___") for line in lines):
-        notes.append("A `declare place ___` line names a place as the map prints it; a noble "
-                     "with two home castles has home=A,B and a place line for each.")
-    return refuse(
-        f"{what} needs {blanks} printed value(s) this log does not have yet. Fill in each "
-        f"{BLANK} from the box, then record every line at once with `referee declare` (the "
-        "lines on standard input) or `referee declare FILE`; the move then goes through:\n"
-        + "\n".join(f"  {line}" for line in lines)
-        + "".join(f"\n{note}" for note in notes), "missing-value", "R-2")
+    return refuse(f"{what} needs {blanks} printed value(s) this log does not have yet. "
+                  f"{FILL_IN}\n{declare_block(lines, unknown)}", "missing-value", "R-2")
 
 
 def check_data(state: State, card: str) -> None:
@@ -316,17 +275,13 @@ def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> li
         except NotationError as exc:
             if exc.code != "unknown-card":
                 raise
-            name = unquote(word).replace("-", " ") if '"' in word else \
-                word.replace("-", " ")
+            name = card_name(word)
             slip = _slip_for(state, word)
             if slip is not None:  # a slip, or a card of the box close to a listed one
-                new = "; ".join(f"`{line}`" for line in
-                                declare_lines(unknown_card_gaps(name)))
                 raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
                                     f"If {name} is a card of your box, declare it first "
-                                    f"(R-2), filling in each {BLANK}: {new} (the "
-                                    "kind is read from the name: change it if the card "
-                                    "says otherwise)",
+                                    f"(R-2). {FILL_IN}\n" + declare_block(
+                                        declare_lines(unknown_card_gaps(name)), [name]),
                                     code="unknown-word", rule="§4") from None
             unknown.append(name)
     if not taken and not unknown:
