@@ -66,8 +66,8 @@ def test_a_revoke_is_noticed_by_play_and_by_check(cli):
 # (table findings F4, R-20). With seed 5 the first tile drawn is 20.
 
 QUEST_20 = "hand 1: quest tile 20 drawn: `quest a` or `quest b`"
-SIDES_20 = ["quest a   20a Queen of Dwarves (+8 for the Queen of Dwarves)",
-            "quest b   20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)"]
+SIDES_20 = ["quest a   (20a Queen of Dwarves: +8 for the Queen of Dwarves)",
+            "quest b   (20b Not the Queen of Dwarves: -8 for the Queen of Dwarves)"]
 DRAWN_20 = ("Quest tile 20 drawn; the holder of the 5 of Knights chooses a side:\n"
             "  20a Queen of Dwarves (+8 for the Queen of Dwarves)\n"
             "  20b Not the Queen of Dwarves (-8 for the Queen of Dwarves)\n")

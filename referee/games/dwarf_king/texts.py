@@ -32,6 +32,12 @@ def quest_line(state: State, quest: tuple[int, str]) -> str:
     return f"{q.label} {q.name} ({q.text})"
 
 
+def _side_line(state: State, quest: tuple[int, str]) -> str:
+    """A side as an option line explains its move, after `   (` as every such line does."""
+    q = tiles(state.edition)[quest]
+    return f"{q.label} {q.name}: {q.text}"
+
+
 # --------------------------------------------------------------------------------------------
 # Options
 
@@ -50,7 +56,7 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     elif specials:
         lines.append(text[id(specials[0])])
     if quests and drawn_tile(state) is not None:  # the tile is drawn: its two sides, in full
-        lines += [f"{text[id(e)]}   {quest_line(state, (e['tile'], e['side']))}"
+        lines += [f"{text[id(e)]}   ({_side_line(state, (e['tile'], e['side']))})"
                   for e in quests]
     elif quests:
         tiles_left = sorted({e["tile"] for e in quests})
