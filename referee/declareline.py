@@ -16,7 +16,7 @@ from referee import table as sessions
 from referee.clitext import err, out
 from referee.cliexit import Leave, report
 from referee.errors import EXIT_RULE, MoveError, RefereeError, UsageError
-from referee.tableline import Terminal
+from referee.tableline import Terminal, TerminalGone
 
 PROMPT = "declare> "
 
@@ -106,10 +106,6 @@ def _entry(text: str) -> str:
     """What a declaration line is about, as typed (`declare place heleigh`): a later line
     about the same mends a refused one."""
     return " ".join(text.casefold().split()[:3])
-
-
-class TerminalGone(Exception):
-    """The terminal closed while its hang-up was ignored (nohup): reading it fails (EIO)."""
 
 
 def _read(terminal: Terminal) -> str | None:

@@ -30,8 +30,22 @@ def run(path: Path) -> int:
     console = Terminal(path) if interactive else Plain(handover=False)
     try:
         return sessions.run(path, console)
+    except TerminalGone:  # every move was recorded as it was typed: nothing is lost
+        try:
+            from referee.clitext import err
+
+            err("referee: the terminal is gone: the session ends (every move typed is in the "
+                "log)")
+        except OSError:
+            pass  # said where a terminal may still hear it (a multiplexer's log)
+        return 130
     finally:
         console.close()
+
+
+class TerminalGone(Exception):
+    """The terminal closed while its hang-up was ignored (nohup): reading it fails (EIO), or
+    reads as the end of input after which nothing can be written."""
 
 
 def _isatty(stream: Any) -> bool:
@@ -135,12 +149,17 @@ class Terminal(Plain):
             try:
                 return input(prompt)
             except EOFError:
-                self.write("\n")
+                try:
+                    self.write("\n")
+                except OSError as exc:  # no Ctrl-D: the terminal is gone (nohup)
+                    raise TerminalGone() from exc
                 return None
             except KeyboardInterrupt:
                 self.say("\n(the line is dropped: `quit` or Ctrl-D ends the session)")
             except UnicodeDecodeError:
                 raise UsageError("a line typed is not valid UTF-8 text") from None
+            except OSError as exc:
+                raise TerminalGone() from exc
 
     def read_secret(self) -> str:
         try:

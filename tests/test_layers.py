@@ -83,8 +83,9 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 # The circles left, each for a reason; a new one, or one grown, fails the test.
 KNOWN = [
     # `referee table` runs the CLI's own read commands in-process (`status`, `options`...), and
-    # the CLI's `table` command starts it.
-    ["referee.cli", "referee.table", "referee.tableline"],
+    # the CLI's `table` and `declare` commands start it (`declare` at a terminal reads its lines
+    # through the table's Terminal, with its history and its rule for what history keeps).
+    ["referee.cli", "referee.declareline", "referee.table", "referee.tableline"],
     # `undo` may not take back an event the corrections' trail stands on (`_keep_trail`).
     ["referee.corrections", "referee.session"],
 ]

@@ -393,3 +393,36 @@ def test_a_receipts_hand_over_cancelled_in_the_session_says_the_seal_is_recorded
     assert path.read_bytes().count(b"[[events]]") == 0
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_a_terminal_closed_under_nohup_ends_the_session_and_is_no_internal_error(tmp_path):
+    """Closed while its hang-up is ignored (nohup), the terminal reads as an end of input after
+    which nothing can be written: the session ends with 130 and a plain line (where stderr still
+    goes somewhere), never an internal error (70); the move typed before is in the log."""
+    import shlex
+    import time
+
+    log = tmp_path / "game.toml"
+    subprocess.run([sys.executable, "-m", "referee", "--log", str(log), "new", "kings-ear",
+                    "-p", "Ann", "-p", "Ben", "-p", "Cat"], cwd=tmp_path,
+                   env=environment(tmp_path), check=True, capture_output=True)
+    errors = tmp_path / "stderr"
+    command = (f"exec {shlex.quote(sys.executable)} -m referee --log {shlex.quote(str(log))} "
+               f"table 2> {shlex.quote(str(errors))}")
+    child = pexpect.spawn("/bin/sh", ["-c", command], cwd=str(tmp_path),
+                          env=environment(tmp_path), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 80), ignore_sighup=True)
+    child.expect_exact("Ann · draw or trade > ")
+    child.sendline("draw PA3")
+    child.expect_exact("Ann · place or trade")
+    os.close(child.child_fd)  # the terminal goes away; the session ignores its hang-up
+    for _ in range(TIMEOUT * 10):
+        done, status = os.waitpid(child.pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    assert done, "the session did not end"
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert errors.read_text() == ("referee: the terminal is gone: the session ends (every move "
+                                  "typed is in the log)\n")
+    assert [e["type"] for e in played_moves(log)] == ["draw"]
