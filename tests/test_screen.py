@@ -355,7 +355,7 @@ LEFT_OVER = ("import os, select, termios, tty; tty.setcbreak(0, termios.TCSANOW)
              "print('left over:', repr(os.read(0, 64) if ready else b''))")
 
 
-def demo_then_left_over(folder: Path) -> pexpect.spawn:
+def demo_then_left_over(folder: Path) -> tuple[pexpect.spawn, str]:
     """`referee demo` on an 80x24 terminal, `stty -g` before and after it, then what it left
     unread on the terminal."""
     env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
@@ -364,8 +364,7 @@ def demo_then_left_over(folder: Path) -> pexpect.spawn:
     child = pexpect.spawn("sh", ["-c", script], cwd=str(folder), env=env, dimensions=(24, 80),
                           encoding="utf-8", timeout=30)
     child.expect(r"(\S+)\r\n")
-    child.settings = child.match.group(1)  # type: ignore[attr-defined]
-    return child
+    return child, child.match.group(1)
 
 
 def reading_a_key(child: pexpect.spawn) -> None:
@@ -378,13 +377,13 @@ def reading_a_key(child: pexpect.spawn) -> None:
 ENDED = r"demo ended (\d+)\r\n(\S+)\r\n"  # its status, then `stty -g`
 
 
-def left_as_found(child: pexpect.spawn, status: int, ended: bool = False) -> None:
-    """The demo ended with `status`, its terminal's settings as it found them, nothing unread
+def left_as_found(child: pexpect.spawn, settings: str, status: int, ended: bool = False) -> None:
+    """The demo ended with `status`, its terminal's `settings` as it found them, nothing unread
     (`ended`: its end was just met)."""
     if not ended:
         child.expect(ENDED)
     assert int(child.match.group(1)) == status
-    assert child.match.group(2) == child.settings  # type: ignore[attr-defined]
+    assert child.match.group(2) == settings
     child.expect(r"left over: (\S+)\r\n")
     assert child.match.group(1) == "b''"
     child.expect(pexpect.EOF)
@@ -394,7 +393,7 @@ def left_as_found(child: pexpect.spawn, status: int, ended: bool = False) -> Non
 def test_a_key_of_several_bytes_answers_one_stop_and_leaves_nothing_behind(tmp_path, key):
     """é is two bytes, an arrow an escape sequence: each is one key that goes on; none of its
     bytes answers the next stop, nor is left for the shell once the demo is over."""
-    child = demo_then_left_over(tmp_path)
+    child, settings = demo_then_left_over(tmp_path)
     stops = 0
     while child.expect([STOP, ENDED]) == 0:
         with pytest.raises(pexpect.TIMEOUT):  # the stop waits for a key of its own
@@ -403,27 +402,27 @@ def test_a_key_of_several_bytes_answers_one_stop_and_leaves_nothing_behind(tmp_p
         child.send(key)
         stops += 1
     assert stops >= 3
-    left_as_found(child, 0, ended=True)
+    left_as_found(child, settings, 0, ended=True)
 
 
 def test_ctrl_d_at_a_stop_ends_the_stops_as_the_end_of_input_did(tmp_path):
-    child = demo_then_left_over(tmp_path)
+    child, settings = demo_then_left_over(tmp_path)
     child.expect(STOP)
     reading_a_key(child)
     child.sendcontrol("d")
     child.expect(ENDED)
     assert STOP not in child.before and "referee new kings-ear" in child.before
-    left_as_found(child, 0, ended=True)
+    left_as_found(child, settings, 0, ended=True)
 
 
 def test_ctrl_c_at_a_stop_ends_the_demo_and_gives_the_terminal_back(tmp_path):
-    child = demo_then_left_over(tmp_path)
+    child, settings = demo_then_left_over(tmp_path)
     child.expect(STOP)
     reading_a_key(child)
     child.sendcontrol("c")
     child.expect(ENDED)
     assert "Traceback" not in child.before and "referee new" not in child.before
-    left_as_found(child, 130, ended=True)
+    left_as_found(child, settings, 130, ended=True)
 
 
 def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
