@@ -126,12 +126,13 @@ def header(log_path: os.PathLike[str] | str, data: bytes) -> bytes | None:
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 CODE = (".py", ".pyc", ".so", ".pyd", ".toml")  # modules, sourceless or compiled, and data
+PARSER = "rtoml"  # referee.log's parser, installed apart: an upgrade could read a log otherwise
 SETTLED = 2 * 10**9  # ns: the coarsest tick a common file system stamps times in (FAT's)
 
 
 def code() -> str | None:
     """A digest of the code that replays a log: the path, size, times and inode of every module
-    and data file of the package. A rule changed without a new version number (a fix installed
+    and data file of the package, and of the log's parser (PARSER) where it is installed. A rule changed without a new version number (a fix installed
     again, a source tree edited) makes every entry a miss, rather than an answer the new code
     would not give; the change time is there because no installer can set it back, as tar,
     cp -p or rsync -a do the modification time. Stamps, not contents: about a millisecond.
@@ -140,12 +141,25 @@ def code() -> str | None:
     found: list[str] = []
     try:
         changed = _code_files(PACKAGE, "", found)
+        parser = _parser_folder()
+        if parser is not None:
+            changed = max(changed, _code_files(parser, f"{PARSER}:", found))
     except OSError:
         return None
     if not settled(changed, time.time_ns()):
         return None
     found.sort()  # the order a folder lists its files in is the file system's
     return digest("\n".join(found).encode("utf-8", "surrogateescape"))
+
+
+def _parser_folder() -> str | None:
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(PARSER)
+    except (ImportError, ValueError):  # pragma: no cover - a broken install: tomllib reads
+        return None
+    return None if spec is None or spec.origin is None else os.path.dirname(spec.origin)
 
 
 def settled(changed: int, now: int) -> bool:

@@ -336,6 +336,19 @@ def test_code_changed_a_moment_ago_leaves_the_cache_unused(game, package, monkey
     assert game.hit()
 
 
+def test_the_log_parser_outside_the_package_is_code_too(game, package, monkeypatch, tmp_path):
+    """The log's TOML parser (rtoml) is installed apart from referee: one upgraded could read a
+    log otherwise, so an entry made with the other one is a miss."""
+    parser = tmp_path / "site" / "fastparser"
+    parser.mkdir(parents=True)
+    (parser / "__init__.py").write_text("VERSION = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(cache, "PARSER", "fastparser")
+    assert answers(game.cli) and game.hit()
+    (parser / "__init__.py").write_text("VERSION = 2\n")
+    assert not game.hit()
+
+
 def test_a_change_is_settled_once_no_later_change_can_share_its_stamp():
     second = 1_700_000_000 * 10**9
     assert not cache.settled(second, second + 10**9)  # whole seconds: FAT's, HFS+'s, ext3's
