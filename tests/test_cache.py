@@ -336,6 +336,18 @@ def test_code_changed_a_moment_ago_leaves_the_cache_unused(game, package, monkey
     assert game.hit()
 
 
+def test_a_module_linked_from_elsewhere_is_the_file_it_points_to(game, package, tmp_path):
+    """A package put together from symbolic links (stow, a link farm): editing the module a
+    link points to changes the code, though the link itself is untouched."""
+    rules = package / "games" / "kings_ear" / "rules.py"
+    real = tmp_path / "rules.py"
+    rules.replace(real)
+    rules.symlink_to(real)
+    assert answers(game.cli) and game.hit()
+    real.write_text(real.read_text() + "\n# a fix\n")
+    assert not game.hit()
+
+
 def test_the_log_parser_outside_the_package_is_code_too(game, package, monkeypatch, tmp_path):
     """The log's TOML parser (rtoml) is installed apart from referee: one upgraded could read a
     log otherwise, so an entry made with the other one is a miss."""
