@@ -405,24 +405,20 @@ def test_a_key_of_several_bytes_answers_one_stop_and_leaves_nothing_behind(tmp_p
     left_as_found(child, settings, 0, ended=True)
 
 
-def test_ctrl_d_at_a_stop_ends_the_stops_as_the_end_of_input_did(tmp_path):
+@pytest.mark.parametrize("control, status, to_the_end", [("d", 0, True), ("c", 130, False)],
+                         ids=["ctrl-d", "ctrl-c"])
+def test_ctrl_d_at_a_stop_runs_to_the_end_ctrl_c_ends_the_demo(tmp_path, control, status,
+                                                                 to_the_end):
+    """Ctrl-D is the end of input, as it was for a line: no more stops, the demo runs to its
+    end. Ctrl-C ends the demo (130). Either way the terminal is given back as it was."""
     child, settings = demo_then_left_over(tmp_path)
     child.expect(STOP)
     reading_a_key(child)
-    child.sendcontrol("d")
+    child.sendcontrol(control)
     child.expect(ENDED)
-    assert STOP not in child.before and "referee new kings-ear" in child.before
-    left_as_found(child, settings, 0, ended=True)
-
-
-def test_ctrl_c_at_a_stop_ends_the_demo_and_gives_the_terminal_back(tmp_path):
-    child, settings = demo_then_left_over(tmp_path)
-    child.expect(STOP)
-    reading_a_key(child)
-    child.sendcontrol("c")
-    child.expect(ENDED)
-    assert "Traceback" not in child.before and "referee new" not in child.before
-    left_as_found(child, settings, 130, ended=True)
+    assert STOP not in child.before and "Traceback" not in child.before
+    assert ("referee new kings-ear" in child.before) == to_the_end
+    left_as_found(child, settings, status, ended=True)
 
 
 def squires_on_a_terminal(folder: Path) -> pexpect.spawn:
