@@ -22,6 +22,7 @@ import contextlib
 import os
 import stat
 import sys
+import time
 from typing import Any, Iterator
 
 # The C module behind hashlib: a `play` should not pay for its Python wrapper.
@@ -113,36 +114,75 @@ def digest(data: bytes) -> str:
     return hexdigest
 
 
-def header(log_path: os.PathLike[str] | str, data: bytes) -> bytes:
+def header(log_path: os.PathLike[str] | str, data: bytes) -> bytes | None:
     """An entry's first line before its content's digest: what made it (this version, this very
-    code), for which log. OSError if the package's files cannot be listed (then no entry is
-    read or written)."""
-    return f"{TAG} {code()} {digest(_where(log_path) + bytes(1) + data)} ".encode()
+    code), for which log. None when the code cannot be told (`code`): no entry is read or
+    written then."""
+    made_by = code()
+    if made_by is None:
+        return None
+    return f"{TAG} {made_by} {digest(_where(log_path) + bytes(1) + data)} ".encode()
 
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
+CODE = (".py", ".pyc", ".so", ".pyd", ".toml")  # modules, sourceless or compiled, and data
+PARSER = "rtoml"  # referee.log's parser, installed apart: an upgrade could read a log otherwise
+SETTLED = 2 * 10**9  # ns: the coarsest tick a common file system stamps times in (FAT's)
 
 
-def code() -> str:
-    """A digest of the code that replays a log: the path, size and modification time of every
-    module and data file of the package. A rule changed without a new version number (a fix
-    installed again, a source tree edited) makes every entry a miss, rather than an answer the
-    new code would not give. Sizes and times, not contents: about a millisecond."""
-    found = _code_files(PACKAGE, "", [])
+def code() -> str | None:
+    """A digest of the code that replays a log: the path, size, times and inode of every module
+    and data file of the package, and of the log's parser (PARSER) where it is installed. A rule changed without a new version number (a fix installed
+    again, a source tree edited) makes every entry a miss, rather than an answer the new code
+    would not give; the change time is there because no installer can set it back, as tar,
+    cp -p or rsync -a do the modification time. Stamps, not contents: about a millisecond.
+    None when a file cannot be listed, or when one changed so lately (`settled`) that the same
+    stamps could still go to other bytes within the same tick of the file system's clock."""
+    found: list[str] = []
+    try:
+        changed = _code_files(PACKAGE, "", found)
+        parser = _parser_folder()
+        if parser is not None:
+            changed = max(changed, _code_files(parser, f"{PARSER}:", found))
+    except OSError:
+        return None
+    if not settled(changed, time.time_ns()):
+        return None
     found.sort()  # the order a folder lists its files in is the file system's
     return digest("\n".join(found).encode("utf-8", "surrogateescape"))
 
 
-def _code_files(folder: str, prefix: str, found: list[str]) -> list[str]:
+def _parser_folder() -> str | None:
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(PARSER)
+    except (ImportError, ValueError):  # pragma: no cover - a broken install: tomllib reads
+        return None
+    return None if spec is None or spec.origin is None else os.path.dirname(spec.origin)
+
+
+def settled(changed: int, now: int) -> bool:
+    """Whether a file changed at `changed` (ns) is too long ago to share its stamp with a change
+    made `now` or later: SETTLED where stamps are whole seconds (a file system that keeps no
+    finer times), a twentieth of it (0.1 s, ten clock ticks) where they are finer."""
+    return changed <= now - (SETTLED if changed % 10**9 == 0 else SETTLED // 20)
+
+
+def _code_files(folder: str, prefix: str, found: list[str]) -> int:
+    """Each code file's line added to `found`; the latest change time among them."""
+    latest = 0
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
-            if name.endswith((".py", ".toml")):
+            if name.endswith(CODE):
                 info = entry.stat()
-                found.append(f"{prefix}{name} {info.st_size} {info.st_mtime_ns}")
+                found.append(f"{prefix}{name} {info.st_size} {info.st_mtime_ns} "
+                             f"{info.st_ctime_ns} {info.st_ino}")
+                latest = max(latest, info.st_ctime_ns)
             elif "." not in name and name != "__pycache__" and entry.is_dir():
-                _code_files(entry.path, f"{prefix}{name}/", found)
-    return found
+                latest = max(latest, _code_files(entry.path, f"{prefix}{name}/", found))
+    return latest
 
 
 def lookup(log_path: os.PathLike[str] | str, data: bytes) -> tuple[str, Any] | None:
@@ -152,11 +192,8 @@ def lookup(log_path: os.PathLike[str] | str, data: bytes) -> tuple[str, Any] | N
     if content is None:
         return None
     first, _, body = content.partition(b"\n")
-    try:
-        expected = header(log_path, data)
-    except OSError:
-        return None
-    if first != expected + digest(body).encode():
+    expected = header(log_path, data)
+    if expected is None or first != expected + digest(body).encode():
         return None  # another log, version or Python; or corrupt, truncated, tampered with
     try:
         return cachecodec.decode(body)
@@ -188,8 +225,11 @@ def store(log_path: os.PathLike[str] | str, data: bytes, game_id: str, values: A
     if not enabled():
         return
     with contextlib.suppress(Exception):
+        made = header(log_path, data)
+        if made is None:
+            return
         body = cachecodec.encode(game_id, values)
-        content = header(log_path, data) + digest(body).encode() + b"\n" + body
+        content = made + digest(body).encode() + b"\n" + body
         with opened() as folder:
             if folder is not None:
                 _write(folder, name(log_path), content)

@@ -5,6 +5,7 @@ refusal's lines; the demo's pace. Data goes to stdout, messages to stderr.
 """
 
 import codecs
+import contextlib
 import io
 import os
 import sys
@@ -335,8 +336,9 @@ class Pacer:
 
 def one_key() -> str | None:
     """One key pressed at the terminal on standard input, unechoed, without waiting for Enter
-    ("" at end of input); None where standard input is no terminal or the system has no termios
-    (then the caller reads a line). Ctrl-C still interrupts: cbreak mode keeps the signals."""
+    ("" at end of input: Ctrl-D, as for a line); None where standard input is no terminal or
+    the system has no termios (then the caller reads a line). Ctrl-C still interrupts: cbreak
+    mode keeps the signals."""
     try:
         import termios
         import tty
@@ -345,13 +347,19 @@ def one_key() -> str | None:
     try:
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd, termios.TCSANOW)  # not TCSAFLUSH: a key pressed early still counts
     except (OSError, ValueError, termios.error, io.UnsupportedOperation):
         return None  # not a terminal (a pipe, a test's StringIO)
-    try:
-        tty.setcbreak(fd)
-        return os.read(fd, 1).decode("utf-8", "replace")
+    try:  # a key's every byte at once (é's two, an arrow's escape sequence): none of them may
+        pressed = os.read(fd, KEY_BYTES)  # answer the next stop, or reach the shell after
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        with contextlib.suppress(termios.error):  # a terminal gone: nothing to give back
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    eof = saved[6][termios.VEOF]  # the terminal's end-of-input key, which cbreak passes on
+    return "" if not pressed or pressed[:1] == eof else pressed.decode("utf-8", "replace")
+
+
+KEY_BYTES = 64  # more than any key sends
 
 
 STOP_PROMPT = "      -- Enter: go on, q: to the end --"

@@ -273,14 +273,22 @@ def test_an_entry_from_another_version_is_ignored_and_rebuilt(game, monkeypatch)
     assert game.hit()
 
 
-def test_an_entry_made_by_other_code_of_the_same_version_is_ignored(game, monkeypatch, tmp_path):
-    """A rule fixed and installed again under the same version number: the entry the old code
-    made is a miss, so no answer of the old rules is given again."""
+@pytest.fixture
+def package(monkeypatch, tmp_path) -> Path:
+    """A copy of referee's package as the code the cache keys its entries on, its files taken
+    as settled though they were copied just now."""
     import shutil
 
-    package = tmp_path / "package"
-    shutil.copytree(cache.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cache, "PACKAGE", str(package))
+    copy = tmp_path / "package"
+    shutil.copytree(cache.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "PACKAGE", str(copy))
+    monkeypatch.setattr(cache, "SETTLED", 0)
+    return copy
+
+
+def test_an_entry_made_by_other_code_of_the_same_version_is_ignored(game, package):
+    """A rule fixed and installed again under the same version number: the entry the old code
+    made is a miss, so no answer of the old rules is given again."""
     assert answers(game.cli) and game.hit()  # written by the code as copied
     rules = package / "games" / "kings_ear" / "rules.py"
     rules.write_text(rules.read_text() + "\n# a fix\n")
@@ -294,9 +302,101 @@ def test_an_entry_made_by_other_code_of_the_same_version_is_ignored(game, monkey
     assert not game.hit()
 
 
+@pytest.mark.parametrize("in_place", [True, False], ids=["cp -p", "tar, rsync -a"])
+def test_a_fix_installed_with_the_old_files_size_and_time_is_other_code(game, package, in_place):
+    """Installers that keep a file's time (tar, cp -p, rsync -a; Nix stamps every file 1 s
+    after 1970) can put a fixed module of the same size in place with the old one's
+    modification time, written over it or renamed over it: it is still other code."""
+    assert answers(game.cli) and game.hit()
+    rules = package / "games" / "kings_ear" / "rules.py"
+    before = rules.stat()
+    written = rules if in_place else rules.with_name("rules.py.new")
+    written.write_bytes(rules.read_bytes()[:-1] + b"#")  # other bytes, as many
+    os.utime(written, ns=(before.st_atime_ns, before.st_mtime_ns))
+    written.replace(rules)
+    after = rules.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert not game.hit()
+
+
+def test_code_changed_a_moment_ago_leaves_the_cache_unused(game, package, monkeypatch):
+    """Where a file system stamps times by the second (two on FAT), a module changed twice in
+    one tick at the same size looks unchanged: while the newest change in the package is that
+    recent, no entry is read or written (as git treats a file changed as late as its index)."""
+    monkeypatch.setattr(cache, "SETTLED", 3600 * 10**9)  # (a test is slower than a tick)
+    rules = package / "games" / "kings_ear" / "rules.py"
+    rules.write_text(rules.read_text() + "\n# a fix\n")  # just now
+    entry = game.entry.read_bytes()
+    truth = without_cache(game.cli, monkeypatch)
+    assert answers(game.cli) == truth
+    assert not game.hit()
+    assert game.entry.read_bytes() == entry and entries() == [game.entry]  # nothing written
+    monkeypatch.setattr(cache, "SETTLED", 0)  # ... a tick later
+    assert answers(game.cli) == truth
+    assert game.hit()
+
+
+def test_a_module_linked_from_elsewhere_is_the_file_it_points_to(game, package, tmp_path):
+    """A package put together from symbolic links (stow, a link farm): editing the module a
+    link points to changes the code, though the link itself is untouched."""
+    rules = package / "games" / "kings_ear" / "rules.py"
+    real = tmp_path / "rules.py"
+    rules.replace(real)
+    rules.symlink_to(real)
+    assert answers(game.cli) and game.hit()
+    real.write_text(real.read_text() + "\n# a fix\n")
+    assert not game.hit()
+
+
+def test_the_log_parser_outside_the_package_is_code_too(game, package, monkeypatch, tmp_path):
+    """The log's TOML parser (rtoml) is installed apart from referee: one upgraded could read a
+    log otherwise, so an entry made with the other one is a miss."""
+    parser = tmp_path / "site" / "fastparser"
+    parser.mkdir(parents=True)
+    (parser / "__init__.py").write_text("VERSION = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(cache, "PARSER", "fastparser")
+    assert answers(game.cli) and game.hit()
+    (parser / "__init__.py").write_text("VERSION = 2\n")
+    assert not game.hit()
+
+
+def test_a_change_is_settled_once_no_later_change_can_share_its_stamp():
+    second = 1_700_000_000 * 10**9
+    assert not cache.settled(second, second + 10**9)  # whole seconds: FAT's, HFS+'s, ext3's
+    assert cache.settled(second, second + 2 * 10**9)
+    assert not cache.settled(second + 4_000_000, second + 4_000_000 + 5 * 10**7)  # ext4's ticks
+    assert cache.settled(second + 4_000_000, second + 4_000_000 + 10**8)
+    assert not cache.settled(second + 10**9, second)  # stamped in the future (a skewed clock)
+
+
+def test_a_package_that_cannot_be_listed_leaves_the_cache_unused(game, monkeypatch, tmp_path):
+    """A package folder that cannot be listed (gone, unreadable, inside a zip file): no entry
+    can be told to be the current code's, so none is read or written, and nothing fails."""
+    truth = without_cache(game.cli, monkeypatch)
+    entry = game.entry.read_bytes()
+    monkeypatch.setattr(cache, "PACKAGE", str(tmp_path / "referee.zip" / "referee"))
+    assert cache.code() is None
+    assert not game.hit()
+    assert answers(game.cli) == truth
+    assert game.entry.read_bytes() == entry and entries() == [game.entry]
+
+
+@pytest.mark.parametrize("module", ["fast.cpython-311-x86_64-linux-gnu.so", "rules.pyc"])
+def test_compiled_modules_are_code_too(package, module):
+    """An extension module, or a module installed without its source: changing it is changing
+    the code."""
+    before = cache.code()
+    (package / module).write_bytes(b"compiled")
+    added = cache.code()
+    (package / module).write_bytes(b"compiled again")
+    assert len({before, added, cache.code()}) == 3
+
+
 def test_the_code_digest_sees_every_module_and_data_file():
-    listed = cache._code_files(cache.PACKAGE, "", [])
-    names = {line.rsplit(" ", 2)[0] for line in listed}
+    listed: list[str] = []
+    cache._code_files(cache.PACKAGE, "", listed)
+    names = {line.rsplit(" ", 4)[0] for line in listed}
     assert {"cache.py", "games/kingmaker/rules/settling.py",
             "games/kingmaker/kingmaker-testbox.toml"} <= names
     assert not any("__pycache__" in name for name in names)

@@ -10,6 +10,7 @@ import select
 import shutil
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -397,6 +398,79 @@ def test_the_demos_stop_takes_one_key_q_alone_runs_to_the_end(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert "-- Enter" not in child.before and "referee new kings-ear" in child.before
+
+
+STOP = "-- Enter: go on, q: to the end --"
+# What is still waiting on the terminal once the demo is over: what the shell would read next.
+LEFT_OVER = ("import os, select, termios, tty; tty.setcbreak(0, termios.TCSANOW); "
+             "ready = select.select([0], [], [], 0.5)[0]; "
+             "print('left over:', repr(os.read(0, 64) if ready else b''))")
+
+
+def demo_then_left_over(folder: Path) -> tuple[pexpect.spawn, str]:
+    """`referee demo` on an 80x24 terminal, `stty -g` before and after it, then what it left
+    unread on the terminal."""
+    env = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+    script = (f"trap : INT; stty -g; {PYTHON} -m referee demo; echo demo ended $?; stty -g; "
+              f"{PYTHON} -c \"{LEFT_OVER}\"")
+    child = pexpect.spawn("sh", ["-c", script], cwd=str(folder), env=env, dimensions=(24, 80),
+                          encoding="utf-8", timeout=30)
+    child.expect(r"(\S+)\r\n")
+    return child, child.match.group(1)
+
+
+def reading_a_key(child: pexpect.spawn) -> None:
+    """Wait until the demo reads a key at its stop (its terminal out of line mode): a key sent
+    earlier would be read as part of a line."""
+    while termios.tcgetattr(child.child_fd)[3] & termios.ICANON:
+        time.sleep(0.01)
+
+
+ENDED = r"demo ended (\d+)\r\n(\S+)\r\n"  # its status, then `stty -g`
+
+
+def left_as_found(child: pexpect.spawn, settings: str, status: int, ended: bool = False) -> None:
+    """The demo ended with `status`, its terminal's `settings` as it found them, nothing unread
+    (`ended`: its end was just met)."""
+    if not ended:
+        child.expect(ENDED)
+    assert int(child.match.group(1)) == status
+    assert child.match.group(2) == settings
+    child.expect(r"left over: (\S+)\r\n")
+    assert child.match.group(1) == "b''"
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("key", ["é", "\x1b[A", "\x1bOB"], ids=["e-acute", "up", "down"])
+def test_a_key_of_several_bytes_answers_one_stop_and_leaves_nothing_behind(tmp_path, key):
+    """é is two bytes, an arrow an escape sequence: each is one key that goes on; none of its
+    bytes answers the next stop, nor is left for the shell once the demo is over."""
+    child, settings = demo_then_left_over(tmp_path)
+    stops = 0
+    while child.expect([STOP, ENDED]) == 0:
+        with pytest.raises(pexpect.TIMEOUT):  # the stop waits for a key of its own
+            child.expect_exact("\r\x1b[2K", timeout=0.5)
+        reading_a_key(child)
+        child.send(key)
+        stops += 1
+    assert stops >= 3
+    left_as_found(child, settings, 0, ended=True)
+
+
+@pytest.mark.parametrize("control, status, to_the_end", [("d", 0, True), ("c", 130, False)],
+                         ids=["ctrl-d", "ctrl-c"])
+def test_ctrl_d_at_a_stop_runs_to_the_end_ctrl_c_ends_the_demo(tmp_path, control, status,
+                                                                 to_the_end):
+    """Ctrl-D is the end of input, as it was for a line: no more stops, the demo runs to its
+    end. Ctrl-C ends the demo (130). Either way the terminal is given back as it was."""
+    child, settings = demo_then_left_over(tmp_path)
+    child.expect(STOP)
+    reading_a_key(child)
+    child.sendcontrol(control)
+    child.expect(ENDED)
+    assert STOP not in child.before and "Traceback" not in child.before
+    assert ("referee new kings-ear" in child.before) == to_the_end
+    left_as_found(child, settings, status, ended=True)
 
 
 def squires_on_a_terminal(folder: Path, letters: str | None = None) -> pexpect.spawn:
