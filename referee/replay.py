@@ -77,6 +77,7 @@ class ReplayError(LogError):
                          hint=hint)
         self.entry = entry
         self.error = error
+        self.rule = error.rule  # as `check` names it beside the finding
 
 
 def repair_hint(game: Game[Any], entry: Entry, last: bool) -> str:

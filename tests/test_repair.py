@@ -4,6 +4,8 @@ writing nothing, and every command its hint prints mends the log when typed."""
 
 from __future__ import annotations
 
+import json
+
 import re
 import shutil
 
@@ -58,8 +60,12 @@ def _refused_untouched(cli, data: bytes, seq: int, line: int) -> str:
         assert path.read_bytes() == data, args
         said = said or result.err
         assert _hinted(result.err) == _hinted(said), args
-    json = cli("status", "--json")
-    assert json.status == 1 and '"status": 1' in json.err and f'"seq": {seq}' in json.err
+    as_json = cli("status", "--json")
+    assert as_json.status == 1 and '"status": 1' in as_json.err and f'"seq": {seq}' in as_json.err
+    error = json.loads(as_json.err)["error"]
+    found = cli("check", "--json", "game.toml")  # the rule `check` names beside its finding
+    [finding] = json.loads(found.out)[0]["findings"]
+    assert error["rule"] == finding["rule"] and error["rule"], (error, finding)
     assert said is not None
     return said
 
