@@ -397,6 +397,37 @@ def test_the_log_parser_outside_the_package_is_code_too(game, package, monkeypat
     assert not game.hit()
 
 
+NEW_PROCESS = """import os, sys, time
+changed = sys.argv[1]
+os.utime(changed)  # referee installed again just now
+now = os.stat(changed).st_ctime_ns + int(sys.argv[2])
+time.time_ns = lambda: now  # the moment the command starts, whatever the machine's load
+import referee.cache as cache
+assert cache.PACKAGE == os.path.dirname(os.path.abspath(changed)), cache.PACKAGE
+print(cache.RUNNING, cache.code(), now - int(sys.argv[2]))
+"""
+
+
+@pytest.mark.parametrize("after", [0, 10**8 - 1, 10**8], ids=["at once", "within a tick",
+                                                               "a tick later"])
+def test_a_new_process_tells_the_code_it_runs_only_once_settled(tmp_path, after):
+    """What the next process really does as it first uses the cache (not `restart`): started
+    within a tick of the clock of an install, it tells no code (RUNNING is None, so it reads
+    and writes no entry for its whole life); a tick later, the code's digest."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(cache.PACKAGE, site / "referee", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(site), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", NEW_PROCESS, str(site / "referee" / "log.py"),
+                           str(after)], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    running, now, changed = done.stdout.split()
+    settled = cache.settled(int(changed), int(changed) + after)  # a tick: 0.1 s, or 2 s
+    assert settled or after < 10**8  # where times are whole seconds
+    assert (running, now) == ((now, now) if settled else ("None", "None"))
+
+
 def test_a_change_is_settled_once_no_later_change_can_share_its_stamp():
     second = 1_700_000_000 * 10**9
     assert not cache.settled(second, second + 10**9)  # whole seconds: FAT's, HFS+'s, ext3's
