@@ -185,9 +185,11 @@ def _code_files(folder: str, prefix: str, found: list[str]) -> int:
 
 
 # The code this process runs, told once as it starts using the cache (this module is imported
-# by the first lookup or store, before a game's modules): a constant of the process, as TAG is,
-# not a remembered answer. A session left open while referee is installed again keeps stamping
-# its entries with the code it really runs, and a later command of the new code misses them.
+# by the first lookup or store, or a table session's history file, before a game's modules):
+# a constant of the process, as TAG is, not a remembered answer. A session left open while
+# referee is installed again keeps stamping its entries with the code it really runs, and a
+# later command of the new code misses them. None, for the process's whole life, when it
+# starts within a tick of a change (`settled`): it cannot tell which bytes it loaded.
 RUNNING = code()
 
 
