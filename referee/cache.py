@@ -118,10 +118,9 @@ def header(log_path: os.PathLike[str] | str, data: bytes) -> bytes | None:
     """An entry's first line before its content's digest: what made it (this version, this very
     code), for which log. None when the code cannot be told (`code`): no entry is read or
     written then."""
-    made_by = code()
-    if made_by is None:
+    if RUNNING is None:
         return None
-    return f"{TAG} {made_by} {digest(_where(log_path) + bytes(1) + data)} ".encode()
+    return f"{TAG} {RUNNING} {digest(_where(log_path) + bytes(1) + data)} ".encode()
 
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -183,6 +182,13 @@ def _code_files(folder: str, prefix: str, found: list[str]) -> int:
             elif "." not in name and name != "__pycache__" and entry.is_dir():
                 latest = max(latest, _code_files(entry.path, f"{prefix}{name}/", found))
     return latest
+
+
+# The code this process runs, told once as it starts using the cache (this module is imported
+# by the first lookup or store, before a game's modules): a constant of the process, as TAG is,
+# not a remembered answer. A session left open while referee is installed again keeps stamping
+# its entries with the code it really runs, and a later command of the new code misses them.
+RUNNING = code()
 
 
 def lookup(log_path: os.PathLike[str] | str, data: bytes) -> tuple[str, Any] | None:

@@ -283,27 +283,54 @@ def package(monkeypatch, tmp_path) -> Path:
     shutil.copytree(cache.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache, "PACKAGE", str(copy))
     monkeypatch.setattr(cache, "SETTLED", 0)
+    restart(monkeypatch)
     return copy
 
 
-def test_an_entry_made_by_other_code_of_the_same_version_is_ignored(game, package):
+def restart(monkeypatch) -> None:
+    """What a new process would tell the code it runs (cache.RUNNING, told once as the cache
+    is first used): the commands after this one are the next command's."""
+    monkeypatch.setattr(cache, "RUNNING", cache.code())
+
+
+def test_an_entry_made_by_other_code_of_the_same_version_is_ignored(game, package,
+                                                                   monkeypatch):
     """A rule fixed and installed again under the same version number: the entry the old code
     made is a miss, so no answer of the old rules is given again."""
     assert answers(game.cli) and game.hit()  # written by the code as copied
     rules = package / "games" / "kings_ear" / "rules.py"
     rules.write_text(rules.read_text() + "\n# a fix\n")
+    assert game.hit()  # this process still runs the code it imported
+    restart(monkeypatch)
     assert not game.hit()
     time = os.stat(rules).st_mtime_ns
     answers(game.cli)
     assert game.hit()
     os.utime(rules, ns=(time + 10**9, time + 10**9))  # the same size, saved again later
+    restart(monkeypatch)
     assert not game.hit()
+    answers(game.cli)
     (package / "games" / "kings_ear" / "rules.py").rename(package / "games" / "kings_ear" / "x.py")
+    restart(monkeypatch)
+    assert not game.hit()
+
+
+def test_a_session_left_open_across_an_install_keeps_its_own_codes_key(game, package,
+                                                                      monkeypatch):
+    """A table session started before referee is installed again runs the old code to its end:
+    what it stores is stamped with that code, so the next command, the new code's, misses it
+    rather than answering from the old rules' replay."""
+    rules = package / "games" / "kings_ear" / "rules.py"
+    rules.write_text(rules.read_text() + "\n# a fix installed while the session is open\n")
+    answers(game.cli)  # the open session (this process) stores what its own code replayed
+    assert game.hit()
+    restart(monkeypatch)  # the next command, the new code
     assert not game.hit()
 
 
 @pytest.mark.parametrize("in_place", [True, False], ids=["cp -p", "tar, rsync -a"])
-def test_a_fix_installed_with_the_old_files_size_and_time_is_other_code(game, package, in_place):
+def test_a_fix_installed_with_the_old_files_size_and_time_is_other_code(game, package, in_place,
+                                                                         monkeypatch):
     """Installers that keep a file's time (tar, cp -p, rsync -a; Nix stamps every file 1 s
     after 1970) can put a fixed module of the same size in place with the old one's
     modification time, written over it or renamed over it: it is still other code."""
@@ -316,6 +343,7 @@ def test_a_fix_installed_with_the_old_files_size_and_time_is_other_code(game, pa
     written.replace(rules)
     after = rules.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    restart(monkeypatch)
     assert not game.hit()
 
 
@@ -326,25 +354,31 @@ def test_code_changed_a_moment_ago_leaves_the_cache_unused(game, package, monkey
     monkeypatch.setattr(cache, "SETTLED", 3600 * 10**9)  # (a test is slower than a tick)
     rules = package / "games" / "kings_ear" / "rules.py"
     rules.write_text(rules.read_text() + "\n# a fix\n")  # just now
+    restart(monkeypatch)  # a command started at once
+    assert cache.RUNNING is None
     entry = game.entry.read_bytes()
     truth = without_cache(game.cli, monkeypatch)
     assert answers(game.cli) == truth
     assert not game.hit()
     assert game.entry.read_bytes() == entry and entries() == [game.entry]  # nothing written
-    monkeypatch.setattr(cache, "SETTLED", 0)  # ... a tick later
+    monkeypatch.setattr(cache, "SETTLED", 0)  # ... and one a tick later
+    restart(monkeypatch)
     assert answers(game.cli) == truth
     assert game.hit()
 
 
-def test_a_module_linked_from_elsewhere_is_the_file_it_points_to(game, package, tmp_path):
+def test_a_module_linked_from_elsewhere_is_the_file_it_points_to(game, package, tmp_path,
+                                                                 monkeypatch):
     """A package put together from symbolic links (stow, a link farm): editing the module a
     link points to changes the code, though the link itself is untouched."""
     rules = package / "games" / "kings_ear" / "rules.py"
     real = tmp_path / "rules.py"
     rules.replace(real)
     rules.symlink_to(real)
+    restart(monkeypatch)
     assert answers(game.cli) and game.hit()
     real.write_text(real.read_text() + "\n# a fix\n")
+    restart(monkeypatch)
     assert not game.hit()
 
 
@@ -356,8 +390,10 @@ def test_the_log_parser_outside_the_package_is_code_too(game, package, monkeypat
     (parser / "__init__.py").write_text("VERSION = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     monkeypatch.setattr(cache, "PARSER", "fastparser")
+    restart(monkeypatch)
     assert answers(game.cli) and game.hit()
     (parser / "__init__.py").write_text("VERSION = 2\n")
+    restart(monkeypatch)
     assert not game.hit()
 
 
@@ -377,6 +413,7 @@ def test_a_package_that_cannot_be_listed_leaves_the_cache_unused(game, monkeypat
     entry = game.entry.read_bytes()
     monkeypatch.setattr(cache, "PACKAGE", str(tmp_path / "referee.zip" / "referee"))
     assert cache.code() is None
+    restart(monkeypatch)
     assert not game.hit()
     assert answers(game.cli) == truth
     assert game.entry.read_bytes() == entry and entries() == [game.entry]
