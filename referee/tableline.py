@@ -178,8 +178,9 @@ class Terminal(Plain):
     def _fitted(self, prompt: str, short: str) -> str:
         from referee import screen
 
-        if not short or screen.cells(prompt) <= screen.size()[0] - MOVE_ROOM:
-            return prompt
+        if not short or not screen.is_terminal(sys.stdout) \
+                or screen.cells(prompt) <= screen.size()[0] - MOVE_ROOM:
+            return prompt  # fits, or goes to a file (`> out`): kept whole, as `say` is
         self.say(prompt.rstrip().removesuffix(">").rstrip())
         return short
 

@@ -197,3 +197,25 @@ def test_the_terminal_says_a_long_turn_line_above_the_short_prompt(monkeypatch):
     console.say("word " * 20)
     assert sys.stdout.getvalue() == "word " * 20 + "\n"
     assert isinstance(console, Plain)
+
+
+def test_a_turn_line_is_kept_in_the_prompt_when_standard_output_is_not_the_terminal(
+        monkeypatch):
+    """`referee table > file` at a terminal: the prompts go to the file whole, as before."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    console = Terminal.__new__(Terminal)
+    long = "Ann · replenish: refill the valley from the left or right hill column > "
+    assert console._fitted(long, "Ann > ") == long
+    assert sys.stdout.getvalue() == ""
+
+
+def test_wide_characters_are_folded_by_the_columns_they_take():
+    """A name in wide characters (two columns each) still folds within the width."""
+    from referee.screen import cells
+
+    text = "referee: " + "山田 " * 30 + "cannot play"
+    rows = folded(text, 40).split("\n")
+    assert [cells(row) <= 40 for row in rows] == [True] * len(rows)
+    assert " ".join(row.strip() for row in rows) == " ".join(text.split())
+    assert folded("é · " * 30, 40) == folded("e . " * 30, 40).replace("e", "é").replace(".", "·")
