@@ -114,6 +114,10 @@ def report(exc: RefereeError, as_json: bool = False) -> None:
     lines = refusal_lines(exc)
     from referee import screen
 
+    if screen.is_terminal(sys.stderr):  # cut at words, not where the terminal would; a script
+        from referee.clitext import folded  # reading the lines gets them whole
+
+        lines = [folded(line, screen.size()[0]) for line in lines]
     if screen.colour_wanted(sys.stderr):  # the refusal itself in red; the words say it anyway
         write(sys.stderr, screen.paint(lines[0], "refusal", True))
         lines = lines[1:]

@@ -83,13 +83,25 @@ def prompt(table: session.Table, dot: str = "·") -> str:
     """Who acts and what is awaited: `Ann · draw or trade > `."""
     if table.finished:
         return "game over > "
-    turn = table.turn
-    who = "The table" if turn.table or not turn.players else \
-        " or ".join(clean_line(p) for p in turn.players)
-    awaited = clean_line(turn.prompt)
+    who = _who(table)
+    awaited = clean_line(table.turn.prompt)
     if awaited.startswith(who + " "):  # `Ann seals ...`: the player is named once
         awaited = awaited[len(who) + 1:]
     return f"{who} {dot} {awaited} > "
+
+
+def short_prompt(table: session.Table) -> str:
+    """The prompt when the whole one would leave too little room for the move: `Ann > `
+    (the turn line is then said above it, see referee.tableline.Terminal.read)."""
+    if table.finished:
+        return "game over > "
+    return f"{_who(table)} > "
+
+
+def _who(table: session.Table) -> str:
+    turn = table.turn
+    return "The table" if turn.table or not turn.players else \
+        " or ".join(clean_line(p) for p in turn.players)
 
 
 def opening(path: Path, table: session.Table) -> str:
@@ -346,8 +358,9 @@ def completions(table: session.Table, before: str, incomplete: str) -> list[str]
 class Reader(Console, Protocol):
     interactive: bool
 
-    def read(self, prompt: str) -> str | None:
-        """The next line (None: end of input, Ctrl-D)."""
+    def read(self, prompt: str, short: str) -> str | None:
+        """The next line (None: end of input, Ctrl-D), after `prompt` (or, where it would leave
+        too little room for the move, `short`)."""
 
     def follow(self, known: session.Known) -> None:
         """The game as it now stands, for what Tab offers."""
@@ -368,7 +381,7 @@ def run(path: Path, console: Reader) -> int:
     try:
         while True:
             console.follow(known)
-            line = console.read(prompt(known.table, dot))
+            line = console.read(prompt(known.table, dot), short_prompt(known.table))
             if line is None:
                 break
             if kept(known.table, line):

@@ -22,6 +22,7 @@ from referee.errors import UsageError
 from referee.screen import HOME_CLEAR as CLEAR, WIPE  # noqa: F401 - the tests read them
 
 HISTORY_LINES = 1000
+MOVE_ROOM = 16  # the columns a prompt leaves at least for the move typed after it
 
 
 def run(path: Path) -> int:
@@ -79,7 +80,9 @@ class Plain:
 
         echo(text, nl=False)
 
-    def read(self, prompt: str) -> str | None:
+    def read(self, prompt: str, short: str = "") -> str | None:
+        """The next line, printed after the whole `prompt` as a terminal would show it (the
+        `short` one is for a narrow terminal only)."""
         if sys.stdin is None:  # started with standard input closed (`<&-`): nothing to read
             return None
         try:
@@ -144,10 +147,21 @@ class Terminal(Plain):
         else:
             readline.parse_and_bind("tab: complete")
 
-    def read(self, prompt: str) -> str | None:
+    def say(self, text: str) -> None:
+        """Said folded at word boundaries to the terminal's width, as the terminal would cut
+        a longer line anywhere, even in a word."""
+        from referee import screen
+        from referee.clitext import folded
+
+        super().say(folded(text, screen.size()[0]) if screen.is_terminal(sys.stdout) else text)
+
+    def read(self, prompt: str, short: str = "") -> str | None:
+        """The next line typed after `prompt`; where it would leave fewer than MOVE_ROOM
+        columns for the move, the turn line is said on its own line(s) and `short` (`Ann > `)
+        is the prompt."""
         while True:
             try:
-                return input(prompt)
+                return input(self._fitted(prompt, short))
             except EOFError:
                 try:
                     self.write("\n")
@@ -160,6 +174,15 @@ class Terminal(Plain):
                 raise UsageError("a line typed is not valid UTF-8 text") from None
             except OSError as exc:
                 raise TerminalGone() from exc
+
+    def _fitted(self, prompt: str, short: str) -> str:
+        from referee import screen
+
+        if not short or not screen.is_terminal(sys.stdout) \
+                or screen.cells(prompt) <= screen.size()[0] - MOVE_ROOM:
+            return prompt  # fits, or goes to a file (`> out`): kept whole, as `say` is
+        self.say(prompt.rstrip().removesuffix(">").rstrip())
+        return short
 
     def read_secret(self) -> str:
         try:

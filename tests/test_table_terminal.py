@@ -23,12 +23,13 @@ import pytest
 from referee import log as logfile
 from referee import replay, session
 from referee import table as sessions
+from referee.clitext import folded
 from referee.evolve import evolve
 from referee.tableline import CLEAR, WIPE
 from tests.conftest import GOLDEN, ROOT
 
 TIMEOUT = 120  # seconds: a busy CI machine, a cold start
-COLUMNS = 200  # wide enough that no typed line wraps
+COLUMNS = 240  # wide enough that every whole prompt (the longest: 203) leaves room for its move
 
 SHORT_GAMES = {  # the shortest golden game of each, played from its set-up
     "kings-ear": "four-player-win",
@@ -380,9 +381,9 @@ def test_a_receipts_hand_over_cancelled_in_the_session_says_the_seal_is_recorded
     child.sendline("QBZ")
     child.expect_exact("Ann only")
     child.sendeof() if key == "Ctrl-D" else child.sendintr()
-    child.expect_exact(f"Hand-over cancelled ({key}): the move is in the log, but its receipt was "
-                       "not shown and cannot be shown again; `undo` takes the move back, then "
-                       "play it again.\r\n")
+    said = (f"Hand-over cancelled ({key}): the move is in the log, but its receipt was not "
+            "shown and cannot be shown again; `undo` takes the move back, then play it again.")
+    child.expect_exact(folded(said, 120).replace("\n", "\r\n") + "\r\n")  # at words, as said
     child.expect_exact(SEALS.format("Ben"))
     child.sendline("undo")
     child.expect_exact("Retracted event 1: ")
