@@ -10,7 +10,7 @@ import sys
 from typing import Any, Callable, NoReturn
 
 from referee.clitext import OutputClosed, err, echo, refusal_lines, write
-from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, RefereeError, UsageError
+from referee.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Leave, RefereeError, UsageError
 from referee.textsafe import clean_line, json_text
 
 
@@ -25,14 +25,6 @@ def prepare_streams() -> None:
                 reconfigure(errors="backslashreplace")
             except (OSError, ValueError):  # its reader is gone (it flushes), or it is closed
                 pass
-
-
-class Leave(Exception):
-    """Ends a command with `exit_code`, whatever it had to say already said."""
-
-    def __init__(self, exit_code: int):
-        super().__init__(exit_code)
-        self.exit_code = exit_code
 
 
 def guarded(command: Callable[[], int], as_json: bool) -> int:

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import IO, TYPE_CHECKING, Any
 
-from referee.errors import RefereeError, UsageError
+from referee.errors import Leave, RefereeError, UsageError
 from referee.textsafe import clean, clean_line, json_text
 
 if TYPE_CHECKING:
@@ -95,18 +95,16 @@ def paged(ctx: "typer.Context") -> Any:
 def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
     """Text for one player only: on a terminal, behind the hand-over screen (see
     referee.screen.handover); else printed once by `plain` (standard output by default).
-    Cancelled there (Ctrl-C, Ctrl-D), it shows nothing, says so, and ends the command (a
-    Typer command: `status --for`, `options --for`) with 130."""
+    Cancelled there (Ctrl-C, Ctrl-D), it shows nothing, says so, and ends the command
+    (`status --for`, `options --for`) with 130."""
     from referee import screen
 
     sys.stdout.flush()
     try:
         screen.handover(player, text, plain)
     except screen.NotShown as cancelled:
-        import typer
-
         err(f"referee: {not_shown(player, cancelled.key)}; the same command shows it again")
-        raise typer.Exit(130) from None
+        raise Leave(130) from None
 
 
 def not_shown(player: str, key: str) -> str:

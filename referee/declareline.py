@@ -14,8 +14,8 @@ from referee import log as logfile
 from referee import session
 from referee import table as sessions
 from referee.clitext import err, out
-from referee.cliexit import Leave, report
-from referee.errors import EXIT_RULE, MoveError, RefereeError, UsageError
+from referee.cliexit import report
+from referee.errors import EXIT_RULE, Leave, MoveError, RefereeError, UsageError
 from referee.tableline import Terminal, TerminalGone
 
 PROMPT = "declare> "

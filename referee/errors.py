@@ -122,3 +122,11 @@ class CannotWrite(LogMissing):
 
     exit_status = EXIT_CANT_WRITE
     code = "cannot-write"
+
+
+class Leave(Exception):
+    """Ends a command with `exit_code`, whatever it had to say already said."""
+
+    def __init__(self, exit_code: int):
+        super().__init__(exit_code)
+        self.exit_code = exit_code

@@ -27,7 +27,7 @@ from referee.clitext import (
     secret_lost,
     show_played,
 )
-from referee.errors import EXIT_OK
+from referee.errors import EXIT_OK, Leave
 
 DEFAULT_LOG = "game.toml"
 LOG_VARIABLE = "REFEREE_LOG"  # the log when no --log is given (referee.cli's --log reads it)
@@ -109,11 +109,11 @@ def _secret() -> str:
     except KeyboardInterrupt:
         err("")
         err("referee: interrupted: nothing was recorded")
-        raise cliexit.Leave(130) from None
+        raise Leave(130) from None
     except EOFError:  # Ctrl-D at a terminal: no secret, no move, as with Ctrl-C
         err("")
         err("referee: no secret was typed (Ctrl-D): nothing was recorded")
-        raise cliexit.Leave(130) from None
+        raise Leave(130) from None
 
 
 def _hand_over_secret(played: Any, said: str) -> None:
@@ -125,7 +125,7 @@ def _hand_over_secret(played: Any, said: str) -> None:
         screen.handover(played.event.by or "the player", said, err)
     except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
         err("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
-        raise cliexit.Leave(130) from None
+        raise Leave(130) from None
 
 
 def main(args: list[str], request: PlainPlay) -> None:
@@ -141,12 +141,12 @@ def _run(args: list[str], request: PlainPlay) -> int:
     try:
         play_move(request)
     except KeyboardInterrupt:  # ended as Typer ends a command (typer.core._main): 130, silent
-        raise cliexit.Leave(130) from None
+        raise Leave(130) from None
     except EOFError:  # Typer: a blank line, then its abort (`guarded`: "interrupted", 130)
         err("")
         raise KeyboardInterrupt from None
     except OSError as exc:  # Typer: a reader gone from a pipe is status 1, nothing said
         if exc.errno != errno.EPIPE:
             raise
-        raise cliexit.Leave(1) from None
+        raise Leave(1) from None
     return EXIT_OK
