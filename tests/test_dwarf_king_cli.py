@@ -187,3 +187,43 @@ def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
     assert set(mine) >= {c for c in bens if CARDS[c].suit == "Knights"}
     assert held_other not in mine
 
+
+
+def test_the_table_session_never_keeps_a_give_line(tmp_path):
+    """T1: the 2 cards the Flag Bearer gives back are typed at the table session, which keeps
+    `swap NAME` in its history (Up-arrow, its file) but never the `give` line."""
+    import subprocess
+    import sys
+
+    import pexpect
+
+    from referee import table as sessions
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_table_terminal import TIMEOUT, environment, start
+
+    path = tmp_path / "game.toml"
+    for args in (["new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+                  str(SEED_WITH_GOBLIN_SWAP)], ["play", "special"], ["play", "quest", "a"]):
+        done = subprocess.run([sys.executable, "-m", "referee", "--log", str(path), *args],
+                              env=environment(tmp_path), capture_output=True, text=True,
+                              timeout=TIMEOUT)
+        assert done.returncode == 0, done.stderr
+    table = session.load(path)
+    holder = table.turn.players[0]
+    target = next(n for n in table.state.names if n != holder)
+    assert not sessions.kept(table, "give K3 K6") and sessions.kept(table, f"swap {target}")
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact(" > ")
+    child.sendline(f"swap {target}")
+    child.expect_exact("gives 2 cards back")
+    child.expect_exact(" > ")
+    taken = session.load(path).state.deal.taken
+    child.sendline(f"give {taken[0]} {taken[1]}")
+    child.expect_exact("face down")
+    child.expect_exact(" > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    (history,) = (tmp_path / "state" / "referee" / "history").iterdir()
+    kept = history.read_text(encoding="utf-8")
+    assert f"swap {target}" in kept and "quit" in kept
+    assert "give" not in kept and taken[0] not in kept and taken[1] not in kept
