@@ -772,7 +772,8 @@ def test_seeded_give_refusals_are_one_sentence_and_the_table_never_sees_the_card
     theirs = sorted(t.deal.slots[t.state.seat(target)].known)
     pairs = ((mine[0], theirs[0]), (theirs[0], theirs[1]), (theirs[1], mine[1]))
     for pair in pairs:  # a card of the Flag Bearer's with one he lacks: the same as two lacked
-        refusal = t.rejects(f"give {pair[0]} {pair[1]}", "not-given-now", as_=holder)
+        refusal = t.rejects(f"give {pair[0]} {pair[1]}", "not-given-now", as_=holder,
+                            rule="R-22")
         assert refusal.message == (f"{holder} cannot give {' '.join(sort_cards(pair))} back; why "
                                    f"stays with {holder}'s hidden hand")
     t.rejects(f"give {mine[0]} {mine[0]}", "swap-cards", as_=holder)

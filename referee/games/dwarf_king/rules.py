@@ -411,7 +411,7 @@ def goblin_give(state: State, seat: int, given: tuple[str, ...]) -> State:
 
 def check_given(state: State, seat: int, given: tuple[str, ...]) -> tuple[str, ...]:
     """The 2 cards the Flag Bearer gives back, from his hand the tool dealt: refused in one
-    sentence whatever the reason (R-21), as the table may not learn what the hand holds."""
+    sentence whatever the reason (R-21, R-22), as the table may not learn what the hand holds."""
     if len(set(given)) != 2:
         raise IllegalMove("the Flag Bearer gives back exactly 2 different cards "
                           "(`give CARD CARD`)", code="swap-cards", rule="Flag Bearer (Goblins)")
@@ -423,7 +423,7 @@ def check_given(state: State, seat: int, given: tuple[str, ...]) -> tuple[str, .
                                       and deal.holder(card) in (None, seat)
                                       and not deal.is_gone(card)) for card in given):
         raise IllegalMove(f"{name} cannot give {' '.join(sort_cards(given))} back; why stays "
-                          f"with {name}'s hidden hand", code="not-given-now", rule="R-21",
+                          f"with {name}'s hidden hand", code="not-given-now", rule="R-22",
                           hint=f"{name} alone may read the cards {name} holds: "
                                f"`status --for {name}`")
     return tuple(sort_cards(given))

@@ -53,7 +53,10 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     lines = _by_text([(text[id(e)], e.by) for e in rest])
     if gives:  # the Flag Bearer's own view: any 2 of his cards
         held = sort_cards({card for e in gives for card in e["cards"]})
-        lines.append(f"give CARD CARD: any 2 of {' '.join(held)}")
+        taken = (f"   (taken from {state.names[state.deal.taken_from]}: "
+                 f"{' '.join(state.deal.taken)})"
+                 if state.deal.taken and state.deal.taken_from is not None else "")
+        lines.append(f"give CARD CARD: any 2 of {' '.join(held)}{taken}")
     if len(specials) > 1:
         lines.append("special CARD: one not used before: "
                      + " ".join(e["card"] for e in specials))
