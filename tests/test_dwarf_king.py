@@ -1,5 +1,6 @@
 """The Dwarf King at the table: each rule, special card and ruling, through the game protocol."""
 
+import re
 
 import pytest
 
@@ -1028,3 +1029,36 @@ def test_a_dealt_hand_refuses_only_illegal_cards_and_says_why_only_from_the_tabl
                 assert card in legal, (who, card)
         t(sorted(legal)[0])
     assert uniform > 100  # the hidden hands were put to the test
+
+
+def test_a_game_stopped_mid_hand_shows_that_hand_so_far_on_the_sheet():
+    """B9: the table stops a --seed game in its first hand: the sheet shows that hand as it
+    stood (quest, special card, tricks won, points so far, the tricks as played), outside the
+    totals, and no card nobody played."""
+    t = Table(seed=5)
+    t("special")
+    t("quest a", as_=GAME.to_act(t.state).players[0])
+    t("leader", as_=GAME.to_act(t.state).players[0])
+    for _ in range(7):  # two tricks and a card of the third
+        event = GAME.legal(t.state)[0]
+        t.state = apply_event(GAME, t.state, event, t.players)
+    t("end pizza")
+    deal = t.deal
+    sheet = GAME.score(t.state)
+    assert all(total == 0 for total in (row.total for row in sheet.rows))
+    text = render_text(sheet, width=120)
+    label = f"{deal.quest[0]}{deal.quest[1]}"
+    assert f"\n1 (so far)  {label} " in text and "not in the totals" in text
+    points = hand_points(deal, 3, 2011)
+    won = [sum(1 for tr in deal.tricks if tr.winner == s) for s in range(3)]
+    for w, p in zip(won, points):
+        assert f"{w}t: {p}" in text
+    names = t.state.names
+    for trick in deal.tricks:
+        cards = " ".join(f"{names[s]}:{c}" for s, c in trick.plays)
+        assert re.search(rf"^{trick.number} +{cards} +{names[trick.winner]}$", text, re.M)
+    (seat, card), = deal.plays
+    assert f"{names[seat]}:{card}" in text and "(unfinished)" in text
+    played = {c for tr in deal.tricks for c in tr.cards} | {card}
+    held = {c for slot in deal.slots for c in slot.known} - played - {deal.special}
+    assert not any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", text) for c in held)
