@@ -224,8 +224,11 @@ class Swap(EventType[State]):
     doc = "the Goblins' Flag Bearer: take 2 random cards from target, give 2"
     fields = {"target": "str", "taken": "str[]", "given": "str[]"}
     field_docs = {"target": "the player the 2 cards are taken from",
-                  "taken": "the 2 cards taken, when known",
-                  "given": "the 2 cards given back, when known"}
+                  "taken": "the 2 cards taken, when known (in a --seed game, those the tool "
+                           "took; the give event then records the 2 given back)",
+                  "given": "the 2 cards given back, when typed with the swap (logs of a "
+                           "--seed game written before give was a move of its own hold them "
+                           "here too)"}
     optional = frozenset({"taken", "given"})
     reveal = True
     phases = frozenset({SWAP})
