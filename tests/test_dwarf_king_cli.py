@@ -189,8 +189,10 @@ def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
 
 
 
-def test_the_table_session_never_keeps_a_give_line(tmp_path):
-    """T1: the 2 cards the Flag Bearer gives back are typed at the table session, which keeps
+def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_line(tmp_path,
+                                                                                   capsys):
+    """T1: in a table session the 2 cards taken are shown on the Flag Bearer's hand-over
+    screen only (`status --for`); the 2 he gives back are typed there, and the session keeps
     `swap NAME` in its history (Up-arrow, its file) but never the `give` line."""
     import subprocess
     import sys
@@ -199,6 +201,8 @@ def test_the_table_session_never_keeps_a_give_line(tmp_path):
 
     from referee import table as sessions
     from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_hidden_information import word
+    from tests.test_table import Said
     from tests.test_table_terminal import TIMEOUT, environment, start
 
     path = tmp_path / "game.toml"
@@ -212,6 +216,20 @@ def test_the_table_session_never_keeps_a_give_line(tmp_path):
     holder = table.turn.players[0]
     target = next(n for n in table.state.names if n != holder)
     assert not sessions.kept(table, "give K3 K6") and sessions.kept(table, f"swap {target}")
+    # the 2 cards taken reach the Flag Bearer's hand-over screen only (`status --for`)
+    said = Said()
+    known = session.load_known(path)
+    outcome = sessions.answer(path, known, f"swap {target}", said)
+    taken = session.load(path).state.deal.taken
+    public = "\n".join(said.lines) + capsys.readouterr().out
+    assert "status --for" in public and not any(word(card).search(public) for card in taken)
+    sessions.answer(path, outcome.known, f"status --for {holder}", said)
+    (player, text), = said.secrets
+    assert player == holder and f"Taken from {target}: {' '.join(taken)}" in text
+    sessions.answer(path, outcome.known, "status", said)
+    public = "\n".join(said.lines) + capsys.readouterr().out
+    assert "gives 2 cards back" in public and not any(word(card).search(public) for card in taken)
+    session.undo(path, force=True)
     child = start(tmp_path, path, columns=120)
     child.expect_exact(" > ")
     child.sendline(f"swap {target}")

@@ -515,4 +515,5 @@ class Sorcerer(EventType[State]):
                 yield self.make(state.names[seat], card=card)
 
 
-EVENTS = Events(Special(), Hand(), Quest(), Swap(), Give(), Leader(), Play(), Trade(), Pass(), Sorcerer(), End())
+EVENTS = Events(Special(), Hand(), Quest(), Swap(), Give(), Leader(), Play(), Trade(), Pass(),
+                Sorcerer(), End())
