@@ -407,6 +407,7 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         table, data = current.table, current.data
         game = table.game
         refuse_if_over(game, table.state)
+        text = _privately(table, text, secret)
         at = logfile.now()
         move = check_typed(table, text, as_name, at,
                            seal=lambda here, event: _sealed(here, event, secret))
@@ -422,6 +423,18 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
             else game.events[move.event.type].secret(table.state, secret)
         return Played(table, after, move.event, game.describe(table.state, move.event, move.state),
                       game.notices(move.state)[old:], move.receipt, move.drawn, data, typed)
+
+
+def _privately(table: Table, text: str, secret: str | None) -> str:
+    """A private move's verb typed alone (`give`): its words are asked unseen, as a sealed
+    move's secret is (SecretNeeded), then played as if typed after the verb."""
+    words = text.split()
+    verb = _verb(table.game, words[0]) if len(words) == 1 else None
+    if verb is None or not table.game.events[verb].private_text:
+        return text
+    if secret is None:
+        raise SecretNeeded(verb)
+    return f"{text} {secret}"
 
 
 @value

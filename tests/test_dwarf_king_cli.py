@@ -194,6 +194,7 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     """T1: in a table session the 2 cards taken are shown on the Flag Bearer's hand-over
     screen only (`status --for`); the 2 he gives back are typed there, and the session keeps
     `swap NAME` in its history (Up-arrow, its file) but never the `give` line."""
+    import io
     import subprocess
     import sys
 
@@ -236,9 +237,15 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     child.expect_exact("gives 2 cards back")
     child.expect_exact(" > ")
     taken = session.load(path).state.deal.taken
-    child.sendline(f"give {taken[0]} {taken[1]}")
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("give")  # the verb alone: the 2 cards are asked unseen
+    child.expect_exact("Secret (not shown): ")
+    child.sendline(f"{taken[0]} {taken[1]}")
     child.expect_exact("face down")
     child.expect_exact(" > ")
+    child.logfile_read = None
+    assert not any(word(card).search(heard.getvalue()) for card in taken)
+    assert tuple(logfile.read(path).entries[-1].event["cards"]) == tuple(taken)
     child.sendline("quit")
     child.expect(pexpect.EOF)
     (history,) = (tmp_path / "state" / "referee" / "history").iterdir()

@@ -131,7 +131,12 @@ class Hand(EventType[State]):
                                     "checking (--as NAME)"),)
 
     def parse(self, state: State, args: Args) -> Event:
-        return self.make(args.by, cards=sort_cards(card_list(state, args.words, args.text)))
+        try:
+            cards = card_list(state, args.words, args.text)
+        except NotationError:  # never repeats the words: they may have been typed unseen
+            raise NotationError("`give` takes the 2 cards given back, e.g. `give K3 G7` (or "
+                                "`give` alone: they are asked unseen)", code="no-card") from None
+        return self.make(args.by, cards=sort_cards(cards))
 
     def format(self, state: State, event: Event) -> str:
         return "hand " + " ".join(sort_cards(event["cards"]))
@@ -310,11 +315,17 @@ class Give(EventType[State]):
     reveal = True
     private_text = True
     phases = frozenset({GIVE})
-    forms = (("give C C", "in a --seed game, after `swap NAME`: the 2 cards the Flag Bearer "
-                          "gives back, chosen after reading the 2 taken (`status --for NAME`)"),)
+    forms = (("give [C C]", "in a --seed game, after `swap NAME`: the 2 cards the Flag Bearer "
+                            "gives back, chosen after reading the 2 taken (`status --for "
+                            "NAME`); `give` alone asks for them unseen"),)
 
     def parse(self, state: State, args: Args) -> Event:
-        return self.make(args.by, cards=sort_cards(card_list(state, args.words, args.text)))
+        try:
+            cards = card_list(state, args.words, args.text)
+        except NotationError:  # never repeats the words: they may have been typed unseen
+            raise NotationError("`give` takes the 2 cards given back, e.g. `give K3 G7` (or "
+                                "`give` alone: they are asked unseen)", code="no-card") from None
+        return self.make(args.by, cards=sort_cards(cards))
 
     def format(self, state: State, event: Event) -> str:
         return f"give {' '.join(event['cards'])}"

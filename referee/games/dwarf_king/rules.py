@@ -411,7 +411,8 @@ def goblin_give(state: State, seat: int, given: tuple[str, ...]) -> State:
 
 def check_given(state: State, seat: int, given: tuple[str, ...]) -> tuple[str, ...]:
     """The 2 cards the Flag Bearer gives back, from his hand the tool dealt: refused in one
-    sentence whatever the reason (R-21, R-22), as the table may not learn what the hand holds."""
+    sentence whatever the reason, naming no card (R-21, R-22: they may have been typed
+    unseen), as the table may not learn what the hand holds."""
     if len(set(given)) != 2:
         raise IllegalMove("the Flag Bearer gives back exactly 2 different cards "
                           "(`give CARD CARD`)", code="swap-cards", rule="Flag Bearer (Goblins)")
@@ -422,8 +423,8 @@ def check_given(state: State, seat: int, given: tuple[str, ...]) -> tuple[str, .
     if not all(card in mine.known or (not mine.complete and card in deal.deck(state.players)
                                       and deal.holder(card) in (None, seat)
                                       and not deal.is_gone(card)) for card in given):
-        raise IllegalMove(f"{name} cannot give {' '.join(sort_cards(given))} back; why stays "
-                          f"with {name}'s hidden hand", code="not-given-now", rule="R-22",
+        raise IllegalMove(f"{name} cannot give those 2 cards back; why stays with {name}'s "
+                          "hidden hand", code="not-given-now", rule="R-22",
                           hint=f"{name} alone may read the cards {name} holds: "
                                f"`status --for {name}`")
     return tuple(sort_cards(given))
