@@ -778,6 +778,9 @@ def test_seeded_give_refusals_are_one_sentence_and_the_table_never_sees_the_card
         assert refusal.message == (f"{holder} cannot give those 2 cards back; why stays with "
                                    f"{holder}'s hidden hand")  # no card: typed unseen, maybe
     t.rejects(f"give {mine[0]} {mine[0]}", "swap-cards", as_=holder)
+    with pytest.raises(NotationError) as caught:  # words typed unseen are never repeated
+        t(f"give {mine[0]} {mine[1]}x", as_=holder)
+    assert mine[0] not in caught.value.message and "asked unseen" in caught.value.message
     given = (t.deal.taken[0], mine[-1] if mine[-1] not in t.deal.taken else mine[0])
     t(f"give {given[0]} {given[1]}", as_=holder)
     assert t.deal.swapped and t.deal.taken == () and GAME.phase(t.state) == "leader"

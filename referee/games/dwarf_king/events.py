@@ -131,12 +131,7 @@ class Hand(EventType[State]):
                                     "checking (--as NAME)"),)
 
     def parse(self, state: State, args: Args) -> Event:
-        try:
-            cards = card_list(state, args.words, args.text)
-        except NotationError:  # never repeats the words: they may have been typed unseen
-            raise NotationError("`give` takes the 2 cards given back, e.g. `give K3 G7` (or "
-                                "`give` alone: they are asked unseen)", code="no-card") from None
-        return self.make(args.by, cards=sort_cards(cards))
+        return self.make(args.by, cards=sort_cards(card_list(state, args.words, args.text)))
 
     def format(self, state: State, event: Event) -> str:
         return "hand " + " ".join(sort_cards(event["cards"]))
