@@ -428,10 +428,12 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
 def _privately(table: Table, text: str, secret: str | None) -> str:
     """A private move's verb typed alone (`give`): its words are asked unseen, as a sealed
     move's secret is (SecretNeeded), then played as if typed after the verb."""
-    words = text.split()
-    verb = _verb(table.game, words[0]) if len(words) == 1 else None
-    if verb is None or not table.game.events[verb].private_text:
-        return text
+    words, game = text.split(), table.game
+    verb = _verb(game, words[0]) if len(words) == 1 else None
+    etype = game.events[verb] if verb is not None else None
+    if etype is None or not etype.private_text or \
+            (etype.phases is not None and game.phase(table.state) not in etype.phases):
+        return text  # not now: refused at once, nothing asked
     if secret is None:
         raise SecretNeeded(verb)
     return f"{text} {secret}"

@@ -199,8 +199,10 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     import sys
 
     import pexpect
+    import pytest
 
     from referee import table as sessions
+    from referee.errors import MoveError
     from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
     from tests.test_hidden_information import word
     from tests.test_table import Said
@@ -217,6 +219,9 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     holder = table.turn.players[0]
     target = next(n for n in table.state.names if n != holder)
     assert not sessions.kept(table, "give K3 K6") and sessions.kept(table, f"swap {target}")
+    with pytest.raises(MoveError) as refused:  # not its moment: refused, no card asked for
+        session.play(path, "give", holder)
+    assert refused.value.code == "wrong-phase"
     # the 2 cards taken reach the Flag Bearer's hand-over screen only (`status --for`)
     said = Said()
     known = session.load_known(path)
