@@ -692,6 +692,11 @@ class Undone:
     def known(self) -> Known:
         return Known(self.table, self.written)
 
+    @property
+    def record(self) -> dict[str, Any]:
+        """The event retracted, as the whole table may read it (`undo --json`)."""
+        return self.table.game.table_record(self.table.state, self.entry.event)
+
 
 def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
     """Move the last event to [[retracted]]. Retracting a reveal needs `force`. With `known`,

@@ -218,6 +218,28 @@ def test_a_seeded_swap_hides_the_cards_taken_and_given(cli):
     assert f"swap {target}" in cli("history").out
 
 
+def test_undoing_a_seeded_swap_or_give_names_neither_pair(cli):
+    """T1: `undo` (text and --json) takes back a give, then the swap, naming no card of either
+    pair: the retracted event is shown as the table may read it."""
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    cli("play", "special"), cli("play", "quest", "a")
+    holder = session.load(cli.path / "game.toml").turn.players[0]
+    target = next(n for n in ("Ann", "Ben", "Cat") if n != holder)
+    assert cli("play", "swap", target).status == 0
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    assert cli("play", "give", *taken).status == 0
+    said = [cli("undo", "--force", "--json").out, cli("undo", "--force").out]
+    assert cli("play", "swap", target).status == 0
+    said += [cli("undo", "--force", "--json").out]
+    assert json.loads(said[0])["retracted"]["event"] == {"by": holder, "type": "give"}
+    assert "swap" in said[1] and json.loads(said[2])["retracted"]["move"].startswith("swap ")
+    for card in taken:
+        assert not word(card).search("\n".join(said)), card
+
+
 # ---- Indistinguishable deals: what the table sees does not depend on the hidden cards -----
 
 
