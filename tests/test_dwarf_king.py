@@ -519,6 +519,10 @@ def test_goblin_swap_with_recorded_cards_keeps_knowledge():
     t("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA FlagBearerG", as_="Bruno")
     t("quest 5a", as_="Pierre")
     t.rejects("swap Pierre take K2 give D3", "swap-cards", as_="Bruno")
+    # a hand the tool did not deal: both pairs in one move, never a take alone (`give` is a
+    # --seed game's second move)
+    t.rejects("swap Pierre take K2 K3", "swap-cards", as_="Bruno")
+    t.rejects("swap Pierre give D3 D4", "swap-cards", as_="Bruno")
     t.rejects("swap Pierre take K2 G2 give D3 D4", "swap-cards", as_="Bruno")
     t.rejects("swap Pierre take K2 K3 give G3 D4", "swap-cards", as_="Bruno")
     t("swap Pierre take K2 K3 give D3 D4", as_="Bruno")

@@ -271,7 +271,7 @@ class Swap(EventType[State]):
         deal = rules.shows(state, seat, "FlagBearerG", "swaps cards with the Goblins' Flag Bearer")
         state = evolve(state, deal=deal)
         taken, given = event.get("taken"), event.get("given")
-        if taken is not None and (given is None or state.seed is not None):
+        if taken is not None and state.seed is not None:
             # the take; the give is the next move (`give`), or, in a log written before they
             # were two moves, in this event: checked as the give is, in the same words
             state = rules.goblin_take(state, seat, target,

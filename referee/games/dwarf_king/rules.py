@@ -384,11 +384,9 @@ def goblin_take(state: State, seat: int, target: int, taken: tuple[str, ...]) ->
     The table no longer knows where the cards it saw in `target`'s hand went."""
     deal = state.deal
     mine, theirs = deal.slots[seat], deal.slots[target]
-    seen = frozenset() if state.seed is not None else frozenset(taken)  # typed at the table
-    mine = evolve(mine, size=mine.size + 2, known=mine.known | set(taken),
-                  shown=mine.shown | seen)
+    mine = evolve(mine, size=mine.size + 2, known=mine.known | set(taken))
     theirs = evolve(theirs, size=theirs.size - 2, known=theirs.known - set(taken),
-                    shown=theirs.shown - set(taken) if seen else frozenset())
+                    shown=frozenset())
     deal = deal.with_slot(seat, mine).with_slot(target, theirs)
     return evolve(state, deal=evolve(deal, taken=tuple(taken), taken_from=target))
 
@@ -400,11 +398,8 @@ def goblin_give(state: State, seat: int, given: tuple[str, ...]) -> State:
     assert deal.taken_from is not None
     target = deal.taken_from
     mine, theirs = deal.slots[seat], deal.slots[target]
-    seen = frozenset() if state.seed is not None else frozenset(given)  # typed at the table
-    mine = evolve(mine, size=mine.size - 2, known=mine.known - set(given),
-                  shown=mine.shown - seen if seen else frozenset())
-    theirs = evolve(theirs, size=theirs.size + 2, known=theirs.known | set(given),
-                    shown=theirs.shown | seen)
+    mine = evolve(mine, size=mine.size - 2, known=mine.known - set(given), shown=frozenset())
+    theirs = evolve(theirs, size=theirs.size + 2, known=theirs.known | set(given))
     deal = deal.with_slot(seat, mine).with_slot(target, theirs)
     return evolve(state, deal=evolve(deal, swapped=True, taken=(), taken_from=None))
 
