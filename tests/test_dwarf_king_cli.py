@@ -226,7 +226,10 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     said = Said()
     known = session.load_known(path)
     outcome = sessions.answer(path, known, f"swap {target}", said)
-    taken = session.load(path).state.deal.taken
+    giving = session.load(path)
+    taken = giving.state.deal.taken
+    # the give typed without its verb (the moment makes it clear) is not kept either
+    assert not sessions.kept(giving, " ".join(taken)) and not sessions.kept(giving, "give")
     public = "\n".join(said.lines) + capsys.readouterr().out
     assert "status --for" in public and not any(word(card).search(public) for card in taken)
     sessions.answer(path, outcome.known, f"status --for {holder}", said)
