@@ -621,7 +621,7 @@ def undo(ctx: typer.Context,
     undone = session.undo(log_path(ctx), force)
     if as_json:
         out_json({"retracted": {"seq": undone.entry.seq, "move": undone.text,
-                                "event": undone.entry.event.record()},
+                                "event": undone.record},
                   "events": len(undone.table.log.entries), "finished": undone.table.finished,
                   "next": next_json(undone.table)})
         return

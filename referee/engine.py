@@ -297,6 +297,9 @@ class EventType(Generic[S]):
     verbs: ClassVar[tuple[str, ...] | None] = None  # words that introduce it; None: (name,)
     forms: ClassVar[tuple[tuple[str, str], ...]] = ()  # (syntax, meaning) for the reference
     sealed: ClassVar[bool] = False  # carries a sealed secret (see referee.seals)
+    # What its player types is theirs alone (cards handed over face down): a table session's
+    # history (Up-arrow, its file) never keeps the line, as it never keeps a sealed move's.
+    private_text: ClassVar[bool] = False
 
     def make(self, by: str | None, **fields: Any) -> Event:
         return Event.make(self.name, by, **fields)

@@ -407,6 +407,7 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
         table, data = current.table, current.data
         game = table.game
         refuse_if_over(game, table.state)
+        text = _privately(table, text, secret)
         at = logfile.now()
         move = check_typed(table, text, as_name, at,
                            seal=lambda here, event: _sealed(here, event, secret))
@@ -422,6 +423,20 @@ def play(path: Path, text: str, as_name: str | None = None, note: str | None = N
             else game.events[move.event.type].secret(table.state, secret)
         return Played(table, after, move.event, game.describe(table.state, move.event, move.state),
                       game.notices(move.state)[old:], move.receipt, move.drawn, data, typed)
+
+
+def _privately(table: Table, text: str, secret: str | None) -> str:
+    """A private move's verb typed alone (`give`): its words are asked unseen, as a sealed
+    move's secret is (SecretNeeded), then played as if typed after the verb."""
+    words, game = text.split(), table.game
+    verb = _verb(game, words[0]) if len(words) == 1 else None
+    etype = game.events[verb] if verb is not None else None
+    if etype is None or not etype.private_text or \
+            (etype.phases is not None and game.phase(table.state) not in etype.phases):
+        return text  # not now: refused at once, nothing asked
+    if secret is None:
+        raise SecretNeeded(verb)
+    return f"{text} {secret}"
 
 
 @value
@@ -676,6 +691,11 @@ class Undone:
     @property
     def known(self) -> Known:
         return Known(self.table, self.written)
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The event retracted, as the whole table may read it (`undo --json`)."""
+        return self.table.game.table_record(self.table.state, self.entry.event)
 
 
 def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:

@@ -168,11 +168,16 @@ def split(line: str) -> list[str]:
 
 
 def kept(table: session.Table, line: str) -> bool:
-    """Whether a line may go into the history: never a sealed move's (whatever it holds)."""
+    """Whether a line may go into the history: never a sealed move's (whatever it holds), nor
+    one whose words are its player's alone (the cards a Flag Bearer gives back)."""
     game = table.game
+    now = game.phase(table.state)
+    if any(etype.private_text and (etype.phases is None or now in etype.phases)
+           for etype in game.events):
+        return False  # typed now, a line may be that move without its verb (`K3 G7`)
     for word in line.replace(":", " ").split():
         verb = session._verb(game, word)
-        if verb is not None and game.events[verb].sealed:
+        if verb is not None and (game.events[verb].sealed or game.events[verb].private_text):
             return False
     return True
 

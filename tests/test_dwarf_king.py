@@ -1,5 +1,6 @@
 """The Dwarf King at the table: each rule, special card and ruling, through the game protocol."""
 
+import re
 
 import pytest
 
@@ -7,7 +8,7 @@ from referee.engine import Player, apply_event
 from referee.errors import AmbiguousMove, IllegalMove, NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.dwarf_king import GAME
-from referee.games.dwarf_king.components import CARDS, SPECIALS, deck, hand_size
+from referee.games.dwarf_king.components import CARDS, SPECIALS, deck, hand_size, sort_cards
 from referee.games.dwarf_king.notation import parse_card
 from referee.games.dwarf_king.rules import trick_winner
 from referee.games.dwarf_king.scoring import hand_points
@@ -518,6 +519,10 @@ def test_goblin_swap_with_recorded_cards_keeps_knowledge():
     t("hand D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA FlagBearerG", as_="Bruno")
     t("quest 5a", as_="Pierre")
     t.rejects("swap Pierre take K2 give D3", "swap-cards", as_="Bruno")
+    # a hand the tool did not deal: both pairs in one move, never a take alone (`give` is a
+    # --seed game's second move)
+    t.rejects("swap Pierre take K2 K3", "swap-cards", as_="Bruno")
+    t.rejects("swap Pierre give D3 D4", "swap-cards", as_="Bruno")
     t.rejects("swap Pierre take K2 G2 give D3 D4", "swap-cards", as_="Bruno")
     t.rejects("swap Pierre take K2 K3 give G3 D4", "swap-cards", as_="Bruno")
     t("swap Pierre take K2 K3 give D3 D4", as_="Bruno")
@@ -729,32 +734,79 @@ def test_druid_trade_and_pass_events_from_a_log_are_checked():
 SEED_WITH_GOBLIN_SWAP = 8  # its first hand has the Flag Bearer (Goblins)
 
 
-def test_seeded_swap_needs_the_cards_given_and_fills_those_taken():
+def _seeded_swap_table():
     t = Table(seed=SEED_WITH_GOBLIN_SWAP)
     t("special")
     assert t.deal.special == "FlagBearerG"
     t("quest a")
     (holder,) = GAME.to_act(t.state).players
     target = next(n for n in t.state.names if n != holder)
-    with pytest.raises(IllegalMove) as caught:
-        t(f"swap {target}", as_=holder)
-    assert caught.value.code == "swap-cards"
+    return t, holder, target
+
+
+def test_seeded_swap_takes_first_and_refuses_cards_typed_with_it_in_one_sentence():
+    """T1: the Flag Bearer names nothing before seeing the 2 cards the tool took; cards typed
+    with `swap` are refused in the same words whatever they are (held, lacking, taken)."""
+    t, holder, target = _seeded_swap_table()
+    mine = sorted(t.deal.slots[t.state.seat(holder)].known - {"FlagBearerG"})
+    theirs = sorted(t.deal.slots[t.state.seat(target)].known)
+    lacked = [c for c in sorted(t.deal.deck(3)) if c not in theirs and c not in mine]
+    said = {t.rejects(f"swap {target} {words}", "swap-cards", as_=holder).message
+            for words in (f"give {mine[0]} {mine[1]}", f"give {mine[0]} {lacked[0]}",
+                          f"give {theirs[0]} {mine[0]}", f"give {lacked[0]} {lacked[1]}",
+                          f"take {theirs[0]} {theirs[1]} give {mine[0]} {mine[1]}",
+                          f"take {lacked[0]} {lacked[1]} give {mine[0]} {mine[1]}")}
+    assert said == {f"the tool takes the 2 cards from {target}: type `swap {target}`; the Flag "
+                    "Bearer reads them alone, then gives 2 back with `give CARD CARD`"}
+    t(f"swap {target}", as_=holder)
+    taken = t.deal.taken
+    assert len(taken) == 2 and set(taken) <= set(theirs) and GAME.phase(t.state) == "give"
+    assert set(taken) <= t.deal.slots[t.state.seat(holder)].known
+    assert t.deal.slots[t.state.seat(holder)].size == 15
+    # the table's view and the target's: the phase, never the cards taken
+    for who in (None, target):
+        view = GAME.view(t.state, who)
+        assert view.deal.taken == () and GAME.phase(view) == "give"
+    assert GAME.view(t.state, holder).deal.taken == taken
+
+
+def test_seeded_give_refusals_are_one_sentence_and_the_table_never_sees_the_cards():
+    t, holder, target = _seeded_swap_table()
+    t(f"swap {target}", as_=holder)
     mine = sorted(t.deal.slots[t.state.seat(holder)].known)
-    e = GAME.parse(t.state, f"swap {target} give {mine[0]} {mine[1]}", holder)
-    assert len(e["taken"]) == 2
-    wrong = [c for c in sorted(t.deal.slots[t.state.seat(target)].known) if c not in e["taken"]]
-    t.rejects(f"swap {target} take {wrong[0]} {wrong[1]} give {mine[0]} {mine[1]}", "seed-mismatch",
-              as_=holder)
-    t.rejects(f"swap {target} take {e['taken'][0]} {e['taken'][1]}", "swap-cards", as_=holder)
-    # Cards the target holds or lacks: the same words, so a typed `take` never tells the table
-    # what the target's dealt hand holds (R-21).
-    lacked = [c for c in sorted(t.deal.deck(3)) if c not in t.deal.slots[t.state.seat(target)].known
-              and c not in mine]
-    said = {t.rejects(f"swap {target} take {pair[0]} {pair[1]} give {mine[0]} {mine[1]}",
-                      "seed-mismatch", as_=holder).message for pair in (wrong, lacked)}
-    assert len(said) == 1
-    t(f"swap {target} give {mine[0]} {mine[1]}", as_=holder)
-    assert all(slot.complete for slot in t.deal.slots)
+    theirs = sorted(t.deal.slots[t.state.seat(target)].known)
+    pairs = ((mine[0], theirs[0]), (theirs[0], theirs[1]), (theirs[1], mine[1]))
+    for pair in pairs:  # a card of the Flag Bearer's with one he lacks: the same as two lacked
+        refusal = t.rejects(f"give {pair[0]} {pair[1]}", "not-given-now", as_=holder,
+                            rule="R-22")
+        assert refusal.message == (f"{holder} cannot give those 2 cards back; why stays with "
+                                   f"{holder}'s hidden hand")  # no card: typed unseen, maybe
+    t.rejects(f"give {mine[0]} {mine[0]}", "swap-cards", as_=holder)
+    with pytest.raises(NotationError) as caught:  # words typed unseen are never repeated
+        t(f"give {mine[0]} {mine[1]}x", as_=holder)
+    assert mine[0] not in caught.value.message and "asked unseen" in caught.value.message
+    given = (t.deal.taken[0], mine[-1] if mine[-1] not in t.deal.taken else mine[0])
+    t(f"give {given[0]} {given[1]}", as_=holder)
+    assert t.deal.swapped and t.deal.taken == () and GAME.phase(t.state) == "leader"
+    assert set(given) <= t.deal.slots[t.state.seat(target)].known
+    assert all(slot.complete and slot.size == 13 for slot in t.deal.slots)
+    public = GAME.view(t.state).deal  # neither hand shows a card given or kept
+    assert not any(card in slot.known for slot in public.slots for card in given)
+    assert "FlagBearerG" not in public.slots[t.state.seat(holder)].known
+
+
+def test_a_seeded_swap_logged_in_one_event_still_replays():
+    """Logs written before the take and the give were two moves (`swap NAME take C C give C C`
+    in one event) replay to the same hands, the cards given still hidden from the table."""
+    t, holder, target = _seeded_swap_table()
+    taken = list(GAME.parse(t.state, f"swap {target}", holder)["taken"])
+    mine = sorted(t.deal.slots[t.state.seat(holder)].known - {"FlagBearerG"})
+    make = type(t.events[0]).make
+    after = apply_event(GAME, t.state, make("swap", holder, target=target, taken=taken,
+                                            given=mine[:2]), t.players)
+    assert set(mine[:2]) <= after.deal.slots[t.state.seat(target)].known
+    assert not set(mine[:2]) & GAME.view(after).deal.slots[t.state.seat(target)].known
+    assert GAME.phase(after) == "leader"
 
 
 def test_seeded_quest_tile_is_checked():
@@ -984,3 +1036,36 @@ def test_a_dealt_hand_refuses_only_illegal_cards_and_says_why_only_from_the_tabl
                 assert card in legal, (who, card)
         t(sorted(legal)[0])
     assert uniform > 100  # the hidden hands were put to the test
+
+
+def test_a_game_stopped_mid_hand_shows_that_hand_so_far_on_the_sheet():
+    """B9: the table stops a --seed game in its first hand: the sheet shows that hand as it
+    stood (quest, special card, tricks won, points so far, the tricks as played), outside the
+    totals, and no card nobody played."""
+    t = Table(seed=5)
+    t("special")
+    t("quest a", as_=GAME.to_act(t.state).players[0])
+    t("leader", as_=GAME.to_act(t.state).players[0])
+    for _ in range(7):  # two tricks and a card of the third
+        event = GAME.legal(t.state)[0]
+        t.state = apply_event(GAME, t.state, event, t.players)
+    t("end pizza")
+    deal = t.deal
+    sheet = GAME.score(t.state)
+    assert all(total == 0 for total in (row.total for row in sheet.rows))
+    text = render_text(sheet, width=120)
+    label = f"{deal.quest[0]}{deal.quest[1]}"
+    assert f"\n1 (so far)  {label} " in text and "not in the totals" in text
+    points = hand_points(deal, 3, 2011)
+    won = [sum(1 for tr in deal.tricks if tr.winner == s) for s in range(3)]
+    for w, p in zip(won, points):
+        assert f"{w}t: {p}" in text
+    names = t.state.names
+    for trick in deal.tricks:
+        cards = " ".join(f"{names[s]}:{c}" for s, c in trick.plays)
+        assert re.search(rf"^{trick.number} +{cards} +{names[trick.winner]}$", text, re.M)
+    (seat, card), = deal.plays
+    assert f"{names[seat]}:{card}" in text and "(unfinished)" in text
+    played = {c for tr in deal.tricks for c in tr.cards} | {card}
+    held = {c for slot in deal.slots for c in slot.known} - played - {deal.special}
+    assert not any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", text) for c in held)

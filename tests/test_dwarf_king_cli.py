@@ -187,3 +187,76 @@ def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
     assert set(mine) >= {c for c in bens if CARDS[c].suit == "Knights"}
     assert held_other not in mine
 
+
+
+def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_line(tmp_path,
+                                                                                   capsys):
+    """T1: in a table session the 2 cards taken are shown on the Flag Bearer's hand-over
+    screen only (`status --for`); the 2 he gives back are typed there, and the session keeps
+    `swap NAME` in its history (Up-arrow, its file) but never the `give` line."""
+    import io
+    import subprocess
+    import sys
+
+    import pexpect
+    import pytest
+
+    from referee import table as sessions
+    from referee.errors import MoveError
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_hidden_information import word
+    from tests.test_table import Said
+    from tests.test_table_terminal import TIMEOUT, environment, start
+
+    path = tmp_path / "game.toml"
+    for args in (["new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+                  str(SEED_WITH_GOBLIN_SWAP)], ["play", "special"], ["play", "quest", "a"]):
+        done = subprocess.run([sys.executable, "-m", "referee", "--log", str(path), *args],
+                              env=environment(tmp_path), capture_output=True, text=True,
+                              timeout=TIMEOUT)
+        assert done.returncode == 0, done.stderr
+    table = session.load(path)
+    holder = table.turn.players[0]
+    target = next(n for n in table.state.names if n != holder)
+    assert not sessions.kept(table, "give K3 K6") and sessions.kept(table, f"swap {target}")
+    with pytest.raises(MoveError) as refused:  # not its moment: refused, no card asked for
+        session.play(path, "give", holder)
+    assert refused.value.code == "wrong-phase"
+    # the 2 cards taken reach the Flag Bearer's hand-over screen only (`status --for`)
+    said = Said()
+    known = session.load_known(path)
+    outcome = sessions.answer(path, known, f"swap {target}", said)
+    giving = session.load(path)
+    taken = giving.state.deal.taken
+    # the give typed without its verb (the moment makes it clear) is not kept either
+    assert not sessions.kept(giving, " ".join(taken)) and not sessions.kept(giving, "give")
+    public = "\n".join(said.lines) + capsys.readouterr().out
+    assert "status --for" in public and not any(word(card).search(public) for card in taken)
+    sessions.answer(path, outcome.known, f"status --for {holder}", said)
+    (player, text), = said.secrets
+    assert player == holder and f"Taken from {target}: {' '.join(taken)}" in text
+    sessions.answer(path, outcome.known, "status", said)
+    public = "\n".join(said.lines) + capsys.readouterr().out
+    assert "gives 2 cards back" in public and not any(word(card).search(public) for card in taken)
+    session.undo(path, force=True)
+    child = start(tmp_path, path, columns=120)
+    child.expect_exact(" > ")
+    child.sendline(f"swap {target}")
+    child.expect_exact("gives 2 cards back")
+    child.expect_exact(" > ")
+    taken = session.load(path).state.deal.taken
+    heard = child.logfile_read = io.StringIO()
+    child.sendline("give")  # the verb alone: the 2 cards are asked unseen
+    child.expect_exact("Secret (not shown): ")
+    child.sendline(f"{taken[0]} {taken[1]}")
+    child.expect_exact("face down")
+    child.expect_exact(" > ")
+    child.logfile_read = None
+    assert not any(word(card).search(heard.getvalue()) for card in taken)
+    assert tuple(logfile.read(path).entries[-1].event["cards"]) == tuple(taken)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    (history,) = (tmp_path / "state" / "referee" / "history").iterdir()
+    kept = history.read_text(encoding="utf-8")
+    assert f"swap {target}" in kept and "quit" in kept
+    assert "give" not in kept and taken[0] not in kept and taken[1] not in kept

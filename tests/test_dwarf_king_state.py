@@ -9,7 +9,7 @@ from referee.values import fields
 def test_the_positional_builders_know_every_field() -> None:
     assert [f.name for f in fields(Deal)] == [
         "number", "dealer", "special", "quest", "swapped", "leader", "slots", "tricks", "plays",
-        "pending", "pending_seat"]
+        "pending", "pending_seat", "taken", "taken_from"]
     assert [f.name for f in fields(State)] == [
         "names", "edition", "seed", "deal", "results", "notices", "over", "stopped"]
 

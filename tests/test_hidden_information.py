@@ -183,7 +183,10 @@ def test_a_players_own_view_shows_their_hand(cli):
     assert holder in hands and "any unplayed card" in cli("options").out
 
 
-def test_a_seeded_swap_hides_the_cards_the_tool_took(cli):
+def test_a_seeded_swap_hides_the_cards_taken_and_given(cli):
+    """T1: the tool takes the 2 cards, shown to the Flag Bearer alone (`status --for`); he gives
+    2 back after seeing them; no public channel names either pair: play's text and --json,
+    history (text, --json), status, options, the sheet."""
     from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
 
     assert cli("new", "dwarf-king", "-p", "Pierre", "-p", "Bruno", "-p", "Catie", "--seed",
@@ -192,17 +195,49 @@ def test_a_seeded_swap_hides_the_cards_the_tool_took(cli):
     table = session.load(cli.path / "game.toml")
     holder = table.turn.players[0]
     target = next(n for n in table.state.names if n != holder)
-    mine = sorted(table.state.deal.slots[table.state.seat(holder)].known - {"FlagBearerG"})
-    assert "swap NAME give CARD CARD" in cli("options").out
-    result = cli("play", "swap", target, "give", mine[0], mine[1], "--json", "--as", holder)
+    kept = sorted(table.state.deal.slots[table.state.seat(holder)].known - {"FlagBearerG"})
+    assert "give CARD CARD" in cli("options").out
+    before = (cli.path / "game.toml").read_bytes()
+    refused = cli("play", "swap", target, "give", kept[0], kept[1], "--as", holder)
+    assert refused.status == 1 and (cli.path / "game.toml").read_bytes() == before
+    result = cli("play", "swap", target, "--json", "--as", holder)
     assert result.status == 0, result.err
-    data = json.loads(result.out)
-    assert "taken" not in data["event"] and data["move"].startswith(f"swap {target} give ")
-    assert set(data["move"].split()[3:]) == {mine[0], mine[1]}
-    log = logfile.read(cli.path / "game.toml")
-    taken = log.entries[-1].event["taken"]
-    history = cli("history").out + cli("history", "--json").out + cli("status").out
-    assert not any(word(card).search(history) for card in taken)
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    own = cli("status", "--for", holder).out
+    assert f"Taken from {target}: {' '.join(taken)}" in own
+    given = [taken[0], kept[0]]
+    public = [result.out, cli("status").out, cli("options").out, cli("status", "--json").out]
+    result = cli("play", "give", *given, "--json", "--as", holder)
+    assert result.status == 0, result.err
+    assert json.loads(result.out)["move"] == "give 2 cards back"
+    public += [result.out, cli("history").out, cli("history", "--json").out, cli("status").out,
+               cli("status", "--json").out, cli("scoresheet").out, cli("options").out]
+    text = "\n".join(public)
+    for card in {*taken, *given}:
+        assert not word(card).search(text), card
+    assert f"swap {target}" in cli("history").out
+
+
+def test_undoing_a_seeded_swap_or_give_names_neither_pair(cli):
+    """T1: `undo` (text and --json) takes back a give, then the swap, naming no card of either
+    pair: the retracted event is shown as the table may read it."""
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    cli("play", "special"), cli("play", "quest", "a")
+    holder = session.load(cli.path / "game.toml").turn.players[0]
+    target = next(n for n in ("Ann", "Ben", "Cat") if n != holder)
+    assert cli("play", "swap", target).status == 0
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    assert cli("play", "give", *taken).status == 0
+    said = [cli("undo", "--force", "--json").out, cli("undo", "--force").out]
+    assert cli("play", "swap", target).status == 0
+    said += [cli("undo", "--force", "--json").out]
+    assert json.loads(said[0])["retracted"]["event"] == {"by": holder, "type": "give"}
+    assert "swap" in said[1] and json.loads(said[2])["retracted"]["move"].startswith("swap ")
+    for card in taken:
+        assert not word(card).search("\n".join(said)), card
 
 
 # ---- Indistinguishable deals: what the table sees does not depend on the hidden cards -----

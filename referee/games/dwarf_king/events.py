@@ -5,6 +5,7 @@ effect and the moves it offers. Events of one hand, in order:
   hand      optional: a player enters their hand (full knowledge)  `hand K2 K7 DQ ...`
   quest     the holder of the 5 of Knights draws a tile, picks a side `quest 4a`
   swap      the Goblins' Flag Bearer takes 2 cards, gives 2         `swap Bob`
+  give      (a hand the tool dealt) the 2 cards he gives back       `give K3 G7`
   leader    the holder of the 5 of Goblins shows it                `leader`
   play      a card played to the trick                             `K7`
   trade     the Druid's player swaps hands with another player     `trade Bob`
@@ -39,6 +40,7 @@ from referee.games.dwarf_king.notation import (
     split_keywords,
 )
 from referee.games.dwarf_king.rules import (
+    GIVE,
     LEADER,
     PASS,
     PLAY,
@@ -222,8 +224,11 @@ class Swap(EventType[State]):
     doc = "the Goblins' Flag Bearer: take 2 random cards from target, give 2"
     fields = {"target": "str", "taken": "str[]", "given": "str[]"}
     field_docs = {"target": "the player the 2 cards are taken from",
-                  "taken": "the 2 cards taken, when known",
-                  "given": "the 2 cards given back, when known"}
+                  "taken": "the 2 cards taken, when known (in a --seed game, those the tool "
+                           "took; the give event then records the 2 given back)",
+                  "given": "the 2 cards given back, when typed with the swap (logs of a "
+                           "--seed game written before give was a move of its own hold them "
+                           "here too)"}
     optional = frozenset({"taken", "given"})
     reveal = True
     phases = frozenset({SWAP})
@@ -233,16 +238,29 @@ class Swap(EventType[State]):
     def parse(self, state: State, args: Args) -> Event:
         groups = split_keywords(args.words, ("take", "give"))
         target = player_named(state, groups.get("", []), args.text)
+        if state.seed is not None:
+            return self._seeded(state, args, target, groups)
         taken = card_list(state, groups["take"], args.text) if "take" in groups else None
         given = card_list(state, groups["give"], args.text) if "give" in groups else None
-        if taken is None and given is not None and state.seed is not None and \
-                args.by is not None:
-            taken = list(seeded_taken(state, state.seat(target)))
         return self.make(args.by, target=target,
                          taken=sort_cards(taken) if taken is not None else None,
                          given=sort_cards(given) if given is not None else None)
 
+    def _seeded(self, state: State, args: Args, target: str, groups: dict[str, list[str]]) \
+            -> Event:
+        """In a hand the tool dealt, the tool takes the 2 cards (shown to the Flag Bearer
+        alone) and he gives 2 back after seeing them, with `give`: cards typed here, whatever
+        they are, are refused in the same words, so that no refusal tells a hand (R-21)."""
+        if "take" in groups or "give" in groups:
+            raise IllegalMove(f"the tool takes the 2 cards from {target}: type `swap {target}`; "
+                              "the Flag Bearer reads them alone, then gives 2 back with "
+                              "`give CARD CARD`", code="swap-cards", rule="Flag Bearer (Goblins)")
+        taken = None if args.by is None else list(seeded_taken(state, state.seat(target)))
+        return self.make(args.by, target=target, taken=taken)
+
     def format(self, state: State, event: Event) -> str:
+        if event.get("taken") is not None and event.get("given") is None:
+            return f"swap {event['target']}"  # the tool took them: `play` fills them in again
         cards = (f" take {' '.join(event['taken'])} give {' '.join(event['given'])}"
                  if event.get("taken") is not None else "")
         return f"swap {event['target']}{cards}"
@@ -253,14 +271,22 @@ class Swap(EventType[State]):
         deal = rules.shows(state, seat, "FlagBearerG", "swaps cards with the Goblins' Flag Bearer")
         state = evolve(state, deal=deal)
         taken, given = event.get("taken"), event.get("given")
+        if taken is not None and state.seed is not None:
+            # the take; the give is the next move (`give`), or, in a log written before they
+            # were two moves, in this event: checked as the give is, in the same words
+            state = rules.goblin_take(state, seat, target,
+                                      rules.check_taken(state, target, tuple(taken)))
+            if given is None:
+                return state
+            return rules.goblin_give(state, seat, rules.check_given(state, seat, tuple(given)))
         if (taken is None) != (given is None):
             raise IllegalMove("record both the 2 cards taken and the 2 given, or neither",
                               code="swap-cards", rule="Flag Bearer (Goblins)")
         if taken is not None:
             taken, given = rules.check_swap_cards(state, seat, target, tuple(taken), tuple(given))
         elif state.seed is not None:
-            raise IllegalMove("the tool knows the hands: say which 2 cards you give back "
-                              f"(`swap {state.names[target]} give CARD CARD`)", code="swap-cards",
+            raise IllegalMove("the tool knows the hands: it takes the 2 cards itself "
+                              f"(`swap {state.names[target]}`)", code="swap-cards",
                               rule="Flag Bearer (Goblins)")
         return rules.goblin_swap(state, seat, target, taken, given)
 
@@ -273,10 +299,45 @@ class Swap(EventType[State]):
                 if state.seed is None or not state.deal.slots[target].complete:
                     yield self.make(name, target=other)  # (the table's view of a tool deal)
                     continue
-                taken = seeded_taken(state, target)
-                pool = sort_cards((state.deal.slots[seat].known | {"FlagBearerG"}) | set(taken))
-                for given in itertools.combinations(pool, 2):
-                    yield self.make(name, target=other, taken=list(taken), given=list(given))
+                yield self.make(name, target=other, taken=list(seeded_taken(state, target)))
+
+
+class Give(EventType[State]):
+    name = "give"
+    doc = "the Goblins' Flag Bearer gives 2 cards back (a hand the tool dealt)"
+    fields = {"cards": "str[]"}
+    field_docs = {"cards": "the 2 cards given back, never shown to the table"}
+    reveal = True
+    private_text = True
+    phases = frozenset({GIVE})
+    forms = (("give [C C]", "in a --seed game, after `swap NAME`: the 2 cards the Flag Bearer "
+                            "gives back, chosen after reading the 2 taken (`status --for "
+                            "NAME`); `give` alone asks for them unseen"),)
+
+    def parse(self, state: State, args: Args) -> Event:
+        try:
+            cards = card_list(state, args.words, args.text)
+        except NotationError:  # never repeats the words: they may have been typed unseen
+            raise NotationError("`give` takes the 2 cards given back, e.g. `give K3 G7` (or "
+                                "`give` alone: they are asked unseen)", code="no-card") from None
+        return self.make(args.by, cards=sort_cards(cards))
+
+    def format(self, state: State, event: Event) -> str:
+        return f"give {' '.join(event['cards'])}"
+
+    def apply(self, state: State, event: Event) -> State:
+        seat = rules.seat_of(state, event)
+        given = rules.check_given(state, seat, tuple(event["cards"]))
+        return rules.goblin_give(state, seat, given)
+
+    def moves(self, state: State) -> Iterator[Event]:
+        """Every 2 cards of the Flag Bearer's hand, when it is known (his own view): the
+        table's view offers none (`legal_note` says what to type)."""
+        for name in rules.to_act(state).players:
+            slot = state.deal.slots[state.seat(name)]
+            if slot.complete:
+                for given in itertools.combinations(sort_cards(slot.known), 2):
+                    yield self.make(name, cards=list(given))
 
 
 class Leader(EventType[State]):
@@ -460,4 +521,5 @@ class Sorcerer(EventType[State]):
                 yield self.make(state.names[seat], card=card)
 
 
-EVENTS = Events(Special(), Hand(), Quest(), Swap(), Leader(), Play(), Trade(), Pass(), Sorcerer(), End())
+EVENTS = Events(Special(), Hand(), Quest(), Swap(), Give(), Leader(), Play(), Trade(), Pass(),
+                Sorcerer(), End())

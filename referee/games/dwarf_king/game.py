@@ -35,6 +35,7 @@ class DwarfKing(Game[State]):
         Phase(rules.QUEST, "players may enter their hands; the holder of the 5 of Knights "
                            "chooses the quest"),
         Phase(rules.SWAP, "the Goblins' Flag Bearer takes 2 cards and gives 2"),
+        Phase(rules.GIVE, "the Flag Bearer gives 2 cards back (a hand the tool dealt)"),
         Phase(rules.LEADER, "the holder of the 5 of Goblins shows it"),
         Phase(rules.PLAY, "the tricks; the Sorcerer between two of them"),
         Phase(rules.TRADE, "the Druid's player swaps hands with another player"),
@@ -94,8 +95,12 @@ class DwarfKing(Game[State]):
             playable = [e["card"] for e in listed if e.type == "play"]
             return texts.not_playable_note(state, playable)
         if rules.phase(state) == rules.SWAP and state.seed is not None:
-            return ("the tool takes the 2 random cards; name the 2 given back: "
-                    "`swap NAME give CARD CARD`")
+            return ("the tool takes the 2 random cards and shows them to the Flag Bearer alone; "
+                    "then he gives 2 back: `give CARD CARD`")
+        if rules.phase(state) == rules.GIVE and not listed:
+            giver = rules.to_act(state).players[0]
+            return (f"{giver} gives 2 cards back: `give CARD CARD`; {giver} alone reads the "
+                    f"cards {giver} holds with `options --for {giver}`")
         return ""
 
     def view(self, state: State, player: str | None = None) -> State:
@@ -109,21 +114,24 @@ class DwarfKing(Game[State]):
                 return "special"
             if event.type == "quest":
                 return f"quest {event['side']}"
-            if event.type == "swap" and event.get("taken") is not None:
-                return f"swap {event['target']} give {' '.join(event['given'])}"
         return self.format(state, event)
 
     def table_text(self, state: State, event: Event) -> str:
-        """In a --seed game the tool takes the Flag Bearer's 2 random cards: the table never
-        reads which (the cards given back were typed at the table)."""
-        if state.seed is not None and event.type == "swap" and event.get("taken") is not None:
-            return f"swap {event['target']} give {' '.join(event['given'])}"
+        """In a --seed game the tool takes the Flag Bearer's 2 random cards and he gives 2
+        back face down: the table reads neither pair."""
+        if state.seed is not None and event.type == "swap":
+            return f"swap {event['target']}"
+        if event.type == "give":
+            return "give 2 cards back"
         return self.format(state, event)
 
     def table_record(self, state: State, event: Event) -> dict[str, Any]:
         record = event.record()
         if state.seed is not None and event.type == "swap":
             record.pop("taken", None)
+            record.pop("given", None)
+        if event.type == "give":
+            record.pop("cards", None)
         return record
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:

@@ -1,5 +1,5 @@
 """The Dwarf King as the referee enforces it (../shared/rules/dwarf-king.md): the rules by section,
-one section per special card, the quest tiles, and the rulings R-1..R-21. Every refusal cites one
+one section per special card, the quest tiles, and the rulings R-1..R-23. Every refusal cites one
 of these ids."""
 
 from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2011
@@ -113,6 +113,26 @@ RULEBOOK = Rulebook(
              "physical table, never whether the hand lacks it or holds the led suit. Its player "
              "reads their legal cards alone with `options --for NAME`. A refusal the table's own "
              "knowledge gives (a card shown, a hand typed in front of everyone) says why."),
+        Rule("R-22", "The Goblins' Flag Bearer in a hand the tool dealt: the swap is two "
+             "moves. `swap NAME`: the tool takes the 2 random cards, shown to the Flag Bearer "
+             "alone (`status --for NAME`); then `give CARD CARD`: the 2 he gives back, any 2 of "
+             "his hand (the 2 taken included), chosen after reading them; `give` alone asks "
+             "for them unseen. Only he and NAME see the cards: play, history, status, --json "
+             "and the sheet say `swap NAME` and `give 2 cards back`, and a table session does "
+             "not keep a give line in its history. The log records both pairs, so that a "
+             "replay checks them. Cards typed with `swap` are refused whatever they are, and "
+             "a refused give is refused in one sentence that names no card, whatever the "
+             "reason (R-21)."),
+        Rule("R-23", "What a refusal cannot hide: that the card goes back. A card refused at a "
+             "lead, where any held card may be led but for the specials' own limits (the "
+             "Mummy, the Puppeteer, Excalibur, the Sorcerer, shown to everyone in `rules`), "
+             "tells the table that the hand does not hold it; a refused follow, that the hand "
+             "lacks it or holds the led suit; a refused give, that the Flag Bearer lacks one of "
+             "the two. The tool hides why (R-21), every card nobody typed, and the hands it "
+             "dealt; it cannot tell who is typing. So a hand's moves are typed by its player "
+             "only, as at a table where nobody plays a card from another's hand: a move typed "
+             "for another player and accepted is recorded, shown to all, and taken back only "
+             "with `undo --force`."),
     ),
     notation="Cards: a suit letter and a rank: K Knights, D Dwarves, G Goblins; 2-10, J, Q, K, A "
              "(K7 = 7 of Knights, DQ = Queen of Dwarves, GA = Champion of Goblins; 7K and QD "

@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # only seeded and random play use it
 
 FOLLOW = "Follow suit"
 T = TypeVar("T")
-SPECIAL, QUEST, SWAP, LEADER, PLAY, TRADE, PASS, OVER = (
-    "special", "quest", "swap", "leader", "play", "trade", "pass", "over")
+SPECIAL, QUEST, SWAP, GIVE, LEADER, PLAY, TRADE, PASS, OVER = (
+    "special", "quest", "swap", "give", "leader", "play", "trade", "pass", "over")
 
 # --------------------------------------------------------------------------------------------
 # The moment of a hand
@@ -49,7 +49,7 @@ def phase(state: State) -> str:
     if deal.quest is None:
         return "quest"
     if deal.special == "FlagBearerG" and not deal.swapped:
-        return "swap"
+        return "swap" if deal.taken_from is None else "give"
     if deal.leader is None:
         return "leader"
     if deal.pending:
@@ -154,7 +154,7 @@ def where_is(state: State, card: str, holder: int) -> str:
     return "another player's hand"
 
 
-AWAITED = {QUEST: QUEST_CARD, SWAP: "FlagBearerG", LEADER: LEADER_CARD}
+AWAITED = {QUEST: QUEST_CARD, SWAP: "FlagBearerG", GIVE: "FlagBearerG", LEADER: LEADER_CARD}
 
 
 def public_deal(deal: Deal, awaited: str | None = None, own: int | None = None) -> Deal:
@@ -193,6 +193,8 @@ def table_view(state: State, player: str | None = None) -> State:
         return state
     own = state.seat(player) if player in state.names else None
     deal = public_deal(state.deal, AWAITED.get(phase(state)), own)
+    if deal.taken and (own is None or own != state.deal.holder("FlagBearerG")):
+        deal = evolve(deal, taken=())  # the Flag Bearer's alone to see
     return evolve(state, deal=deal)
 
 
@@ -367,17 +369,60 @@ def goblin_swap(state: State, seat: int, target: int, taken: tuple[str, ...] | N
     mine, theirs = deal.slots[seat], deal.slots[target]
     if taken is None or given is None:
         mine, theirs = Slot(mine.size), Slot(theirs.size)
-    else:
-        # What the table saw: the cards given were typed at the table, and so were those taken,
-        # unless the tool took them at random from a hand it dealt (--seed).
-        seen_taken = frozenset() if state.seed is not None else frozenset(taken)
+    else:  # typed at the table: everyone saw the cards taken and given
         mine = evolve(mine.with_known((mine.known | set(taken)) - set(given)),
-                      shown=(mine.shown | seen_taken) - set(given))
+                      shown=(mine.shown | set(taken)) - set(given))
         theirs = evolve(theirs.with_known((theirs.known - set(taken)) | set(given)),
-                        shown=(theirs.shown - set(taken) if seen_taken else frozenset())
-                        | set(given))
+                        shown=(theirs.shown - set(taken)) | set(given))
     deal = deal.with_slot(seat, mine).with_slot(target, theirs)
     return evolve(state, deal=evolve(deal, swapped=True))
+
+
+def goblin_take(state: State, seat: int, target: int, taken: tuple[str, ...]) -> State:
+    """The Goblins' Flag Bearer, in a hand the tool dealt: the tool takes 2 random cards from
+    `target` into `seat`'s hand, for `seat` alone to see; the 2 given back come next (`give`).
+    The table no longer knows where the cards it saw in `target`'s hand went."""
+    deal = state.deal
+    mine, theirs = deal.slots[seat], deal.slots[target]
+    mine = evolve(mine, size=mine.size + 2, known=mine.known | set(taken))
+    theirs = evolve(theirs, size=theirs.size - 2, known=theirs.known - set(taken),
+                    shown=frozenset())
+    deal = deal.with_slot(seat, mine).with_slot(target, theirs)
+    return evolve(state, deal=evolve(deal, taken=tuple(taken), taken_from=target))
+
+
+def goblin_give(state: State, seat: int, given: tuple[str, ...]) -> State:
+    """The Flag Bearer gives 2 cards of his hand (the 2 taken included) back, face down: the
+    table saw none of them, and no longer knows where the cards it saw in his hand went."""
+    deal = state.deal
+    assert deal.taken_from is not None
+    target = deal.taken_from
+    mine, theirs = deal.slots[seat], deal.slots[target]
+    mine = evolve(mine, size=mine.size - 2, known=mine.known - set(given), shown=frozenset())
+    theirs = evolve(theirs, size=theirs.size + 2, known=theirs.known | set(given))
+    deal = deal.with_slot(seat, mine).with_slot(target, theirs)
+    return evolve(state, deal=evolve(deal, swapped=True, taken=(), taken_from=None))
+
+
+def check_given(state: State, seat: int, given: tuple[str, ...]) -> tuple[str, ...]:
+    """The 2 cards the Flag Bearer gives back, from his hand the tool dealt: refused in one
+    sentence whatever the reason, naming no card (R-21, R-22: they may have been typed
+    unseen), as the table may not learn what the hand holds."""
+    if len(set(given)) != 2:
+        raise IllegalMove("the Flag Bearer gives back exactly 2 different cards "
+                          "(`give CARD CARD`)", code="swap-cards", rule="Flag Bearer (Goblins)")
+    for card in given:
+        known_card(card)
+    deal, name = state.deal, state.names[seat]
+    mine = deal.slots[seat]
+    if not all(card in mine.known or (not mine.complete and card in deal.deck(state.players)
+                                      and deal.holder(card) in (None, seat)
+                                      and not deal.is_gone(card)) for card in given):
+        raise IllegalMove(f"{name} cannot give those 2 cards back; why stays with {name}'s "
+                          "hidden hand", code="not-given-now", rule="R-22",
+                          hint=f"{name} alone may read the cards {name} holds: "
+                               f"`status --for {name}`")
+    return tuple(sort_cards(given))
 
 
 def take_back(state: State, seat: int, card: str) -> State:
@@ -477,6 +522,12 @@ def to_act(state: State) -> ToAct:
         who = _holders(state, "FlagBearerG")
         return ToAct(who, f"{head}: the holder of the Flag Bearer (Goblins) takes 2 random cards "
                           f"from a player (`swap NAME{_as(who)}`)")
+    if step == "give":
+        who = _holders(state, "FlagBearerG")
+        assert deal.taken_from is not None
+        giver, target = who[0], state.names[deal.taken_from]
+        return ToAct(who, f"{head}: {giver} (Flag Bearer) gives 2 cards back to {target} "
+                          f"(`give CARD CARD`; the 2 taken: `status --for {giver}`)")
     if step == "leader":
         who = _holders(state, LEADER_CARD)
         return ToAct(who, f"{head}: the holder of the 5 of Goblins shows it "
@@ -545,20 +596,13 @@ def deduce_last_hand(deal: Deal, players: int) -> Deal:
     return deal.with_slot(seat, evolve(deal.slots[seat], known=frozenset(rest), complete=True))
 
 
-def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...],
-                      given: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def check_taken(state: State, target: int, taken: tuple[str, ...]) -> tuple[str, ...]:
+    """The 2 cards the Flag Bearer takes, as recorded: in a hand the tool dealt, the 2 it
+    took (checked before whether the target holds them: any other pair sounds the same)."""
     deal, rule = state.deal, "Flag Bearer (Goblins)"
-    for group, what in ((taken, "taken"), (given, "given")):
-        if len(set(group)) != 2:
-            raise IllegalMove(f"the Flag Bearer swap moves exactly 2 different cards {what}",
-                              code="swap-cards", rule=rule)
-        for card in group:
-            known_card(card)
+    _two_cards(taken, "taken")
     if state.seed is not None and tuple(sort_cards(taken)) != seeded_taken(state, target):
-        # before whether the target holds them: any other pair sounds the same (R-21)
-        name = state.names[target]
-        raise IllegalMove(f"the tool took 2 other cards from {name}: leave "
-                          f"out `take` and it fills them in (`swap {name} give CARD CARD`)",
+        raise IllegalMove(f"the tool took 2 other cards from {state.names[target]}",
                           code="seed-mismatch", rule=rule)
     for card in taken:
         holder = deal.holder(card)
@@ -567,6 +611,23 @@ def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...
                 or (theirs.complete and card not in theirs.known):
             raise IllegalMove(f"{card} cannot be taken from {state.names[target]}'s hand",
                               code="swap-cards", rule=rule)
+    return tuple(sort_cards(taken))
+
+
+def _two_cards(group: tuple[str, ...], what: str) -> None:
+    if len(set(group)) != 2:
+        raise IllegalMove(f"the Flag Bearer swap moves exactly 2 different cards {what}",
+                          code="swap-cards", rule="Flag Bearer (Goblins)")
+    for card in group:
+        known_card(card)
+
+
+def check_swap_cards(state: State, seat: int, target: int, taken: tuple[str, ...],
+                      given: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Both pairs of a swap typed at the table in one move (hands the tool did not deal)."""
+    deal, rule = state.deal, "Flag Bearer (Goblins)"
+    taken = check_taken(state, target, taken)
+    _two_cards(given, "given")
     mine = deal.slots[seat]
     for card in given:
         holder = deal.holder(card)

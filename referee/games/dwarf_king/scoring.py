@@ -336,7 +336,8 @@ def score(state: State) -> Scoresheet:
                       outcome=outcome_line(state), winners=winners, rows=tuple(rows),
                       tiebreaks=(TIEBREAK,), rounds=rounds, round_label="Hand",
                       tie_notes=tie_lines(state) if state.over else (),
-                      round_table=not state.results, breakdown=hands(state),
+                      round_table=not state.results,
+                      breakdown=hands(state) + stopped_hand(state),
                       )
 
 
@@ -353,6 +354,35 @@ def hands(state: State) -> tuple[Section, ...]:
     return (Section("Hands: each player's tricks (t) and points",
                     ("Hand", "Quest", "Special card", *state.names),
                     tuple(rows)),)
+
+
+def stopped_hand(state: State) -> tuple[Section, ...]:
+    """A game the table stopped in the middle of a hand: that hand as it stood, its special
+    card, quest and tricks, and what each player would score if it ended there ("so far"): only
+    what the table has seen (the cards played), never a hand."""
+    deal = state.deal
+    if state.stopped is None or state.over or deal.special is None:
+        return ()
+    quest = tiles(state.edition)[deal.quest] if deal.quest is not None else None
+    won = [sum(1 for t in deal.tricks if t.winner == s) for s in range(state.players)]
+    points = hand_points(deal, state.players, state.edition) if quest and deal.tricks \
+        else (0,) * state.players
+    so_far = (f"{deal.number} (so far)", f"{quest.label} {quest.name}" if quest
+              else "not chosen yet", SPECIAL_CARD[deal.special].name,
+              *(f"{t}t: {p}" for t, p in zip(won, points)))
+    sections = [Section(f"Hand {deal.number}, stopped before its end: tricks (t) and points "
+                        "so far (not in the totals)",
+                        ("Hand", "Quest", "Special card", *state.names), (so_far,))]
+    played = [(str(t.number), " ".join(f"{state.names[s]}:{c}" for (s, _), c
+                                        in zip(t.plays, t.cards)),
+               state.names[t.winner]) for t in deal.tricks]  # the Sorcerer where it lies
+    if deal.plays:
+        played.append((str(deal.trick_number), " ".join(f"{state.names[s]}:{c}"
+                                                         for s, c in deal.plays), "(unfinished)"))
+    if played:
+        sections.append(Section(f"Hand {deal.number} so far: the tricks",
+                                ("Trick", "Cards played", "Won by"), tuple(played)))
+    return tuple(sections)
 
 
 def _round(state: State, r: HandResult) -> Round:

@@ -55,6 +55,10 @@ class Deal:
     plays: tuple[tuple[int, str], ...] = ()  # the trick in progress
     pending: str = ""  # "trade-hands" / "pass-hands": a choice awaited after a trick
     pending_seat: int | None = None
+    # The 2 cards the Goblins' Flag Bearer took from a hand the tool dealt, and the seat they
+    # came from, while he chooses the 2 he gives back: his to see alone (`status --for NAME`).
+    taken: tuple[str, ...] = ()
+    taken_from: int | None = None
 
     @property
     def trick_number(self) -> int:
@@ -113,7 +117,8 @@ class Deal:
         `plays` (empty when the card completed a trick, now the last of `tricks`)."""
         slots = self.slots[:seat] + (slot,) + self.slots[seat + 1:]
         return Deal(self.number, self.dealer, self.special, self.quest, self.swapped, self.leader,
-                    slots, tricks, plays, self.pending, self.pending_seat)
+                    slots, tricks, plays, self.pending, self.pending_seat, self.taken,
+                    self.taken_from)
 
 
 @value

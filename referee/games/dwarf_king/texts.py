@@ -47,9 +47,16 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     sorcery = [e for e in events if e.type == "sorcerer"]
     quests = [e for e in events if e.type == "quest"]
     specials = [e for e in events if e.type == "special"]
+    gives = [e for e in events if e.type == "give"]
     text = dict(zip(map(id, events), formatted))
-    rest = [e for e in events if e.type not in ("play", "sorcerer", "quest", "special")]
+    rest = [e for e in events if e.type not in ("play", "sorcerer", "quest", "special", "give")]
     lines = _by_text([(text[id(e)], e.by) for e in rest])
+    if gives:  # the Flag Bearer's own view: any 2 of his cards
+        held = sort_cards({card for e in gives for card in e["cards"]})
+        taken = (f"   (taken from {state.names[state.deal.taken_from]}: "
+                 f"{' '.join(state.deal.taken)})"
+                 if state.deal.taken and state.deal.taken_from is not None else "")
+        lines.append(f"give CARD CARD: any 2 of {' '.join(held)}{taken}")
     if len(specials) > 1:
         lines.append("special CARD: one not used before: "
                      + " ".join(e["card"] for e in specials))
@@ -183,8 +190,19 @@ def _quest(before: State, event: Event, after: State) -> list[str]:
 
 
 def _swap(before: State, event: Event, after: State) -> list[str]:
+    if after.deal.taken_from is not None:  # the tool took them: the give comes next
+        return [f"{event.by} (Flag Bearer of the Goblins) takes 2 random cards from "
+                f"{event['target']}: {event.by} reads them alone with `referee status --for "
+                f"{event.by}`, then gives 2 back (`give CARD CARD`)."]
     return [f"{event.by} (Flag Bearer of the Goblins) takes 2 random cards from "
             f"{event['target']} and gives 2 back."]
+
+
+def _give(before: State, event: Event, after: State) -> list[str]:
+    target = before.names[before.deal.taken_from] if before.deal.taken_from is not None \
+        else "their owner"
+    return [f"{event.by} (Flag Bearer of the Goblins) gives 2 cards back to {target}, face "
+            "down."]
 
 
 def _leader(before: State, event: Event, after: State) -> list[str]:
@@ -205,7 +223,8 @@ def _sorcerer(before: State, event: Event, after: State) -> list[str]:
 
 
 DESCRIBERS: dict[str, Callable[[State, Event, State], list[str]]] = {
-    "special": _special, "hand": _hand, "quest": _quest, "swap": _swap, "leader": _leader,
+    "special": _special, "hand": _hand, "quest": _quest, "swap": _swap, "give": _give,
+    "leader": _leader,
     "trade": _trade, "pass": _pass, "sorcerer": _sorcerer,
     "end": lambda before, event, after: [f"end {event['reason']}"],
 }
@@ -296,7 +315,16 @@ def _special_and_quest(state: State) -> list[str]:
         lines.append(f"Special card: {special.name} - {special.text}")
     if deal.quest:
         lines.append(f"Quest: {quest_line(state, deal.quest)}")
-    return lines + drawn_lines(state)
+    return lines + drawn_lines(state) + taken_lines(state)
+
+
+def taken_lines(state: State) -> list[str]:
+    """The 2 cards the tool took for the Flag Bearer: only in his own view (`--for`)."""
+    deal = state.deal
+    if not deal.taken or deal.taken_from is None:
+        return []
+    return [f"Taken from {state.names[deal.taken_from]}: {' '.join(deal.taken)} (yours alone "
+            "to see); give 2 cards back: `give CARD CARD`"]
 
 
 def drawn_lines(state: State) -> list[str]:
