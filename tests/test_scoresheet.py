@@ -112,3 +112,74 @@ def test_further_tables_are_rendered_below_the_players_but_not_in_csv():
     assert "<h2>Posts &lt;to check&gt;</h2>" in sheets.render_html(sheet)
     assert json.loads(sheets.render_json(sheet))["sections"][0]["rows"][0] == ["King", "14"]
     assert "King" not in sheets.render_csv(sheet)
+
+
+# ---- Corrections made after play, listed on every sheet (late finding L9) -------------------
+
+
+def test_every_sheet_lists_each_correction_with_its_event_change_author_and_reason(ke_game):
+    cli = ke_game
+    for move in ("draw Pig Army 3", "place Stag", "draw BF2", "place Horse"):
+        assert cli("play", move).status == 0
+    assert cli("correct", "4", "place", "Stag", "--why", "it went under Stag",
+               "--by", "Cat").status == 0
+    assert cli("correct", "5", "--insert", "note Dan joins late", "--why", "forgotten",
+               "--by", "Dan").status == 0
+    assert cli("correct", "5", "--delete", "--why", "he did not", "--by", "Ann").status == 0
+    text = cli("scoresheet").out
+    assert "Corrected: 3 correction(s)" in text
+    flat = " ".join(text.split())  # the text sheet folds long lines at 80 columns
+    assert '(1) Event 4 "Ben: place Horse" became "Ben: place Stag"; by Cat, ' in flat
+    assert "why: it went under Stag" in flat
+    assert '(2) "note Dan joins late" was put in as event 5; by Dan, ' in flat
+    assert '(3) Event 5 "note Dan joins late" was taken out; by Ann, ' in flat
+    assert all(len(line) <= 80 for line in text.splitlines())
+    md = cli("scoresheet", "-f", "markdown").out
+    assert '- (1) Event 4 "Ben: place Horse" became "Ben: place Stag"; by Cat' in md
+    page = cli("scoresheet", "-f", "html").out
+    assert ("<li>(1) Event 4 &quot;Ben: place Horse&quot; became &quot;Ben: place Stag&quot;"
+            "; by Cat, ") in page
+    data = json.loads(cli("scoresheet", "-f", "json").out)
+    first, second, third = data["corrections"]
+    assert {k: first[k] for k in ("number", "seq", "kind", "old", "new", "by", "why")} == {
+        "number": 1, "seq": 4, "kind": "change", "old": "Ben: place Horse",
+        "new": "Ben: place Stag", "by": "Cat", "why": "it went under Stag"}
+    assert (second["kind"], second["seq"], second["old"], second["new"]) == (
+        "insert", 5, None, "note Dan joins late")
+    assert (third["kind"], third["old"], third["new"]) == ("delete", "note Dan joins late", None)
+    assert first["at"].startswith("20")  # ISO 8601, as `history --corrections --json`
+    assert json.loads(cli("history", "--corrections", "--json").out)[0]["new"] == first["new"]
+
+
+def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):
+    assert ke_game("play", "draw Pig Army 3").status == 0
+    assert "Corrected" not in ke_game("scoresheet").out
+    assert json.loads(ke_game("scoresheet", "-f", "json").out)["corrections"] == []
+
+
+def test_a_corrected_seeded_swap_keeps_the_cards_the_tool_took_off_every_sheet(cli):
+    """A Dwarf King swap in a game the tool dealt: the 2 random cards it took are never on the
+    table's record; a correction of that swap lists it as `history` does, without them."""
+    from referee import log as logfile
+    from referee import session
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Pierre", "-p", "Bruno", "-p", "Catie", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    assert cli("play", "special").status == 0 and cli("play", "quest", "a").status == 0
+    table = session.load(cli.path / "game.toml")
+    holder = table.turn.players[0]
+    mine = sorted(table.state.deal.slots[table.state.seat(holder)].known - {"FlagBearerG"})
+    assert cli("play", "swap", "Pierre", "give", mine[0], mine[1], "--as", holder).status == 0
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    done = cli("correct", "3", "swap", "Pierre", "give", mine[2], mine[3], "--why", "wrong",
+               "--by", "Catie", "--force")
+    assert done.status == 0, done.err
+    assert cli("play", "end", "stop").status == 0
+    sheets_ = [cli("scoresheet", "-f", fmt).out for fmt in ("text", "markdown", "html", "json")]
+    for s in sheets_:  # the swap as the table read it: the cards given back, never those taken
+        flat = " ".join(s.split()).replace("&quot;", '"').replace('\\"', '"')
+        assert re.search(r'"Bruno: swap Pierre give \S+ \S+", "?new"?: ?"Bruno: swap Pierre'
+                         if s.startswith("{") else
+                         r'"Bruno: swap Pierre give \S+ \S+" became "Bruno: swap Pierre', flat)
+    assert not any(re.search(rf"\b{card}\b", s) for card in taken for s in sheets_)

@@ -126,6 +126,11 @@ div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333
 """
 
 
+# The corrections under the notes, one a line (set on the list: a page without any keeps its
+# style sheet as it was).
+_LIST = "margin: 0.5mm 0 0; padding-left: 4mm"
+
+
 def prose(text: str) -> str:
     """A sentence of the sheet, escaped, its `commands` set as code (not raw backticks)."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(clean_line(text)))
@@ -181,7 +186,10 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
                                           for n in sheet.tie_notes) + "</ul>")
         parts.append("</section>")
     if sheet.notes:
+        fixes = "".join(f"<li>{prose(fix.sentence())}</li>" for fix in sheet.corrections)
         parts.append("<footer>" + "".join(f"<p>{prose(n)}</p>" for n in sheet.notes)
+                     + (f'<ul class="corrections" style="{_LIST}">{fixes}</ul>' if fixes
+                        else "")
                      + "</footer>")
     parts += [*_end(sheet), "</body>", "</html>"]
     return "\n".join(parts) + "\n"

@@ -77,6 +77,9 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
                                 subsequent_indent="  ")
     for note in sheet.notes:
         footer += textwrap.wrap(clean_line(note), width)
+    for fix in sheet.corrections:
+        footer += textwrap.wrap(fix.sentence(), width, subsequent_indent="    ",
+                                break_on_hyphens=False)
     if footer:
         parts += ["", *footer]
     return "\n".join(line.rstrip() for line in "\n".join(parts).split("\n")) + "\n"
