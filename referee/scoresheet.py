@@ -134,6 +134,8 @@ class Scoresheet:
     no_points: bool = False  # a win/lose game without points
     occasion: Occasion = Occasion()
     round_table: bool = True  # False: the rounds only draw the chart (no per-round scoring)
+    chart_label: str = "Running totals"  # what the chart's lines show, round after round
+    chart_unit: str = "points"  # the printed chart's vertical axis
     sections: tuple[Section, ...] = ()  # further tables, below the rounds
     # How each total came about, to check it by hand from the sheet alone (the cards under each
     # House, the castles, the tricks of each hand...): tables below the rounds.
@@ -447,7 +449,7 @@ def tie_rule(sheet: Scoresheet) -> str:
 
 
 def chart_title(sheet: Scoresheet) -> str:
-    return f"Running totals after each {sheet.round_label.lower()}"
+    return f"{sheet.chart_label} after each {sheet.round_label.lower()}"
 
 
 def rounds_title(sheet: Scoresheet) -> str:

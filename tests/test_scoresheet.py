@@ -183,3 +183,36 @@ def test_a_corrected_seeded_swap_keeps_the_cards_the_tool_took_off_every_sheet(c
                          if s.startswith("{") else
                          r'"Bruno: swap Pierre give \S+ \S+" became "Bruno: swap Pierre', flat)
     assert not any(re.search(rf"\b{card}\b", s) for card in taken for s in sheets_)
+
+
+# ---- The King's Ear: who led when (box finding B9) -------------------------------------------
+
+
+def test_kings_ear_sheet_charts_each_best_net_after_each_round_of_turns(ke_game):
+    cli = ke_game
+    # Ann (Horse), Ben (Pig), Cat (Stag) each draw an own card: placed at once
+    for move in ("draw Horse Army 3", "draw Pig Religion 2", "draw Stag Trade 4",
+                 "draw Horse Farming 4"):
+        assert cli("play", move).status == 0
+    data = json.loads(cli("scoresheet", "-f", "json").out)
+    # round 1 is full; round 2 has only Ann's turn so far (the sheet shows where it stands)
+    assert data["chart"]["rounds"] == ["1", "2"]
+    assert data["chart"]["running_totals"] == {"Ann": [3, 4], "Ben": [2, 2], "Cat": [4, 4]}
+    text = cli("scoresheet").out
+    assert "Best net after each round" in text and "\nRounds\n" not in text
+    assert "A Ann (4)   B Ben (2)   C Cat (4)" in text
+    page = cli("scoresheet", "-f", "html").out
+    assert "<h2>Best net after each round</h2>" in page and ">best net</text>" in page
+    assert cli("play", "draw Pig Army 1").status == 0 and cli("play", "draw SA1").status == 0
+    data = json.loads(cli("scoresheet", "-f", "json").out)  # round 2 done: no third yet
+    assert data["chart"]["running_totals"] == {"Ann": [3, 4], "Ben": [2, 2], "Cat": [4, 4]}
+
+
+def test_kings_ear_chart_ends_on_every_golden_games_best_nets():
+    from referee import session
+
+    for path in sorted((ROOT / "tests" / "golden" / "kings-ear").glob("*.toml")):
+        data = scoresheet.as_dict(session.load(path).score())
+        ends = {name: values[-1] for name, values in data["chart"]["running_totals"].items()}
+        assert ends == {p["name"]: p["total"] for p in data["players"]}, path
+        assert len(data["chart"]["rounds"]) >= 5, path

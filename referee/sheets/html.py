@@ -342,14 +342,14 @@ def chart_svg(sheet: Scoresheet) -> str:
     for k, label in enumerate(labels):
         out.append(f'<line x1="{x(k):.1f}" y1="{bottom}" x2="{x(k):.1f}" y2="{bottom + 4}" '
                    'stroke="#333"/>')
-        if k % every == 0 or k == rounds:
+        if k == rounds or (k % every == 0 and rounds - k >= every):  # the last never crowded
             out.append(f'<text x="{x(k):.1f}" y="{bottom + 15}" text-anchor="middle">'
                        f"{esc(label)}</text>")
     out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" '
                f'font-weight="bold">{esc(sheet.round_label)}</text>')
     out.append(f'<text x="12" y="{TOP + plot_h / 2:.1f}" text-anchor="middle" '
                f'font-weight="bold" transform="rotate(-90 12 {TOP + plot_h / 2:.1f})">'
-               "points</text>")
+               f"{esc(sheet.chart_unit)}</text>")
     ends = _spread([y(values[-1] if values else 0) for _, values in series], TOP + 4,
                    bottom, LABEL_GAP)
     for index, (name, values) in enumerate(series):
