@@ -216,3 +216,50 @@ def test_kings_ear_chart_ends_on_every_golden_games_best_nets():
         ends = {name: values[-1] for name, values in data["chart"]["running_totals"].items()}
         assert ends == {p["name"]: p["total"] for p in data["players"]}, path
         assert len(data["chart"]["rounds"]) >= 5, path
+
+
+# ---- Wide characters: a name in Chinese takes two columns a character (box finding B11c) ------
+
+
+def _wide_sheet(name: str) -> Scoresheet:
+    rows = (Row(name, "Horse", (("Army", 3), ("Trade", -1)), 3, 1, (("Ladder", "A3 T0"),)),
+            Row("Ben", "Pig", (("Army", 1), ("Trade", 2)), 2, 2, (("Ladder", "A1 T2"),)))
+    rounds = (Round("Round 1", ((name, 1), ("Ben", 2))), Round("Round 2", ((name, 2), ("Ben", 0))))
+    return Scoresheet("g", "A Game", False, f"{name} leads", (), rows, seat_label="House",
+                      notes=(f"{name} 的笔记 " * 12, "张" * 40), rounds=rounds, round_table=True)
+
+
+def test_a_wide_name_keeps_its_row_in_line_with_the_others_on_the_text_sheet():
+    """Every line as it would be with a name of as many columns in plain letters: the tables,
+    the rounds, the chart's legend and the folded notes."""
+    for width in (30, 57, 80):
+        wide = sheets.render_text(_wide_sheet("张伟"), width)
+        plain = sheets.render_text(_wide_sheet("AZZZ"), width)  # the chart marks them A and B
+        assert wide.replace("张伟", "AZZZ") == plain, width  # the notes keep 的笔记: wide too
+    table = sheets.render_text(_wide_sheet("张伟")).split("\n\n")[1].splitlines()
+    assert table[2] == "张伟    Horse     3     -1  A3 T0       3  1st so far"
+    assert table[3] == "Ben     Pig       1      2  A1 T2       2  2nd so far"
+
+
+def test_wide_texts_fit_every_width_and_a_cut_name_never_halves_a_character():
+    from referee.screen import cells
+
+    for name in ("张伟", "张" * 12, "Zhang 张伟" * 4):  # (a 60-letter name overflows anyway)
+        for width in (30, 41, 57, 80):
+            text = sheets.render_text(_wide_sheet(name), width)
+            assert "\x00" not in text
+            assert max(cells(line) for line in text.splitlines()) <= width, (name, width)
+    from referee.sheets import text
+
+    for room in (4, 5):  # cut after a whole character, or through one (then a space pads it)
+        cut = text._shorten(text._widened("张" * 5), room).replace(text.WIDE, "")
+        assert cells(cut) == room and cut == "张" * ((room - 1) // 2) + " " * (room % 2 == 0) + "~"
+
+
+def test_history_lines_up_the_moves_after_a_wide_name(cli):
+    from referee.screen import cells
+
+    assert cli("new", "kings-ear", "-p", "张伟:Horse", "-p", "Ben:Pig").status == 0
+    assert cli("play", "draw Horse Army 3").status == 0 and cli("play", "draw PA2").status == 0
+    lines = cli("history").out.splitlines()
+    assert [cells(line[:line.index("draw")]) for line in lines] == [17, 17]
