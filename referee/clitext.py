@@ -131,7 +131,7 @@ def print_next(table: Any) -> None:
         return
     turn = table.turn
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
-    out(f"Next: {who} - {clean_line(turn.prompt)}")
+    out_folded(f"Next: {who} - {clean_line(turn.prompt)}")
 
 
 def next_json(table: Any) -> dict[str, Any]:
@@ -167,13 +167,21 @@ def show_played(played: Any, secret: Any) -> None:
     if said:
         secret("\n".join(said))
     for line in played.lines:
-        out(clean(line))
+        out_folded(clean(line))
     print_notices(played.notices)
 
 
 def print_notices(notices: "tuple[Notice, ...]") -> None:
     for notice in notices:
-        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+        out_folded(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+
+
+def out_folded(text: str) -> None:
+    """A line of what a move did: at a terminal folded at its width, as a refusal is (cut at
+    words, not mid-name where the terminal would); piped or in a file, whole, as scripts read
+    it."""
+    width = on_terminal()
+    out(folded(text, width) if width else text)
 
 
 def fold(lines: list[str]) -> list[str]:
