@@ -128,7 +128,7 @@ div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333
 
 # The corrections under the notes, one a line (set on the list: a page without any keeps its
 # style sheet as it was).
-_LIST = "margin: 0.5mm 0 0; padding-left: 4mm"
+_LIST = "margin: 0.3mm 0 0; padding-left: 4mm; font-size: 7pt; line-height: 1.2"
 
 
 def prose(text: str) -> str:
