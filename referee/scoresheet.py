@@ -105,7 +105,7 @@ class Amendment:
         what = {"change": f"Event {self.seq} {old} became {new}",
                 "insert": f"{new} was put in as event {self.seq}",
                 "delete": f"Event {self.seq} {old} was taken out"}[self.kind]
-        when = f", {self.at:%Y-%m-%d %H:%M}" if self.at is not None else ""
+        when = f", {self.at:%Y-%m-%d\u00a0%H:%M}" if self.at is not None else ""  # kept whole
         return f"({self.number}) {what}; by {clean_line(self.by)}{when}; " \
                f"why: {clean_line(self.why)}"
 

@@ -134,6 +134,7 @@ def test_every_sheet_lists_each_correction_with_its_event_change_author_and_reas
     assert '(2) "note Dan joins late" was put in as event 5; by Dan, ' in flat
     assert '(3) Event 5 "note Dan joins late" was taken out; by Ann, ' in flat
     assert all(len(line) <= 80 for line in text.splitlines())
+    assert len(re.findall(r"\d{4}-\d\d-\d\d\u00a0\d\d:\d\d; why", text)) == 3  # never split
     md = cli("scoresheet", "-f", "markdown").out
     assert '- (1) Event 4 "Ben: place Horse" became "Ben: place Stag"; by Cat' in md
     page = cli("scoresheet", "-f", "html").out
