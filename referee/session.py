@@ -143,7 +143,7 @@ class Table:
 
     def score(self, place: str | None = None) -> Scoresheet:
         """The game's scoresheet with the occasion from the log (`place` overrides the log's),
-        noting the corrections made to the log, if any."""
+        listing the corrections made to the log after play, if any."""
         sheet = self.game.scoresheet(self.state)
         fixes = self.amendments()
         notes = sheet.notes if not fixes else (
