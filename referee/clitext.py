@@ -205,8 +205,10 @@ def folded(text: str, width: int) -> str:
     import re
     import textwrap
 
+    from referee.screen import WIDE, widened
+
     out = []
-    for line in _two_columns_marked(text).split("\n"):
+    for line in widened(text).split("\n"):
         if len(line) <= width:
             out.append(line)
             continue
@@ -217,22 +219,7 @@ def folded(text: str, width: int) -> str:
                                 break_long_words=False, break_on_hyphens=False,
                                 drop_whitespace=True) or [line]
         out += [_within(part, width) for part in wrapped]
-    return "\n".join(out).replace(WIDE_MARK, "")
-
-
-WIDE_MARK = "\x00"  # after a wide character: its second column, counted by len, then dropped
-
-
-def _two_columns_marked(text: str) -> str:
-    """`text` with each East Asian wide character followed by WIDE_MARK, so that its length is
-    the columns it takes (a name in Chinese folds within the width too)."""
-    import unicodedata
-
-    if text.isascii():
-        return text
-    return "".join(char + WIDE_MARK if unicodedata.east_asian_width(char) in ("W", "F")
-                   else char
-                   for char in text.replace(WIDE_MARK, ""))
+    return "\n".join(out).replace(WIDE, "")
 
 
 def _within(line: str, width: int) -> str:

@@ -250,10 +250,11 @@ def test_wide_texts_fit_every_width_and_a_cut_name_never_halves_a_character():
             text = sheets.render_text(_wide_sheet(name), width)
             assert "\x00" not in text
             assert max(cells(line) for line in text.splitlines()) <= width, (name, width)
+    from referee.screen import WIDE, widened
     from referee.sheets import text
 
     for room in (4, 5):  # cut after a whole character, or through one (then a space pads it)
-        cut = text._shorten(text._widened("张" * 5), room).replace(text.WIDE, "")
+        cut = text._shorten(widened("张" * 5), room).replace(WIDE, "")
         assert cells(cut) == room and cut == "张" * ((room - 1) // 2) + " " * (room % 2 == 0) + "~"
 
 

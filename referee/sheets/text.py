@@ -16,7 +16,7 @@ import unicodedata
 from typing import Any, Sequence
 
 from referee.evolve import evolve
-from referee.screen import cells
+from referee.screen import WIDE, cells, widened
 from referee.scoresheet import (
     BLANK_FACTS,
     Column,
@@ -132,21 +132,12 @@ def _wrap_items(items: list[str], width: int, sep: str) -> list[str]:
 
 # --------------------------------------------------------------------------------------------
 # Columns, not characters: a name in Chinese takes two columns a character on a terminal
-
-WIDE = "\x00"  # after a wide character: its second column, counted by len(), dropped at the end
-
-
-def _widened(text: str) -> str:
-    """`text` with WIDE after each East Asian wide character, so that len(), textwrap and
-    ljust count the columns it takes (no sheet text holds a NUL: clean_line took them out)."""
-    if text.isascii():
-        return text
-    return "".join(c + WIDE if cells(c) == 2 else c for c in text)
+# (screen.widened marks the second column of each, so that len() and textwrap count them)
 
 
 def _fold(text: str, width: int, **options: Any) -> list[str]:
     """textwrap.wrap by terminal columns."""
-    return [line.replace(WIDE, "") for line in _wrap_lines(_widened(text), width, **options)]
+    return [line.replace(WIDE, "") for line in _wrap_lines(widened(text), width, **options)]
 
 
 def _wrap_lines(text: str, width: int, **options: Any) -> list[str]:
@@ -308,8 +299,8 @@ def fit_table(columns: Sequence[Column], body: list[list[str]], width: int = 80,
               blank: bool = False) -> str:
     """A "simple" table of at most `width` columns (see the module's docstring); a `blank`
     table has lines to write on in its empty cells, and room for a name."""
-    columns = [evolve(c, header=_widened(c.header)) for c in columns]
-    layout = _Layout(columns, [[_widened(cell) for cell in row] for row in body])
+    columns = [evolve(c, header=widened(c.header)) for c in columns]
+    layout = _Layout(columns, [[widened(cell) for cell in row] for row in body])
     if blank:
         layout.fill = True
         layout.cells = [max(w, BLANK_NAME if c.kind == "name" else 4)
