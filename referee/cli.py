@@ -531,14 +531,14 @@ def history(ctx: typer.Context,
 
 
 def _history_lines(rows: Any, marks: dict[int, list[str]], width: int) -> None:
-    from referee.screen import cells
+    from referee.screen import ljust
 
     if not rows:  # a new game: say so rather than print nothing
         out("No events yet: the game is set up and waits for its first move.")
     for row in rows:
         entry, text, remark = row.entry, row.text, row.remark
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
-        who += " " * (10 - cells(who))  # in columns: a name in Chinese takes two a character
+        who = ljust(who, 10)  # in columns: a name in Chinese takes two a character
         said = f"   = {clean_line(remark)}" if remark else ""
         note = f"   # {clean_line(entry.note)}" if entry.note else ""
         fixed = f"   [{', '.join(marks[entry.seq])}]" if entry.seq in marks else ""
