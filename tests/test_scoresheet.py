@@ -265,3 +265,17 @@ def test_history_lines_up_the_moves_after_a_wide_name(cli):
     assert cli("play", "draw Horse Army 3").status == 0 and cli("play", "draw PA2").status == 0
     lines = cli("history").out.splitlines()
     assert [cells(line[:line.index("draw")]) for line in lines] == [17, 17]
+
+
+def test_kings_ear_chart_shows_the_round_the_game_ended_in_whoever_ended_it():
+    """Every player passed with the pile empty (R-6): when the last pass is the first seat's,
+    the game ends in a round just begun, as when a later seat's pass ends it: the chart has it."""
+    from referee import session
+    from referee.evolve import evolve
+    from referee.games.kings_ear import scoring
+
+    state = session.load(ROOT / "tests" / "golden" / "kings-ear" / "two-player-no-winner.toml").state
+    assert state.ended and state.turn == 1  # Hana passed, then Ivo: ended in round N + 1
+    begun = len(state.rounds) + 1
+    assert len(scoring.rounds(state)) == begun
+    assert len(scoring.rounds(evolve(state, turn=0))) == begun  # Ivo, then Hana

@@ -50,11 +50,13 @@ def score(state: State) -> Scoresheet:
 
 
 def rounds(state: State) -> tuple[Round, ...]:
-    """Each player's best net after each round of turns (the last one cut short by the win or
-    the table's stop), as points gained per round: they draw the chart of running totals, who
-    led when. Nothing scores per round: the game is a race to 10 on one section."""
+    """Each player's best net after each round of turns (the last one cut short by the end of
+    the game or the table's stop), as points gained per round: they draw the chart of running
+    totals, who led when. Nothing scores per round: the game is a race to 10 on one section."""
     standings = list(state.rounds)
-    if state.turn or state.winner is not None:  # a round begun since the last full one
+    # a round begun since the last full one (the first seat's win, or its pass that ends the
+    # game by R-6, begins one too)
+    if state.turn or state.finished:
         standings.append(state.best_nets())
     out, before = [], (0,) * len(state.names)
     for number, now in enumerate(standings, start=1):
