@@ -531,15 +531,18 @@ def history(ctx: typer.Context,
 
 
 def _history_lines(rows: Any, marks: dict[int, list[str]], width: int) -> None:
+    from referee.screen import ljust
+
     if not rows:  # a new game: say so rather than print nothing
         out("No events yet: the game is set up and waits for its first move.")
     for row in rows:
         entry, text, remark = row.entry, row.text, row.remark
         who = clean_line(entry.event.by) if entry.event.by else "(table)"
+        who = ljust(who, 10)  # in columns: a name in Chinese takes two a character
         said = f"   = {clean_line(remark)}" if remark else ""
         note = f"   # {clean_line(entry.note)}" if entry.note else ""
         fixed = f"   [{', '.join(marks[entry.seq])}]" if entry.seq in marks else ""
-        out(folded(f"{entry.seq:>4}  {who:<10} {clean_line(text)}{said}{note}{fixed}", width))
+        out(folded(f"{entry.seq:>4}  {who} {clean_line(text)}{said}{note}{fixed}", width))
     if 0 in marks:
         out(f"      [{', '.join(marks[0])}]")
 

@@ -131,7 +131,7 @@ def print_next(table: Any) -> None:
         return
     turn = table.turn
     who = "The table" if turn.table else " or ".join(clean_line(p) for p in turn.players)
-    out(f"Next: {who} - {clean_line(turn.prompt)}")
+    out_folded(f"Next: {who} - {clean_line(turn.prompt)}")
 
 
 def next_json(table: Any) -> dict[str, Any]:
@@ -167,13 +167,21 @@ def show_played(played: Any, secret: Any) -> None:
     if said:
         secret("\n".join(said))
     for line in played.lines:
-        out(clean(line))
+        out_folded(clean(line))
     print_notices(played.notices)
 
 
 def print_notices(notices: "tuple[Notice, ...]") -> None:
     for notice in notices:
-        out(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+        out_folded(f"NOTICE ({notice.rule or notice.code}): {clean(notice.message)}")
+
+
+def out_folded(text: str) -> None:
+    """A line of what a move did: at a terminal folded at its width, as a refusal is (cut at
+    words, not mid-name where the terminal would); piped or in a file, whole, as scripts read
+    it."""
+    width = on_terminal()
+    out(folded(text, width) if width else text)
 
 
 def fold(lines: list[str]) -> list[str]:
@@ -197,8 +205,10 @@ def folded(text: str, width: int) -> str:
     import re
     import textwrap
 
+    from referee.screen import WIDE, widened
+
     out = []
-    for line in _two_columns_marked(text).split("\n"):
+    for line in widened(text).split("\n"):
         if len(line) <= width:
             out.append(line)
             continue
@@ -209,22 +219,7 @@ def folded(text: str, width: int) -> str:
                                 break_long_words=False, break_on_hyphens=False,
                                 drop_whitespace=True) or [line]
         out += [_within(part, width) for part in wrapped]
-    return "\n".join(out).replace(WIDE_MARK, "")
-
-
-WIDE_MARK = "\x00"  # after a wide character: its second column, counted by len, then dropped
-
-
-def _two_columns_marked(text: str) -> str:
-    """`text` with each East Asian wide character followed by WIDE_MARK, so that its length is
-    the columns it takes (a name in Chinese folds within the width too)."""
-    import unicodedata
-
-    if text.isascii():
-        return text
-    return "".join(char + WIDE_MARK if unicodedata.east_asian_width(char) in ("W", "F")
-                   else char
-                   for char in text.replace(WIDE_MARK, ""))
+    return "\n".join(out).replace(WIDE, "")
 
 
 def _within(line: str, width: int) -> str:

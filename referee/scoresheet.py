@@ -84,6 +84,37 @@ class Section:
 
 
 @value
+class Amendment:
+    """A correction made to the log after play, as the sheet lists it (`history --corrections`
+    too): event `seq` as the log was numbered when it was made, what it was (`old`) and what it
+    became (`new`; an insert has no `old`, a delete no `new`), when, by whom and why. The events
+    read as `history` shows them: a sealed or hidden card stays hidden."""
+
+    number: int
+    seq: int
+    kind: str  # "change", "insert" or "delete"
+    old: str | None
+    new: str | None
+    by: str
+    why: str
+    at: dt.datetime | None = None
+
+    def sentence(self) -> str:
+        """The correction in one sentence: which event, what it was and became, by whom, why."""
+        old, new = (f'"{clean_line(t)}"' if t is not None else "" for t in (self.old, self.new))
+        what = {"change": f"Event {self.seq} {old} became {new}",
+                "insert": f"{new} was put in as event {self.seq}",
+                "delete": f"Event {self.seq} {old} was taken out"}[self.kind]
+        when = f", {self.at:%Y-%m-%d\u00a0%H:%M}" if self.at is not None else ""  # kept whole
+        return f"({self.number}) {what}; by {clean_line(self.by)}{when}; " \
+               f"why: {clean_line(self.why)}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "seq": self.seq, "kind": self.kind, "old": self.old,
+                "new": self.new, "by": self.by, "why": self.why, "at": _iso(self.at)}
+
+
+@value
 class Scoresheet:
     game: str
     title: str
@@ -103,12 +134,17 @@ class Scoresheet:
     no_points: bool = False  # a win/lose game without points
     occasion: Occasion = Occasion()
     round_table: bool = True  # False: the rounds only draw the chart (no per-round scoring)
+    chart_label: str = "Running totals"  # what the chart's lines show, round after round
+    chart_unit: str = "points"  # the printed chart's vertical axis
     sections: tuple[Section, ...] = ()  # further tables, below the rounds
     # How each total came about, to check it by hand from the sheet alone (the cards under each
     # House, the castles, the tricks of each hand...): tables below the rounds.
     breakdown: tuple[Section, ...] = ()
     # Sentences saying why the winners won (Kingmaker's victory), shown after the breakdown.
     explanation: Sequence[str] = ()
+    # The corrections made to the log after play, listed under the notes (the last of which
+    # says how many there were).
+    corrections: tuple[Amendment, ...] = ()
 
     @property
     def category_names(self) -> list[str]:
@@ -413,7 +449,7 @@ def tie_rule(sheet: Scoresheet) -> str:
 
 
 def chart_title(sheet: Scoresheet) -> str:
-    return f"Running totals after each {sheet.round_label.lower()}"
+    return f"{sheet.chart_label} after each {sheet.round_label.lower()}"
 
 
 def rounds_title(sheet: Scoresheet) -> str:
@@ -482,6 +518,7 @@ def as_dict(sheet: Scoresheet) -> dict[str, Any]:
         "notes": list(sheet.notes),
         "breakdown": [_section_dict(t) for t in sheet.breakdown],
         "explanation": list(sheet.explanation),
+        "corrections": [fix.as_dict() for fix in sheet.corrections],
         "sections": [_section_dict(t) for t in sheet.sections],
         "facts": [list(fact) for fact in facts(sheet)],
         "chart": _chart_dict(sheet),

@@ -60,6 +60,23 @@ def cells(text: str) -> int:
     return width
 
 
+WIDE = "\x00"  # after a wide character: its second column, counted by len(), then dropped
+
+
+def widened(text: str) -> str:
+    """`text` with WIDE after each character that takes two columns, so that len(), textwrap
+    and ljust count the columns it takes (a name in Chinese folds and pads within the width);
+    `.replace(WIDE, "")` gives the text back."""
+    if text.isascii():
+        return text
+    return "".join(char + WIDE if cells(char) == 2 else char for char in text.replace(WIDE, ""))
+
+
+def ljust(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal columns (str.ljust counts characters)."""
+    return text + " " * (width - cells(text))
+
+
 def rows(text: str, columns: int) -> int:
     """The screen rows `text` fills on a terminal `columns` wide that wraps long lines."""
     lines = text.split("\n")

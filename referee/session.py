@@ -36,7 +36,7 @@ from referee.textsafe import name_key
 from referee.values import value
 
 if TYPE_CHECKING:
-    from referee.scoresheet import Occasion, Scoresheet
+    from referee.scoresheet import Amendment, Occasion, Scoresheet
 
 
 STOPPED_PHASE = "stopped"  # the phase a stopped game is in, for every game (`status --json`)
@@ -143,13 +143,24 @@ class Table:
 
     def score(self, place: str | None = None) -> Scoresheet:
         """The game's scoresheet with the occasion from the log (`place` overrides the log's),
-        noting the corrections made to the log, if any."""
+        listing the corrections made to the log after play, if any."""
         sheet = self.game.scoresheet(self.state)
-        fixes = len(self.log.corrections)
+        fixes = self.amendments()
         notes = sheet.notes if not fixes else (
-            *sheet.notes, f"Corrected: {fixes} correction(s) made to the log after play "
-                          "(`referee history --corrections` lists them).")
-        return evolve(sheet, occasion=self.occasion(place), notes=notes)
+            *sheet.notes, f"Corrected: {len(fixes)} correction(s) made to the log after play "
+                          "(as `referee history --corrections` lists them):")
+        return evolve(sheet, occasion=self.occasion(place), notes=notes, corrections=fixes)
+
+    def amendments(self) -> tuple[Amendment, ...]:
+        """The log's corrections for the sheet, each event as `history` reads it."""
+        if not self.log.corrections:
+            return ()
+        from referee.corrections import trail
+        from referee.scoresheet import Amendment
+
+        return tuple(Amendment(line.number, line.correction.seq, line.correction.kind,
+                               line.old, line.new, line.correction.by, line.correction.why,
+                               line.correction.at) for line in trail(self))
 
     def occasion(self, place: str | None = None) -> Occasion:
         """When the game started (the log's `created`), its last event, the place, who began."""

@@ -112,3 +112,170 @@ def test_further_tables_are_rendered_below_the_players_but_not_in_csv():
     assert "<h2>Posts &lt;to check&gt;</h2>" in sheets.render_html(sheet)
     assert json.loads(sheets.render_json(sheet))["sections"][0]["rows"][0] == ["King", "14"]
     assert "King" not in sheets.render_csv(sheet)
+
+
+# ---- Corrections made after play, listed on every sheet (late finding L9) -------------------
+
+
+def test_every_sheet_lists_each_correction_with_its_event_change_author_and_reason(ke_game):
+    cli = ke_game
+    for move in ("draw Pig Army 3", "place Stag", "draw BF2", "place Horse"):
+        assert cli("play", move).status == 0
+    assert cli("correct", "4", "place", "Stag", "--why", "it went under Stag",
+               "--by", "Cat").status == 0
+    assert cli("correct", "5", "--insert", "note Dan joins late", "--why", "forgotten",
+               "--by", "Dan").status == 0
+    assert cli("correct", "5", "--delete", "--why", "he did not", "--by", "Ann").status == 0
+    text = cli("scoresheet").out
+    assert "Corrected: 3 correction(s)" in text
+    flat = " ".join(text.split())  # the text sheet folds long lines at 80 columns
+    assert '(1) Event 4 "Ben: place Horse" became "Ben: place Stag"; by Cat, ' in flat
+    assert "why: it went under Stag" in flat
+    assert '(2) "note Dan joins late" was put in as event 5; by Dan, ' in flat
+    assert '(3) Event 5 "note Dan joins late" was taken out; by Ann, ' in flat
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert len(re.findall(r"\d{4}-\d\d-\d\d\u00a0\d\d:\d\d; why", text)) == 3  # never split
+    md = cli("scoresheet", "-f", "markdown").out
+    assert '- (1) Event 4 "Ben: place Horse" became "Ben: place Stag"; by Cat' in md
+    page = cli("scoresheet", "-f", "html").out
+    assert ("<li>(1) Event 4 &quot;Ben: place Horse&quot; became &quot;Ben: place Stag&quot;"
+            "; by Cat, ") in page
+    data = json.loads(cli("scoresheet", "-f", "json").out)
+    first, second, third = data["corrections"]
+    assert {k: first[k] for k in ("number", "seq", "kind", "old", "new", "by", "why")} == {
+        "number": 1, "seq": 4, "kind": "change", "old": "Ben: place Horse",
+        "new": "Ben: place Stag", "by": "Cat", "why": "it went under Stag"}
+    assert (second["kind"], second["seq"], second["old"], second["new"]) == (
+        "insert", 5, None, "note Dan joins late")
+    assert (third["kind"], third["old"], third["new"]) == ("delete", "note Dan joins late", None)
+    assert first["at"].startswith("20")  # ISO 8601, as `history --corrections --json`
+    assert json.loads(cli("history", "--corrections", "--json").out)[0]["new"] == first["new"]
+
+
+def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):
+    assert ke_game("play", "draw Pig Army 3").status == 0
+    assert "Corrected" not in ke_game("scoresheet").out
+    assert json.loads(ke_game("scoresheet", "-f", "json").out)["corrections"] == []
+
+
+def test_a_corrected_seeded_swap_keeps_the_cards_the_tool_took_off_every_sheet(cli):
+    """A Dwarf King swap in a game the tool dealt: the 2 random cards it took are never on the
+    table's record; a correction of that swap lists it as `history` does, without them."""
+    from referee import log as logfile
+    from referee import session
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Pierre", "-p", "Bruno", "-p", "Catie", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    assert cli("play", "special").status == 0 and cli("play", "quest", "a").status == 0
+    table = session.load(cli.path / "game.toml")
+    holder = table.turn.players[0]
+    mine = sorted(table.state.deal.slots[table.state.seat(holder)].known - {"FlagBearerG"})
+    assert cli("play", "swap", "Pierre", "give", mine[0], mine[1], "--as", holder).status == 0
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    done = cli("correct", "3", "swap", "Pierre", "give", mine[2], mine[3], "--why", "wrong",
+               "--by", "Catie", "--force")
+    assert done.status == 0, done.err
+    assert cli("play", "end", "stop").status == 0
+    sheets_ = [cli("scoresheet", "-f", fmt).out for fmt in ("text", "markdown", "html", "json")]
+    for s in sheets_:  # the swap as the table read it: the cards given back, never those taken
+        flat = " ".join(s.split()).replace("&quot;", '"').replace('\\"', '"')
+        assert re.search(r'"Bruno: swap Pierre give \S+ \S+", "?new"?: ?"Bruno: swap Pierre'
+                         if s.startswith("{") else
+                         r'"Bruno: swap Pierre give \S+ \S+" became "Bruno: swap Pierre', flat)
+    assert not any(re.search(rf"\b{card}\b", s) for card in taken for s in sheets_)
+
+
+# ---- The King's Ear: who led when (box finding B9) -------------------------------------------
+
+
+def test_kings_ear_sheet_charts_each_best_net_after_each_round_of_turns(ke_game):
+    cli = ke_game
+    # Ann (Horse), Ben (Pig), Cat (Stag) each draw an own card: placed at once
+    for move in ("draw Horse Army 3", "draw Pig Religion 2", "draw Stag Trade 4",
+                 "draw Horse Farming 4"):
+        assert cli("play", move).status == 0
+    data = json.loads(cli("scoresheet", "-f", "json").out)
+    # round 1 is full; round 2 has only Ann's turn so far (the sheet shows where it stands)
+    assert data["chart"]["rounds"] == ["1", "2"]
+    assert data["chart"]["running_totals"] == {"Ann": [3, 4], "Ben": [2, 2], "Cat": [4, 4]}
+    text = cli("scoresheet").out
+    assert "Best net after each round" in text and "\nRounds\n" not in text
+    assert "A Ann (4)   B Ben (2)   C Cat (4)" in text
+    page = cli("scoresheet", "-f", "html").out
+    assert "<h2>Best net after each round</h2>" in page and ">best net</text>" in page
+    assert cli("play", "draw Pig Army 1").status == 0 and cli("play", "draw SA1").status == 0
+    data = json.loads(cli("scoresheet", "-f", "json").out)  # round 2 done: no third yet
+    assert data["chart"]["running_totals"] == {"Ann": [3, 4], "Ben": [2, 2], "Cat": [4, 4]}
+
+
+def test_kings_ear_chart_ends_on_every_golden_games_best_nets():
+    from referee import session
+
+    for path in sorted((ROOT / "tests" / "golden" / "kings-ear").glob("*.toml")):
+        data = scoresheet.as_dict(session.load(path).score())
+        ends = {name: values[-1] for name, values in data["chart"]["running_totals"].items()}
+        assert ends == {p["name"]: p["total"] for p in data["players"]}, path
+        assert len(data["chart"]["rounds"]) >= 5, path
+
+
+# ---- Wide characters: a name in Chinese takes two columns a character (box finding B11c) ------
+
+
+def _wide_sheet(name: str) -> Scoresheet:
+    rows = (Row(name, "Horse", (("Army", 3), ("Trade", -1)), 3, 1, (("Ladder", "A3 T0"),)),
+            Row("Ben", "Pig", (("Army", 1), ("Trade", 2)), 2, 2, (("Ladder", "A1 T2"),)))
+    rounds = (Round("Round 1", ((name, 1), ("Ben", 2))), Round("Round 2", ((name, 2), ("Ben", 0))))
+    return Scoresheet("g", "A Game", False, f"{name} leads", (), rows, seat_label="House",
+                      notes=(f"{name} 的笔记 " * 12, "张" * 40), rounds=rounds, round_table=True)
+
+
+def test_a_wide_name_keeps_its_row_in_line_with_the_others_on_the_text_sheet():
+    """Every line as it would be with a name of as many columns in plain letters: the tables,
+    the rounds, the chart's legend and the folded notes."""
+    for width in (30, 57, 80):
+        wide = sheets.render_text(_wide_sheet("张伟"), width)
+        plain = sheets.render_text(_wide_sheet("AZZZ"), width)  # the chart marks them A and B
+        assert wide.replace("张伟", "AZZZ") == plain, width  # the notes keep 的笔记: wide too
+    table = sheets.render_text(_wide_sheet("张伟")).split("\n\n")[1].splitlines()
+    assert table[2] == "张伟    Horse     3     -1  A3 T0       3  1st so far"
+    assert table[3] == "Ben     Pig       1      2  A1 T2       2  2nd so far"
+
+
+def test_wide_texts_fit_every_width_and_a_cut_name_never_halves_a_character():
+    from referee.screen import cells
+
+    for name in ("张伟", "张" * 12, "Zhang 张伟" * 4):  # (a 60-letter name overflows anyway)
+        for width in (30, 41, 57, 80):
+            text = sheets.render_text(_wide_sheet(name), width)
+            assert "\x00" not in text
+            assert max(cells(line) for line in text.splitlines()) <= width, (name, width)
+    from referee.screen import WIDE, widened
+    from referee.sheets import text
+
+    for room in (4, 5):  # cut after a whole character, or through one (then a space pads it)
+        cut = text._shorten(widened("张" * 5), room).replace(WIDE, "")
+        assert cells(cut) == room and cut == "张" * ((room - 1) // 2) + " " * (room % 2 == 0) + "~"
+
+
+def test_history_lines_up_the_moves_after_a_wide_name(cli):
+    from referee.screen import cells
+
+    assert cli("new", "kings-ear", "-p", "张伟:Horse", "-p", "Ben:Pig").status == 0
+    assert cli("play", "draw Horse Army 3").status == 0 and cli("play", "draw PA2").status == 0
+    lines = cli("history").out.splitlines()
+    assert [cells(line[:line.index("draw")]) for line in lines] == [17, 17]
+
+
+def test_kings_ear_chart_shows_the_round_the_game_ended_in_whoever_ended_it():
+    """Every player passed with the pile empty (R-6): when the last pass is the first seat's,
+    the game ends in a round just begun, as when a later seat's pass ends it: the chart has it."""
+    from referee import session
+    from referee.evolve import evolve
+    from referee.games.kings_ear import scoring
+
+    state = session.load(ROOT / "tests" / "golden" / "kings-ear" / "two-player-no-winner.toml").state
+    assert state.ended and state.turn == 1  # Hana passed, then Ivo: ended in round N + 1
+    begun = len(state.rounds) + 1
+    assert len(scoring.rounds(state)) == begun
+    assert len(scoring.rounds(evolve(state, turn=0))) == begun  # Ivo, then Hana

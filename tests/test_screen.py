@@ -572,3 +572,18 @@ def test_games_fits_80_columns(cli):
     result = cli("games")
     assert result.status == 0 and "time_end=turn" in result.out
     assert max(map(len, result.out.splitlines())) <= 80, result.out
+
+
+@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley"])
+def test_the_compact_board_lines_up_a_wide_name_by_its_columns(gid):
+    """A name in Chinese takes two columns a character (B11c): its row of the board lines up as
+    a name of as many columns in plain letters does."""
+    from tests.screens import NAMES
+
+    def boards(first: str) -> list[str]:
+        return [game.compact(game.view(state)) for found, _, _, game, state
+                in midgame_states(range(1), (first, *NAMES[1:])) if found == gid]
+
+    plain = boards("Zhao")
+    assert [board.replace("张伟", "Zhao") for board in boards("张伟")] == plain
+    assert any("Zhao" in board for board in plain)

@@ -70,6 +70,8 @@ def render_markdown(sheet: Scoresheet) -> str:
         parts += [""] + [f"- {_markdown_text(clean_line(n))}" for n in sheet.tie_notes]
     for note in sheet.notes:
         parts += ["", _markdown_text(clean_line(note))]
+    if sheet.corrections:
+        parts += [""] + [f"- {_markdown_text(fix.sentence())}" for fix in sheet.corrections]
     return "\n".join(parts) + "\n"
 
 

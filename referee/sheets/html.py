@@ -126,6 +126,11 @@ div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333
 """
 
 
+# The corrections under the notes, one a line (set on the list: a page without any keeps its
+# style sheet as it was).
+_LIST = "margin: 0.3mm 0 0; padding-left: 4mm; font-size: 7pt; line-height: 1.2"
+
+
 def prose(text: str) -> str:
     """A sentence of the sheet, escaped, its `commands` set as code (not raw backticks)."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(clean_line(text)))
@@ -181,7 +186,10 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
                                           for n in sheet.tie_notes) + "</ul>")
         parts.append("</section>")
     if sheet.notes:
+        fixes = "".join(f"<li>{prose(fix.sentence())}</li>" for fix in sheet.corrections)
         parts.append("<footer>" + "".join(f"<p>{prose(n)}</p>" for n in sheet.notes)
+                     + (f'<ul class="corrections" style="{_LIST}">{fixes}</ul>' if fixes
+                        else "")
                      + "</footer>")
     parts += [*_end(sheet), "</body>", "</html>"]
     return "\n".join(parts) + "\n"
@@ -334,14 +342,14 @@ def chart_svg(sheet: Scoresheet) -> str:
     for k, label in enumerate(labels):
         out.append(f'<line x1="{x(k):.1f}" y1="{bottom}" x2="{x(k):.1f}" y2="{bottom + 4}" '
                    'stroke="#333"/>')
-        if k % every == 0 or k == rounds:
+        if k == rounds or (k % every == 0 and rounds - k >= every):  # the last never crowded
             out.append(f'<text x="{x(k):.1f}" y="{bottom + 15}" text-anchor="middle">'
                        f"{esc(label)}</text>")
     out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" '
                f'font-weight="bold">{esc(sheet.round_label)}</text>')
     out.append(f'<text x="12" y="{TOP + plot_h / 2:.1f}" text-anchor="middle" '
                f'font-weight="bold" transform="rotate(-90 12 {TOP + plot_h / 2:.1f})">'
-               "points</text>")
+               f"{esc(sheet.chart_unit)}</text>")
     ends = _spread([y(values[-1] if values else 0) for _, values in series], TOP + 4,
                    bottom, LABEL_GAP)
     for index, (name, values) in enumerate(series):

@@ -16,6 +16,7 @@ import unicodedata
 from typing import Any, Sequence
 
 from referee.evolve import evolve
+from referee.screen import WIDE, cells, widened
 from referee.scoresheet import (
     BLANK_FACTS,
     Column,
@@ -48,9 +49,9 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     if not unicode:
         sheet = folded(sheet)
     dot = " \u00b7 " if unicode else " - "
-    parts = textwrap.wrap(clean_line(sheet.title), width) or [""]
+    parts = _fold(clean_line(sheet.title), width) or [""]
     if not sheet.blank:
-        parts += textwrap.wrap(clean_line(sheet.outcome), width)
+        parts += _fold(clean_line(sheet.outcome), width)
     if sheet.blank:
         parts += _wrap_items([f"{k}: ______________" for k in BLANK_FACTS], width, "   ")
     else:
@@ -61,22 +62,24 @@ def render(sheet: Scoresheet, width: int = 80, unicode: bool = True) -> str:
     if sheet.rounds and sheet.round_table:
         parts += ["", rounds_title(sheet), fit_table(*round_table(sheet), width, sheet.blank)]
     for section in tables_below(sheet):
-        parts += ["", *textwrap.wrap(clean_line(section.title), width),
+        parts += ["", *_fold(clean_line(section.title), width),
                   fit_table(*section_table(section), width, sheet.blank)]
     if sheet.explanation:
         parts += [""] + [line for text in sheet.explanation
-                         for line in textwrap.wrap(clean_line(text), width)]
+                         for line in _fold(clean_line(text), width)]
     if has_chart(sheet):
         parts += ["", *chart(sheet, width, unicode)]
     footer = []
     rule = tie_rule(sheet)
     if rule:
-        footer += textwrap.wrap(rule, width)
+        footer += _fold(rule, width)
     for note in sheet.tie_notes:
-        footer += textwrap.wrap(clean_line(note), width, initial_indent="- ",
-                                subsequent_indent="  ")
+        footer += _fold(clean_line(note), width, initial_indent="- ", subsequent_indent="  ")
     for note in sheet.notes:
-        footer += textwrap.wrap(clean_line(note), width)
+        footer += _fold(clean_line(note), width)
+    for fix in sheet.corrections:
+        footer += _fold(fix.sentence(), width, subsequent_indent="    ",
+                        break_on_hyphens=False)
     if footer:
         parts += ["", *footer]
     return "\n".join(line.rstrip() for line in "\n".join(parts).split("\n")) + "\n"
@@ -120,10 +123,30 @@ def folded(value: Any) -> Any:
 def _wrap_items(items: list[str], width: int, sep: str) -> list[str]:
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + len(sep) + len(item) <= width:
+        if lines and cells(lines[-1]) + len(sep) + cells(item) <= width:
             lines[-1] += sep + item
         else:
-            lines += textwrap.wrap(item, width) or [""]
+            lines += _fold(item, width) or [""]
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Columns, not characters: a name in Chinese takes two columns a character on a terminal
+# (screen.widened marks the second column of each, so that len() and textwrap count them)
+
+
+def _fold(text: str, width: int, **options: Any) -> list[str]:
+    """textwrap.wrap by terminal columns."""
+    return [line.replace(WIDE, "") for line in _wrap_lines(widened(text), width, **options)]
+
+
+def _wrap_lines(text: str, width: int, **options: Any) -> list[str]:
+    """textwrap.wrap of a widened text, never splitting a wide character from its WIDE: a
+    line that would start with one is wrapped one column narrower."""
+    lines = textwrap.wrap(text, width, **options)
+    while width > 2 and any(line.startswith(WIDE) for line in lines[1:]):
+        width -= 1
+        lines = textwrap.wrap(text, width, **options)
     return lines
 
 
@@ -142,12 +165,17 @@ def _lines_max(text: str) -> int:
 def _wrap(text: str, width: int) -> str:
     if len(text) <= width:
         return text
-    return "\n".join(textwrap.wrap(text, width, break_long_words=True,
-                                   break_on_hyphens=False)) or text
+    return "\n".join(_wrap_lines(text, width, break_long_words=True,
+                                 break_on_hyphens=False)) or text
 
 
 def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(1, width - 1)] + "~"
+    if len(text) <= width:
+        return text
+    kept = text[:max(1, width - 1)]
+    if kept[-1:] != WIDE and cells(kept[-1:]) == 2:  # half a wide character: drop it
+        kept = kept[:-1] + " "
+    return kept + "~"
 
 
 class _Layout:
@@ -271,7 +299,8 @@ def fit_table(columns: Sequence[Column], body: list[list[str]], width: int = 80,
               blank: bool = False) -> str:
     """A "simple" table of at most `width` columns (see the module's docstring); a `blank`
     table has lines to write on in its empty cells, and room for a name."""
-    layout = _Layout(columns, body)
+    columns = [evolve(c, header=widened(c.header)) for c in columns]
+    layout = _Layout(columns, [[widened(cell) for cell in row] for row in body])
     if blank:
         layout.fill = True
         layout.cells = [max(w, BLANK_NAME if c.kind == "name" else 4)
@@ -290,12 +319,12 @@ def fit_table(columns: Sequence[Column], body: list[list[str]], width: int = 80,
         if layout.total() > width:
             layout.gap = 1
     if layout.total() <= width:
-        return layout.render(range(len(columns)))
+        return layout.render(range(len(columns))).replace(WIDE, "")
     if any(layout.total([0, i]) > width for i in range(1, len(columns))):
         layout.shorten_names(width)  # even one column beside the names does not fit
     if layout.total() <= width:
-        return layout.render(range(len(columns)))
-    return "\n\n".join(layout.render(group) for group in layout.blocks(width))
+        return layout.render(range(len(columns))).replace(WIDE, "")
+    return "\n\n".join(layout.render(group) for group in layout.blocks(width)).replace(WIDE, "")
 
 
 # --------------------------------------------------------------------------------------------

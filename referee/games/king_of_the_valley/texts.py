@@ -122,11 +122,13 @@ def _castle_table(state: State) -> list[str]:
         rows.append(row)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     names = [f" {i + 1} {n}" for i, n in enumerate(short_names(state.names, 8))]
-    lead = max(len("Castles"), *map(len, names)) + 1
+    from referee.screen import cells, ljust  # by columns: a name in Chinese takes two a letter
+
+    lead = max(len("Castles"), *map(cells, names)) + 1
     lines = [_within("Castles".ljust(lead) + " ".join(h.rjust(w) for h, w in zip(heads, widths)),
                      "  (n) down, * taxed")]
     for name, row in zip(names, rows):
-        lines.append(name.ljust(lead) + " ".join(c.rjust(w) for c, w in zip(row, widths)))
+        lines.append(ljust(name, lead) + " ".join(c.rjust(w) for c, w in zip(row, widths)))
     return lines
 
 

@@ -116,7 +116,11 @@ def moved(state: State, moves: Mapping[int, int]) -> State:
 
 
 def next_turn(state: State) -> State:
-    return evolve(state, turn=(state.turn + 1) % len(state.names))
+    turn = (state.turn + 1) % len(state.names)
+    if turn:
+        return evolve(state, turn=turn)
+    # a round of turns is over: its best nets show on the sheet who led when
+    return evolve(state, turn=turn, rounds=(*state.rounds, state.best_nets()))
 
 
 def after_action(state: State) -> State:

@@ -11,7 +11,7 @@ from referee.games.kings_ear.components import (
     card_value,
 )
 from referee.games.kings_ear.state import State
-from referee.scoresheet import Row, Scoresheet, Section, ordinal, places, tie_notes
+from referee.scoresheet import Round, Row, Scoresheet, Section, ordinal, places, tie_notes
 
 TIEBREAKS = ("a House at 10 wins outright", "highest best net (R-8)",
              "highest sum of the four nets (R-8)", "shared place")
@@ -44,7 +44,26 @@ def score(state: State) -> Scoresheet:
                       outcome=outcome(state), winners=winners, rows=tuple(rows),
                       seat_label="House", total_label="Best net", tiebreaks=TIEBREAKS,
                       notes=(CARDS_KEY, *NOTES), tie_notes=tie_lines(state) if state.finished else (),
-                      breakdown=(cards_under(state),))
+                      breakdown=(cards_under(state),), rounds=rounds(state),
+                      round_table=False,
+                      chart_label="Best net", chart_unit="best net")
+
+
+def rounds(state: State) -> tuple[Round, ...]:
+    """Each player's best net after each round of turns (the last one cut short by the end of
+    the game or the table's stop), as points gained per round: they draw the chart of running
+    totals, who led when. Nothing scores per round: the game is a race to 10 on one section."""
+    standings = list(state.rounds)
+    # a round begun since the last full one (the first seat's win, or its pass that ends the
+    # game by R-6, begins one too)
+    if state.turn or state.finished:
+        standings.append(state.best_nets())
+    out, before = [], (0,) * len(state.names)
+    for number, now in enumerate(standings, start=1):
+        out.append(Round(f"Round {number}", tuple(
+            (name, after - earlier) for name, after, earlier in zip(state.names, now, before))))
+        before = now
+    return tuple(out)
 
 
 def cards_under(state: State) -> Section:

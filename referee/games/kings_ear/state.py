@@ -22,6 +22,8 @@ class State:
     deck: tuple[int, ...] | None = None  # the virtual pile order of a --shuffle game
     drawn: int = 0  # cards taken from the pile so far
     stopped: str | None = None  # why the table stopped the game (the core `end` event)
+    # Each seated House's best net after each full round of turns: who led when (the chart)
+    rounds: tuple[tuple[int, ...], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -72,6 +74,10 @@ class State:
 
     def nets(self, house: int) -> tuple[int, ...]:
         return self._nets[house * 4:house * 4 + 4]
+
+    def best_nets(self) -> tuple[int, ...]:
+        """Each seated House's best net (what wins at 10 and ranks by R-8), in seat order."""
+        return tuple(max(self.nets(house)) for house in self.seats)
 
 
 def locked(state: State, card: int) -> bool:

@@ -66,10 +66,12 @@ def compact(state: State) -> str:
     owners = dict(zip(state.names, short_names(state.names, 7)))
     heads = {house: f"{state.houses[house]} {owners.get(state.owner(house) or '', '-')}"
              for house in row_order(state)}
-    lead = max(14, *(len(head) + 1 for head in heads.values()))
+    from referee import screen  # by columns: a name in Chinese takes two a letter
+
+    lead = max(14, *(screen.cells(head) + 1 for head in heads.values()))
     lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
     for house in row_order(state):
-        head = heads[house].ljust(lead)
+        head = screen.ljust(heads[house], lead)
         columns = []
         for prof in range(4):
             cards = sorted(c for c in state.under(house) if card_profession(c) == prof)
