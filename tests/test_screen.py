@@ -574,7 +574,7 @@ def test_games_fits_80_columns(cli):
     assert max(map(len, result.out.splitlines())) <= 80, result.out
 
 
-@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley"])
+@pytest.mark.parametrize("gid", ["kings-ear", "king-of-the-valley", "dwarf-king"])
 def test_the_compact_board_lines_up_a_wide_name_by_its_columns(gid):
     """A name in Chinese takes two columns a character (B11c): its row of the board lines up as
     a name of as many columns in plain letters does."""

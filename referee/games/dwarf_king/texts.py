@@ -24,6 +24,7 @@ from referee.games.dwarf_king.rules import (
 )
 from referee.games.dwarf_king.scoring import HANDS, chart, hand_points, outcome_line
 from referee.games.dwarf_king.state import State
+from referee.screen import cells, ljust
 from referee.textsafe import short_names
 
 
@@ -365,11 +366,11 @@ def _player_lines(state: State) -> str:
     won = [sum(1 for t in deal.tricks if t.winner == s) for s in range(state.players)]
     now = hand_points(deal, state.players, state.edition) if playing and deal.tricks else None
     names = short_names(state.names, 8)
-    column = max(8, *map(len, names))
+    column = max(8, *map(cells, names))  # columns: a name in Chinese takes two a character
     head = f"  {'':<{column}} {'total':>5}" + ("  cards tricks  now" if playing else "")
     rows = [head]
     for seat, name in enumerate(names):
-        row = f"  {name:<{column}} {state.totals[seat]:>5}"
+        row = f"  {ljust(name, column)} {state.totals[seat]:>5}"
         if playing:
             slot = deal.slots[seat]
             row += f"  {slot.size:>5} {won[seat]:>6} " + (f"{now[seat]:>+4}" if now else "   -")
