@@ -581,6 +581,7 @@ def correct(
     force: bool = typer.Option(False, "--force",
                                help="Also correct a reveal (a card everyone has seen)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    seen: Optional[str] = typer.Option(None, "--seen", hidden=True),  # `table`: the bytes it read
 ) -> None:
     """Fix an earlier event, replaying every later one; the original is kept in the trail."""
     from referee import corrections
@@ -588,7 +589,7 @@ def correct(
     text = " ".join(move or [])  # every text argument is UTF-8: refuse_undecodable saw it
     fixes = [corrections.fix(seq, text, insert, delete, as_name)]
     fixes += [corrections.read_fix(spec) for spec in also or []]
-    done = corrections.correct(log_path(ctx), fixes, why, by, force)
+    done = corrections.correct(log_path(ctx), fixes, why, by, force, seen)
     lines = sorted(corrections.trail(done.table)[-len(done.made):],
                    key=lambda line: line.correction.seq)
     if as_json:

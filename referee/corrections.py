@@ -139,12 +139,14 @@ def _check_fixes(fixes: list[Fix], count: int) -> None:
 
 
 def correct(path: Path, fixes: list[Fix], why: str, by: str,
-            force: bool = False) -> Corrected:
+            force: bool = False, seen: str | None = None) -> Corrected:
     """Apply `fixes` together under the log's lock, or raise: MoveError for a typed move the
     rules refuse, CorrectionRefused listing the later events they would break, UsageError for a
     reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
     corrections: the trail always says who changed the record (the director is often no
-    player, so `--as`, who made the move, cannot stand for it)."""
+    player, so `--as`, who made the move, cannot stand for it). `seen`, the sha256 of the log's
+    bytes as a `table` session last read them: session.LogChanged when the log no longer holds
+    them (another terminal renumbered its events, so event N is no longer the one meant)."""
     if not why.strip():
         raise UsageError("--why: say why the log is corrected (it is kept in the trail)",
                          code="bad-correction")
@@ -152,6 +154,8 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         raise UsageError("--by: say who makes the correction (it is kept in the trail)",
                          code="bad-correction")
     with logfile.locked(path):
+        if seen is not None:
+            _unchanged_since(path, seen)
         table = _as_far_as_it_replays(path)
         log = table.log
         _check_fixes(fixes, len(log.entries))
@@ -165,6 +169,19 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         after = session.Table(logfile.located(new_log, text), table.setup, state)
         session.remember(path, text.encode("utf-8"), after)
         return Corrected(after, trail, _new_notices(table, after))
+
+
+def digest(data: bytes) -> str:
+    """The sha256 by which a `table` session names the log's bytes it last read (`seen`)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _unchanged_since(path: Path, seen: str) -> None:
+    current = session.load_known(path)
+    if digest(current.data) != seen:
+        raise session.LogChanged(path, current)
 
 
 def _as_far_as_it_replays(path: Path) -> session.Table:

@@ -180,6 +180,36 @@ def test_a_log_changed_by_another_command_is_read_again_never_overwritten(cli, c
     capsys.readouterr()
 
 
+def test_a_correction_typed_after_another_command_changed_the_log_is_refused_as_a_move_is(cli):
+    """`correct N` numbers the events as the session last read them: after another terminal
+    renumbered the log, event N may be another event, so the line is refused (it used to be
+    run on the new event N), as a move line is, and nothing is written; the command itself
+    checks the bytes the session read under the log's lock (`--seen`)."""
+    from referee import corrections
+
+    cli("new", "kings-ear", *KE_PLAYERS)
+    path = cli.path / "game.toml"
+    assert cli("play", "draw", "PA3").status == 0
+    assert cli("play", "place", "Stag").status == 0
+    known = session.load_known(path)
+    assert cli("correct", "2", "place", "Boar", "--why", "x",  # a second terminal
+               "--by", "Dan").status == 0
+    written = path.read_bytes()
+    with pytest.raises(session.LogChanged) as changed:
+        sessions.answer(path, known, "correct 2 place Stag --why x --by Dan", Said())
+    assert path.read_bytes() == written
+    assert changed.value.known.data == written
+    assert changed.value.hint == "type the line again if it still stands"
+    fix = corrections.fix(2, "place Stag")
+    with pytest.raises(session.LogChanged):  # what the line runs, should the log change now
+        corrections.correct(path, [fix], "x", "Dan", seen=corrections.digest(known.data))
+    assert path.read_bytes() == written
+    said = Said()
+    latest = session.load_known(path)
+    sessions.answer(path, latest, "correct 2 place Stag --why x --by Dan", said)
+    assert said.lines[0].startswith("Corrected event 2: now Ann: place Stag (was Ann: place Boar)")
+
+
 def test_the_prompt_names_who_acts_and_what_is_awaited(cli):
     cli("new", "kings-ear", *KE_PLAYERS)
     table = session.load(cli.path / "game.toml")
