@@ -595,6 +595,7 @@ def correct(
     if as_json:
         out_json({"corrections": [line.as_dict() for line in lines],
                   "notices": [n.message for n in done.notices],
+                  "effects": done.effects.as_dict(),
                   "events": len(done.table.log.entries), "finished": done.table.finished,
                   "next": next_json(done.table)})
         return
@@ -606,6 +607,8 @@ def correct(
         out(f"Corrected event {fix.seq}: {what}")
     out(f"Every later event replays; the original stays in the log ({len(done.table.log.entries)}"
         " event(s) now).")
+    for sentence in done.effects.said:
+        out(clean_line(sentence))
     print_notices(done.notices)
     print_next(done.table)
 

@@ -78,9 +78,29 @@ class CorrectionRefused(MoveError):
 
 
 @value
+class Effects:
+    """What the corrections changed in the result, from what every game's sheet shows the
+    whole table (`referee score`): whether the game is over, who wins, each player's total.
+    Never a card: the sheet of a game in progress names none."""
+
+    over: tuple[bool, bool]  # before, after
+    winners: tuple[tuple[str, ...], tuple[str, ...]]
+    scores: tuple[tuple[str, Any, Any], ...]  # (player, before, after) of each total changed
+    said: tuple[str, ...]  # the same in sentences, for the confirmation
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"finished": {"before": self.over[0], "after": self.over[1]},
+                "winners": {"before": list(self.winners[0]), "after": list(self.winners[1])},
+                "scores": [{"player": name, "before": old, "after": new}
+                           for name, old, new in self.scores],
+                "said": list(self.said)}
+
+
+@value
 class Corrected:
     table: session.Table  # the game after the corrections
     made: tuple[Correction, ...]  # the trail entries written, as recorded
+    effects: Effects  # the result as it moved
     notices: tuple[Notice, ...] = ()  # new ones the corrected history brought to light
 
 
@@ -168,7 +188,7 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         logfile.write_atomic(path, text)
         after = session.Table(logfile.located(new_log, text), table.setup, state)
         session.remember(path, text.encode("utf-8"), after)
-        return Corrected(after, trail, _new_notices(table, after))
+        return Corrected(after, trail, effects(table, after), _new_notices(table, after))
 
 
 def digest(data: bytes) -> str:
@@ -201,6 +221,43 @@ def _new_notices(before: session.Table, after: session.Table) -> tuple[Notice, .
     table to hear as `play` tells it: `check` reports each one."""
     known = before.game.notices(before.state)
     return tuple(n for n in after.game.notices(after.state) if n not in known)
+
+
+def effects(before: session.Table, after: session.Table) -> Effects:
+    """Whether the game is over, who wins and the totals, before and after the corrections,
+    said in sentences where they moved ("The game is no longer over: Cat no longer wins",
+    "Scores: Ann 2 -> 0, Ben 0 -> 2"), the same way for every game."""
+    from referee.scoresheet import and_list
+
+    old, new = before.game.scoresheet(before.state), after.game.scoresheet(after.state)
+    over = (before.finished, after.finished)
+    won = (old.winners if over[0] else (), new.winners if over[1] else ())
+    said: list[str] = []
+    lost = [name for name in won[0] if name not in won[1]]
+    gained = [name for name in won[1] if name not in won[0]]
+    verdict = "; ".join([*([f"{and_list(lost)} no longer " + ("wins" if len(lost) == 1
+                                                               else "win")] if lost else []),
+                         *([f"{and_list(gained)} now " + ("wins" if len(gained) == 1 else "win")]
+                           if gained else [])])
+    if over[0] != over[1]:
+        head = "The game is no longer over" if over[0] else "The game is now over"
+        said.append(f"{head}: {verdict}." if verdict else f"{head}.")
+    elif verdict:
+        said.append(verdict[:1].upper() + verdict[1:] + ".")
+    totals = {row.name: row.total for row in old.rows if row.name is not None}
+    scores = tuple((row.name, totals[row.name], row.total) for row in new.rows
+                   if row.name in totals and totals[row.name] != row.total)
+    if scores and not new.no_points:
+        label = "Scores" if new.total_label == "Total" else f"Scores ({new.total_label})"
+        shown = [f"{name} {_total(was)} -> {_total(now)}" for name, was, now in scores]
+        said.append(f"{label}: " + ", ".join(shown) + ".")
+    return Effects(over, won, scores, tuple(said))
+
+
+def _total(value: Any) -> str:
+    from referee.scoresheet import number
+
+    return "-" if value is None else number(value)
 
 
 def _refuse_reveals(table: session.Table, fixes: list[Fix]) -> None:

@@ -563,3 +563,53 @@ def test_a_typed_correction_is_checked_at_the_time_it_is_recorded_with(tmp_path)
                                by="Dan")
     assert done.made[0].new.at == last.at
     assert done.table.state == replay.replay_log(logfile.read(path))[1]
+
+
+# --------------------------------------------------------------------------------------------
+# What a correction changes in the result
+
+
+WINS = {"kings-ear": ("kings-ear/four-player-win.toml", "Emil"),
+        "king-of-the-valley": ("king-of-the-valley/two-player.toml", "Hana"),
+        "dwarf-king": ("dwarf-king/three-player.toml", "Bruno"),
+        "king-of-the-castle": ("king-of-the-castle/three-player.toml", "Ben"),
+        "kingmaker": ("kingmaker/three-player-two-parliaments.toml", "Ann")}
+
+
+@pytest.mark.parametrize("game_id", sorted(WINS))
+def test_a_correction_that_reopens_a_finished_game_says_so_and_who_no_longer_wins(cli, game_id):
+    """Deleting a finished game's last event reopens it: the confirmation says that the game
+    is no longer over and who no longer wins (it used to say nothing), in text and --json, the
+    same way for every game."""
+    name, winner = WINS[game_id]
+    path = copy(cli.path, name)
+    last = len(logfile.read(path).entries)
+    result = cli("correct", last, "--delete", "--why", "x", "--by", "Dan", "--force")
+    assert result.status == 0, result.err
+    said = result.out.splitlines()
+    assert said[2] == f"The game is no longer over: {winner} no longer wins."
+    assert said[-1].startswith("Next: ")
+    path.write_text(logfile.dumps(logfile.read(GOLDEN / name)), encoding="utf-8")
+    result = cli("correct", last, "--delete", "--why", "x", "--by", "Dan", "--force", "--json")
+    effects = __import__("json").loads(result.out)["effects"]
+    assert effects["finished"] == {"before": True, "after": False}
+    assert effects["winners"] == {"before": [winner], "after": []}
+    assert effects["said"][0] == f"The game is no longer over: {winner} no longer wins."
+
+
+def test_a_correction_that_moves_the_scores_says_each_total_that_moved(cli):
+    """Scores as `referee score` shows them (Ann 2 -> 0), and a winner taken over at once."""
+    copy(cli.path, CASES["kings-ear"]["log"])
+    result = cli("correct", 92, "draw", "Boar", "Army", "2", "--why", "x", "--by", "Dan",
+                 "--force")
+    assert result.status == 0, result.err
+    assert result.out.splitlines()[2:4] == ["The game is no longer over: Cat no longer wins.",
+                                            "Scores (Best net): Cat 10 -> 9."]
+    copy(cli.path, CASES["kings-ear"]["log"])
+    result = cli("correct", 64, "place", "Horse", "--why", "x", "--by", "Dan", "--json")
+    effects = __import__("json").loads(result.out)["effects"]
+    assert effects["finished"] == {"before": True, "after": True}
+    assert effects["winners"] == {"before": ["Cat"], "after": ["Cat"]}
+    assert effects["scores"] == [{"player": "Ben", "before": 4, "after": 7}]
+    assert effects["said"] == ["Scores (Best net): Ben 4 -> 7."]
+    assert cli("score", "--json").out.count('"total": 7') >= 1
