@@ -26,6 +26,7 @@ from referee.engine import Event, Game, Notice, apply_event, field_problem, refu
 from referee.errors import LogError, MoveError, RefereeError, UsageError
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
+from referee.textsafe import clean_line
 from referee.values import value
 
 END = "(end of the log)"  # the place after the last event, where a forgotten last move goes
@@ -288,6 +289,8 @@ def _rebuild(table: session.Table, fixes: list[Fix]
         for one in here:
             if one.kind != "delete":
                 event, state = _typed(table, state, one, entry.at)
+                if one.kind == "change" and event == entry.event:
+                    raise _nothing_to_correct(table, state, entry)
                 note = entry.note if one.kind == "change" else None
                 out.append(Entry(len(out) + 1, event, entry.at, note))
                 placed.setdefault(entry.seq, []).append(out[-1])
@@ -304,6 +307,14 @@ def _rebuild(table: session.Table, fixes: list[Fix]
     if broken:
         raise CorrectionRefused(broken)
     return tuple(out), state, placed
+
+
+def _nothing_to_correct(table: session.Table, state: Any, entry: Entry) -> UsageError:
+    """A change into the event as it stands would only mark the sheet "Corrected" and put a
+    trail entry in `undo`'s way: refused, the log untouched."""
+    text = clean_line(table.game.table_text(state, entry.event))
+    return UsageError(f"event {entry.seq} already is `{text}`: there is nothing to correct",
+                      code="correct-nothing")
 
 
 def _in_order(fixes: list[Fix]) -> list[Fix]:

@@ -315,8 +315,8 @@ def test_also_specs_are_read_strictly():
 
 def test_undo_keeps_the_trail_it_stands_on(tmp_path):
     path = copy(tmp_path, CASES["kings-ear"]["log"], 40)
-    corrections.correct(path, [Fix(40, "change", "trade Boar give HR4, HF1 take HT4, ST1",
-                                   "Cat")], "same, retyped", by="Dan")
+    corrections.correct(path, [Fix(40, "change", "draw BA2", "Cat")], "drew, not traded",
+                        by="Dan")
     before = path.read_bytes()
     with pytest.raises(UsageError) as refused:
         session.undo(path, force=True)
@@ -515,8 +515,8 @@ def test_a_correction_says_what_it_brings_to_light_as_play_does(tmp_path, cli):
                  "--by", "Dan")
     assert result.status == 0, result.err
     assert "NOTICE (Follow suit): Revoke by Elin: in trick 4" in result.out
-    again = cli("correct", "199", "DA", "--as", "Elin", "--why", "retyped", "--force", "--json",
-                "--by", "Dan")
+    again = cli("correct", "200", "--insert", "K2", "--as", "Ada", "--why", "forgotten too",
+                "--json", "--by", "Dan")
     assert __import__("json").loads(again.out)["notices"] == []  # brought to light before
 
 
@@ -552,14 +552,11 @@ def test_a_trail_event_the_game_does_not_declare_is_a_finding_of_check(tmp_path,
 
 
 def test_a_typed_correction_is_checked_at_the_time_it_is_recorded_with(tmp_path):
-    """Kingmaker's clock runs on the events' times (R-49): event 31 retyped keeps its time in
+    """Kingmaker's clock runs on the events' times (R-49): event 31 corrected keeps its time in
     the log, so the state `correct` returns (and caches) is the one its replay gives."""
     path = copy(tmp_path, CASES["kingmaker"]["log"], 31)
-    log = logfile.read(path)
-    setup = replay.from_log(log)
-    last = log.entries[-1]
-    text = setup.game.format(replay.final(setup, log.entries[:-1]), last.event)
-    done = corrections.correct(path, [Fix(31, "change", text, last.event.by)], "retyped",
+    last = logfile.read(path).entries[-1]
+    done = corrections.correct(path, [Fix(31, "change", "next", last.event.by)], "retyped",
                                by="Dan")
     assert done.made[0].new.at == last.at
     assert done.table.state == replay.replay_log(logfile.read(path))[1]
@@ -613,3 +610,20 @@ def test_a_correction_that_moves_the_scores_says_each_total_that_moved(cli):
     assert effects["scores"] == [{"player": "Ben", "before": 4, "after": 7}]
     assert effects["said"] == ["Scores (Best net): Ben 4 -> 7."]
     assert cli("score", "--json").out.count('"total": 7') >= 1
+
+
+def test_a_correction_that_changes_nothing_is_refused_and_leaves_undo_free(ke40):
+    """A correction of event 40 into the very trade it records: it used to be recorded, mark
+    the sheet "Corrected" and block `undo` of the event; now refused, the log untouched."""
+    path = ke40.path / "game.toml"
+    before = path.read_bytes()
+    result = ke40("correct", "40", "trade", "Boar", "give", "HR4,", "HF1", "take", "HT4,",
+                  "ST1", "--why", "x", "--by", "Dan")
+    assert result.status == 2
+    assert result.err == "referee: event 40 already is `trade Boar give Horse Religion 4, Horse " \
+        "Farming 1 take Horse Trade 4, Stag Trade 1`: there is nothing to correct\n"
+    result = ke40("correct", "35", "draw", "Boar", "Trade", "4", "--force", "--why", "x",
+                  "--by", "Dan", "--json")
+    assert __import__("json").loads(result.err)["error"]["code"] == "correct-nothing"
+    assert path.read_bytes() == before
+    assert ke40("undo").status == 0
