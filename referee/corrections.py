@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay, session
 from referee.engine import Event, Game, Notice, apply_event, field_problem, refuse_if_over
-from referee.errors import LogError, MoveError, RefereeError, UsageError
+from referee.errors import LogError, MoveError, NotationError, RefereeError, UsageError
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
 from referee.textsafe import clean_line
@@ -76,6 +76,20 @@ class CorrectionRefused(MoveError):
         super().__init__("\n".join(lines), hint="correct those events too in the same command "
                                                 "(--also 'N MOVE'), or give up")
         self.broken = broken
+
+
+class CorrectionMisfit(MoveError):
+    """In a game whose cards the tool dealt (`--seed`, `--shuffle`), the corrections break a
+    rule that only its hidden hands or pile decide: which event breaks, and why, would read
+    them (a card held, a suit void), so the refusal is one sentence (exit 1)."""
+
+    code = "correction-does-not-fit"
+
+    def __init__(self) -> None:
+        super().__init__("the correction does not fit the cards the tool dealt (their hands and "
+                         "piles stay hidden, so no event or card is named); nothing was written",
+                         hint="each player reads their own legal moves with `options --for "
+                              "NAME`; or undo back to the event")
 
 
 @value
@@ -284,11 +298,13 @@ def _rebuild(table: session.Table, fixes: list[Fix]
     placed: dict[int, list[Entry]] = {}
     broken: list[Broken] = []
     end = Entry(len(log.entries) + 1, Event(END), log.entries[-1].at if log.entries else None)
+    moved = False  # an event typed or replayed past the first correction: its rules were met
     for entry in (*log.entries[first - 1:], end):
         here = _in_order([one for one in fixes if one.seq == entry.seq])
         for one in here:
             if one.kind != "delete":
-                event, state = _typed(table, state, one, entry.at)
+                event, state = _typed(table, state, one, entry.at, moved)
+                moved = True
                 if one.kind == "change" and event == entry.event:
                     raise _nothing_to_correct(table, state, entry)
                 note = entry.note if one.kind == "change" else None
@@ -300,9 +316,12 @@ def _rebuild(table: session.Table, fixes: list[Fix]
             after = apply_event(game, state, entry.event, setup.players, entry.at,
                                 fields_checked=True)
         except MoveError as exc:
+            if not _seen_by_all(table, state, moved, lambda view: apply_event(
+                    game, view, entry.event, setup.players, entry.at, fields_checked=True)):
+                raise CorrectionMisfit() from None
             broken.append(_broken(table, state, entry, exc))
             continue  # the later events are checked on the state without it
-        state = after
+        state, moved = after, True
         out.append(evolve(entry, seq=len(out) + 1, line=None))
     if broken:
         raise CorrectionRefused(broken)
@@ -323,11 +342,13 @@ def _in_order(fixes: list[Fix]) -> list[Fix]:
     return [f for f in fixes if f.kind == "insert"] + [f for f in fixes if f.kind != "insert"]
 
 
-def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
-           ) -> tuple[Event, Any]:
+def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None,
+           moved: bool = False) -> tuple[Event, Any]:
     """The move typed for a correction, parsed and checked where it goes in the history, at
-    the time it is recorded with (a game's clock runs on the events' times)."""
+    the time it is recorded with (a game's clock runs on the events' times); `moved`: events
+    were typed or replayed before it (see `_seen_by_all`)."""
     assert one.text is not None
+    text = one.text
 
     def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
         # The seal the corrected event holds, put back (a hand edit changed who made it): no
@@ -349,11 +370,41 @@ def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
     here = session.Table(table.log, table.setup, state)
     try:
         refuse_if_over(table.game, state)
-        move = session.check_typed(here, one.text, one.player, at, seal=unsealed)
+        move = session.check_typed(here, text, one.player, at, seal=unsealed)
     except MoveError as exc:
+        words_only = isinstance(exc, NotationError) and not moved  # not what a hand holds
+        if not words_only and not _seen_by_all(table, state, moved, lambda view: (
+                session.check_typed(session.Table(table.log, table.setup, view), text,
+                                    one.player, at, seal=unsealed))):
+            raise CorrectionMisfit() from None
         exc.message = f"correction of event {one.seq}: {exc.message}"
         raise
     return move.event, move.state
+
+
+def _seen_by_all(table: session.Table, state: Any, moved: bool,
+                 check: Callable[[Any], object]) -> bool:
+    """Whether a refusal met in `state` may be told as it is: always, unless the tool dealt
+    the cards (the log's seed). Then only a refusal met before any event was typed or replayed
+    past the first correction (each one that passed told whether a hidden hand allowed it:
+    T11, `correct N CARD` read a hand card by card and, event by event, who was void, nothing
+    written), and that `check` meets in the game as the table sees it (`Game.view`) too. A
+    game whose view hides nothing it holds cannot tell which of its refusals a hidden hand
+    decided: none is told."""
+    if table.setup.seed is None:
+        return True
+    if moved:
+        return False
+    view = table.game.view(state)
+    if view is state:
+        return False
+    try:
+        check(view)
+    except MoveError:
+        return True
+    except Exception:  # noqa: BLE001 - a view the move cannot be tried on tells nothing
+        return False
+    return False
 
 
 def _broken(table: session.Table, state: Any, entry: Entry, exc: MoveError) -> Broken:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from referee import corrections, replay, session
 from referee import log as logfile
 from referee.check import check_file
-from referee.corrections import CorrectionRefused, Fix
+from referee.corrections import CorrectionMisfit, CorrectionRefused, Fix
 from referee.engine import available_game_ids, load_game
 from referee.errors import LogError, UsageError
 from referee.evolve import evolve
@@ -415,6 +415,9 @@ def test_a_random_correction_replays_as_a_fresh_game_or_names_a_later_event(
         assert refused.broken and all(b.seq > index + 1 for b in refused.broken)
         assert path.read_bytes() == original
         return
+    except CorrectionMisfit as misfit:  # the tool dealt (a seed): no event, no card named
+        assert not re.search(r"\d", misfit.message) and path.read_bytes() == original
+        return
     corrected = [e.event for e in logfile.read(path).entries]
     assert corrected == [*events[:index], other, *events[index + 1:]]
     fresh_state = replay.replay_events(game, setup.players, setup.options, seed, corrected)
@@ -627,3 +630,51 @@ def test_a_correction_that_changes_nothing_is_refused_and_leaves_undo_free(ke40)
     assert __import__("json").loads(result.err)["error"]["code"] == "correct-nothing"
     assert path.read_bytes() == before
     assert ke40("undo").status == 0
+
+
+# --------------------------------------------------------------------------------------------
+# A game whose hands the tool dealt
+
+
+def _own_moves(cli, name: str) -> list[str]:
+    return __import__("json").loads(cli("options", "--for", name, "--json").out)["moves"]
+
+
+def test_a_refused_correction_of_a_dealt_game_names_no_event_and_no_card(cli):
+    """T11: `correct 4 CARD --force` in a Dwarf King game the tool dealt read Ann's hand card by
+    card ("Ann cannot play GA now" against a knock-on list) and, from which later event broke,
+    the others' voids, nothing written. Now every card Ann might have led is refused in one
+    sentence whether she holds it or not, or accepted; a refusal the table could give itself
+    (not Ben's turn) stays as it is, and an ordinary game keeps its knock-on list."""
+    cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed", "5")
+    for move in ("special", "quest a", "leader"):
+        assert cli("play", *move.split()).status == 0
+    held = _own_moves(cli, "Ann")  # she leads: any card of her hand
+    for name in ("Ann", "Ben", "Cat"):
+        assert cli("play", _own_moves(cli, name)[0]).status == 0  # events 4, 5, 6
+    path = cli.path / "game.toml"
+    before = path.read_bytes()
+    said: dict[bool, set[str]] = {True: set(), False: set()}
+    for card in [f"{suit}{rank}" for suit in "KDG" for rank in
+                 ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]:
+        if card == held[0]:  # event 4 itself: nothing to correct
+            continue
+        result = cli("correct", "4", card, "--why", "typo", "--by", "Ann", "--force")
+        if result.status == 0:  # a real correction, written for all to see: put back
+            path.write_bytes(before)
+            continue
+        assert result.status == 1 and path.read_bytes() == before
+        said[card in held].add(result.err)
+    misfit = ("referee: the correction does not fit the cards the tool dealt (their hands and "
+              "piles stay hidden, so no event or card is named); nothing was written\n"
+              "  hint: each player reads their own legal moves with `options --for NAME`; or "
+              "undo back to the event\n")
+    assert said[True] == {misfit}
+    public = said[False] - {misfit}  # a card out of the game: the table knows it as well
+    assert misfit in said[False] and all("out of the game with 3 players" in e for e in public)
+    turn = cli("correct", "4", held[1], "--as", "Ben", "--why", "x", "--by", "Ann", "--force")
+    assert "it is not Ben's turn" in turn.err and path.read_bytes() == before
+    refused = cli("correct", "4", held[1], "--why", "x", "--by", "Ann", "--force", "--json")
+    error = __import__("json").loads(refused.err or '{"error": {}}')["error"]
+    if refused.status:  # Ben's K3 may or may not still follow: either way no list
+        assert error["code"] == "correction-does-not-fit" and "broken" not in error
