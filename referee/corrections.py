@@ -23,7 +23,8 @@ from typing import Any, Callable, Iterable, Iterator
 from referee import log as logfile
 from referee import replay, session
 from referee.engine import Event, Game, Notice, apply_event, field_problem, refuse_if_over
-from referee.errors import LogError, MoveError, NotationError, RefereeError, UsageError
+from referee.errors import (LogError, MoveError, NeedsForce, NotationError, RefereeError,
+                            UsageError)
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
 from referee.textsafe import clean_line
@@ -195,7 +196,7 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         log = table.log
         _check_fixes(fixes, len(log.entries))
         if not force:
-            _refuse_reveals(table, fixes)
+            _refuse_reveals(table, fixes, why, by)
         entries, state, placed = _rebuild(table, fixes)
         trail = tuple(_trail(log, fixes, placed, why, by))
         new_log = evolve(log, entries=entries, corrections=log.corrections + trail)
@@ -275,16 +276,32 @@ def _total(value: Any) -> str:
     return "-" if value is None else number(value)
 
 
-def _refuse_reveals(table: session.Table, fixes: list[Fix]) -> None:
-    """A changed or deleted reveal (a card everyone has seen) needs --force, as `undo` does."""
+def _refuse_reveals(table: session.Table, fixes: list[Fix], why: str, by: str) -> None:
+    """A changed or deleted reveal (a card everyone has seen) needs --force, as `undo` does;
+    the refusal gives the command that does it, as typed with --force."""
     for one in fixes:
         if one.kind == "insert":
             continue
         entry = table.log.entries[one.seq - 1]
         if table.game.events[entry.event.type].reveal:
-            raise UsageError(f"event {one.seq} ({entry.event.type}) revealed hidden information "
-                             "that everyone has now seen; use `referee correct --force` to "
-                             "correct it anyway", code="correct-reveal")
+            raise NeedsForce(f"event {one.seq} ({entry.event.type}) revealed hidden information "
+                             "that everyone has now seen; "
+                             f"`{clean_line(command(fixes, why, by))} --force` corrects it "
+                             "anyway", code="correct-reveal")
+
+
+def command(fixes: list[Fix], why: str, by: str) -> str:
+    """`referee correct ...` as typed for `fixes` (the first one, then each --also)."""
+    import shlex
+
+    first, *others = fixes
+    words = ["referee", "correct", str(first.seq), *(first.text or "").split()]
+    words += {"insert": ["--insert"], "delete": ["--delete"]}.get(first.kind, [])
+    words += ["--as", first.player] if first.player else []
+    for one in others:
+        kind = {"insert": " insert", "delete": " delete"}.get(one.kind, "")
+        words += ["--also", f"{one.seq}{kind}" + (f" {one.text}" if one.text else "")]
+    return shlex.join([*words, "--why", why, "--by", by])
 
 
 def _rebuild(table: session.Table, fixes: list[Fix]

@@ -17,7 +17,7 @@ from referee import log as logfile
 from referee.check import check_file
 from referee.corrections import CorrectionMisfit, CorrectionRefused, Fix
 from referee.engine import available_game_ids, load_game
-from referee.errors import LogError, UsageError
+from referee.errors import LogError, NeedsForce, UsageError
 from referee.evolve import evolve
 from referee.engine import apply_event
 from referee.simulate import default_players
@@ -131,9 +131,10 @@ def test_a_reveal_is_corrected_only_with_force(tmp_path, game_id):
     path = copy(tmp_path, case["log"])
     before = path.read_bytes()
     seq, move, player = case["reveal"] or case["reveal_break"]
-    with pytest.raises(UsageError) as refused:
+    with pytest.raises(NeedsForce) as refused:
         corrections.correct(path, [Fix(seq, "change", move, player)], "a test", by="Dan")
     assert refused.value.code == "correct-reveal" and path.read_bytes() == before
+    assert refused.value.exit_status == 1
     if case["reveal"] is None:
         return
     done = corrections.correct(path, [Fix(seq, "change", move, player)], "a test", by="Dan",
@@ -318,9 +319,10 @@ def test_undo_keeps_the_trail_it_stands_on(tmp_path):
     corrections.correct(path, [Fix(40, "change", "draw BA2", "Cat")], "drew, not traded",
                         by="Dan")
     before = path.read_bytes()
-    with pytest.raises(UsageError) as refused:
+    with pytest.raises(NeedsForce) as refused:
         session.undo(path, force=True)
     assert refused.value.code == "undo-corrected" and path.read_bytes() == before
+    assert refused.value.exit_status == 1  # a command refused, not a wrong command line
 
 
 @pytest.mark.parametrize("game_id", available_game_ids())
@@ -469,7 +471,6 @@ def test_cli_correct_history_marks_and_the_trail(ke40):
 def test_cli_correct_usage_errors_exit_2(ke40):
     before = (ke40.path / "game.toml").read_bytes()
     by = ("--by", "Dan")
-    assert ke40("correct", "35", "draw", "HR3", "--why", "x", *by).status == 2  # a reveal
     assert ke40("correct", "36", "--delete", "place", "Pig", "--why", "x", *by).status == 2
     assert ke40("correct", "36", "--why", "x", *by).status == 2
     assert ke40("correct", "36", "place", "Horse", "--why", "x", "--also", "nonsense",
@@ -678,3 +679,26 @@ def test_a_refused_correction_of_a_dealt_game_names_no_event_and_no_card(cli):
     error = __import__("json").loads(refused.err or '{"error": {}}')["error"]
     if refused.status:  # Ben's K3 may or may not still follow: either way no list
         assert error["code"] == "correction-does-not-fit" and "broken" not in error
+
+
+def test_a_reveal_refused_without_force_gives_the_command_that_corrects_it(ke40):
+    """L7: the refusal is a rejected command (status 1, as man referee says), not a usage
+    error, and its `referee correct ... --force` is the command typed, --force added: typed
+    as it is, it corrects (it used to say `referee correct --force`, which is no command)."""
+    import shlex
+
+    path = ke40.path / "game.toml"
+    before = path.read_bytes()
+    refused = ke40("correct", "35", "draw", "Boar", "Army", "1", "--also", "36 place Horse",
+                   "--why", "Dan's misread", "--by", "Dan")
+    assert refused.status == 1 and path.read_bytes() == before
+    hint = re.search(r"`(referee correct [^`]*)` corrects it anyway", refused.err)
+    assert hint, refused.err
+    words = shlex.split(hint.group(1))
+    assert words == ["referee", "correct", "35", "draw", "Boar", "Army", "1", "--also",
+                     "36 place Horse", "--why", "Dan's misread", "--by", "Dan", "--force"]
+    done = ke40(*words[1:])
+    assert done.status == 0, done.err
+    assert done.out.startswith("Corrected event 35: now Cat: draw Boar Army 1")
+    deleted = ke40("correct", "35", "--delete", "--as", "Cat", "--why", "x", "--by", "Dan")
+    assert "`referee correct 35 --delete --as Cat --why x --by Dan --force`" in deleted.err

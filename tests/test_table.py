@@ -93,7 +93,7 @@ def test_undo_keeps_the_force_rule_and_notes_and_as_reach_the_log(typed):
     result = typed("draw PA3 --note 'first card'", "place Stag --as Ann", "undo", "undo")
     assert "Retracted event 2: place Stag" in result.out
     # the line to type here, not the shell's command (it used to say `referee undo --force`)
-    assert "use `undo --force` to retract it" in result.out and result.status == 2
+    assert "use `undo --force` to retract it" in result.out and result.status == 1
     assert "`referee undo" not in result.out
     result = typed("undo --force", "history")
     assert "Retracted event 1: draw Pig Army 3" in result.out
@@ -323,7 +323,7 @@ def test_correct_runs_in_the_session_and_the_session_follows_the_log_it_wrote(ty
     assert said[at + 5] == "Ben: draw Horse Religion 4"
     assert "changed by another command" not in result.out
     assert "referee: event 1 (draw) revealed hidden information that everyone has now seen; " \
-        "use `correct --force` to correct it anyway" in said
+        "`correct 1 draw Pig Army 2 --why typo --by Dan --force` corrects it anyway" in said
     assert "Error: Missing option '--why'." in said  # the command's own word on its options
     assert "not a move" not in result.out and "--note TEXT" not in result.out
     history = typed.cli("history").out
