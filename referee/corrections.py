@@ -283,7 +283,7 @@ def _refuse_reveals(table: session.Table, fixes: list[Fix], why: str, by: str) -
         if one.kind == "insert":
             continue
         entry = table.log.entries[one.seq - 1]
-        if table.game.events[entry.event.type].reveal:
+        if table.game.events[entry.event.type].reveals(entry.event):
             raise NeedsForce(f"event {one.seq} ({entry.event.type}) revealed hidden information "
                              "that everyone has now seen; "
                              f"`{clean_line(command(fixes, why, by))} --force` corrects it "

@@ -694,7 +694,7 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
         setup = replay.from_log(new_log)
         state = replay.final(setup, new_log.entries, new_log.source, checked=True)
         text = setup.game.table_text(state, last.event)
-        if setup.game.events[last.event.type].reveal and not force:
+        if setup.game.events[last.event.type].reveals(last.event) and not force:
             raise NeedsForce(f"event {last.seq} ({text}) revealed hidden information that "
                              "everyone has now seen; use `referee undo --force` to retract it "
                              "anyway", code="undo-reveal")

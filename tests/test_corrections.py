@@ -702,3 +702,24 @@ def test_a_reveal_refused_without_force_gives_the_command_that_corrects_it(ke40)
     assert done.out.startswith("Corrected event 35: now Cat: draw Boar Army 1")
     deleted = ke40("correct", "35", "--delete", "--as", "Cat", "--why", "x", "--by", "Dan")
     assert "`referee correct 35 --delete --as Cat --why x --by Dan --force`" in deleted.err
+
+
+def test_a_crown_card_drawn_hidden_is_taken_back_without_force_as_nobody_saw_it(cli):
+    """L8: Kingmaker's `draw hidden` (R-18) shows nobody the card: correcting or undoing it
+    needed --force ("revealed hidden information that everyone has now seen"); a card drawn
+    face up still does."""
+    log = logfile.read(GOLDEN / CASES["kingmaker"]["log"])
+    hidden = next(e.seq for e in log.entries
+                  if e.event.type == "draw" and e.event.get("card") == "hidden")
+    path = copy(cli.path, CASES["kingmaker"]["log"], hidden)
+    fixed = cli("correct", hidden, "--delete", "--why", "not drawn yet", "--by", "Eve")
+    assert fixed.status == 0, fixed.err
+    assert f"Corrected event {hidden}: deleted" in fixed.out
+    copy(cli.path, CASES["kingmaker"]["log"], hidden)
+    assert cli("undo").status == 0
+    shown = next(e.seq for e in log.entries
+                 if e.event.type == "draw" and e.event.get("card") != "hidden")
+    copy(cli.path, CASES["kingmaker"]["log"], shown)
+    before = path.read_bytes()
+    refused = cli("undo")
+    assert refused.status == 1 and "--force" in refused.err and path.read_bytes() == before
