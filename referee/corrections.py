@@ -66,17 +66,40 @@ class CorrectionRefused(MoveError):
     code = "correction-breaks-events"
 
     def __init__(self, broken: list[Broken]):
-        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:"]
-        for fault in broken[:SHOWN]:
-            rule = f" (rule {fault.error.rule})" if fault.error.rule else ""
-            lines.append(f"  event {fault.seq} ({fault.text}): {fault.error.message}{rule}")
-            if fault.error.suggestions:
-                lines.append("    closest legal: " + " | ".join(fault.error.suggestions))
-        if len(broken) > SHOWN:  # after the first, most are consequences (`--json` has all)
-            lines.append(f"  ... and {len(broken) - SHOWN} more (`--json` lists them all)")
-        super().__init__("\n".join(lines), hint="correct those events too in the same command "
-                                                "(--also 'N MOVE'), or give up")
+        from referee.session import GENERIC_REFUSALS
+
+        first, *rest = broken
+        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:",
+                 *_fault_lines(first)]
+        # The later events are replayed without the first broken one: an event out of turn or
+        # phase is most often only its consequence, so those are counted, not listed (L5/L6).
+        own = [fault for fault in rest if fault.error.code not in GENERIC_REFUSALS]
+        if rest:
+            lines.append(f"  the later ones are checked without event {first.seq}, so they may "
+                         "follow from it:" if own else
+                         f"  and {len(rest)} later event(s) out of turn or phase, which follow "
+                         f"from event {first.seq} (`--json` lists them)")
+        for fault in own[:SHOWN - 1]:
+            lines += _fault_lines(fault)
+        if len(own) > SHOWN - 1:
+            lines.append(f"  ... and {len(own) - SHOWN + 1} more (`--json` lists them all)")
+        if own and len(rest) > len(own):
+            lines.append(f"  and {len(rest) - len(own)} event(s) out of turn or phase after "
+                         f"them (`--json` lists them)")
+        hint = ("correct those events too in the same command (--also 'N MOVE'), or give up"
+                if not rest else f"correct event {first.seq} first, in the same command "
+                                 f"(--also '{first.seq} MOVE'), then see what still breaks; "
+                                 "or give up")
+        super().__init__("\n".join(lines), hint=hint)
         self.broken = broken
+
+
+def _fault_lines(fault: Broken) -> list[str]:
+    rule = f" (rule {fault.error.rule})" if fault.error.rule else ""
+    lines = [f"  event {fault.seq} ({fault.text}): {fault.error.message}{rule}"]
+    if fault.error.suggestions:
+        lines.append("    closest legal: " + " | ".join(fault.error.suggestions))
+    return lines
 
 
 class CorrectionMisfit(MoveError):
@@ -126,8 +149,9 @@ class Corrected:
 
 def read_fix(spec: str) -> Fix:
     """A correction given with --also: `N MOVE`, `N insert MOVE` or `N delete` (a move may be
-    written `NAME: MOVE`, as `play` takes it)."""
-    number, _, rest = spec.strip().partition(" ")
+    written `NAME: MOVE`, as `play` takes it, or end with `--as NAME`)."""
+    words, player = _as_name(spec)
+    number, _, rest = " ".join(words).partition(" ")
     if not number.isdecimal():  # isdigit() also takes '²', which int() refuses
         raise UsageError(f"--also {spec!r}: write 'N MOVE', 'N insert MOVE' or 'N delete'",
                          code="bad-correction")
@@ -135,8 +159,23 @@ def read_fix(spec: str) -> Fix:
     if word.casefold() == "delete" and not move.strip():
         return Fix(int(number), "delete")
     if word.casefold() == "insert":
-        return fix(int(number), move, insert=True)
-    return fix(int(number), rest)
+        return fix(int(number), move, insert=True, player=player)
+    return fix(int(number), rest, player=player)
+
+
+def _as_name(spec: str) -> tuple[list[str], str | None]:
+    """The words of an --also spec before its `--as NAME` (or `--as=NAME`), last in it, and
+    that NAME (the rest of the spec: a name may hold spaces)."""
+    words = spec.split()
+    for index, word in enumerate(words):
+        flag, equals, given = word.partition("=")
+        if flag == "--as":
+            name = " ".join([given] if equals else []) + " ".join(words[index + 1:])
+            if not name.strip() or (equals and index + 1 != len(words)):
+                raise UsageError(f"--also {spec!r}: --as NAME comes last, after the move",
+                                 code="bad-correction")
+            return words[:index], name.strip()
+    return words, None
 
 
 def fix(seq: int, text: str | None, insert: bool = False, delete: bool = False,
@@ -300,7 +339,8 @@ def command(fixes: list[Fix], why: str, by: str) -> str:
     words += ["--as", first.player] if first.player else []
     for one in others:
         kind = {"insert": " insert", "delete": " delete"}.get(one.kind, "")
-        words += ["--also", f"{one.seq}{kind}" + (f" {one.text}" if one.text else "")]
+        words += ["--also", f"{one.seq}{kind}" + (f" {one.text}" if one.text else "")
+                  + (f" --as {one.player}" if one.player else "")]
     return shlex.join([*words, "--why", why, "--by", by])
 
 

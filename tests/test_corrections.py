@@ -309,7 +309,12 @@ def test_also_specs_are_read_strictly():
     assert corrections.read_fix("40 trade Pig take ST1") == Fix(40, "change", "trade Pig take ST1")
     assert corrections.read_fix("7 insert draw PA3") == Fix(7, "insert", "draw PA3")
     assert corrections.read_fix("7 delete") == Fix(7, "delete")
-    for bad in ("x delete", "7", "seven place Pig", "\u00b2 delete", "\u00b9\u2070 place Pig"):
+    assert corrections.read_fix("13 trade Horse take PT1 --as Ben") == \
+        Fix(13, "change", "trade Horse take PT1", "Ben")  # L5: --as in --also
+    assert corrections.read_fix("7 insert draw PA3 --as=Ann") == Fix(7, "insert", "draw PA3", "Ann")
+    assert corrections.read_fix("7 place Pig --as Anne Marie").player == "Anne Marie"
+    for bad in ("x delete", "7", "seven place Pig", "\u00b2 delete", "\u00b9\u2070 place Pig",
+                "7 place Pig --as", "7 place Pig --as=Ann Pig"):
         with pytest.raises(UsageError):
             corrections.read_fix(bad)
 
@@ -723,3 +728,25 @@ def test_a_crown_card_drawn_hidden_is_taken_back_without_force_as_nobody_saw_it(
     before = path.read_bytes()
     refused = cli("undo")
     assert refused.status == 1 and "--force" in refused.err and path.read_bytes() == before
+
+
+def test_a_refusal_puts_the_first_real_break_first_and_counts_the_turns_that_follow(cli):
+    """L5/L6: `correct 11` broke event 13, and the list buried it among "it is not Cat's
+    turn" knock-ons of it (10 of the 11 shown); those are now counted, not listed, and the
+    hint says to fix event 13 first."""
+    copy(cli.path, CASES["kings-ear"]["log"])
+    result = cli("correct", "11", "draw", "Boar", "Army", "2", "--why", "x", "--by", "Dan",
+                 "--force")
+    said = result.err.splitlines()
+    assert result.status == 1
+    assert said[1].startswith("  event 13 (Ben: trade Horse give Boar Farming 1 take Pig "
+                              "Trade 1): Boar Farming 1 is not under your House Pig")
+    assert said[2] == "  the later ones are checked without event 13, so they may follow from it:"
+    assert "is not Cat's turn" not in result.err and "is not Ann's turn" not in result.err
+    counted = re.search(r"and (\d+) event\(s\) out of turn or phase after them", result.err)
+    error = __import__("json").loads(cli("correct", "11", "draw", "Boar", "Army", "2", "--why",
+                                         "x", "--by", "Dan", "--force", "--json").err)["error"]
+    turns = [b for b in error["broken"] if b["code"] == "not-your-turn"]
+    assert counted and int(counted.group(1)) >= len(turns) > 10
+    assert said[-1] == "  hint: correct event 13 first, in the same command (--also '13 MOVE'), " \
+        "then see what still breaks; or give up"
