@@ -584,8 +584,10 @@ def marks(log: GameLog) -> dict[int, list[str]]:
             labels.insert(index, [f"inserted ({number})"])
         else:
             labels.pop(index)  # its own marks go with it
-            note = f"event deleted before this one ({number})"
-            (labels[index] if index < len(labels) else tail).append(note)
+            if index < len(labels):
+                labels[index].append(f"event deleted before this one ({number})")
+            else:  # the last event: said on a line of its own, after the history (L10)
+                tail.append(f"event {fix_.seq}, the last, deleted ({number})")
     out = {seq: found for seq, found in enumerate(labels, start=1) if found}
     if tail:
         out[0] = tail

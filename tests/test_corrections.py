@@ -750,3 +750,12 @@ def test_a_refusal_puts_the_first_real_break_first_and_counts_the_turns_that_fol
     assert counted and int(counted.group(1)) >= len(turns) > 10
     assert said[-1] == "  hint: correct event 13 first, in the same command (--also '13 MOVE'), " \
         "then see what still breaks; or give up"
+
+
+def test_the_last_event_deleted_is_said_after_the_history_not_on_the_event_before(ke40):
+    """L10: it read `[event deleted before this one (1)]` under event 39, which was not after
+    the deleted event but before it."""
+    assert ke40("correct", "40", "--delete", "--why", "x", "--by", "Dan").status == 0
+    history = ke40("history").out.splitlines()
+    assert history[-2].split()[0] == "39" and "deleted" not in history[-2]
+    assert history[-1] == "      [event 40, the last, deleted (1)]"
