@@ -551,13 +551,15 @@ def _trail(lines: list[Any], as_json: bool) -> None:
         return
     if not lines:
         out("No corrections: the log is as it was played.")
+    width = terminal()[0]  # folded as `history` is, never cut in a word (L11)
     for line in lines:
         fix = line.correction
         what = {"change": f"{clean_line(line.old)} -> {clean_line(line.new)}",
                 "insert": f"inserted {clean_line(line.new)}",
                 "delete": f"deleted {clean_line(line.old)}"}[fix.kind]
-        out(f"({line.number}) event {fix.seq}: {what}")
-        out(f"    {fix.at:%Y-%m-%d %H:%M} by {clean_line(fix.by)}: {clean_line(fix.why)}")
+        out(folded(f"({line.number}) event {fix.seq}: {what}", width))
+        out(folded(f"    {fix.at:%Y-%m-%d %H:%M} by {clean_line(fix.by)}: {clean_line(fix.why)}",
+                   width))
 
 
 @app.command()

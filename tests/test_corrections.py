@@ -759,3 +759,14 @@ def test_the_last_event_deleted_is_said_after_the_history_not_on_the_event_befor
     history = ke40("history").out.splitlines()
     assert history[-2].split()[0] == "39" and "deleted" not in history[-2]
     assert history[-1] == "      [event 40, the last, deleted (1)]"
+
+
+def test_the_trail_is_folded_at_the_terminal_width_never_in_a_word(ke40):
+    """L11: `history --corrections` wrapped long trades (and seals) mid-word at 80 columns."""
+    assert ke40("correct", "17", "place", "Pig", "--also", "40 trade Pig give HF1 take ST1",
+                "--why", "Stag Trade 1 went under Pig", "--by", "Dan").status == 0
+    said = ke40("history", "--corrections").out.splitlines()
+    assert all(len(line) <= 80 for line in said) and len(said) == 6
+    assert " ".join(" ".join(said[:3]).split()) == (
+        "(1) event 40: Cat: trade Boar give Horse Religion 4, Horse Farming 1 take Horse Trade 4, "
+        "Stag Trade 1 -> Cat: trade Pig give Horse Farming 1 take Stag Trade 1")
