@@ -901,25 +901,26 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return single
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, prog_name: str = "referee") -> None:
     """Console entry point: run the app and turn every failure into a message and exit status
-    (referee.cliexit)."""
+    (referee.cliexit). `prog_name` is how usage messages name the program: `referee table`
+    runs a line's command with none, so they say `correct -h`, the line to type there."""
     cliexit.prepare_streams()
     args = cliexit.hoist_log(sys.argv[1:] if argv is None else argv)
     if os.environ.get(cliexit.COMPLETE_VAR):
         cliexit.hoist_completion_log(os.environ)
-    status = cliexit.guarded(lambda: _start(args), cliexit.wants_json(args))
+    status = cliexit.guarded(lambda: _start(args, prog_name), cliexit.wants_json(args))
     cliexit.flush_stdout()
     sys.exit(status)
 
 
-def _start(args: list[str]) -> int:
+def _start(args: list[str], prog_name: str = "referee") -> int:
     """The command `args` names, or the completion script they ask for."""
     cliexit.refuse_undecodable(args)
     request = cliexit.completion_request(args)
     if request is not None:
         return cliexit.completion_script(*request)
-    status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
+    status = _app_for(args)(args=args, prog_name=prog_name, standalone_mode=False)
     return status if isinstance(status, int) else EXIT_OK
 
 

@@ -315,7 +315,7 @@ def _run_cli(path: Path, args: list[str]) -> int:
         raise UsageError(f"the session's log is {clean_line(path)}: a line takes no --log")
     with contextlib.redirect_stderr(sys.stdout):
         try:
-            cli.main(["--log", str(path), *args])
+            cli.main(["--log", str(path), *args], prog_name="")  # `Try 'correct -h'`
         except SystemExit as done:
             return done.code if isinstance(done.code, int) else EXIT_OK
     return EXIT_OK  # pragma: no cover - main always exits

@@ -397,3 +397,14 @@ def test_a_line_typed_as_at_the_shell_is_answered_with_the_line_to_type_here(typ
         "referee: 'referee' is not needed in the session: type the command itself (`help` lists "
         "them)"]
     assert (typed.cli.path / "game.toml").read_bytes() == before and result.status == 2
+
+
+def test_a_usage_error_of_a_session_command_names_the_line_to_type_here(typed):
+    """L11: `correct 1` without --why said "Usage: referee correct ... Try 'referee correct
+    -h'": in the session the line is `correct -h`."""
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    result = typed("correct 1", "status --bogus", "correct -h")
+    assert "Usage: correct [OPTIONS] {N} [move]..." in result.out
+    assert "Try 'correct -h' for help." in result.out and "Try 'status -h' for help." in result.out
+    assert "referee correct" not in result.out and "referee status" not in result.out
+    assert "Fix an earlier event" in result.out  # `correct -h` works as it says
