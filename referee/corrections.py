@@ -216,8 +216,8 @@ def _check_fixes(fixes: list[Fix], count: int) -> None:
 def correct(path: Path, fixes: list[Fix], why: str, by: str,
             force: bool = False, seen: str | None = None) -> Corrected:
     """Apply `fixes` together under the log's lock, or raise: MoveError for a typed move the
-    rules refuse, CorrectionRefused listing the later events they would break, UsageError for a
-    reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
+    rules refuse, CorrectionRefused listing the later events they would break (CorrectionMisfit
+    in a game the tool dealt), NeedsForce for a reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
     corrections: the trail always says who changed the record (the director is often no
     player, so `--as`, who made the move, cannot stand for it). `seen`, the sha256 of the log's
     bytes as a `table` session last read them: session.LogChanged when the log no longer holds
@@ -360,10 +360,11 @@ def _rebuild(table: session.Table, fixes: list[Fix]
         here = _in_order([one for one in fixes if one.seq == entry.seq])
         for one in here:
             if one.kind != "delete":
+                before = state
                 event, state = _typed(table, state, one, entry.at, moved)
                 moved = True
                 if one.kind == "change" and event == entry.event:
-                    raise _nothing_to_correct(table, state, entry)
+                    raise _nothing_to_correct(table, before, entry)
                 note = entry.note if one.kind == "change" else None
                 out.append(Entry(len(out) + 1, event, entry.at, note))
                 placed.setdefault(entry.seq, []).append(out[-1])
