@@ -61,15 +61,19 @@ class Broken:
 
 
 class CorrectionRefused(MoveError):
-    """The corrections would break later events: nothing is written (exit 1)."""
+    """The corrections would break later events: nothing is written (exit 1). In a game the
+    tool dealt (`dealt`), only the first, which the table could tell itself: whether the events
+    after it pass would read the hidden hands (T11)."""
 
     code = "correction-breaks-events"
 
-    def __init__(self, broken: list[Broken]):
+    def __init__(self, broken: list[Broken], dealt: bool = False):
         from referee.session import GENERIC_REFUSALS
 
         first, *rest = broken
-        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:",
+        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:"
+                 if not dealt else "the correction would break a later event (the tool dealt "
+                 "the cards: the events after it are not checked); nothing was written:",
                  *_fault_lines(first)]
         # The later events are replayed without the first broken one: an event out of turn or
         # phase is most often only its consequence, so those are counted, not listed (L5/L6).
@@ -87,7 +91,7 @@ class CorrectionRefused(MoveError):
             lines.append(f"  and {len(rest) - len(own)} event(s) out of turn or phase after "
                          f"them (`--json` lists them)")
         hint = ("correct those events too in the same command (--also 'N MOVE'), or give up"
-                if not rest else f"correct event {first.seq} first, in the same command "
+                if not rest and not dealt else f"correct event {first.seq} first, in the same command "
                                  f"(--also '{first.seq} MOVE'), then see what still breaks; "
                                  "or give up")
         super().__init__("\n".join(lines), hint=hint)
@@ -362,9 +366,12 @@ def _rebuild(table: session.Table, fixes: list[Fix]
             if one.kind != "delete":
                 before = state
                 event, state = _typed(table, state, one, entry.at, moved)
-                moved = True
-                if one.kind == "change" and event == entry.event:
+                # Once an event passed in a game the tool dealt, whether this one could be
+                # typed read a hidden hand: said so here, it would tell that (T11).
+                if one.kind == "change" and event == entry.event and (
+                        not moved or table.setup.seed is None):
                     raise _nothing_to_correct(table, before, entry)
+                moved = True
                 note = entry.note if one.kind == "change" else None
                 out.append(Entry(len(out) + 1, event, entry.at, note))
                 placed.setdefault(entry.seq, []).append(out[-1])
@@ -378,6 +385,8 @@ def _rebuild(table: session.Table, fixes: list[Fix]
                     game, view, entry.event, setup.players, entry.at, fields_checked=True)):
                 raise CorrectionMisfit() from None
             broken.append(_broken(table, state, entry, exc))
+            if table.setup.seed is not None:  # whether the later ones pass reads the hands
+                raise CorrectionRefused(broken, dealt=True)
             continue  # the later events are checked on the state without it
         state, moved = after, True
         out.append(evolve(entry, seq=len(out) + 1, line=None))

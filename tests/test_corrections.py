@@ -686,6 +686,55 @@ def test_a_refused_correction_of_a_dealt_game_names_no_event_and_no_card(cli):
         assert error["code"] == "correction-does-not-fit" and "broken" not in error
 
 
+def _dealt_dwarf_king(cli, plays: int) -> Path:
+    """A Dwarf King game the tool dealt (seed 5), `plays` cards played by whoever acts."""
+    cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed", "5")
+    for move in ("special", "quest a", "leader"):
+        assert cli("play", *move.split()).status == 0
+    for _ in range(plays):
+        who = __import__("json").loads(cli("status", "--json").out)["to_act"][0]
+        assert cli("play", "--as", who, _own_moves(cli, who)[0]).status == 0
+    return cli.path / "game.toml"
+
+
+def test_a_dealt_game_refusal_stops_at_a_break_the_table_sees_before_any_hand_decides(cli):
+    """T11 (review): a break the table could see itself (event 12 out of turn once event 11
+    is deleted) was listed, and the replay went on: a card inserted at the end then decided
+    between that list (Ann held it, and could follow) and the one sentence (she did not), card
+    by card, nothing written. The refusal now stops at that break: one answer for every card."""
+    path = _dealt_dwarf_king(cli, 9)
+    ann = session.load(path).state.deal.slots[0].known  # the test reads the hand, not the table
+    knights = [f"K{rank}" for rank in ("7", "J", "Q", "K", "A")]
+    assert {card in ann for card in knights} == {True, False}  # the deal the oracle read
+    before = path.read_bytes()
+    said = set()
+    for card in knights:
+        result = cli("correct", "11", "--delete", "--also", f"13 insert {card} --as Ann",
+                     "--why", "x", "--by", "Ann", "--force")
+        assert result.status == 1 and path.read_bytes() == before
+        said.add(result.err)
+    assert len(said) == 1, said
+    assert "event 12 (Ben: D5): it is not Ben's turn" in said.pop()
+
+
+def test_a_dealt_game_says_nothing_is_corrected_only_before_a_hand_decided(cli):
+    """T11 (review): `correct 4 CARD --also '5 MOVE'`, event 5 as it stands, said "event 5
+    already is" only when Ann held CARD (event 4 then passed), else the one sentence: her hand
+    read card by card, nothing written. A change into the event as it stands is refused as
+    such only for the first one, met before any hand decided anything."""
+    path = _dealt_dwarf_king(cli, 3)
+    fifth = session.load(path).history()[4].text
+    before = path.read_bytes()
+    for card in ("K7", "KJ", "KQ", "KK", "KA", "D3", "G2"):
+        result = cli("correct", "4", card, "--also", f"5 {fifth}", "--why", "x", "--by", "Ann",
+                     "--force")
+        assert "nothing to correct" not in result.err, card
+        path.write_bytes(before)  # a correction that passed is written for all: put back
+    same = cli("correct", "4", session.load(path).history()[3].text, "--why", "x", "--by",
+               "Ann", "--force")
+    assert same.status == 2 and "event 4 already is" in same.err
+
+
 def test_a_reveal_refused_without_force_gives_the_command_that_corrects_it(ke40):
     """L7: the refusal is a rejected command (status 1, as man referee says), not a usage
     error, and its `referee correct ... --force` is the command typed, --force added: typed
