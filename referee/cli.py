@@ -554,13 +554,15 @@ def _trail(lines: list[Any], as_json: bool) -> None:
         return
     if not lines:
         out("No corrections: the log is as it was played.")
+    width = terminal()[0]  # folded as `history` is, never cut in a word (L11)
     for line in lines:
         fix = line.correction
         what = {"change": f"{clean_line(line.old)} -> {clean_line(line.new)}",
                 "insert": f"inserted {clean_line(line.new)}",
                 "delete": f"deleted {clean_line(line.old)}"}[fix.kind]
-        out(f"({line.number}) event {fix.seq}: {what}")
-        out(f"    {fix.at:%Y-%m-%d %H:%M} by {clean_line(fix.by)}: {clean_line(fix.why)}")
+        out(folded(f"({line.number}) event {fix.seq}: {what}", width))
+        out(folded(f"    {fix.at:%Y-%m-%d %H:%M} by {clean_line(fix.by)}: {clean_line(fix.why)}",
+                   width))
 
 
 @app.command()
@@ -584,6 +586,7 @@ def correct(
     force: bool = typer.Option(False, "--force",
                                help="Also correct a reveal (a card everyone has seen)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    seen: Optional[str] = typer.Option(None, "--seen", hidden=True),  # `table`: the bytes it read
 ) -> None:
     """Fix an earlier event, replaying every later one; the original is kept in the trail."""
     from referee import corrections
@@ -591,12 +594,13 @@ def correct(
     text = " ".join(move or [])  # every text argument is UTF-8: refuse_undecodable saw it
     fixes = [corrections.fix(seq, text, insert, delete, as_name)]
     fixes += [corrections.read_fix(spec) for spec in also or []]
-    done = corrections.correct(log_path(ctx), fixes, why, by, force)
+    done = corrections.correct(log_path(ctx), fixes, why, by, force, seen)
     lines = sorted(corrections.trail(done.table)[-len(done.made):],
                    key=lambda line: line.correction.seq)
     if as_json:
         out_json({"corrections": [line.as_dict() for line in lines],
                   "notices": [n.message for n in done.notices],
+                  "effects": done.effects.as_dict(),
                   "events": len(done.table.log.entries), "finished": done.table.finished,
                   "next": next_json(done.table)})
         return
@@ -608,6 +612,8 @@ def correct(
         out(f"Corrected event {fix.seq}: {what}")
     out(f"Every later event replays; the original stays in the log ({len(done.table.log.entries)}"
         " event(s) now).")
+    for sentence in done.effects.said:
+        out(clean_line(sentence))
     print_notices(done.notices)
     print_next(done.table)
 
@@ -898,25 +904,26 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return single
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, prog_name: str = "referee") -> None:
     """Console entry point: run the app and turn every failure into a message and exit status
-    (referee.cliexit)."""
+    (referee.cliexit). `prog_name` is how usage messages name the program: `referee table`
+    runs a line's command with none, so they say `correct -h`, the line to type there."""
     cliexit.prepare_streams()
     args = cliexit.hoist_log(sys.argv[1:] if argv is None else argv)
     if os.environ.get(cliexit.COMPLETE_VAR):
         cliexit.hoist_completion_log(os.environ)
-    status = cliexit.guarded(lambda: _start(args), cliexit.wants_json(args))
+    status = cliexit.guarded(lambda: _start(args, prog_name), cliexit.wants_json(args))
     cliexit.flush_stdout()
     sys.exit(status)
 
 
-def _start(args: list[str]) -> int:
+def _start(args: list[str], prog_name: str = "referee") -> int:
     """The command `args` names, or the completion script they ask for."""
     cliexit.refuse_undecodable(args)
     request = cliexit.completion_request(args)
     if request is not None:
         return cliexit.completion_script(*request)
-    status = _app_for(args)(args=args, prog_name="referee", standalone_mode=False)
+    status = _app_for(args)(args=args, prog_name=prog_name, standalone_mode=False)
     return status if isinstance(status, int) else EXIT_OK
 
 

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay, session
 from referee.engine import Event, Game, Notice, apply_event, field_problem, refuse_if_over
-from referee.errors import LogError, MoveError, RefereeError, UsageError
+from referee.errors import (LogError, MoveError, NeedsForce, NotationError, RefereeError,
+                            UsageError)
 from referee.evolve import evolve
 from referee.log import Correction, Entry, GameLog
+from referee.textsafe import clean_line
 from referee.values import value
 
 END = "(end of the log)"  # the place after the last event, where a forgotten last move goes
@@ -59,28 +61,89 @@ class Broken:
 
 
 class CorrectionRefused(MoveError):
-    """The corrections would break later events: nothing is written (exit 1)."""
+    """The corrections would break later events: nothing is written (exit 1). In a game the
+    tool dealt (`dealt`), only the first, which the table could tell itself: whether the events
+    after it pass would read the hidden hands (T11)."""
 
     code = "correction-breaks-events"
 
-    def __init__(self, broken: list[Broken]):
-        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:"]
-        for fault in broken[:SHOWN]:
-            rule = f" (rule {fault.error.rule})" if fault.error.rule else ""
-            lines.append(f"  event {fault.seq} ({fault.text}): {fault.error.message}{rule}")
-            if fault.error.suggestions:
-                lines.append("    closest legal: " + " | ".join(fault.error.suggestions))
-        if len(broken) > SHOWN:  # after the first, most are consequences (`--json` has all)
-            lines.append(f"  ... and {len(broken) - SHOWN} more (`--json` lists them all)")
-        super().__init__("\n".join(lines), hint="correct those events too in the same command "
-                                                "(--also 'N MOVE'), or give up")
+    def __init__(self, broken: list[Broken], dealt: bool = False):
+        from referee.session import GENERIC_REFUSALS
+
+        first, *rest = broken
+        lines = [f"the correction would break {len(broken)} later event(s); nothing was written:"
+                 if not dealt else "the correction would break a later event (the tool dealt "
+                 "the cards: the events after it are not checked); nothing was written:",
+                 *_fault_lines(first)]
+        # The later events are replayed without the first broken one: an event out of turn or
+        # phase is most often only its consequence, so those are counted, not listed (L5/L6).
+        own = [fault for fault in rest if fault.error.code not in GENERIC_REFUSALS]
+        if rest:
+            lines.append(f"  the later ones are checked without event {first.seq}, so they may "
+                         "follow from it:" if own else
+                         f"  and {len(rest)} later event(s) out of turn or phase, which follow "
+                         f"from event {first.seq} (`--json` lists them)")
+        for fault in own[:SHOWN - 1]:
+            lines += _fault_lines(fault)
+        if len(own) > SHOWN - 1:
+            lines.append(f"  ... and {len(own) - SHOWN + 1} more (`--json` lists them all)")
+        if own and len(rest) > len(own):
+            lines.append(f"  and {len(rest) - len(own)} event(s) out of turn or phase after "
+                         f"them (`--json` lists them)")
+        hint = ("correct those events too in the same command (--also 'N MOVE'), or give up"
+                if not rest and not dealt else f"correct event {first.seq} first, in the same command "
+                                 f"(--also '{first.seq} MOVE'), then see what still breaks; "
+                                 "or give up")
+        super().__init__("\n".join(lines), hint=hint)
         self.broken = broken
+
+
+def _fault_lines(fault: Broken) -> list[str]:
+    rule = f" (rule {fault.error.rule})" if fault.error.rule else ""
+    lines = [f"  event {fault.seq} ({fault.text}): {fault.error.message}{rule}"]
+    if fault.error.suggestions:
+        lines.append("    closest legal: " + " | ".join(fault.error.suggestions))
+    return lines
+
+
+class CorrectionMisfit(MoveError):
+    """In a game whose cards the tool dealt (`--seed`, `--shuffle`), the corrections break a
+    rule that only its hidden hands or pile decide: which event breaks, and why, would read
+    them (a card held, a suit void), so the refusal is one sentence (exit 1)."""
+
+    code = "correction-does-not-fit"
+
+    def __init__(self) -> None:
+        super().__init__("the correction does not fit the cards the tool dealt (their hands and "
+                         "piles stay hidden, so no event or card is named); nothing was written",
+                         hint="each player reads their own legal moves with `options --for "
+                              "NAME`; or undo back to the event")
+
+
+@value
+class Effects:
+    """What the corrections changed in the result, from what every game's sheet shows the
+    whole table (`referee score`): whether the game is over, who wins, each player's total.
+    Never a card: the sheet of a game in progress names none."""
+
+    over: tuple[bool, bool]  # before, after
+    winners: tuple[tuple[str, ...], tuple[str, ...]]
+    scores: tuple[tuple[str, Any, Any], ...]  # (player, before, after) of each total changed
+    said: tuple[str, ...]  # the same in sentences, for the confirmation
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"finished": {"before": self.over[0], "after": self.over[1]},
+                "winners": {"before": list(self.winners[0]), "after": list(self.winners[1])},
+                "scores": [{"player": name, "before": old, "after": new}
+                           for name, old, new in self.scores],
+                "said": list(self.said)}
 
 
 @value
 class Corrected:
     table: session.Table  # the game after the corrections
     made: tuple[Correction, ...]  # the trail entries written, as recorded
+    effects: Effects  # the result as it moved
     notices: tuple[Notice, ...] = ()  # new ones the corrected history brought to light
 
 
@@ -90,8 +153,9 @@ class Corrected:
 
 def read_fix(spec: str) -> Fix:
     """A correction given with --also: `N MOVE`, `N insert MOVE` or `N delete` (a move may be
-    written `NAME: MOVE`, as `play` takes it)."""
-    number, _, rest = spec.strip().partition(" ")
+    written `NAME: MOVE`, as `play` takes it, or end with `--as NAME`)."""
+    words, player = _as_name(spec)
+    number, _, rest = " ".join(words).partition(" ")
     if not number.isdecimal():  # isdigit() also takes '²', which int() refuses
         raise UsageError(f"--also {spec!r}: write 'N MOVE', 'N insert MOVE' or 'N delete'",
                          code="bad-correction")
@@ -99,8 +163,23 @@ def read_fix(spec: str) -> Fix:
     if word.casefold() == "delete" and not move.strip():
         return Fix(int(number), "delete")
     if word.casefold() == "insert":
-        return fix(int(number), move, insert=True)
-    return fix(int(number), rest)
+        return fix(int(number), move, insert=True, player=player)
+    return fix(int(number), rest, player=player)
+
+
+def _as_name(spec: str) -> tuple[list[str], str | None]:
+    """The words of an --also spec before its `--as NAME` (or `--as=NAME`), last in it, and
+    that NAME (the rest of the spec: a name may hold spaces)."""
+    words = spec.split()
+    for index, word in enumerate(words):
+        flag, equals, given = word.partition("=")
+        if flag == "--as":
+            name = " ".join([given] if equals else []) + " ".join(words[index + 1:])
+            if not name.strip() or (equals and index + 1 != len(words)):
+                raise UsageError(f"--also {spec!r}: --as NAME comes last, after the move",
+                                 code="bad-correction")
+            return words[:index], name.strip()
+    return words, None
 
 
 def fix(seq: int, text: str | None, insert: bool = False, delete: bool = False,
@@ -139,12 +218,14 @@ def _check_fixes(fixes: list[Fix], count: int) -> None:
 
 
 def correct(path: Path, fixes: list[Fix], why: str, by: str,
-            force: bool = False) -> Corrected:
+            force: bool = False, seen: str | None = None) -> Corrected:
     """Apply `fixes` together under the log's lock, or raise: MoveError for a typed move the
-    rules refuse, CorrectionRefused listing the later events they would break, UsageError for a
-    reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
+    rules refuse, CorrectionRefused listing the later events they would break (CorrectionMisfit
+    in a game the tool dealt), NeedsForce for a reveal corrected without `force`. A refusal writes nothing. `by` is who makes the
     corrections: the trail always says who changed the record (the director is often no
-    player, so `--as`, who made the move, cannot stand for it)."""
+    player, so `--as`, who made the move, cannot stand for it). `seen`, the sha256 of the log's
+    bytes as a `table` session last read them: session.LogChanged when the log no longer holds
+    them (another terminal renumbered its events, so event N is no longer the one meant)."""
     if not why.strip():
         raise UsageError("--why: say why the log is corrected (it is kept in the trail)",
                          code="bad-correction")
@@ -152,11 +233,13 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         raise UsageError("--by: say who makes the correction (it is kept in the trail)",
                          code="bad-correction")
     with logfile.locked(path):
+        if seen is not None:
+            _unchanged_since(path, seen)
         table = _as_far_as_it_replays(path)
         log = table.log
         _check_fixes(fixes, len(log.entries))
         if not force:
-            _refuse_reveals(table, fixes)
+            _refuse_reveals(table, fixes, why, by)
         entries, state, placed = _rebuild(table, fixes)
         trail = tuple(_trail(log, fixes, placed, why, by))
         new_log = evolve(log, entries=entries, corrections=log.corrections + trail)
@@ -164,7 +247,20 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         logfile.write_atomic(path, text)
         after = session.Table(logfile.located(new_log, text), table.setup, state)
         session.remember(path, text.encode("utf-8"), after)
-        return Corrected(after, trail, _new_notices(table, after))
+        return Corrected(after, trail, effects(table, after), _new_notices(table, after))
+
+
+def digest(data: bytes) -> str:
+    """The sha256 by which a `table` session names the log's bytes it last read (`seen`)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _unchanged_since(path: Path, seen: str) -> None:
+    current = session.load_known(path)
+    if digest(current.data) != seen:
+        raise session.LogChanged(path, current)
 
 
 def _as_far_as_it_replays(path: Path) -> session.Table:
@@ -186,16 +282,70 @@ def _new_notices(before: session.Table, after: session.Table) -> tuple[Notice, .
     return tuple(n for n in after.game.notices(after.state) if n not in known)
 
 
-def _refuse_reveals(table: session.Table, fixes: list[Fix]) -> None:
-    """A changed or deleted reveal (a card everyone has seen) needs --force, as `undo` does."""
+def effects(before: session.Table, after: session.Table) -> Effects:
+    """Whether the game is over, who wins and the totals, before and after the corrections,
+    said in sentences where they moved ("The game is no longer over: Cat no longer wins",
+    "Scores: Ann 2 -> 0, Ben 0 -> 2"), the same way for every game."""
+    from referee.scoresheet import and_list
+
+    old, new = before.game.scoresheet(before.state), after.game.scoresheet(after.state)
+    over = (before.finished, after.finished)
+    won = (old.winners if over[0] else (), new.winners if over[1] else ())
+    said: list[str] = []
+    lost = [name for name in won[0] if name not in won[1]]
+    gained = [name for name in won[1] if name not in won[0]]
+    verdict = "; ".join([*([f"{and_list(lost)} no longer " + ("wins" if len(lost) == 1
+                                                               else "win")] if lost else []),
+                         *([f"{and_list(gained)} now " + ("wins" if len(gained) == 1 else "win")]
+                           if gained else [])])
+    if over[0] != over[1]:
+        head = "The game is no longer over" if over[0] else "The game is now over"
+        said.append(f"{head}: {verdict}." if verdict else f"{head}.")
+    elif verdict:
+        said.append(verdict[:1].upper() + verdict[1:] + ".")
+    totals = {row.name: row.total for row in old.rows if row.name is not None}
+    scores = tuple((row.name, totals[row.name], row.total) for row in new.rows
+                   if row.name in totals and totals[row.name] != row.total)
+    if scores and not new.no_points:
+        label = "Scores" if new.total_label == "Total" else f"Scores ({new.total_label})"
+        shown = [f"{name} {_total(was)} -> {_total(now)}" for name, was, now in scores]
+        said.append(f"{label}: " + ", ".join(shown) + ".")
+    return Effects(over, won, scores, tuple(said))
+
+
+def _total(value: Any) -> str:
+    from referee.scoresheet import number
+
+    return "-" if value is None else number(value)
+
+
+def _refuse_reveals(table: session.Table, fixes: list[Fix], why: str, by: str) -> None:
+    """A changed or deleted reveal (a card everyone has seen) needs --force, as `undo` does;
+    the refusal gives the command that does it, as typed with --force."""
     for one in fixes:
         if one.kind == "insert":
             continue
         entry = table.log.entries[one.seq - 1]
-        if table.game.events[entry.event.type].reveal:
-            raise UsageError(f"event {one.seq} ({entry.event.type}) revealed hidden information "
-                             "that everyone has now seen; use `referee correct --force` to "
-                             "correct it anyway", code="correct-reveal")
+        if table.game.events[entry.event.type].reveals(entry.event):
+            raise NeedsForce(f"event {one.seq} ({entry.event.type}) revealed hidden information "
+                             "that everyone has now seen; "
+                             f"`{clean_line(command(fixes, why, by))} --force` corrects it "
+                             "anyway", code="correct-reveal")
+
+
+def command(fixes: list[Fix], why: str, by: str) -> str:
+    """`referee correct ...` as typed for `fixes` (the first one, then each --also)."""
+    import shlex
+
+    first, *others = fixes
+    words = ["referee", "correct", str(first.seq), *(first.text or "").split()]
+    words += {"insert": ["--insert"], "delete": ["--delete"]}.get(first.kind, [])
+    words += ["--as", first.player] if first.player else []
+    for one in others:
+        kind = {"insert": " insert", "delete": " delete"}.get(one.kind, "")
+        words += ["--also", f"{one.seq}{kind}" + (f" {one.text}" if one.text else "")
+                  + (f" --as {one.player}" if one.player else "")]
+    return shlex.join([*words, "--why", why, "--by", by])
 
 
 def _rebuild(table: session.Table, fixes: list[Fix]
@@ -209,11 +359,19 @@ def _rebuild(table: session.Table, fixes: list[Fix]
     placed: dict[int, list[Entry]] = {}
     broken: list[Broken] = []
     end = Entry(len(log.entries) + 1, Event(END), log.entries[-1].at if log.entries else None)
+    moved = False  # an event typed or replayed past the first correction: its rules were met
     for entry in (*log.entries[first - 1:], end):
         here = _in_order([one for one in fixes if one.seq == entry.seq])
         for one in here:
             if one.kind != "delete":
-                event, state = _typed(table, state, one, entry.at)
+                before = state
+                event, state = _typed(table, state, one, entry.at, moved)
+                # Once an event passed in a game the tool dealt, whether this one could be
+                # typed read a hidden hand: said so here, it would tell that (T11).
+                if one.kind == "change" and event == entry.event and (
+                        not moved or table.setup.seed is None):
+                    raise _nothing_to_correct(table, before, entry)
+                moved = True
                 note = entry.note if one.kind == "change" else None
                 out.append(Entry(len(out) + 1, event, entry.at, note))
                 placed.setdefault(entry.seq, []).append(out[-1])
@@ -223,13 +381,26 @@ def _rebuild(table: session.Table, fixes: list[Fix]
             after = apply_event(game, state, entry.event, setup.players, entry.at,
                                 fields_checked=True)
         except MoveError as exc:
+            if not _seen_by_all(table, state, moved, lambda view: apply_event(
+                    game, view, entry.event, setup.players, entry.at, fields_checked=True)):
+                raise CorrectionMisfit() from None
             broken.append(_broken(table, state, entry, exc))
+            if table.setup.seed is not None:  # whether the later ones pass reads the hands
+                raise CorrectionRefused(broken, dealt=True)
             continue  # the later events are checked on the state without it
-        state = after
+        state, moved = after, True
         out.append(evolve(entry, seq=len(out) + 1, line=None))
     if broken:
         raise CorrectionRefused(broken)
     return tuple(out), state, placed
+
+
+def _nothing_to_correct(table: session.Table, state: Any, entry: Entry) -> UsageError:
+    """A change into the event as it stands would only mark the sheet "Corrected" and put a
+    trail entry in `undo`'s way: refused, the log untouched."""
+    text = clean_line(table.game.table_text(state, entry.event))
+    return UsageError(f"event {entry.seq} already is `{text}`: there is nothing to correct",
+                      code="correct-nothing")
 
 
 def _in_order(fixes: list[Fix]) -> list[Fix]:
@@ -238,11 +409,13 @@ def _in_order(fixes: list[Fix]) -> list[Fix]:
     return [f for f in fixes if f.kind == "insert"] + [f for f in fixes if f.kind != "insert"]
 
 
-def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
-           ) -> tuple[Event, Any]:
+def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None,
+           moved: bool = False) -> tuple[Event, Any]:
     """The move typed for a correction, parsed and checked where it goes in the history, at
-    the time it is recorded with (a game's clock runs on the events' times)."""
+    the time it is recorded with (a game's clock runs on the events' times); `moved`: events
+    were typed or replayed before it (see `_seen_by_all`)."""
     assert one.text is not None
+    text = one.text
 
     def unsealed(here: session.Table, event: Event) -> tuple[Event, str | None, str | None]:
         # The seal the corrected event holds, put back (a hand edit changed who made it): no
@@ -264,11 +437,41 @@ def _typed(table: session.Table, state: Any, one: Fix, at: dt.datetime | None
     here = session.Table(table.log, table.setup, state)
     try:
         refuse_if_over(table.game, state)
-        move = session.check_typed(here, one.text, one.player, at, seal=unsealed)
+        move = session.check_typed(here, text, one.player, at, seal=unsealed)
     except MoveError as exc:
+        words_only = isinstance(exc, NotationError) and not moved  # not what a hand holds
+        if not words_only and not _seen_by_all(table, state, moved, lambda view: (
+                session.check_typed(session.Table(table.log, table.setup, view), text,
+                                    one.player, at, seal=unsealed))):
+            raise CorrectionMisfit() from None
         exc.message = f"correction of event {one.seq}: {exc.message}"
         raise
     return move.event, move.state
+
+
+def _seen_by_all(table: session.Table, state: Any, moved: bool,
+                 check: Callable[[Any], object]) -> bool:
+    """Whether a refusal met in `state` may be told as it is: always, unless the tool dealt
+    the cards (the log's seed). Then only a refusal met before any event was typed or replayed
+    past the first correction (each one that passed told whether a hidden hand allowed it:
+    T11, `correct N CARD` read a hand card by card and, event by event, who was void, nothing
+    written), and that `check` meets in the game as the table sees it (`Game.view`) too. A
+    game whose view hides nothing it holds cannot tell which of its refusals a hidden hand
+    decided: none is told."""
+    if table.setup.seed is None:
+        return True
+    if moved:
+        return False
+    view = table.game.view(state)
+    if view is state:
+        return False
+    try:
+        check(view)
+    except MoveError:
+        return True
+    except Exception:  # noqa: BLE001 - a view the move cannot be tried on tells nothing
+        return False
+    return False
 
 
 def _broken(table: session.Table, state: Any, entry: Entry, exc: MoveError) -> Broken:
@@ -391,8 +594,10 @@ def marks(log: GameLog) -> dict[int, list[str]]:
             labels.insert(index, [f"inserted ({number})"])
         else:
             labels.pop(index)  # its own marks go with it
-            note = f"event deleted before this one ({number})"
-            (labels[index] if index < len(labels) else tail).append(note)
+            if index < len(labels):
+                labels[index].append(f"event deleted before this one ({number})")
+            else:  # the last event: said on a line of its own, after the history (L10)
+                tail.append(f"event {fix_.seq}, the last, deleted ({number})")
     out = {seq: found for seq, found in enumerate(labels, start=1) if found}
     if tail:
         out[0] = tail

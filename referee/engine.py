@@ -304,6 +304,12 @@ class EventType(Generic[S]):
     def make(self, by: str | None, **fields: Any) -> Event:
         return Event.make(self.name, by, **fields)
 
+    def reveals(self, event: Event) -> bool:
+        """Whether this recorded event showed the table what it had not seen (`reveal`): taking
+        it back or correcting it then needs --force. A type whose event may keep its card
+        unseen (Kingmaker's `draw hidden`) says so per event."""
+        return self.reveal
+
     @property
     def words(self) -> tuple[str, ...]:
         return (self.name,) if self.verbs is None else self.verbs

@@ -52,6 +52,14 @@ class MoveError(RefereeError):
         self.suggestions = tuple(suggestions)
 
 
+class NeedsForce(RefereeError):
+    """The command is right, but the table's own rule refuses it as typed: a reveal (a card
+    everyone has seen) is taken back or corrected only with --force, and undo never takes an
+    event the corrections' trail stands on. A rejected command: status 1, nothing written."""
+
+    exit_status = EXIT_RULE
+
+
 class NotationError(MoveError):
     """Move text that does not parse: an unknown word, a card that does not exist."""
 

@@ -86,7 +86,7 @@ def repair_hint(game: Game[Any], entry: Entry, last: bool) -> str:
     still fit; `undo`, when it is the `last` event. Each with `--force` where the event is a
     reveal, as their own rules ask; a sealed move is retyped with the seal the event holds."""
     etype = game.events.get(entry.event.type)
-    force = " --force" if etype is not None and etype.reveal else ""
+    force = " --force" if etype is not None and etype.reveals(entry.event) else ""
     seq = entry.seq
     undo = f"`referee undo{force}` takes event {seq} back, or " if last else ""
     if etype is not None and etype.sealed:  # retyped with its seal, never the secret

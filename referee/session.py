@@ -27,6 +27,7 @@ from referee.engine import (
 from referee.errors import (
     IllegalMove,
     MoveError,
+    NeedsForce,
     RefereeError,
     UsageError,
 )
@@ -724,8 +725,8 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
         setup = replay.from_log(new_log)
         state = replay.final(setup, new_log.entries, new_log.source, checked=True)
         text = setup.game.table_text(state, last.event)
-        if setup.game.events[last.event.type].reveal and not force:
-            raise UsageError(f"event {last.seq} ({text}) revealed hidden information that "
+        if setup.game.events[last.event.type].reveals(last.event) and not force:
+            raise NeedsForce(f"event {last.seq} ({text}) revealed hidden information that "
                              "everyone has now seen; use `referee undo --force` to retract it "
                              "anyway", code="undo-reveal")
         written = logfile.dumps(new_log)
@@ -744,7 +745,7 @@ def _keep_trail(log: logfile.GameLog, last: logfile.Entry) -> None:
     try:
         corrections.original(log)
     except RefereeError:
-        raise UsageError(f"event {last.seq} is part of a correction in the log's trail; "
+        raise NeedsForce(f"event {last.seq} is part of a correction in the log's trail; "
                          f"`referee correct {last.seq} --delete --why TEXT --by NAME` takes it "
                          "out and keeps the trail", code="undo-corrected") from None
 

@@ -276,11 +276,18 @@ def _read(path: Path, known: session.Known, args: list[str], console: Console) -
 
 def _write(path: Path, known: session.Known, args: list[str], console: Console) -> Outcome:
     """`correct`: the command `referee` runs (it holds the log's lock while it reads, replays
-    and writes, as a move does); the session then follows the log it wrote."""
-    current = _current(path, known, console)
+    and writes, as a move does); the session then follows the log it wrote. As a move, it is
+    refused when another command changed the log since the session read it (event N may no
+    longer be the event the line meant): the command itself checks, under the lock, that the
+    log still holds the bytes the session read."""
+    from referee.corrections import digest
+
+    current = session.load_known(path, known)
+    if current is not known:
+        raise session.LogChanged(path, current)
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
-        status = _run_cli(path, args)
+        status = _run_cli(path, [args[0], "--seen", digest(current.data), *args[1:]])
     console.say(here(said.getvalue().rstrip("\n"), current.table))
     return Outcome(session.load_known(path, current), status)
 
@@ -313,7 +320,7 @@ def _run_cli(path: Path, args: list[str]) -> int:
         raise UsageError(f"the session's log is {clean_line(path)}: a line takes no --log")
     with contextlib.redirect_stderr(sys.stdout):
         try:
-            cli.main(["--log", str(path), *args])
+            cli.main(["--log", str(path), *args], prog_name="")  # `Try 'correct -h'`
         except SystemExit as done:
             return done.code if isinstance(done.code, int) else EXIT_OK
     return EXIT_OK  # pragma: no cover - main always exits

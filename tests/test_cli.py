@@ -123,7 +123,7 @@ def test_undo_and_force(ke_game):
     result = cli("undo")
     assert result.status == 0 and "Retracted event 2: place Stag" in result.out
     result = cli("undo")
-    assert result.status == 2 and "--force" in result.err
+    assert result.status == 1 and "--force" in result.err
     assert cli("undo", "--force").status == 0
     assert cli("undo").status == 2  # nothing left
     text = (cli.path / "game.toml").read_text()

@@ -181,7 +181,7 @@ def test_status_and_options_say_whose_reply_is_awaited(table):
     assert "Announced: Ann's Plague (kills D (Lord 2), E (Seneschal 2))" in table("status").out
     assert table("options").out.splitlines()[1:] == ["  reply lucky-escape lord 2 | seneschal 2",
                                                      "  pass"]
-    assert table("undo").status == 2  # the card has been seen
+    assert table("undo").status == 1  # the card has been seen
     assert table("play", "pass").status == 0
     saved = table("play", "reply", "lucky-escape", "D")
     assert "D (Lord 2) escapes death" in saved.out and "E (Seneschal 2) dies" in saved.out
@@ -402,7 +402,7 @@ def test_every_hint_a_stopped_game_gives_after_its_seals_are_opened_works_as_typ
     sheet = " ".join(table("score").out.split())
     assert ("this sheet is incomplete (`referee undo --force` takes back the seals opened since "
             "the stop, then `referee undo` resumes the game)") in sheet
-    assert table("undo").status == 2  # as the hints say: an opening needs --force
+    assert table("undo").status == 1  # as the hints say: an opening needs --force
     assert table("undo", "--force").status == 0 and table("undo", "--force").status == 0
     resumed = table("undo")
     assert resumed.status == 0 and "Next: Ben - Ben plays a card or passes" in resumed.out

@@ -93,7 +93,7 @@ def test_undo_keeps_the_force_rule_and_notes_and_as_reach_the_log(typed):
     result = typed("draw PA3 --note 'first card'", "place Stag --as Ann", "undo", "undo")
     assert "Retracted event 2: place Stag" in result.out
     # the line to type here, not the shell's command (it used to say `referee undo --force`)
-    assert "use `undo --force` to retract it" in result.out and result.status == 2
+    assert "use `undo --force` to retract it" in result.out and result.status == 1
     assert "`referee undo" not in result.out
     result = typed("undo --force", "history")
     assert "Retracted event 1: draw Pig Army 3" in result.out
@@ -178,6 +178,36 @@ def test_a_log_changed_by_another_command_is_read_again_never_overwritten(cli, c
     assert "was changed by another command: read again (1 event(s) now)" in said.lines[0]
     assert outcome.known.data == written
     capsys.readouterr()
+
+
+def test_a_correction_typed_after_another_command_changed_the_log_is_refused_as_a_move_is(cli):
+    """`correct N` numbers the events as the session last read them: after another terminal
+    renumbered the log, event N may be another event, so the line is refused (it used to be
+    run on the new event N), as a move line is, and nothing is written; the command itself
+    checks the bytes the session read under the log's lock (`--seen`)."""
+    from referee import corrections
+
+    cli("new", "kings-ear", *KE_PLAYERS)
+    path = cli.path / "game.toml"
+    assert cli("play", "draw", "PA3").status == 0
+    assert cli("play", "place", "Stag").status == 0
+    known = session.load_known(path)
+    assert cli("correct", "2", "place", "Boar", "--why", "x",  # a second terminal
+               "--by", "Dan").status == 0
+    written = path.read_bytes()
+    with pytest.raises(session.LogChanged) as changed:
+        sessions.answer(path, known, "correct 2 place Stag --why x --by Dan", Said())
+    assert path.read_bytes() == written
+    assert changed.value.known.data == written
+    assert changed.value.hint == "type the line again if it still stands"
+    fix = corrections.fix(2, "place Stag")
+    with pytest.raises(session.LogChanged):  # what the line runs, should the log change now
+        corrections.correct(path, [fix], "x", "Dan", seen=corrections.digest(known.data))
+    assert path.read_bytes() == written
+    said = Said()
+    latest = session.load_known(path)
+    sessions.answer(path, latest, "correct 2 place Stag --why x --by Dan", said)
+    assert said.lines[0].startswith("Corrected event 2: now Ann: place Stag (was Ann: place Boar)")
 
 
 def test_the_prompt_names_who_acts_and_what_is_awaited(cli):
@@ -293,7 +323,7 @@ def test_correct_runs_in_the_session_and_the_session_follows_the_log_it_wrote(ty
     assert said[at + 5] == "Ben: draw Horse Religion 4"
     assert "changed by another command" not in result.out
     assert "referee: event 1 (draw) revealed hidden information that everyone has now seen; " \
-        "use `correct --force` to correct it anyway" in said
+        "`correct 1 draw Pig Army 2 --why typo --by Dan --force` corrects it anyway" in said
     assert "Error: Missing option '--why'." in said  # the command's own word on its options
     assert "not a move" not in result.out and "--note TEXT" not in result.out
     history = typed.cli("history").out
@@ -367,3 +397,14 @@ def test_a_line_typed_as_at_the_shell_is_answered_with_the_line_to_type_here(typ
         "referee: 'referee' is not needed in the session: type the command itself (`help` lists "
         "them)"]
     assert (typed.cli.path / "game.toml").read_bytes() == before and result.status == 2
+
+
+def test_a_usage_error_of_a_session_command_names_the_line_to_type_here(typed):
+    """L11: `correct 1` without --why said "Usage: referee correct ... Try 'referee correct
+    -h'": in the session the line is `correct -h`."""
+    typed.cli("new", "kings-ear", *KE_PLAYERS)
+    result = typed("correct 1", "status --bogus", "correct -h")
+    assert "Usage: correct [OPTIONS] {N} [move]..." in result.out
+    assert "Try 'correct -h' for help." in result.out and "Try 'status -h' for help." in result.out
+    assert "referee correct" not in result.out and "referee status" not in result.out
+    assert "Fix an earlier event" in result.out  # `correct -h` works as it says

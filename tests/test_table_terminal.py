@@ -226,6 +226,14 @@ def assert_wiped(transcript: str, named: str, columns: int) -> list[str]:
     return secret
 
 
+def second_terminal(tmp_path: Path, log: Path, *args: str) -> None:
+    """`referee --log LOG ARGS...` run from another terminal, accepted."""
+    other = subprocess.run([sys.executable, "-m", "referee", "--log", str(log), *args],
+                           env=environment(tmp_path), capture_output=True, text=True,
+                           timeout=TIMEOUT)
+    assert other.returncode == 0, other.stderr
+
+
 def test_a_move_from_a_second_terminal_is_noticed_and_never_overwritten(tmp_path):
     game = Game("kings-ear", tmp_path)
     child = start(tmp_path, game.path)
@@ -233,10 +241,7 @@ def test_a_move_from_a_second_terminal_is_noticed_and_never_overwritten(tmp_path
     for index in range(2):
         play_line(child, game, index)
     # a second terminal records the next move with `referee play`
-    other = subprocess.run([sys.executable, "-m", "referee", "--log", str(game.path), "play",
-                            *game.moves[2].split()], env=environment(tmp_path),
-                           capture_output=True, text=True, timeout=TIMEOUT)
-    assert other.returncode == 0, other.stderr
+    second_terminal(tmp_path, game.path, "play", *game.moves[2].split())
     written = game.path.read_bytes()
     # the session, still showing the old prompt, is told, and records nothing
     child.sendline(game.moves[2])
@@ -427,3 +432,22 @@ def test_a_terminal_closed_under_nohup_ends_the_session_and_is_no_internal_error
     assert errors.read_text() == ("referee: the terminal is gone: the session ends (every move "
                                   "typed is in the log)\n")
     assert [e["type"] for e in played_moves(log)] == ["draw"]
+
+
+def test_a_correction_typed_after_a_second_terminal_renumbered_the_log_is_refused(tmp_path):
+    """L1: `correct N` typed in the session after another terminal took an event out ran on
+    the new event N; now refused as a move line is, nothing written."""
+    game = Game("kings-ear", tmp_path)
+    child = start(tmp_path, game.path)
+    accepted(child, game.prompts[0])
+    for index in range(3):
+        play_line(child, game, index)
+    second_terminal(tmp_path, game.path, "correct", "3", "--delete", "--why", "x", "--by",
+                    "Dan", "--force")
+    written = game.path.read_bytes()
+    child.sendline("correct 2 --delete --why oops --by Dan")
+    child.expect_exact("was changed by another command")
+    child.expect_exact("type the line again")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert game.path.read_bytes() == written

@@ -174,7 +174,8 @@ def in_deck(state: State, args: Args) -> Callable[[str], bool]:
 class Draw(Base):
     name = "draw"
     changes = ENTERING | {"drew", "hidden", "chronicle"}
-    doc = "the crown card drawn in the draw phase (a reveal), or `hidden` (R-18)"
+    doc = ("the crown card drawn in the draw phase (a reveal), or `hidden` (R-18: seen by "
+           "nobody, it is undone or corrected without --force)")
     fields = {"card": "str", **DECLARES}
     field_docs = {"card": "the card, or `hidden`", **DECLARES_DOC}
     optional = frozenset({"declares"})
@@ -184,6 +185,10 @@ class Draw(Base):
                 cases=(Case("e.g. draw Herbert; a noble or town card goes into play at once "
                             "(§5.3)", {"card": "CARD"}),
                        Case("kept unseen, named when played (R-18)", {"card": "hidden"})))
+
+    def reveals(self, event: Event) -> bool:
+        """A card drawn `hidden` (R-18) was seen by nobody: taking it back needs no --force."""
+        return bool(event.get("card") != "hidden")
 
     def effect(self, state: State, event: Event) -> State:
         if state.drew:
