@@ -159,8 +159,9 @@ def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):
 
 
 def test_a_corrected_seeded_swap_keeps_the_cards_the_tool_took_off_every_sheet(cli):
-    """A Dwarf King swap in a game the tool dealt: the 2 random cards it took are never on the
-    table's record; a correction of that swap lists it as `history` does, without them."""
+    """A Dwarf King swap in a game the tool dealt (R-22: `swap NAME`, then `give C C`): neither
+    the 2 random cards it took nor the 2 given back are on the table's record; a correction of
+    the give lists it as `history` does, without them."""
     from referee import log as logfile
     from referee import session
     from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
@@ -171,19 +172,21 @@ def test_a_corrected_seeded_swap_keeps_the_cards_the_tool_took_off_every_sheet(c
     table = session.load(cli.path / "game.toml")
     holder = table.turn.players[0]
     mine = sorted(table.state.deal.slots[table.state.seat(holder)].known - {"FlagBearerG"})
-    assert cli("play", "swap", "Pierre", "give", mine[0], mine[1], "--as", holder).status == 0
+    assert cli("play", "swap", "Pierre", "--as", holder).status == 0
     taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
-    done = cli("correct", "3", "swap", "Pierre", "give", mine[2], mine[3], "--why", "wrong",
-               "--by", "Catie", "--force")
+    assert cli("play", "give", mine[0], mine[1], "--as", holder).status == 0
+    done = cli("correct", "4", "give", mine[2], mine[3], "--why", "wrong", "--by", "Catie",
+               "--force")
     assert done.status == 0, done.err
     assert cli("play", "end", "stop").status == 0
     sheets_ = [cli("scoresheet", "-f", fmt).out for fmt in ("text", "markdown", "html", "json")]
-    for s in sheets_:  # the swap as the table read it: the cards given back, never those taken
+    for s in sheets_:  # the give as the table read it: two cards, never which
         flat = " ".join(s.split()).replace("&quot;", '"').replace('\\"', '"')
-        assert re.search(r'"Bruno: swap Pierre give \S+ \S+", "?new"?: ?"Bruno: swap Pierre'
+        assert re.search(r'"Bruno: give 2 cards back", "?new"?: ?"Bruno: give 2 cards back'
                          if s.startswith("{") else
-                         r'"Bruno: swap Pierre give \S+ \S+" became "Bruno: swap Pierre', flat)
-    assert not any(re.search(rf"\b{card}\b", s) for card in taken for s in sheets_)
+                         r'"Bruno: give 2 cards back" became "Bruno: give 2 cards back', flat), s
+    hidden = set(taken) | set(mine[:4])
+    assert not any(re.search(rf"\b{card}\b", s) for card in hidden for s in sheets_)
 
 
 # ---- The King's Ear: who led when (box finding B9) -------------------------------------------
