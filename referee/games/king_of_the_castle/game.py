@@ -140,8 +140,15 @@ class KingOfTheCastle(Game[State]):
         return event.type == "reply" or (event.type == "play" and now != rules.SUDDEN) or \
             (event.type == "discard" and now == rules.DISCARD)
 
+    def option_text(self, state: State, event: Event) -> str:
+        """In a game the tool deals, Unexpected Loss is offered without the card lost: the tool
+        picks it from the other player's hidden hand when the card is played (R-25)."""
+        if state.dealt and event.type == "play" and event.get("card") == "Unexpected Loss":
+            return f"{CARD['Unexpected Loss'].slug} {event['player']}"
+        return self.format(state, event)
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
 
     def legal_note(self, state: State, player: str | None = None,
                    listed: list[Event] | None = None) -> str:
