@@ -258,3 +258,29 @@ def test_the_testers_refusals_name_no_card_of_the_hand(seed3):
         probe = cli("play", card, "castle", "1")
         assert probe.status == 1 and "castle 1 has no Defence card\n  rule: R-11\n" in probe.err
         assert "hold" not in probe.err
+
+
+# ---- R-29: squires = hand is never played with the tool's cards -----------------------------
+
+def test_squires_in_hand_are_refused_with_the_tools_cards(cli):
+    """B3: with --shuffle and squires=hand the hand shown had no letters and `letters Z Z Z Z`
+    was taken. The tool's cards carry none: `new` refuses the pair and says what works; a
+    hand-edited log with both is a malformed log, never an internal error."""
+    for shuffle in (["--shuffle", "--seed", "4"], ["--shuffle"]):
+        refused = cli("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", *shuffle,
+                      "--option", "squires=hand")
+        assert refused.status == 2 and "squires=secret or squires=random" in refused.err
+        assert "without --shuffle (R-29)" in " ".join(refused.err.split())
+        assert not (cli.path / "game.toml").exists()
+    assert cli("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "--option",
+               "squires=hand").status == 0  # the table's own cards
+    log = cli.path / "game.toml"
+    log.write_text(log.read_text(encoding="utf-8").replace("\n[options]", "seed = 4\n\n"
+                                                           "[options]", 1), encoding="utf-8")
+    assert logfile.read(log).seed == 4
+    status = cli("status")
+    assert status.status == 65 and "(R-29)" in status.err
+    check = cli("check", "game.toml")
+    assert check.status == 65 and "bad-option" in check.out and "internal" not in check.out
+    assert cli("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "--seed", "4",
+               "--option", "squires=random", "--log", "other.toml").status == 0

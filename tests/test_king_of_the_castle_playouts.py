@@ -65,8 +65,9 @@ def test_physical_random_games_keep_every_rule(seed, options):
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("options", OPTIONS, ids=("secret", "hand", "random-alpha", "limit6"))
-def test_dealt_random_games_end_with_every_seal_open(seed, options):
+@pytest.mark.parametrize("options", OPTIONS[:1] + OPTIONS[2:], ids=("secret", "random-alpha",
+                                                                     "limit6"))
+def test_dealt_random_games_end_with_every_seal_open(seed, options):  # not squires=hand: R-29
     rng = random.Random(seed)
     states, events, final = play(seed, 2 + (seed * 3) % 5, options, rng)
     assert all(o is not None for o in final.opened)

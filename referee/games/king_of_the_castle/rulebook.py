@@ -158,6 +158,11 @@ RULEBOOK = Rulebook(
              "player reads their legal moves alone with `options --for NAME`. Unexpected Loss "
              "is typed with the player alone (`unexpected-loss NAME`): the tool picks the card "
              "(R-25), and nothing names it before it is lost, `options --for NAME` included."),
+        Rule("R-29", "squires = hand is played with the table's own cards, never with --shuffle: "
+             "it scores the letters on the event cards in hand, and the cards the tool deals "
+             "carry none, so the tool could neither show a player their letters nor check the "
+             "letters entered at the end. `new` refuses the two together and names what works: "
+             "squires = secret or random with --shuffle, or squires = hand without it."),
     ),
     notation="Case-insensitive; unique prefixes of three or more letters work (`acc death` = "
              "accidental-death, `plag` = plague). CARD: the slug of a card (accidental-death, "
