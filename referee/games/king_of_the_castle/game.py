@@ -150,7 +150,7 @@ class KingOfTheCastle(Game[State]):
         picks it from the other player's hidden hand when the card is played (R-25)."""
         if state.dealt and event.type == "play" and event.get("card") == "Unexpected Loss":
             return f"{CARD['Unexpected Loss'].slug} {event['player']}"
-        return self.format(state, event)
+        return super().option_text(state, event)
 
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
         return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
