@@ -127,6 +127,13 @@ def test_unexpected_loss_is_offered_without_the_card_in_every_channel(seed3):
     for shown in (text, json.dumps(data), every, json.dumps(every_json)):
         assert " loses" not in shown
         assert not [slug for slug in others if slug in shown], shown
+    state = replay_log(logfile.read(cli.path / "game.toml"))[1]
+    unseen = others - {CARD[c].slug for c in state.discard}
+    assert {"assassination", "domain-2"} <= unseen  # the two cards the testers saw
+    for channel in (("status",), ("status", "--json"), ("status", "--for", "Ben"), ("history",),
+                    ("history", "--json"), ("score",), ("options",), ("options", "--json")):
+        shown = cli(*channel).out
+        assert not [slug for slug in unseen if slug in shown], (channel, shown)
     # Naming the card is refused alike whatever it is, the one the tool would pick included.
     before = (cli.path / "game.toml").read_bytes()
     refusals = {cli("play", "unexpected-loss", "Ann", "loses", slug).err
