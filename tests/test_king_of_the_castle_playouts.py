@@ -18,7 +18,7 @@ from referee.games.king_of_the_castle import GAME
 from referee.games.king_of_the_castle.components import CARD, POST_TITLES
 from referee.replay import replay_events
 from tests.conftest import GOLDEN, assert_handled
-from tests.test_playouts import typed
+from tests.test_playouts import assert_round_trips
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 OPTIONS = ({}, {"squires": "hand", "duplicate_letters": "each"},
@@ -39,7 +39,7 @@ def play(seed: int | None, n: int, options: dict, rng: random.Random, check: boo
         event = GAME.random_event(state, rng)
         assert event is not None, GAME.to_act(state)
         if check:
-            assert GAME.parse(state, typed(GAME, state, event), event.by) == event
+            assert_round_trips(GAME, state, event)
             assert sum(GAME.inventory(state).values()) == 104
         states.append(state)
         state = apply_event(GAME, state, event, seats)
