@@ -267,6 +267,30 @@ def test_the_testers_refusals_name_no_card_of_the_hand(seed3):
         assert "hold" not in probe.err
 
 
+def test_a_discard_of_several_cards_reads_the_same_whichever_the_hand_lacks(cli, monkeypatch):
+    """R-28 for the hand limit's discard: refused on the hand, `Ann does not hold Plague`
+    named the one card missing among those typed, telling the table the others are held.
+    Every pair the hand cannot give is refused in one wording, nothing recorded."""
+    assert cli("new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+               "3", "--option", "hand_limit=2").status == 0
+    for letters in ("dkq", "aex", "bgz"):
+        monkeypatch.setattr("sys.stdin", io.StringIO(letters + "\n"))
+        assert cli("play", "squires").status == 0
+    assert cli("play", "pass").status == 0
+    held = hands(cli)["Ann"]
+    assert "not-that-bad" in held and not {"plague", "time-of-peace"} & set(held)
+    log = cli.path / "game.toml"
+    before = log.read_bytes()
+    for typed, named in ((("not-that-bad", "plague"), "Plague, Not That Bad"),
+                         (("plague", "time-of-peace"), "Plague, Time of Peace")):
+        refused = cli("play", "discard", *typed)
+        assert refused.status == 1 and refused.err == (
+            f"referee: Ann cannot discard {named} now; why stays with Ann's hidden hand\n"
+            "  rule: R-28\n  hint: Ann alone may read the cards Ann can play: "
+            "`options --for Ann`\n"), refused.err
+    assert log.read_bytes() == before
+
+
 # ---- R-29: squires = hand is never played with the tool's cards -----------------------------
 
 def test_squires_in_hand_are_refused_with_the_tools_cards(cli):
