@@ -135,7 +135,11 @@ def from_log(log: GameLog) -> Setup[Any]:
     players = _players(game, log, options)
     for entry in log.entries:
         _check_event(game, log, entry)
-    return Setup(game, players, options, log.seed, game.setup(players, options, log.seed))
+    try:
+        state = game.setup(players, options, log.seed)
+    except UsageError as exc:  # options a game refuses with a seed (a hand-edited log)
+        raise log.fail(exc.message, code="bad-option", line=log.line_of("seed")) from None
+    return Setup(game, players, options, log.seed, state)
 
 
 def _options(game: Game[Any], log: GameLog) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 from typing import Callable
 
@@ -274,12 +275,9 @@ def test_a_king_of_the_castle_hand_game_cut_before_the_letters_shows_none():
     game = load_game("king-of-the-castle")
     options = {**game.default_options(), "squires": "hand"}
     players = game.seat_players([Player(n) for n in LONG_NAMES[:4]], options)
-    playout = play_out(game, 3, players, {"squires": "hand"})
-    setup = from_table(game, playout.setup.players, playout.setup.options, 3)
-    state = setup.state
-    for event in playout.events:
-        if event.type == "letters":
-            break
+    setup = from_table(game, players, options, None)  # the table's own cards
+    state, rng = setup.state, random.Random(3)
+    while (event := game.random_event(state, rng)) is not None and event.type != "letters":
         state = apply_event(game, state, event, setup.players)
     assert not state.over and state.turns > 5
     sheet = game.score(state)

@@ -18,6 +18,7 @@ from referee.games.king_of_the_castle import GAME
 from referee.games.king_of_the_castle.components import CARD, POST_TITLES
 from referee.replay import replay_events
 from tests.conftest import GOLDEN, assert_handled
+from tests.test_playouts import assert_round_trips
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 OPTIONS = ({}, {"squires": "hand", "duplicate_letters": "each"},
@@ -38,7 +39,7 @@ def play(seed: int | None, n: int, options: dict, rng: random.Random, check: boo
         event = GAME.random_event(state, rng)
         assert event is not None, GAME.to_act(state)
         if check:
-            assert GAME.parse(state, GAME.format(state, event), event.by) == event
+            assert_round_trips(GAME, state, event)
             assert sum(GAME.inventory(state).values()) == 104
         states.append(state)
         state = apply_event(GAME, state, event, seats)
@@ -64,8 +65,9 @@ def test_physical_random_games_keep_every_rule(seed, options):
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("options", OPTIONS, ids=("secret", "hand", "random-alpha", "limit6"))
-def test_dealt_random_games_end_with_every_seal_open(seed, options):
+@pytest.mark.parametrize("options", OPTIONS[:1] + OPTIONS[2:], ids=("secret", "random-alpha",
+                                                                     "limit6"))
+def test_dealt_random_games_end_with_every_seal_open(seed, options):  # not squires=hand: R-29
     rng = random.Random(seed)
     states, events, final = play(seed, 2 + (seed * 3) % 5, options, rng)
     assert all(o is not None for o in final.opened)

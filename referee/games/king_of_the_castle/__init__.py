@@ -4,7 +4,7 @@ One concern per module, as in every game (docs/adding-a-game.md):
   components.py  squires, posts, the 78 cards as data      state.py     the kingdom, hands, seals
   rules.py       phase, turn, one function per kind of effect, replies, death and promotion
   events.py      every event, declared once                 notation.py  cards, posts as typed
-  rulebook.py    the rules and rulings R-1..R-26            texts.py     kingdom, changes, options
+  rulebook.py    the rules and rulings R-1..R-29            texts.py     kingdom, changes, options
   scoring.py     points per post, squire and player         game.py      the Game: options, protocol
 """
 

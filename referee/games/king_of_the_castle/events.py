@@ -260,7 +260,9 @@ class Play(EventType[State]):
         if key == "lost":
             if rest and rest[0].casefold() in ("loses", "lost", "lose"):
                 rest = rest[1:]
-            if not rest and state.dealt:
+            if state.dealt:  # any card named is refused alike, before it is even read
+                if rest:
+                    raise rules.tool_picks(fields["player"])
                 return None, rest
             return take_card(rest, text)
         return take_card(rest, text)  # take
@@ -396,7 +398,8 @@ class Reply(EventType[State]):
                               code="reply-does-not-fit", rule="R-5")
         saved, kept = self._saved(harm, card, event["saves"])
         seat = state.seat(event.by)
-        rules.check_held(state, seat, card, "reply with")
+        rules.aloud(state, seat, f"reply with {card}",
+                    lambda now: rules.check_held(now, seat, card, "reply with"))
         state = with_hand(state, seat, state.hands[seat].without(card))
         state = evolve(state, discard=state.discard + (card,))
         return rules.resolve(state, harm, saved, kept)
@@ -457,6 +460,12 @@ class Discard(EventType[State]):
             raise IllegalMove(f"{state.player} holds {state.hands[state.turn].size} cards: "
                               f"discard exactly {excess} (hand limit {state.hand_limit})",
                               code="wrong-discard-count", rule="R-18")
+        # Every card named at once: a refusal naming the one not held would tell the others.
+        return rules.aloud(state, state.turn, f"discard {', '.join(cards)}",
+                           lambda now: self._down(now, cards))
+
+    @staticmethod
+    def _down(state: State, cards: tuple[str, ...]) -> State:
         for card in cards:
             rules.check_held(state, state.turn, card, "discard")
             state = with_hand(state, state.turn, state.hands[state.turn].without(card))

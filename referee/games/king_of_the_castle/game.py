@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.engine import Args, Event, Game, OptionSpec, Phase, Player
-from referee.errors import NotationError
+from referee.errors import NotationError, UsageError
 from referee.evolve import evolve
 from referee.games.king_of_the_castle import rules, texts
 from referee.games.king_of_the_castle.components import (
@@ -80,6 +80,11 @@ class KingOfTheCastle(Game[State]):
     def setup(self, players: tuple[Player, ...], options: Mapping[str, Any],
               seed: int | None = None) -> State:
         chosen = self.check_options(options)
+        if seed is not None and chosen["squires"] == HAND:
+            raise UsageError("squires=hand scores the letters on the cards in each hand, and the "
+                             "cards the tool deals (--shuffle) carry none: with --shuffle choose "
+                             "squires=secret or squires=random; squires=hand is played with "
+                             "your own cards, without --shuffle (R-29)", code="bad-option")
         n = len(players)
         alphabetical = chosen["personality_order"] == "alphabetical"
         state = State(names=tuple(p.name for p in players), squires=chosen["squires"],
@@ -140,8 +145,15 @@ class KingOfTheCastle(Game[State]):
         return event.type == "reply" or (event.type == "play" and now != rules.SUDDEN) or \
             (event.type == "discard" and now == rules.DISCARD)
 
+    def option_text(self, state: State, event: Event) -> str:
+        """In a game the tool deals, Unexpected Loss is offered without the card lost: the tool
+        picks it from the other player's hidden hand when the card is played (R-25)."""
+        if state.dealt and event.type == "play" and event.get("card") == "Unexpected Loss":
+            return f"{CARD['Unexpected Loss'].slug} {event['player']}"
+        return super().option_text(state, event)
+
     def option_lines(self, state: State, events: list[Event]) -> list[str]:
-        return texts.option_lines(state, events, [self.format(state, e) for e in events])
+        return texts.option_lines(state, events, [self.option_text(state, e) for e in events])
 
     def legal_note(self, state: State, player: str | None = None,
                    listed: list[Event] | None = None) -> str:

@@ -149,6 +149,20 @@ RULEBOOK = Rulebook(
              "carried out has no effect). The sheet is incomplete: places so far, no winner. "
              "Stopped before the first turn, nobody scores. `undo` takes back the openings, "
              "then the stop."),
+        Rule("R-28", "in a --shuffle game only the tool knows the hands: a card refused because "
+             "of the hand it dealt is refused in the same words whatever the reason, 'NAME "
+             "cannot play CARD now; why stays with NAME's hidden hand' (likewise a reply or a "
+             "discard): the table learns only that the card goes back, as at a physical table, "
+             "never whether the hand holds it. A refusal the table's own knowledge gives (a "
+             "target the kingdom does not offer, every copy face up) says why, held or not. The "
+             "player reads their legal moves alone with `options --for NAME`. Unexpected Loss "
+             "is typed with the player alone (`unexpected-loss NAME`): the tool picks the card "
+             "(R-25), and nothing names it before it is lost, `options --for NAME` included."),
+        Rule("R-29", "squires = hand is played with the table's own cards, never with --shuffle: "
+             "it scores the letters on the event cards in hand, and the cards the tool deals "
+             "carry none, so the tool could neither show a player their letters nor check the "
+             "letters entered at the end. `new` refuses the two together and names what works: "
+             "squires = secret or random with --shuffle, or squires = hand without it."),
     ),
     notation="Case-insensitive; unique prefixes of three or more letters work (`acc death` = "
              "accidental-death, `plag` = plague). CARD: the slug of a card (accidental-death, "

@@ -11,7 +11,7 @@ refusal cites an entry of rulebook.py.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from referee.derived import derived
 from referee.engine import Event, ToAct
@@ -55,6 +55,8 @@ from referee.replies import ReplyWindow
 
 if TYPE_CHECKING:  # only seeded and random play use it
     import random
+
+T = TypeVar("T")
 
 SEAL, SETUP, PLAY, EXTRA, SUDDEN, REPLY, DEAL, DISCARD, OPEN, OVER = (
     "seal", "setup", "play", "extra", "sudden", "reply", "deal", "discard", "open", "over")
@@ -330,6 +332,31 @@ def check_held(state: State, seat: int, card: str, verb: str) -> None:
         raise IllegalMove(f"all {CARD[card].count} {card} cards are accounted for (face up or "
                           f"known in another hand): {name} cannot hold one",
                           code="no-copy-left", rule="Conservation")
+
+
+def table_view(state: State) -> State:
+    """A game the tool deals, as the table knows it: the same kingdom, piles and cards in
+    play, each hand only counted and the deck face down. The tool's random picks from a hand
+    are not made in it: the table cannot know them (`loss`, `theft`)."""
+    return evolve(state, deck=None, hands=tuple(Hand(h.size) for h in state.hands))
+
+
+def aloud(state: State, seat: int, doing: str, check: Callable[[State], T]) -> T:
+    """`check(state)`, refused in words the whole table may hear (R-28). A refusal the table's
+    own knowledge gives too (a target, the copies face up) says why; when only the hand the
+    tool dealt to `seat` refuses, every reason sounds the same: whether the hand lacks the
+    card stays with its player, who reads their moves alone with `options --for NAME`."""
+    try:
+        return check(state)
+    except IllegalMove:
+        if not state.dealt:
+            raise
+        check(table_view(state))  # raises the refusal the table could give itself
+        name = state.names[seat]
+        raise IllegalMove(f"{name} cannot {doing} now; why stays with {name}'s hidden hand",
+                          code="not-playable-now", rule="R-28",
+                          hint=f"{name} alone may read the cards {name} can play: "
+                               f"`options --for {name}`") from None
 
 
 def draw_source(state: State, card: str) -> Frame:
@@ -624,15 +651,20 @@ def while_played(state: State, card: str) -> State:
     return evolve(state, discard=state.discard + (card,))
 
 
+def tool_picks(name: str) -> IllegalMove:
+    """The refusal of a card lost named in a game the tool deals, in the same words whatever
+    the card: which card the tool picks from the hidden hand is never told before (R-25)."""
+    return IllegalMove(f"the tool deals the cards: it picks the card {name} loses (type "
+                       f"`unexpected-loss {name}`)", code="not-the-pick", rule="R-25")
+
+
 def loss(state: State, event: Event, card: Card) -> State:
     seat = player_field(state, event, card.title)
     lost = card_named(event["lost"])
     name = state.names[seat]
     if state.dealt:
-        if lost != picked(state, seat):
-            raise IllegalMove(f"the tool deals the cards: it picks the card {name} loses "
-                              f"(type `unexpected-loss {name}`)", code="not-the-pick",
-                              rule="R-25")
+        if state.hands[seat].complete and lost != picked(state, seat):
+            raise tool_picks(name)
         state = evolve(state, rolls=state.rolls + 1)
     elif not could_hold(while_played(state, card.title), seat, lost):
         raise IllegalMove(f"{name} cannot have lost {lost}: all {CARD[lost].count} are "
@@ -644,7 +676,7 @@ def loss(state: State, event: Event, card: Card) -> State:
 def theft(state: State, event: Event, card: Card) -> State:
     seat = player_field(state, event, card.title)
     victim, thief = state.hands[seat], state.hands[state.turn]
-    if state.dealt:
+    if state.dealt and victim.complete:  # not in the table's view of the hands
         stolen = picked(state, seat)
         victim, thief = victim.without(stolen), thief.with_card(stolen)
         state = evolve(state, rolls=state.rolls + 1)
@@ -680,7 +712,11 @@ def play(state: State, event: Event) -> State:
                           + (": discard it" if phase(state) == SUDDEN else ""),
                           code="reply-only", rule="R-10")
     check_fields(event, card)
-    taken = take_card(state, title)
+    return aloud(state, state.turn, f"play {title}", lambda now: _played(now, event, card))
+
+
+def _played(state: State, event: Event, card: Card) -> State:
+    taken = take_card(state, card.title)
     if card.effect in HARMS:  # a harm reads neither the hands nor the frames the card left
         return announce(state, HARMS[card.effect](state, event, card), taken)
     return ACTIONS[card.effect](evolve(state, **taken), event, card)

@@ -294,7 +294,7 @@ def describe(before: State, event: Event, text: str, after: State) -> list[str]:
 # Options
 
 
-def _play_lines(events: list[Event], formatted: list[str]) -> list[str]:
+def _play_lines(state: State, events: list[Event], formatted: list[str]) -> list[str]:
     groups: dict[str, list[str]] = {}
     for event, text in zip(events, formatted):
         groups.setdefault(event["card"], []).append(text)
@@ -322,6 +322,8 @@ def _play_lines(events: list[Event], formatted: list[str]) -> list[str]:
         pattern = PATTERNS[card.effect]
         if card.effect == "remove-top" and card.param("attribute") is None:
             pattern = "castle N ATTRIBUTE"
+        if card.effect == "loss" and state.dealt:  # the tool picks the card lost
+            pattern = "PLAYER"
         lines.append(f"{card.slug} {pattern}   ({shown})")
     return lines
 
@@ -342,7 +344,7 @@ def option_lines(state: State, events: list[Event], formatted: list[str]) -> lis
     now = phase(state)
     text = dict(zip(map(id, events), formatted))
     plays = [e for e in events if e.type == "play"]
-    lines = _play_lines(plays, [text[id(e)] for e in plays])
+    lines = _play_lines(state, plays, [text[id(e)] for e in plays])
     replies = [e for e in events if e.type == "reply"]
     for title in dict.fromkeys(e["card"] for e in replies):
         targets = [text[id(e)].split(" ", 2)[2] for e in replies if e["card"] == title]
