@@ -285,6 +285,27 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# A seed beyond TOML's 64-bit integers (the 128 random bits `new --shuffle` draws) is written as
+# a string of hexadecimal digits, "0x" first; one within them stays an integer, as every log
+# written before has it, so each replays as it did.
+INT64 = range(-2**63, 2**63)
+HEX_SEED = re.compile(r"-?0x[0-9a-f]{1,64}")
+
+
+def seed_value(seed: int) -> int | str:
+    """The seed as the log writes it: an integer within 64 bits, else a hexadecimal string."""
+    return seed if seed in INT64 else hex(seed)
+
+
+def _seed(seed: Any, loc: _Locator, source: str) -> int | None:
+    if seed is None or _is_int(seed):
+        return seed
+    if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
+        return int(seed, 16)
+    raise _fail(source, "seed must be an integer, or hexadecimal digits in a string (\"0x...\")",
+                code="bad-header", line=loc.key("seed"))
+
+
 def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = True) -> GameLog:
     for key in doc:
         if key not in TOP_KEYS:
@@ -302,9 +323,7 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = Tr
         if not isinstance(doc.get(key), kind):
             raise _fail(source, f"{key} is {show(doc.get(key))}; it must be {words}",
                         code="bad-header", line=loc.key(key))
-    seed = doc.get("seed")
-    if seed is not None and not _is_int(seed):
-        raise _fail(source, "seed must be an integer", code="bad-header", line=loc.key("seed"))
+    seed = _seed(doc.get("seed"), loc, source)
     options = doc.get("options", {})
     if not isinstance(options, dict):
         raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
@@ -555,7 +574,7 @@ def document(log: GameLog) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "game": log.game, "created": log.created,
                            "referee": log.referee}
     if log.seed is not None:
-        doc["seed"] = log.seed
+        doc["seed"] = seed_value(log.seed)
     doc["options"] = dict(log.options)
     players = []
     for p in log.players:

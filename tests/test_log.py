@@ -13,6 +13,7 @@ from referee import log as logfile
 from referee import replay
 from referee.engine import Event, Player
 from referee.errors import LogBusy, LogError, LogMissing, UsageError
+from referee.evolve import evolve
 
 GOOD = """\
 format = "referee-log/1"
@@ -288,3 +289,46 @@ def test_a_time_from_rtoml_is_the_standard_librarys_at_any_offset_and_year(text)
     assert (mine, str(mine), mine.utcoffset()) == (reference, str(reference),
                                                    reference.utcoffset())
     assert pickle.loads(pickle.dumps(mine)) == mine
+
+
+# ---- T2: a drawn seed has 128 bits; TOML's integers have 64 --------------------------------
+
+
+@pytest.mark.parametrize("seed, written", [(7, "seed = 7"), (2**63 - 1, f"seed = {2**63 - 1}"),
+                                           (-2**63, f"seed = {-2**63}"),
+                                           (2**63, 'seed = "0x8000000000000000"'),
+                                           (2**128 - 1, f'seed = "0x{"f" * 32}"'),
+                                           (-2**70, f'seed = "-0x{2**70:x}"')])
+def test_a_seed_beyond_64_bits_is_written_in_hexadecimal_and_reads_back(seed, written):
+    """A seed within TOML's 64-bit integers stays an integer (every older log reads and replays
+    as before); a larger one is a string of hexadecimal digits, read back as the same number."""
+    log = evolve(logfile.parse(GOOD), seed=seed)
+    text = logfile.dumps(log)
+    assert written in text.splitlines()
+    again = logfile.parse(text)
+    assert again.seed == seed and logfile.dumps(again) == text
+
+
+@pytest.mark.parametrize("seed", ['"x"', '"0x"', '"0xG1"', '"0X1F"', '"12"', f'"0x{"1" * 65}"',
+                                  "1.0", "true"])
+def test_a_seed_neither_an_integer_nor_hexadecimal_digits_is_refused(seed):
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('referee = "0.1.0"', f'referee = "0.1.0"\nseed = {seed}'))
+    assert refused.value.code == "bad-header" and refused.value.line == 5
+    assert "seed must be an integer, or hexadecimal digits" in refused.value.message
+
+
+def test_new_shuffle_draws_a_seed_of_128_bits(cli):
+    """T2: the seed `--shuffle` drew was 31 bits: a player could try them all against their own
+    hand or the cards drawn. It is drawn from 128 bits now (a seed below 2**100 has odds of
+    2**-28), kept in the log only, and replays the game it dealt."""
+    seeds = []
+    for index in range(3):
+        path = cli.path / f"g{index}.toml"
+        made = cli("--log", str(path), "new", "kings-ear", "-p", "Ann", "-p", "Ben", "--shuffle")
+        assert made.status == 0, made.err
+        seeds.append(logfile.read(path).seed)
+        assert f'seed = "{hex(seeds[-1])}"' in path.read_text(encoding="utf-8")
+        assert cli("--log", str(path), "play", "draw").status == 0
+        assert cli("check", str(path)).status == 0
+    assert all(2**100 <= abs(seed) < 2**128 for seed in seeds) and len(set(seeds)) == 3

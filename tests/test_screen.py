@@ -4,6 +4,7 @@ pseudo-terminal, colour, and the compact boards of every game at its largest pla
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import select
@@ -258,6 +259,80 @@ def test_options_for_a_player_is_handed_over_and_the_table_sees_it_plainly_off_a
     assert_handed_over(output, "Ann", "as Ann sees it")
     plain = cli("--log", str(log), "options", "--for", "Ann")
     assert plain.status == 0 and "\x1b" not in plain.out and plain.out.strip()
+
+
+def random_squires_game(folder: Path) -> list[str]:
+    """A King of the Castle log in `folder`/g.toml whose squires the tool draws; the command
+    line that reads it."""
+    referee = [PYTHON, "-m", "referee", "--log", "g.toml"]
+    subprocess.run(referee + ["new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-o",
+                              "squires=random"], cwd=folder, env={**os.environ, "PYTHONPATH": SRC},
+                   check=True, capture_output=True)
+    return referee
+
+
+def test_play_json_at_a_terminal_hands_the_receipt_and_the_squires_over(tmp_path):
+    """T10: `play squires --json` printed the receipt and the drawn letters plainly on the
+    terminal, left in its scroll-back; the document now goes behind the hand-over screen."""
+    output = run_in_pty(random_squires_game(tmp_path) + ["play", "squires", "--json"], tmp_path,
+                        enters=2)
+    receipt = re.search(r'"receipt": "([^"]+)"', output).group(1)
+    drawn = re.search(r'"drawn": "([^"]+)"', output).group(1)
+    assert_handed_over(output, "Ann", receipt)
+    assert_handed_over(output, "Ann", f'"drawn": "{drawn}"')
+
+
+def test_a_secret_bound_for_standard_error_at_a_terminal_is_handed_over(tmp_path):
+    """T12: `play squires > out.txt` sent the receipt and the squires plainly to standard error,
+    the terminal; standard output, a file, has the table's lines and no secret."""
+    referee = " ".join(random_squires_game(tmp_path))
+    output = run_in_pty(["sh", "-c", f"{referee} play squires > out.txt"], tmp_path, enters=2)
+    receipt = output.split("Your receipt: ")[1].split()[0]
+    assert_handed_over(output, "Ann", receipt)
+    table = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert "seals" in table and receipt not in table and "Drawn" not in table
+
+
+def test_a_piped_table_session_hands_secrets_over_on_a_terminal(tmp_path):
+    """Lines on a pipe, the screen a terminal: the drawn squires are handed over (Enter read
+    from the terminal), not printed plainly as they were."""
+    referee = " ".join(random_squires_game(tmp_path))
+    child = pexpect.spawn("sh", ["-c", f"printf 'squires\\nquit\\n' | {referee} table"],
+                          cwd=str(tmp_path), env={**os.environ, "PYTHONPATH": SRC,
+                                                  "TERM": "xterm"},
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    child.expect_exact("Ann only")
+    assert "Your receipt" not in child.before
+    child.send("\r")
+    child.expect("Your receipt: (\\S+)")
+    receipt = child.match.group(1)
+    child.expect_exact("Press Enter when done")
+    child.send("\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    after = child.before[child.before.index(screen.WIPE):]
+    assert receipt not in after and "Ann: seals the squires" in after
+
+
+@pytest.mark.parametrize("args", [["status", "--json"], ["options", "--json"],
+                                  ["options", "--all"]])
+def test_a_players_own_hand_as_json_or_every_move_is_handed_over_at_a_terminal(tmp_path, cli,
+                                                                                args):
+    """T10: `status --for NAME --json` printed NAME's hand plainly at a terminal; so did
+    `options --for NAME` as JSON or `--all` (a move of theirs names their card). Piped, it is
+    printed plainly, once."""
+    log = midgame_log(tmp_path, "dwarf-king", seed=1, point=0.3)
+    who = json.loads(cli("--log", str(log), "status", "--json").out)["to_act"][0]
+    plain = cli("--log", str(log), *args, "--for", who)
+    assert plain.status == 0 and "\x1b" not in plain.out and "only" not in plain.out
+    assert plain.out != cli("--log", str(log), *args).out  # the own view: their hand in it
+    output = run_in_pty([PYTHON, "-m", "referee", "--log", str(log), *args, "--for", who],
+                        tmp_path, enters=2)
+    before, _, rest = output.partition(f"{who} only")
+    assert before in (screen.WIPE, screen.WIPE + "\x1b[1m")  # nothing shown before the name
+    shown, _, after = rest.partition("Press Enter when done")
+    assert plain.out.strip().replace("\n", "\r\n") in shown
+    assert after.endswith(screen.WIPE) and after.count(screen.WIPE) == 1  # then wiped, no more
 
 
 # --------------------------------------------------------------------------------------------
