@@ -299,7 +299,7 @@ def seed_value(seed: int) -> int | str:
 
 def _seed(seed: Any, loc: _Locator, source: str) -> int | None:
     if seed is None or _is_int(seed):
-        return seed
+        return int(seed) if seed is not None else None
     if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
         return int(seed, 16)
     raise _fail(source, "seed must be an integer, or hexadecimal digits in a string (\"0x...\")",

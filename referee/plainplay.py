@@ -15,7 +15,7 @@ generated command lines (tests/test_plainplay.py).
 import errno
 import sys
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple, Optional
+from typing import Any, Callable, Mapping, NamedTuple, Optional
 
 from referee import cliexit
 from referee.clitext import (
@@ -130,10 +130,8 @@ def _hand_over_secret(played: Any, said: str, as_json: bool = False) -> None:
     from referee import screen
 
     sys.stdout.flush()
-    if as_json:
-        shown_on, plain = sys.stdout, echo
-    else:
-        shown_on, plain = (sys.stdout if screen.is_terminal(sys.stdout) else sys.stderr), err
+    plain: Callable[[str], None] = echo if as_json else err
+    shown_on = sys.stdout if as_json or screen.is_terminal(sys.stdout) else sys.stderr
     try:
         screen.handover(played.event.by or "the player", said, plain, stdout=shown_on)
     except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
