@@ -388,8 +388,9 @@ def _read_retracted(records: Any, loc: _Locator, source: str) -> list[dict[str, 
     for index, record in enumerate(records):
         for key, value in record.items():
             if not (_flat(value) or isinstance(value, dt.datetime)):
-                raise _fail(source, f"retracted event {index + 1}: {key} must be text, a number, "
-                            "true/false, a date-time or a list of them", code="bad-retracted",
+                raise _fail(source, f"retracted event {index + 1}: {key} must be text, a whole "
+                            "number, true/false, a date-time or a list of them"
+                            + _whole(value), code="bad-retracted",
                             line=loc.key(key, loc.table("retracted", index)))
     return [{key: _standard_time(value) for key, value in record.items()} for record in records]
 
@@ -471,6 +472,16 @@ def _kind_words(value: Any) -> str:
     return "a value of another kind"
 
 
+def _whole(value: Any) -> str:
+    """What to say of a number written with a decimal point or an exponent (18.0, 1e0) where a
+    log has only whole numbers: how to write it; nothing for any other value."""
+    if isinstance(value, float) and value.is_integer():
+        return f" (a whole number is written without a decimal point or exponent: {int(value)})"
+    if isinstance(value, float):
+        return " (a log holds whole numbers only)"
+    return ""
+
+
 def _flat(value: Any) -> bool:
     """A TOML value an event field may hold: a scalar, or an array of scalars."""
     scalar = (str, int, bool)
@@ -529,8 +540,8 @@ def _examine_event(record: Any, expected_seq: int, line: int | None, loc: _Locat
     if not isinstance(record, dict):
         raise fail("not a table", "bad-event")
     seq = record.get("seq")
-    if seq != expected_seq or isinstance(seq, bool):
-        raise fail(f"seq is {show(seq)}, expected {expected_seq}", "bad-seq", "seq")
+    if type(seq) is not int or seq != expected_seq:  # 1.0 and true are not the number 1
+        raise fail(f"seq is {show(seq)}, expected {expected_seq}{_whole(seq)}", "bad-seq", "seq")
     etype = record.get("type")
     if not isinstance(etype, str):
         raise fail(f"unknown event type {show(etype)}", "unknown-event", "type")
@@ -549,9 +560,8 @@ def _examine_event(record: Any, expected_seq: int, line: int | None, loc: _Locat
         if key in META_KEYS:
             continue
         if not _flat(value):
-            raise fail(f"{show(etype)}.{show(key)} must be text, a number, true/false or a list "
-                       "of them",
-                       "bad-field", key)
+            raise fail(f"{show(etype)}.{show(key)} is {show(value)}; it must be text, a whole "
+                       f"number, true/false or a list of them{_whole(value)}", "bad-field", key)
         fields[key] = value
     return Entry(seq, Event.make(etype, by, **fields), at, note, line)
 

@@ -332,3 +332,28 @@ def test_new_shuffle_draws_a_seed_of_128_bits(cli):
         assert cli("--log", str(path), "play", "draw").status == 0
         assert cli("check", str(path)).status == 0
     assert all(2**100 <= abs(seed) < 2**128 for seed in seeds) and len(set(seeds)) == 3
+
+
+# ---- T8: a number with a decimal point where a whole one is due -------------------------------
+
+
+@pytest.mark.parametrize("written", ["1.0", "1e0", "1.5", "true"])
+def test_a_seq_that_is_not_the_whole_number_is_refused(written):
+    """`seq = 1.0` (or 1e0) was taken for 1: check passed it and play wrote it back as 1.0."""
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace("seq = 1\n", f"seq = {written}\n"))
+    assert refused.value.code == "bad-seq" and refused.value.line == 18
+    assert refused.value.message.startswith("<log>:18: event 1: seq is ")
+    assert ("without a decimal point or exponent: 1)" in refused.value.message) == \
+        (written in ("1.0", "1e0"))
+
+
+def test_a_field_written_with_a_decimal_point_says_how_to_write_it():
+    """`card = 18.0` was refused as not "a number": it says it must be a whole number now,
+    and how to write it."""
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('card = "Pig Army 3"', "card = 18.0"))
+    assert refused.value.code == "bad-field"
+    assert refused.value.message.endswith(
+        "event 1: 'draw'.'card' is 18.0; it must be text, a whole number, true/false or "
+        "a list of them (a whole number is written without a decimal point or exponent: 18)")
