@@ -22,6 +22,7 @@ from referee.clitext import (
     ask_secret,
     echo,
     err,
+    err_folded,
     next_json,
     print_next,
     secret_lost,
@@ -135,7 +136,7 @@ def _hand_over_secret(played: Any, said: str, as_json: bool = False) -> None:
     try:
         screen.handover(played.event.by or "the player", said, plain, stdout=shown_on)
     except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
-        err("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
+        err_folded("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
         raise Leave(130) from None
 
 
