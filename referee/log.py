@@ -298,8 +298,11 @@ def seed_value(seed: int) -> int | str:
 
 
 def _seed(seed: Any, loc: _Locator, source: str) -> int | None:
-    if seed is None or _is_int(seed):
-        return int(seed) if seed is not None else None
+    """The header's seed, in either form the log writes (`seed_value`)."""
+    if seed is None:
+        return None
+    if _is_int(seed):
+        return int(seed)
     if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
         return int(seed, 16)
     raise _fail(source, "seed must be an integer, or hexadecimal digits in a string (\"0x...\")",
