@@ -287,9 +287,11 @@ def _is_int(value: Any) -> bool:
 
 # A seed beyond TOML's 64-bit integers (the 128 random bits `new --shuffle` draws) is written as
 # a string of hexadecimal digits, "0x" first; one within them stays an integer, as every log
-# written before has it, so each replays as it did.
+# written before has it, so each replays as it did. Any seed `new --seed N` takes is read back:
+# up to 4300 digits, all Python turns into an integer (and The Dwarf King back into text).
 INT64 = range(-2**63, 2**63)
-HEX_SEED = re.compile(r"-?0x[0-9a-f]{1,64}")
+SEED_DIGITS = 4300
+HEX_SEED = re.compile(r"-?0x[0-9a-f]{1,3572}")  # 16**3572 > 10**4300
 
 
 def seed_value(seed: int) -> int | str:
@@ -304,7 +306,9 @@ def _seed(seed: Any, loc: _Locator, source: str) -> int | None:
     if _is_int(seed):
         return int(seed)
     if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
-        return int(seed, 16)
+        value = int(seed, 16)
+        if abs(value) < 10**SEED_DIGITS:
+            return value
     raise _fail(source, "seed must be an integer, or hexadecimal digits in a string (\"0x...\")",
                 code="bad-header", line=loc.key("seed"))
 

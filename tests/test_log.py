@@ -309,7 +309,7 @@ def test_a_seed_beyond_64_bits_is_written_in_hexadecimal_and_reads_back(seed, wr
     assert again.seed == seed and logfile.dumps(again) == text
 
 
-@pytest.mark.parametrize("seed", ['"x"', '"0x"', '"0xG1"', '"0X1F"', '"12"', f'"0x{"1" * 65}"',
+@pytest.mark.parametrize("seed", ['"x"', '"0x"', '"0xG1"', '"0X1F"', '"12"', f'"0x{"1" * 3573}"',
                                   "1.0", "true"])
 def test_a_seed_neither_an_integer_nor_hexadecimal_digits_is_refused(seed):
     with pytest.raises(LogError) as refused:
@@ -357,3 +357,35 @@ def test_a_field_written_with_a_decimal_point_says_how_to_write_it():
     assert refused.value.message.endswith(
         "event 1: 'draw'.'card' is 18.0; it must be text, a whole number, true/false or "
         "a list of them (a whole number is written without a decimal point or exponent: 18)")
+
+
+@pytest.mark.parametrize("digits", [91, 4300])
+def test_any_seed_new_takes_is_written_so_that_the_log_reads_it_back(cli, digits):
+    """`new --seed N` takes a seed of up to 4300 digits, as every log before kept as an integer
+    and read back; written in hexadecimal beyond 64 bits, one of 2**300 had 76 digits where the
+    log read 64 at most: `new` said it was made, and every command on it then failed (65). The
+    log reads back any seed it writes, and deals the same cards from both forms of it."""
+    seed = int("9" * digits) if digits == 4300 else 2**300
+    made = cli("--log", "hex.toml", "new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+               "--seed", str(seed))
+    assert made.status == 0, made.err
+    hexed = logfile.read(cli.path / "hex.toml")
+    assert hexed.seed == seed and f'seed = "{hex(seed)}"' in logfile.dumps(hexed)
+    shown = cli("--log", "hex.toml", "status", "--for", "Ann")
+    assert shown.status == 0, shown.err
+    older = (cli.path / "hex.toml").read_text(encoding="utf-8").replace(f'"{hex(seed)}"',
+                                                                       str(seed))
+    (cli.path / "int.toml").write_text(older, encoding="utf-8")  # as `new` wrote it before
+    assert cli("--log", "int.toml", "status", "--for", "Ann").out.replace("int.toml", "") == \
+        shown.out.replace("hex.toml", "")
+    assert replay.replay_log(logfile.read(cli.path / "int.toml"))[1] == \
+        replay.replay_log(hexed)[1]
+
+
+def test_a_hexadecimal_seed_beyond_4300_digits_is_refused_not_a_crash():
+    """Python turns at most 4300 digits into an integer, and The Dwarf King deals from the
+    seed's digits: a longer seed, typed by hand, is refused as the log's fault (65)."""
+    seed = 10**4300
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('referee = "0.1.0"', f'referee = "0.1.0"\nseed = "{hex(seed)}"'))
+    assert refused.value.code == "bad-header" and refused.value.line == 5
