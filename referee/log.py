@@ -482,7 +482,7 @@ def _kind_words(value: Any) -> str:
 def _whole(value: Any) -> str:
     """What to say of a number written with a decimal point or an exponent (18.0, 1e0) where a
     log has only whole numbers: how to write it; nothing for any other value."""
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:  # held exactly
         return f" (a whole number is written without a decimal point or exponent: {int(value)})"
     if isinstance(value, float):
         return " (a log holds whole numbers only)"

@@ -389,3 +389,13 @@ def test_a_hexadecimal_seed_beyond_4300_digits_is_refused_not_a_crash():
     with pytest.raises(LogError) as refused:
         logfile.parse(GOOD.replace('referee = "0.1.0"', f'referee = "0.1.0"\nseed = "{hex(seed)}"'))
     assert refused.value.code == "bad-header" and refused.value.line == 5
+
+
+@pytest.mark.parametrize("written", ["1e30", "1e400", "nan"])
+def test_a_number_too_large_to_be_exact_is_not_rewritten_for_the_reader(written):
+    """1e30 read as a float is 1000000000000000019884624838656: telling the reader to write that
+    would put a number they never wrote into their log. Only a number the float holds exactly
+    is shown back."""
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('card = "Pig Army 3"', f"card = {written}"))
+    assert refused.value.message.endswith("(a log holds whole numbers only)")
