@@ -618,7 +618,8 @@ def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_b
     assert f"referee: hand-over cancelled ({key}): the move is in the log, but its receipt was " \
         "not shown and cannot be shown again; `referee undo` takes the move back" in \
         re.sub(r"\r\n {4}", " ", said)
-    assert all(len(line) <= 80 for line in said.split("\r\n")[1:])  # folded at words
+    message = said[said.rindex(screen.WIPE) + len(screen.WIPE):].rstrip().split("\r\n")
+    assert len(message) > 1 and all(len(line) <= 80 for line in message)  # folded at words
     undone = subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "undo"], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True)
     assert undone.returncode == 0 and "squires" in undone.stdout
