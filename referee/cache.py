@@ -1,5 +1,7 @@
-"""A cache of replayed games, so that `play`, `status` and `options` skip reading and replaying a
-log that has not changed since the last command.
+"""A cache of replayed games, so that `play`, `status` and `options` skip replaying a log that has
+not changed since the last command. The log itself is always read from its file, and an entry is
+used only when the log it stores is that one (referee.session): a forged entry cannot supply the
+log's content, nor what a command writes.
 
 It is never the truth: an entry is used only for the log at the same real path holding exactly
 the same bytes, written by the same version and code of referee (`code`) and Python, and whose

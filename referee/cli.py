@@ -8,7 +8,7 @@ stderr; errors end with the documented exit status (see man/referee.1), never a 
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional
 
 import typer
 
@@ -185,6 +185,9 @@ def _parse_options(game_id: str, pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+SEED_BITS = 128  # a drawn seed is the key to every hidden card: too many to try them all
+
+
 @app.command()
 def new(
     ctx: typer.Context,
@@ -212,7 +215,7 @@ def new(
     if shuffle and seed is None:
         import secrets
 
-        seed = secrets.randbelow(2**31)
+        seed = secrets.randbits(SEED_BITS)
     path = log_path(ctx)
     table = session.new_game(path, game, [_parse_player(p) for p in player],
                              _parse_options(game, option), seed,
@@ -415,9 +418,10 @@ def options(
         lines = [line for line in lines if line.casefold().startswith(wanted)]
     turn = table.turn
     if as_json:
-        out_json({**turn_json(table), "count": table.count_moves(player, player is not None, listing),
-                  "moves": choices.texts() if not wanted else lines, "lines": lines,
-                  "note": note})
+        _data_for(player, {**turn_json(table),
+                           "count": table.count_moves(player, player is not None, listing),
+                           "moves": choices.texts() if not wanted else lines, "lines": lines,
+                           "note": note})
         return
     if table.finished:
         out("The game is over: no moves.")
@@ -439,22 +443,43 @@ def options(
             out(line)
 
 
+def _data_for(player: str | None, data: Any) -> None:
+    """A --json document; with `--for NAME` (their own hand is in it) for NAME's eyes only:
+    on a terminal behind the hand-over screen, as the text is."""
+    if player is None:
+        out_json(data)
+    else:
+        for_eyes_of(player, json_text(data), plain=echo)
+
+
 def _every_move(table: Any, player: str | None, wanted: str, as_json: bool) -> None:
-    """`options --all`: every legal move, one per line, streamed as it is found."""
+    """`options --all`: every legal move, one per line, streamed as it is found; with `--for
+    NAME` on a terminal, gathered and handed over to NAME (their own hand is in the moves)."""
     own = player is not None  # `--for NAME`: as NAME sees the game, their own hand too
+    chunks = _every_move_text(table, player, wanted, as_json)
+    if own and on_terminal():
+        for_eyes_of(str(player), "".join(chunks).rstrip("\n"), plain=echo)
+        return
+    for chunk in chunks:
+        echo(chunk, nl=False)
+
+
+def _every_move_text(table: Any, player: str | None, wanted: str,
+                     as_json: bool) -> Iterator[str]:
+    own = player is not None
     listing = table.listing(player, own)
     moves = (text for text in table.every_move_text(player, own, listing)
              if text.casefold().startswith(wanted))
     if as_json:
         count = table.count_moves(player, own, listing)
         head = json_text({**turn_json(table), "count": count}, None)
-        echo(head[:-1] + ', "moves": [', nl=False)
+        yield head[:-1] + ', "moves": ['
         for index, text in enumerate(moves):
-            echo(("" if index == 0 else ", ") + json_text(text, None), nl=False)
-        echo("]}")
+            yield ("" if index == 0 else ", ") + json_text(text, None)
+        yield "]}\n"
         return
     for text in moves:
-        out(clean(text))
+        yield clean(text) + "\n"
 
 
 @app.command()
@@ -474,10 +499,11 @@ def status(ctx: typer.Context,
     compact = bool(width) and not full and not as_json
     board = table.compact_board(who) if compact else table.board(who)
     if as_json:
-        out_json({"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
-                  "log": str(log_path(ctx)), "events": len(table.log.entries),
-                  "finished": table.finished, **turn_json(table),
-                  "board": table.board_data(who), "text": board, "inventory": table.inventory()})
+        _data_for(who, {"schema": STATUS_SCHEMA, "game": table.game.id, "title": table.game.title,
+                        "log": str(log_path(ctx)), "events": len(table.log.entries),
+                        "finished": table.finished, **turn_json(table),
+                        "board": table.board_data(who), "text": board,
+                        "inventory": table.inventory()})
         return
     head = f"{table.game.title} - {len(table.log.entries)} event(s) in {log_path(ctx)}"
     text = folded(clean(board), terminal()[0])

@@ -80,6 +80,16 @@ def err(text: str) -> None:
     write(sys.stderr, clean(text))
 
 
+def err_folded(text: str) -> None:
+    """A message on standard error folded at words to the terminal's width where it is one, as
+    a refusal is (referee.cliexit.report); whole for a script reading it."""
+    from referee import screen
+
+    if screen.is_terminal(sys.stderr):
+        text = folded(clean(text), screen.size()[0])
+    err(text)
+
+
 def out_json(data: Any) -> None:
     echo(json_text(data))
 
@@ -103,7 +113,8 @@ def for_eyes_of(player: str, text: str, plain: Any = out) -> None:
     try:
         screen.handover(player, text, plain)
     except screen.NotShown as cancelled:
-        err(f"referee: {not_shown(player, cancelled.key)}; the same command shows it again")
+        err_folded(f"referee: {not_shown(player, cancelled.key)}; the same command shows it "
+                   "again")
         raise Leave(130) from None
 
 

@@ -122,7 +122,13 @@ def replace(path: Path, data: bytes, noun: str, *, exclusive: bool = False,
         if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
             raise CannotWrite(f"{path}: is read-only; {noun} was not changed",
                               hint=f"make it writable (chmod u+w {path}) to go on")
-    _write_new_version(target(path), data, st, exclusive, path, noun, exists_hint)
+    if exclusive and st is None and os.path.islink(path):
+        raise CannotWrite(f"{path}: is a symbolic link to nothing ({os.readlink(path)}); referee "
+                          f"never creates {noun} through one", hint=exists_hint)
+    # A new file is made at the name itself (its folder's links followed): a symbolic link put
+    # there meanwhile makes the link below fail, rather than a file made where it points.
+    real = target(path.parent) / path.name if exclusive else target(path)
+    _write_new_version(real, data, st, exclusive, path, noun, exists_hint)
 
 
 def _write_new_version(real: Path, data: bytes, st: os.stat_result | None, exclusive: bool,

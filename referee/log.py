@@ -285,6 +285,34 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# A seed beyond TOML's 64-bit integers (the 128 random bits `new --shuffle` draws) is written as
+# a string of hexadecimal digits, "0x" first; one within them stays an integer, as every log
+# written before has it, so each replays as it did. Any seed `new --seed N` takes is read back:
+# up to 4300 digits, all Python turns into an integer (and The Dwarf King back into text).
+INT64 = range(-2**63, 2**63)
+SEED_DIGITS = 4300
+HEX_SEED = re.compile(r"-?0x[0-9a-f]{1,3572}")  # 16**3572 > 10**4300
+
+
+def seed_value(seed: int) -> int | str:
+    """The seed as the log writes it: an integer within 64 bits, else a hexadecimal string."""
+    return seed if seed in INT64 else hex(seed)
+
+
+def _seed(seed: Any, loc: _Locator, source: str) -> int | None:
+    """The header's seed, in either form the log writes (`seed_value`)."""
+    if seed is None:
+        return None
+    if _is_int(seed):
+        return int(seed)
+    if isinstance(seed, str) and HEX_SEED.fullmatch(seed):
+        value = int(seed, 16)
+        if abs(value) < 10**SEED_DIGITS:
+            return value
+    raise _fail(source, "seed must be an integer, or hexadecimal digits in a string (\"0x...\")",
+                code="bad-header", line=loc.key("seed"))
+
+
 def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = True) -> GameLog:
     for key in doc:
         if key not in TOP_KEYS:
@@ -302,9 +330,7 @@ def _structure(doc: dict[str, Any], loc: _Locator, source: str, lines: bool = Tr
         if not isinstance(doc.get(key), kind):
             raise _fail(source, f"{key} is {show(doc.get(key))}; it must be {words}",
                         code="bad-header", line=loc.key(key))
-    seed = doc.get("seed")
-    if seed is not None and not _is_int(seed):
-        raise _fail(source, "seed must be an integer", code="bad-header", line=loc.key("seed"))
+    seed = _seed(doc.get("seed"), loc, source)
     options = doc.get("options", {})
     if not isinstance(options, dict):
         raise _fail(source, "options must be a table", code="bad-options", line=loc.key("options"))
@@ -369,8 +395,9 @@ def _read_retracted(records: Any, loc: _Locator, source: str) -> list[dict[str, 
     for index, record in enumerate(records):
         for key, value in record.items():
             if not (_flat(value) or isinstance(value, dt.datetime)):
-                raise _fail(source, f"retracted event {index + 1}: {key} must be text, a number, "
-                            "true/false, a date-time or a list of them", code="bad-retracted",
+                raise _fail(source, f"retracted event {index + 1}: {key} must be text, a whole "
+                            "number, true/false, a date-time or a list of them"
+                            + _whole(value), code="bad-retracted",
                             line=loc.key(key, loc.table("retracted", index)))
     return [{key: _standard_time(value) for key, value in record.items()} for record in records]
 
@@ -452,6 +479,16 @@ def _kind_words(value: Any) -> str:
     return "a value of another kind"
 
 
+def _whole(value: Any) -> str:
+    """What to say of a number written with a decimal point or an exponent (18.0, 1e0) where a
+    log has only whole numbers: how to write it; nothing for any other value."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:  # held exactly
+        return f" (a whole number is written without a decimal point or exponent: {int(value)})"
+    if isinstance(value, float):
+        return " (a log holds whole numbers only)"
+    return ""
+
+
 def _flat(value: Any) -> bool:
     """A TOML value an event field may hold: a scalar, or an array of scalars."""
     scalar = (str, int, bool)
@@ -510,8 +547,8 @@ def _examine_event(record: Any, expected_seq: int, line: int | None, loc: _Locat
     if not isinstance(record, dict):
         raise fail("not a table", "bad-event")
     seq = record.get("seq")
-    if seq != expected_seq or isinstance(seq, bool):
-        raise fail(f"seq is {show(seq)}, expected {expected_seq}", "bad-seq", "seq")
+    if type(seq) is not int or seq != expected_seq:  # 1.0 and true are not the number 1
+        raise fail(f"seq is {show(seq)}, expected {expected_seq}{_whole(seq)}", "bad-seq", "seq")
     etype = record.get("type")
     if not isinstance(etype, str):
         raise fail(f"unknown event type {show(etype)}", "unknown-event", "type")
@@ -530,9 +567,8 @@ def _examine_event(record: Any, expected_seq: int, line: int | None, loc: _Locat
         if key in META_KEYS:
             continue
         if not _flat(value):
-            raise fail(f"{show(etype)}.{show(key)} must be text, a number, true/false or a list "
-                       "of them",
-                       "bad-field", key)
+            raise fail(f"{show(etype)}.{show(key)} is {show(value)}; it must be text, a whole "
+                       f"number, true/false or a list of them{_whole(value)}", "bad-field", key)
         fields[key] = value
     return Entry(seq, Event.make(etype, by, **fields), at, note, line)
 
@@ -555,7 +591,7 @@ def document(log: GameLog) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "game": log.game, "created": log.created,
                            "referee": log.referee}
     if log.seed is not None:
-        doc["seed"] = log.seed
+        doc["seed"] = seed_value(log.seed)
     doc["options"] = dict(log.options)
     players = []
     for p in log.players:

@@ -15,19 +15,21 @@ generated command lines (tests/test_plainplay.py).
 import errno
 import sys
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple, Optional
+from typing import Any, Callable, Mapping, NamedTuple, Optional
 
 from referee import cliexit
 from referee.clitext import (
     ask_secret,
+    echo,
     err,
+    err_folded,
     next_json,
-    out_json,
     print_next,
     secret_lost,
     show_played,
 )
 from referee.errors import EXIT_OK, Leave
+from referee.textsafe import json_text
 
 DEFAULT_LOG = "game.toml"
 LOG_VARIABLE = "REFEREE_LOG"  # the log when no --log is given (referee.cli's --log reads it)
@@ -94,7 +96,11 @@ def play_move(request: PlainPlay) -> None:
     except session.SecretNeeded:
         played = session.play(request.log, text, request.as_name, request.note, _secret())
     if request.as_json:
-        out_json({**played.as_dict(), "next": next_json(played.after)})
+        document = json_text({**played.as_dict(), "next": next_json(played.after)})
+        if played.receipt or played.drawn:  # the document carries its player's secret
+            _hand_over_secret(played, document, as_json=True)
+        else:
+            echo(document)
         return
     show_played(played, lambda said: _hand_over_secret(played, said))
     print_next(played.after)
@@ -116,15 +122,21 @@ def _secret() -> str:
         raise Leave(130) from None
 
 
-def _hand_over_secret(played: Any, said: str) -> None:
-    """`play`'s secret (a drawn card, a seal's receipt) for its player alone."""
+def _hand_over_secret(played: Any, said: str, as_json: bool = False) -> None:
+    """`play`'s secret (a drawn card, a seal's receipt) for its player alone: behind the
+    hand-over screen wherever it would reach a terminal, printed plainly only where it would
+    not. The text form says it on standard error (standard output keeps the table's lines),
+    on whichever of the two is a terminal (`play squires > out.txt` at a terminal); the --json
+    document, secret and all, goes to standard output."""
     from referee import screen
 
     sys.stdout.flush()
+    plain: Callable[[str], None] = echo if as_json else err
+    shown_on = sys.stdout if as_json or screen.is_terminal(sys.stdout) else sys.stderr
     try:
-        screen.handover(played.event.by or "the player", said, err)
+        screen.handover(played.event.by or "the player", said, plain, stdout=shown_on)
     except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
-        err("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
+        err_folded("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
         raise Leave(130) from None
 
 

@@ -332,11 +332,12 @@ def _replayed(path: Path, data: bytes) -> Known:
     from referee import cache
 
     kept = cache.lookup(path, data)
+    log = logfile.from_data(data, path)  # what is written next is built from the file's bytes
     if kept is not None:
-        game_id, (log, players, options, seed, start, state) = kept
-        setup = replay.Setup(load_game(game_id), players, options, seed, start)
-        return Known(Table(evolve(log, path=path), setup, state), data)
-    log = logfile.from_data(data, path)
+        game_id, (cached, players, options, seed, start, state) = kept
+        if game_id == log.game and cached == log:  # the entry's game was replayed from this log
+            setup = replay.Setup(load_game(game_id), players, options, seed, start)
+            return Known(Table(log, setup, state), data)
     setup, state = replay.replay_log(log)
     table = Table(log, setup, state)
     remember(path, data, table)

@@ -28,7 +28,7 @@ MOVE_ROOM = 16  # the columns a prompt leaves at least for the move typed after 
 def run(path: Path) -> int:
     """`referee table`: a session on the log `path`, through the terminal or a plain reader."""
     interactive = _isatty(sys.stdin)
-    console = Terminal(path) if interactive else Plain(handover=False)
+    console = Terminal(path) if interactive else Plain(handover=_isatty(sys.stdout))
     try:
         return sessions.run(path, console)
     except TerminalGone:  # every move was recorded as it was typed: nothing is lost

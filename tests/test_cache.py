@@ -897,3 +897,31 @@ def test_appending_a_move_writes_what_the_whole_log_would(path):
     assert logfile.appended_text(log, previous) == logfile.dumps(log) == path.read_text()
     again = logfile.located(log, logfile.dumps(log))
     assert [e.line for e in again.entries] == [e.line for e in log.entries]
+
+
+def test_a_forged_entry_cannot_make_status_lie_or_play_write_from_it(cli):
+    """T3, the tester's recipe: an entry of log a's game stored (by the user's own account)
+    under log b's bytes passed every check of the entry, so `status` told b's 0 events as 1,
+    and `play` wrote from the entry's log: event 2 into a log of none, a log `check` refused.
+    The log's content now always comes from the file's bytes, and an entry is used only when
+    the log it was replayed from is the file's."""
+    three = ("-p", "Ann:Horse", "-p", "Ben:Pig", "-p", "Cat:Stag")
+    assert cli("--log", "a.toml", "new", "kings-ear", *three).status == 0
+    assert cli("--log", "a.toml", "play", "draw", "Pig", "Army", "3").status == 0
+    assert cli("--log", "b.toml", "new", "kings-ear", *three).status == 0
+    a, b = (cli.path / "a.toml").read_bytes(), (cli.path / "b.toml").read_bytes()
+    kept = cache.lookup("a.toml", a)
+    assert kept is not None
+    cache.store("b.toml", b, *kept)
+    assert cache.lookup("b.toml", b) is not None  # the forged entry passes the entry's checks
+    status = cli("--log", "b.toml", "status")
+    assert status.status == 0 and "0 event(s) in b.toml" in status.out
+    assert "Pig Army 3" not in status.out
+    refused = cli("--log", "b.toml", "play", "place", "Stag")  # nothing was drawn in b
+    assert refused.status == 1 and (cli.path / "b.toml").read_bytes() == b
+    played = cli("--log", "b.toml", "play", "draw", "Boar", "Army", "2")
+    assert played.status == 0, played.err
+    assert logfile.read(cli.path / "b.toml").entries[0].seq == 1
+    assert check_file(cli.path / "b.toml").ok
+    again = cache.lookup("b.toml", (cli.path / "b.toml").read_bytes())
+    assert again is not None and len(again[1][0].entries) == 1  # the cache is kept as before

@@ -49,10 +49,36 @@ def test_a_log_reached_through_a_symlink_is_written_and_locked_at_its_target(cli
     assert cli("--log", "link.toml", "undo", "--force").status == 0 and link.is_symlink()
 
 
-def test_new_through_a_dangling_symlink_creates_its_target(cli):
-    (cli.path / "link.toml").symlink_to(cli.path / "target.toml")
-    assert cli("--log", "link.toml", *NEW).status == 0
-    assert (cli.path / "link.toml").is_symlink() and (cli.path / "target.toml").is_file()
+def test_new_never_creates_a_log_through_a_dangling_symlink(cli):
+    """T9: `new` followed a dangling symlink and created the log wherever it pointed (a shared
+    or unzipped game folder could make it write outside). It is refused (73), nothing made;
+    a folder reached through a symlink is still fine."""
+    elsewhere = cli.path / "elsewhere"
+    elsewhere.mkdir()
+    (cli.path / "game.toml").symlink_to(elsewhere / "planted.sh")
+    refused = cli(*NEW)
+    assert refused.status == 73 and "symbolic link to nothing" in refused.err
+    assert not (elsewhere / "planted.sh").exists() and (cli.path / "game.toml").is_symlink()
+    (cli.path / "games").symlink_to(elsewhere)
+    assert cli("--log", "games/real.toml", *NEW).status == 0
+    assert (elsewhere / "real.toml").is_file()
+
+
+def test_a_symlink_made_at_the_name_while_new_writes_is_not_followed(tmp_path, monkeypatch):
+    """The name is checked, then the new log is linked at the name itself: a symlink put there
+    in between makes `new` fail as 'already exists', never write where it points."""
+    path = tmp_path / "game.toml"
+    resolved = files.target
+
+    def then_planted(where):
+        if not path.is_symlink():  # planted after the name was checked, before it is resolved
+            path.symlink_to(tmp_path / "planted")
+        return resolved(where)
+
+    monkeypatch.setattr(files, "target", then_planted)
+    with pytest.raises(LogError) as refused:
+        files.replace(path, b"x", "the log", exclusive=True)
+    assert refused.value.code == "log-exists" and not (tmp_path / "planted").exists()
 
 
 def test_a_symlink_at_the_lock_name_is_never_followed(ke_game):

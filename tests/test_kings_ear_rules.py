@@ -377,6 +377,32 @@ def test_shuffled_pile_draw_needs_no_card_and_checks_the_order():
     assert [GAME.format(s, e) for e in GAME.legal(s)] == [f"draw {first}"]
 
 
+def test_a_shuffled_pile_refuses_every_named_draw_in_the_same_words():
+    """T7: `draw CARD` was refused only when CARD was not the pile's next, so the player to act
+    could try the cards one by one (nothing recorded) and know the next card before choosing
+    to draw or to trade. Every named draw is refused alike now, the next card too."""
+    s = start(seed=7)
+    said = set()
+    for name in card_ids(s.houses):
+        with pytest.raises(IllegalMove) as refused:
+            GAME.parse(s, f"draw {name}", "Ann")
+        said.add((refused.value.code, refused.value.message, refused.value.rule))
+    assert said == {("tool-draws", "the tool draws from its shuffled pile: type `draw` alone, "
+                     "without a card", "Virtual pile")}
+    assert GAME.parse(s, "draw", "Ann")["card"] == card_name(s, s.deck[0])
+
+
+def test_a_named_draw_on_a_shuffled_pile_prints_the_same_whatever_the_card(cli):
+    assert cli("new", "kings-ear", "-p", "Ann:Horse", "-p", "Ben:Pig", "--seed", "7").status == 0
+    before = (cli.path / "game.toml").read_bytes()
+    s = start(seed=7)
+    following = card_name(s, s.deck[0])
+    other = next(n for n in card_ids(s.houses) if n != following)
+    right, wrong = cli("play", "draw", *following.split()), cli("play", "draw", *other.split())
+    assert right.status == wrong.status == 1 and right.err == wrong.err and right.out == wrong.out
+    assert following not in right.err and (cli.path / "game.toml").read_bytes() == before
+
+
 def test_physical_draw_needs_a_card():
     with pytest.raises(NotationError):
         GAME.parse(start(), "draw", "Ann")

@@ -13,6 +13,7 @@ from referee import log as logfile
 from referee import replay
 from referee.engine import Event, Player
 from referee.errors import LogBusy, LogError, LogMissing, UsageError
+from referee.evolve import evolve
 
 GOOD = """\
 format = "referee-log/1"
@@ -288,3 +289,113 @@ def test_a_time_from_rtoml_is_the_standard_librarys_at_any_offset_and_year(text)
     assert (mine, str(mine), mine.utcoffset()) == (reference, str(reference),
                                                    reference.utcoffset())
     assert pickle.loads(pickle.dumps(mine)) == mine
+
+
+# ---- T2: a drawn seed has 128 bits; TOML's integers have 64 --------------------------------
+
+
+@pytest.mark.parametrize("seed, written", [(7, "seed = 7"), (2**63 - 1, f"seed = {2**63 - 1}"),
+                                           (-2**63, f"seed = {-2**63}"),
+                                           (2**63, 'seed = "0x8000000000000000"'),
+                                           (2**128 - 1, f'seed = "0x{"f" * 32}"'),
+                                           (-2**70, f'seed = "-0x{2**70:x}"')])
+def test_a_seed_beyond_64_bits_is_written_in_hexadecimal_and_reads_back(seed, written):
+    """A seed within TOML's 64-bit integers stays an integer (every older log reads and replays
+    as before); a larger one is a string of hexadecimal digits, read back as the same number."""
+    log = evolve(logfile.parse(GOOD), seed=seed)
+    text = logfile.dumps(log)
+    assert written in text.splitlines()
+    again = logfile.parse(text)
+    assert again.seed == seed and logfile.dumps(again) == text
+
+
+@pytest.mark.parametrize("seed", ['"x"', '"0x"', '"0xG1"', '"0X1F"', '"12"', f'"0x{"1" * 3573}"',
+                                  "1.0", "true"])
+def test_a_seed_neither_an_integer_nor_hexadecimal_digits_is_refused(seed):
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('referee = "0.1.0"', f'referee = "0.1.0"\nseed = {seed}'))
+    assert refused.value.code == "bad-header" and refused.value.line == 5
+    assert "seed must be an integer, or hexadecimal digits" in refused.value.message
+
+
+def test_new_shuffle_draws_a_seed_of_128_bits(cli):
+    """T2: the seed `--shuffle` drew was 31 bits: a player could try them all against their own
+    hand or the cards drawn. It is drawn from 128 bits now (a seed below 2**100 has odds of
+    2**-28), kept in the log only, and replays the game it dealt."""
+    seeds = []
+    for index in range(3):
+        path = cli.path / f"g{index}.toml"
+        made = cli("--log", str(path), "new", "kings-ear", "-p", "Ann", "-p", "Ben", "--shuffle")
+        assert made.status == 0, made.err
+        seeds.append(logfile.read(path).seed)
+        assert f'seed = "{hex(seeds[-1])}"' in path.read_text(encoding="utf-8")
+        assert cli("--log", str(path), "play", "draw").status == 0
+        assert cli("check", str(path)).status == 0
+    assert all(2**100 <= abs(seed) < 2**128 for seed in seeds) and len(set(seeds)) == 3
+
+
+# ---- T8: a number with a decimal point where a whole one is due -------------------------------
+
+
+@pytest.mark.parametrize("written", ["1.0", "1e0", "1.5", "true"])
+def test_a_seq_that_is_not_the_whole_number_is_refused(written):
+    """`seq = 1.0` (or 1e0) was taken for 1: check passed it and play wrote it back as 1.0."""
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace("seq = 1\n", f"seq = {written}\n"))
+    assert refused.value.code == "bad-seq" and refused.value.line == 18
+    assert refused.value.message.startswith("<log>:18: event 1: seq is ")
+    assert ("without a decimal point or exponent: 1)" in refused.value.message) == \
+        (written in ("1.0", "1e0"))
+
+
+def test_a_field_written_with_a_decimal_point_says_how_to_write_it():
+    """`card = 18.0` was refused as not "a number": it says it must be a whole number now,
+    and how to write it."""
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('card = "Pig Army 3"', "card = 18.0"))
+    assert refused.value.code == "bad-field"
+    assert refused.value.message.endswith(
+        "event 1: 'draw'.'card' is 18.0; it must be text, a whole number, true/false or "
+        "a list of them (a whole number is written without a decimal point or exponent: 18)")
+
+
+@pytest.mark.parametrize("digits", [91, 4300])
+def test_any_seed_new_takes_is_written_so_that_the_log_reads_it_back(cli, digits):
+    """`new --seed N` takes a seed of up to 4300 digits, as every log before kept as an integer
+    and read back; written in hexadecimal beyond 64 bits, one of 2**300 had 76 digits where the
+    log read 64 at most: `new` said it was made, and every command on it then failed (65). The
+    log reads back any seed it writes, and deals the same cards from both forms of it."""
+    seed = int("9" * digits) if digits == 4300 else 2**300
+    made = cli("--log", "hex.toml", "new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat",
+               "--seed", str(seed))
+    assert made.status == 0, made.err
+    hexed = logfile.read(cli.path / "hex.toml")
+    assert hexed.seed == seed and f'seed = "{hex(seed)}"' in logfile.dumps(hexed)
+    shown = cli("--log", "hex.toml", "status", "--for", "Ann")
+    assert shown.status == 0, shown.err
+    older = (cli.path / "hex.toml").read_text(encoding="utf-8").replace(f'"{hex(seed)}"',
+                                                                       str(seed))
+    (cli.path / "int.toml").write_text(older, encoding="utf-8")  # as `new` wrote it before
+    assert cli("--log", "int.toml", "status", "--for", "Ann").out.replace("int.toml", "") == \
+        shown.out.replace("hex.toml", "")
+    assert replay.replay_log(logfile.read(cli.path / "int.toml"))[1] == \
+        replay.replay_log(hexed)[1]
+
+
+def test_a_hexadecimal_seed_beyond_4300_digits_is_refused_not_a_crash():
+    """Python turns at most 4300 digits into an integer, and The Dwarf King deals from the
+    seed's digits: a longer seed, typed by hand, is refused as the log's fault (65)."""
+    seed = 10**4300
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('referee = "0.1.0"', f'referee = "0.1.0"\nseed = "{hex(seed)}"'))
+    assert refused.value.code == "bad-header" and refused.value.line == 5
+
+
+@pytest.mark.parametrize("written", ["1e30", "1e400", "nan"])
+def test_a_number_too_large_to_be_exact_is_not_rewritten_for_the_reader(written):
+    """1e30 read as a float is 1000000000000000019884624838656: telling the reader to write that
+    would put a number they never wrote into their log. Only a number the float holds exactly
+    is shown back."""
+    with pytest.raises(LogError) as refused:
+        logfile.parse(GOOD.replace('card = "Pig Army 3"', f"card = {written}"))
+    assert refused.value.message.endswith("(a log holds whole numbers only)")

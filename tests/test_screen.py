@@ -4,6 +4,7 @@ pseudo-terminal, colour, and the compact boards of every game at its largest pla
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import select
@@ -230,8 +231,11 @@ def test_cancelled_at_the_hand_over_a_players_screen_is_not_shown_and_says_so(
     child.close()
     said = child.before
     assert secret not in said and "Press Enter when done" not in said
-    assert said.rstrip().endswith(f"{screen.WIPE}referee: hand-over cancelled ({key}): nothing "
-                                  "was shown to Ann; the same command shows it again")
+    message = said[said.rindex(screen.WIPE) + len(screen.WIPE):].rstrip()
+    # T4: folded at words within the 80 columns (it broke in "comman|d" at the edge)
+    assert message.split("\r\n") == [
+        f"referee: hand-over cancelled ({key}): nothing was shown to Ann; the same",
+        "    command shows it again"]
     assert child.exitstatus == 130
 
 
@@ -258,6 +262,80 @@ def test_options_for_a_player_is_handed_over_and_the_table_sees_it_plainly_off_a
     assert_handed_over(output, "Ann", "as Ann sees it")
     plain = cli("--log", str(log), "options", "--for", "Ann")
     assert plain.status == 0 and "\x1b" not in plain.out and plain.out.strip()
+
+
+def random_squires_game(folder: Path) -> list[str]:
+    """A King of the Castle log in `folder`/g.toml whose squires the tool draws; the command
+    line that reads it."""
+    referee = [PYTHON, "-m", "referee", "--log", "g.toml"]
+    subprocess.run(referee + ["new", "king-of-the-castle", "-p", "Ann", "-p", "Ben", "-o",
+                              "squires=random"], cwd=folder, env={**os.environ, "PYTHONPATH": SRC},
+                   check=True, capture_output=True)
+    return referee
+
+
+def test_play_json_at_a_terminal_hands_the_receipt_and_the_squires_over(tmp_path):
+    """T10: `play squires --json` printed the receipt and the drawn letters plainly on the
+    terminal, left in its scroll-back; the document now goes behind the hand-over screen."""
+    output = run_in_pty(random_squires_game(tmp_path) + ["play", "squires", "--json"], tmp_path,
+                        enters=2)
+    receipt = re.search(r'"receipt": "([^"]+)"', output).group(1)
+    drawn = re.search(r'"drawn": "([^"]+)"', output).group(1)
+    assert_handed_over(output, "Ann", receipt)
+    assert_handed_over(output, "Ann", f'"drawn": "{drawn}"')
+
+
+def test_a_secret_bound_for_standard_error_at_a_terminal_is_handed_over(tmp_path):
+    """T12: `play squires > out.txt` sent the receipt and the squires plainly to standard error,
+    the terminal; standard output, a file, has the table's lines and no secret."""
+    referee = " ".join(random_squires_game(tmp_path))
+    output = run_in_pty(["sh", "-c", f"{referee} play squires > out.txt"], tmp_path, enters=2)
+    receipt = output.split("Your receipt: ")[1].split()[0]
+    assert_handed_over(output, "Ann", receipt)
+    table = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert "seals" in table and receipt not in table and "Drawn" not in table
+
+
+def test_a_piped_table_session_hands_secrets_over_on_a_terminal(tmp_path):
+    """Lines on a pipe, the screen a terminal: the drawn squires are handed over (Enter read
+    from the terminal), not printed plainly as they were."""
+    referee = " ".join(random_squires_game(tmp_path))
+    child = pexpect.spawn("sh", ["-c", f"printf 'squires\\nquit\\n' | {referee} table"],
+                          cwd=str(tmp_path), env={**os.environ, "PYTHONPATH": SRC,
+                                                  "TERM": "xterm"},
+                          dimensions=(24, 80), encoding="utf-8", timeout=60)
+    child.expect_exact("Ann only")
+    assert "Your receipt" not in child.before
+    child.send("\r")
+    child.expect("Your receipt: (\\S+)")
+    receipt = child.match.group(1)
+    child.expect_exact("Press Enter when done")
+    child.send("\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    after = child.before[child.before.index(screen.WIPE):]
+    assert receipt not in after and "Ann: seals the squires" in after
+
+
+@pytest.mark.parametrize("args", [["status", "--json"], ["options", "--json"],
+                                  ["options", "--all"]])
+def test_a_players_own_hand_as_json_or_every_move_is_handed_over_at_a_terminal(tmp_path, cli,
+                                                                                args):
+    """T10: `status --for NAME --json` printed NAME's hand plainly at a terminal; so did
+    `options --for NAME` as JSON or `--all` (a move of theirs names their card). Piped, it is
+    printed plainly, once."""
+    log = midgame_log(tmp_path, "dwarf-king", seed=1, point=0.3)
+    who = json.loads(cli("--log", str(log), "status", "--json").out)["to_act"][0]
+    plain = cli("--log", str(log), *args, "--for", who)
+    assert plain.status == 0 and "\x1b" not in plain.out and "only" not in plain.out
+    assert plain.out != cli("--log", str(log), *args).out  # the own view: their hand in it
+    output = run_in_pty([PYTHON, "-m", "referee", "--log", str(log), *args, "--for", who],
+                        tmp_path, enters=2)
+    before, _, rest = output.partition(f"{who} only")
+    assert before in (screen.WIPE, screen.WIPE + "\x1b[1m")  # nothing shown before the name
+    shown, _, after = rest.partition("Press Enter when done")
+    assert plain.out.strip().replace("\n", "\r\n") in shown
+    assert after.endswith(screen.WIPE) and after.count(screen.WIPE) == 1  # then wiped, no more
 
 
 # --------------------------------------------------------------------------------------------
@@ -538,7 +616,10 @@ def test_an_interrupted_hand_over_says_the_seal_is_recorded_and_how_to_take_it_b
     assert "You sealed" not in said and "QBZ" not in said
     assert child.exitstatus == 130
     assert f"referee: hand-over cancelled ({key}): the move is in the log, but its receipt was " \
-        "not shown and cannot be shown again; `referee undo` takes the move back" in said
+        "not shown and cannot be shown again; `referee undo` takes the move back" in \
+        re.sub(r"\r\n {4}", " ", said)
+    message = said[said.rindex(screen.WIPE) + len(screen.WIPE):].rstrip().split("\r\n")
+    assert len(message) > 1 and all(len(line) <= 80 for line in message)  # folded at words
     undone = subprocess.run([PYTHON, "-m", "referee", "--log", "g.toml", "undo"], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True)
     assert undone.returncode == 0 and "squires" in undone.stdout

@@ -42,6 +42,11 @@ class Draw(EventType[State]):
              ("draw", "in a --shuffle game (the tool knows its pile)"))
 
     def parse(self, state: State, args: Args) -> Event:
+        if args.words and state.deck is not None:
+            # Whatever the card: a refusal that told the next card from the others would let
+            # the player to act find it by elimination before choosing to draw or to trade.
+            raise IllegalMove("the tool draws from its shuffled pile: type `draw` alone, "
+                              "without a card", code="tool-draws", rule="Virtual pile")
         if args.words:
             card = parse_card(state, args.words, args.text)
         elif state.deck is None:

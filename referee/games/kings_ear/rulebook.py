@@ -32,7 +32,8 @@ RULEBOOK = Rulebook(
         Rule("Winning", "after each action: if the acting House has a section at 10 it wins "
              "(this also settles a simultaneous 10); otherwise another seated House at 10 wins."),
         Rule("Virtual pile", "`referee new --shuffle --seed N` lets the tool shuffle a virtual "
-             "pile: `draw` then needs no card, and a card named must be the pile's next."),
+             "pile: the tool draws, so type `draw` alone; a card named is refused, whatever "
+             "the card (so no refusal tells the next card from the others)."),
     ),
     rulings=(
         Rule("R-1", "the House labels; distinct names with distinct first letters (the short "
