@@ -255,7 +255,10 @@ class Swap(EventType[State]):
             raise IllegalMove(f"the tool takes the 2 cards from {target}: type `swap {target}`; "
                               "the Flag Bearer reads them alone, then gives 2 back with "
                               "`give CARD CARD`", code="swap-cards", rule="Flag Bearer (Goblins)")
-        taken = None if args.by is None else list(seeded_taken(state, state.seat(target)))
+        # the take is drawn only where a swap is due: elsewhere the core's gate refuses the
+        # move (not the Flag Bearer's moment), and before a deal there is no hand to take from
+        due = args.by is not None and rules.phase(state) == SWAP
+        taken = list(seeded_taken(state, state.seat(target))) if due else None
         return self.make(args.by, target=target, taken=taken)
 
     def format(self, state: State, event: Event) -> str:
