@@ -111,3 +111,20 @@ def test_status_lists_every_source_of_a_nobles_strength():
     status = _flat(game.render(state))
     assert "Neville 330 in:Middleham = troops 50, Earl of Warwick (printed), Marshal of " \
            "England +100" in status and "Duke of Lancaster (Royal Guard, R-44) +30" in status
+
+
+def test_with_no_sole_king_the_sheet_counts_the_chancellors_20_as_the_chancellors():
+    """B1 (R-57): with no sole King the King's 20 Commons go to the Chancellor's faction; the
+    sheet says so and calls none of it King while the Kings column says 0."""
+    from referee.games.kingmaker.scoring import factions
+
+    _, state = final_state(GOLDEN / "kingmaker" / "six-player-time-limit.toml")
+    assert rules.sole_king(state) is None
+    cat = next(row for row in factions(state).rows if row[0] == "Cat")
+    assert cat[2] == ("nobles 3 + titles 4 + fortresses 9 + Chancellor 20 (no sole King, "
+                      "R-57) = 36")
+    assert not any("King 20" in row[2] for row in factions(state).rows)
+    crowned = heir(state, "Henry", by="Percy", crowned=True)  # held by Cat's Percy
+    assert rules.sole_king(crowned) == "Henry"
+    cat = next(row for row in factions(crowned).rows if row[0] == "Cat")
+    assert "King 20" in cat[2] and "Chancellor 20" not in cat[2]

@@ -65,17 +65,22 @@ def factions(state: State) -> Section:
     return Section("Factions at the end", FACTION_HEADERS, tuple(rows))
 
 
+# Why a part counts where its name alone would not say (R-57: the King's 20 go to the Chancellor)
+PART_NOTES = {"Chancellor": " (no sole King, R-57)"}
+
+
 def _sum(parts: dict[str, int]) -> str:
     """`nobles 12 + fortresses 3 = 15`: the parts that count, and their sum."""
-    shown = [f"{what} {n}" for what, n in parts.items() if n]
+    shown = [f"{what} {n}{PART_NOTES.get(what, '')}" for what, n in parts.items() if n]
     return " + ".join(shown) + f" = {sum(parts.values())}" if shown else "0"
 
 
 def vote_parts(state: State) -> dict[str, tuple[dict[str, int], dict[str, int]]]:
     """`rules.tally` with every noble attending, item by item: Commons of the nobles, their
-    titles and offices, the fortresses held, the King's and the senior heirs'; Lords of the
-    nobles, their bishoprics and the senior heirs'."""
-    out = {p: ({"nobles": 0, "titles": 0, "fortresses": 0, "King": 0, "heirs": 0},
+    titles and offices, the fortresses held, the King's (or the Chancellor's) and the senior
+    heirs'; Lords of the nobles, their bishoprics and the senior heirs'."""
+    out = {p: ({"nobles": 0, "titles": 0, "fortresses": 0, "King": 0, "Chancellor": 0,
+                "heirs": 0},
                {"nobles": 0, "bishoprics": 0, "heirs": 0}) for p in state.names}
     for noble, info in state.nobles.items():
         commons, lords = out[info.owner]
@@ -90,8 +95,9 @@ def vote_parts(state: State) -> dict[str, tuple[dict[str, int], dict[str, int]]]
     for place, noble in state.control.items():
         out[state.owner(noble)][0]["fortresses"] += rules.place_commons(state, place)
     king = rules.king_holder(state)
-    if king is not None:
-        out[king][0]["King"] += int(state.box.votes("king_commons"))
+    if king is not None:  # a sole King's 20, or with none the Chancellor's faction's (R-57)
+        part = "King" if rules.sole_king(state) is not None else "Chancellor"
+        out[king][0][part] += int(state.box.votes("king_commons"))
     for house in ("lancaster", "york"):
         first = rules.first_in_line(state, house)
         who = rules.heir_player(state, first) if first else None
