@@ -828,7 +828,7 @@ class Demo:
         plain = game.check_options(game.opening({}, None)[0])  # what `new` alone would write
         options = "".join(f" --option {shlex.quote(f'{key}={_option_text(value)}')}"
                           for key, value in self.setup.options.items()
-                          if value != plain.get(key))
+                          if value != plain.get(key) and key not in game.demo_options)
         first = next(iter(replay.steps(self.setup, self.log.entries[:1], checked=True)))
         etype = game.events[first.event.type]
         move = etype.words[0] if etype.sealed else game.format(first.before, first.event)
