@@ -84,14 +84,21 @@ def test_status_options_and_history_during_a_vote(cli):
     assert cli("check", "game.toml").status == 0
 
 
-def test_the_chancery_is_shown_to_the_leader_only(cli):
+def test_the_chancery_is_no_secret_options_refusals_and_history_agree_r88(cli):
+    """T5: history names every card the lay-out put in the Chancery, a refusal says which card
+    is not there: so `options` lists the Chancery to everyone too, not to the leader only."""
     write(cli.path / "game.toml", upto("select") - 1)
     assert "led by Ann" in cli("status").out
     shown = cli("options", "--for", "Ann")
     assert "select CARDS | select none   (titles first, from:" in shown.out
-    hidden = cli("options")
-    assert "select" not in hidden.out.split("\n", 1)[1].split("At any time")[0]
-    assert "listed to Ann" in hidden.out
+    everyone = cli("options")
+    assert "select CARDS | select none   (titles first, from:" in everyone.out
+    assert "listed to" not in everyone.out and "face down" not in everyone.out
+    pool = everyone.out.split("(titles first, from:", 1)[1].split(")", 1)[0]
+    assert "Earl of Pembroke" in pool or "Earl-of-Pembroke" in pool
+    history = cli("history").out
+    assert "to chancery" in history  # the lay-out's assignments were public all along
+    assert "R-88" in cli("rules", "kingmaker").out
 
 
 def test_options_at_the_peoples_parliament_name_the_golden_games_own_move(cli):
