@@ -28,6 +28,7 @@ from referee.games.kingmaker.events.declaring import (
     card_name,
     declare_block,
     declare_lines,
+    kind_from_name,
     not_a_crown_card,
     unknown_card_gaps,
 )
@@ -575,12 +576,17 @@ def inline_declarations(state: State, main: Sequence[str], declared: Sequence[st
     """Trailing `key=value` words as canonical `NAME.key=value` items. A bare key belongs to the
     first name the move mentions whose entry has that field (R-2)."""
     out: list[str] = []
-    mentioned = [e for word in items(main) for e in _entries_named(state, word.split(":")[-1])]
+    named = [word.split(":")[-1] for word in items(main)]
+    mentioned = [e for word in named for e in _entries_named(state, word)]
+    # a card the log does not list yet has the kind its printed name tells (R-2)
+    new = [Entry(kind_from_name(card_name(word)), card_name(word)) for word in named
+           if not _entries_named(state, word)]
     for word, raw in declaration_words(declared, text):
         name, key, _ = inline_item(f"{word}={raw}", text)
         value = value_of(key, raw, text)
         if not name:
-            owner = next((e for e in mentioned if key in FIELDS[e.kind]), None)
+            owner = next((e for e in [*mentioned, *new] if key in FIELDS.get(e.kind, ())),
+                         None)
             if owner is None:
                 raise NotationError(f"{key}={raw} in {text!r}: say whose value it is "
                                     f"(NAME.{key}={raw})", code="whose-value")
@@ -600,19 +606,35 @@ def with_inline(state: State, declared: Iterable[str], refusal: bool = False) ->
             value = value_of(key, raw, item)
         except NotationError as exc:
             raise refuse(exc.message, "bad-declaration", "R-2") from None
-        matches = [e for e in _entries_named(state, name) if key in FIELDS[e.kind]]
-        if not matches and key not in FIELDS["place"]:
-            raise refuse(f"{name} has no entry with a field {key!r}: declare it first (R-2)",
-                         "unknown-entry", "R-2")
-        entry = matches[0] if matches else Entry("place", name)
+        entry, new = _entry_for(state, name, key)
         if entry.get(key) is not None and entry.get(key) != value:
             raise refuse(f"{entry.name}'s {key} is already {value_text(key, entry.get(key))}: "
                          "values are "
                          "fixed once declared; `amend` mends a slip (R-2)", "declared-already",
                          "R-2")
         state = _declare(state, entry.kind, entry.name, {**dict(entry.values), key: value},
-                         not matches)
+                         new)
     return state
+
+
+def _entry_for(state: State, name: str, key: str) -> tuple[Entry, bool]:
+    """The entry a `NAME.key=value` completes, and whether it is new: the log's entry of that
+    name with that field; else a new card of the kind its printed name tells (R-2), or a new
+    place; else refused with the `declare` lines that would make it."""
+    known = _entries_named(state, name)
+    for entry in known:
+        if key in FIELDS[entry.kind]:
+            return entry, False
+    kind = kind_from_name(name)
+    # a one-word name is a noble's only for a noble's own field: a ship or a place has one too
+    if not known and key in FIELDS.get(kind, ()) and not (kind == "noble" and
+                                                           key in FIELDS["place"]):
+        return Entry(kind, name), True
+    if key in FIELDS["place"]:
+        return Entry("place", name), True
+    block = declare_block(declare_lines(unknown_card_gaps(name)), [] if known else [name])
+    raise refuse(f"{name} has no entry with a field {key!r}: declare it first (R-2). "
+                 f"{FILL_IN}\n{block}", "unknown-entry", "R-2")
 
 
 def _declare(state: State, kind: str, name: str, values: dict[str, Any], new: bool) -> State:
