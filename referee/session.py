@@ -620,7 +620,7 @@ def with_suggestions(table: Table, text: str, player: str | None, exc: MoveError
     (`recruit` for a refused recruit), never another kind; with no kind known, moves that look
     much like the text, else (text that names no move, `@@##`) the first moves `options`
     lists: the nearest there are, never a guess at what was meant."""
-    if exc.suggestions:
+    if exc.suggestions or not exc.suggest:
         return exc
     import difflib  # only on a rejected move: keep it off start-up
 

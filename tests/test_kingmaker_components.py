@@ -298,11 +298,16 @@ def test_any_move_may_declare_a_place_first_needed():
 
 def test_unknown_cards_and_second_entries_point_to_a_declaration():
     _, state = declared_game()
-    with pytest.raises(NotationError) as slip:
-        play(state, "dealt Talbot, Nevile", by="Ann")  # a slip is no new card: corrected
-    assert slip.value.code == "unknown-word" and "Neville?" in slip.value.message
     complete = "Archbishop-of-York, Bishop-of-Durham, Bishop-of-Lincoln, Bishop-of-Norwich, " \
         "Bristol, Carisbrooke, Coventry, Earl-of-Essex, Ipswich"  # a whole deal, 12 cards
+    with pytest.raises(IllegalMove) as slip:  # a slip is never taken, nor does it split (B5)
+        play(state, f"dealt Talbot, Nevile, Bishop-of-Ely, {complete}", by="Ann")
+    said = slip.value.message
+    assert slip.value.code == "missing-value" and "'Nevile' is no card this log lists: " \
+        "Neville? If so, type the deal again with that name" in said
+    assert "declare noble Talbot troops=___ lords=___ home=___\n" in said  # the whole deal's
+    assert "declare bishop Bishop-of-Ely lords=___\n" in said and "declare noble Nevile " in said
+    assert said.endswith("; then the move goes through.") and not slip.value.suggest
     with pytest.raises(IllegalMove) as refused:
         play(state, f"dealt Talbot, Bishop-of-Ely, Neville, {complete}", by="Ann")
     assert refused.value.code == "missing-value" and refused.value.rule == "R-2"

@@ -24,7 +24,7 @@ from referee.games.kingmaker.components import (
     norm,
 )
 from referee.games.kingmaker.events.declaring import (
-    FILL_IN,
+    asking,
     card_name,
     declare_block,
     declare_lines,
@@ -237,14 +237,14 @@ def unknown_card(state: State, word: str, new: bool) -> NotationError:
     are the block a deal's refusal prints (declaring.py), its kind read from its name."""
     typed, name = typed_name(word), card_name(word)
     near = nearest(word, {card_entry(c) for c in card_names(state)})
-    declare = f"declare it first (R-2). {FILL_IN}\n" + declare_block(
-        declare_lines(unknown_card_gaps(name)), [name])
+    block = declare_block(declare_lines(unknown_card_gaps(name)), [name])
     said = f"{word!r} is not a crown card this log knows"
     if near:
         said += f": {' or '.join(shown(n) for n in near)}?"
-        said += f" If {typed} is a card of your box, {declare}" if new else ""
+        said = asking(f"{said} If {typed} is a card of your box, declare it first (R-2)",
+                      block) if new else said
     elif new:
-        said += f": {declare}"
+        said = asking(f"{said}: declare it first (R-2)", block)
     else:
         said += " (a card new to the log is declared when it is dealt or drawn)"
     return NotationError(said, code="unknown-card", rule="R-2")
@@ -426,9 +426,10 @@ def unknown_event(state: State, word: str) -> NotationError:
     line = f"declare event {typed} kind={BLANK} weather={BLANK}"
     note = (f"kind: {', '.join(EVENT_KINDS[:-1])} or {EVENT_KINDS[-1]}; weather: fair or bad; "
             f"a plague card also place={BLANK}, a call card calls={BLANK}.")
-    return NotationError(f"{word!r} is not an event card this log knows{slip}, declare it "
-                         f"first as its card prints it. {FILL_IN}\n"
-                         + declare_block([line], notes=[note]), code="unknown-card", rule="R-2")
+    return NotationError(asking(f"{word!r} is not an event card this log knows{slip}, declare "
+                                f"it first as its card prints it",
+                                declare_block([line], notes=[note])),
+                         code="unknown-card", rule="R-2")
 
 
 def choice(field: str, options: Sequence[str], one_what: str, what: str,
@@ -633,8 +634,10 @@ def _entry_for(state: State, name: str, key: str) -> tuple[Entry, bool]:
     if key in FIELDS["place"]:
         return Entry("place", name), True
     block = declare_block(declare_lines(unknown_card_gaps(name)), [] if known else [name])
-    raise refuse(f"{name} has no entry with a field {key!r}: declare it first (R-2). "
-                 f"{FILL_IN}\n{block}", "unknown-entry", "R-2")
+    said = asking(f"{name} has no entry with a field {key!r}: declare it first (R-2)", block)
+    refusal = refuse(said, "unknown-entry", "R-2")
+    refusal.suggest = False
+    raise refusal
 
 
 def _declare(state: State, kind: str, name: str, values: dict[str, Any], new: bool) -> State:

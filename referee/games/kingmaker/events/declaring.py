@@ -29,9 +29,16 @@ NOT_CROWN = {"event": "an event card, drawn in the chance phase,",
 
 CARD_KINDS = ", ".join(CROWN[:-1]) + f" or {CROWN[-1]}"
 KIND_VALUES = "; ".join(f"{kind} {', '.join(REQUIRED[kind])}" for kind in CROWN)
-FILL_IN = (f"Fill in each {BLANK} from the box, then record every line at once with `referee "
-           "declare` (the lines on standard input) or `referee declare FILE`; the move then goes "
-           "through:")
+# Said last, where the eye is when a long refusal ends (a terminal of 24 rows scrolls its head)
+FILL_IN = (f"Fill in each {BLANK} above from the box, then record the lines at once with "
+           "`referee declare` (the lines on standard input) or `referee declare FILE`, or type "
+           "each line at the `referee table` prompt; then the move goes through.")
+
+
+def asking(head: str, block: str) -> str:
+    """A refusal that asks for printed values (R-2): what is wanted, the `declare` lines to
+    fill in with their notes, and last what to do with them."""
+    return f"{head}:\n{block}\n{FILL_IN}"
 
 
 def card_name(word: str) -> str:
