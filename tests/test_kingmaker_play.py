@@ -652,3 +652,15 @@ def test_free_text_in_a_log_reads_back_or_is_refused_as_no_location(prefix, text
         assert prefix == "sea" and refused.code == "not-a-land-location", refused.code
     typed = GAME.format(state, Event.make("move", "Ann", nobles=["Neville"], to=where))
     assert GAME.parse(state, typed, "Ann")["to"] == where, typed
+
+
+def test_the_result_prompt_says_it_is_the_attackers_result_b11a():
+    state = battle_realm()
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert",
+                 "weather Fair-Weather")
+    assert state.combat.stage == "result"
+    prompt = GAME.to_act(state).prompt
+    assert prompt.startswith("the table enters the attacker's result (a major or minor "
+                             "victory, or none): `result major|minor|none`"), prompt
+    r23 = next(r for r in GAME.rulebook.rulings if r.id == "R-23")
+    assert "the attacker's (a major or minor victory, or none)" in r23.text

@@ -157,7 +157,7 @@ class Kingmaker(Game[State]):
         Phase(DUTY_PHASES["port"], "a ship Parliament calls comes to a mainland port, or stays",
               rule="R-74"),
         Phase(COMBAT_PHASES["weather"], "the attacker checks the weather", rule="§6"),
-        Phase(COMBAT_PHASES["result"], "the table enters the battle's result", rule="R-23"),
+        Phase(COMBAT_PHASES["result"], "the table enters the attacker's result", rule="R-23"),
         Phase(COMBAT_PHASES["deaths"], "the table enters who died, or each rolls against death",
               rule="R-23"),
         Phase(SESSION_PHASES[EXCUSE], "Parliament called: excuses, in turn from the caller's left",

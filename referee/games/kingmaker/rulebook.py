@@ -263,7 +263,8 @@ RULEBOOK = Rulebook(
              "defence is larger. With a chart, the column is the largest chart ratio <= A/D "
              "when A >= D, the smallest >= A/D when A < D. 4A < D (French Foot-soldiers and "
              "regional bonuses counted) is below 1:4."),
-        Rule("R-23", "Results: `result major|minor|none`, read by the table from its Battle "
+        Rule("R-23", "Results: `result major|minor|none`, the attacker's (a major or minor "
+             "victory, or none), read by the table from its Battle "
              "Combat Table, or the roll alone when the log holds a battle_chart. Deaths: "
              "`deaths NAMES|none`, or `save NAME ROLL` for each when the log holds a "
              "death_chart. An assassin's attack is `none`, unrolled."),

@@ -30,6 +30,7 @@ from referee.games.kingmaker.events.declaring import (
     declare_lines,
     kind_from_name,
     not_a_crown_card,
+    plague_from_name,
     unknown_card_gaps,
 )
 from referee.games.kingmaker.events.forms import Form, Slot
@@ -423,7 +424,9 @@ def unknown_event(state: State, word: str) -> NotationError:
     near = nearest(word, event_names(state))
     slip = f": {' or '.join(shown(n) for n in near)}? If {typed} is another card of your box" \
         if near else "; if it is a card of your box"
-    line = f"declare event {typed} kind={BLANK} weather={BLANK}"
+    place = plague_from_name(card_name(word))  # a plague card's name gives its place
+    line = (f"declare event {typed} kind=plague place={shown(place)} weather={BLANK}"
+            if place else f"declare event {typed} kind={BLANK} weather={BLANK}")
     note = (f"kind: {', '.join(EVENT_KINDS[:-1])} or {EVENT_KINDS[-1]}; weather: fair or bad; "
             f"a plague card also place={BLANK}, a call card calls={BLANK}.")
     return NotationError(asking(f"{word!r} is not an event card this log knows{slip}, declare "

@@ -222,9 +222,10 @@ def _gaps_in(box: Box, card: str) -> Iterator[tuple[str, str, str, str]]:
     elif kind == "ship" and entry.get("home_port") is not None:
         places += (str(entry.get("home_port")),)
     known = box.place_kinds  # the places whose kind is known
+    homes = entry.names("home")  # a castle each (§2.3), as the deal's block pre-fills them
     for place in places:
         if place not in known:
-            yield "place", place, "kind", BLANK
+            yield "place", place, "kind", "castle" if place in homes else BLANK
     ships = entry.names("ships") + \
         ((rules.LE_LUCAS,) if entry.name == rules.STANLEY and box.card(rules.LE_LUCAS)
          else ())  # rule 26: Stanley comes with Le Lucas
