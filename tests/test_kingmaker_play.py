@@ -14,6 +14,7 @@ from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.events.combat import odds_text
 from referee.games.kingmaker.state import DISCARD
+from referee.sheets import render_text
 from tests.kingmaker_realm import (
     at_phase,
     calm,
@@ -664,3 +665,18 @@ def test_the_result_prompt_says_it_is_the_attackers_result_b11a():
                              "victory, or none): `result major|minor|none`"), prompt
     r23 = next(r for r in GAME.rulebook.rulings if r.id == "R-23")
     assert "the attacker's (a major or minor victory, or none)" in r23.text
+
+
+def test_the_sheet_tells_a_battle_with_its_dead_b4():
+    """B4: the sheet's story tells each battle, its result for the attacker and the nobles it
+    killed, in one row, where the sheet used to say nothing of the fighting."""
+    from referee.games.kingmaker.scoring import story
+
+    state = battle_realm()
+    state = play(state, "attack at near:York with Neville,Percy on Clifford,Herbert "
+                        "allies Talbot", "weather Fair-Weather", "result major", "deaths Herbert")
+    told = [text for _, text in story(state)]
+    assert f"{state.active} attacks at near:York: a major victory; Herbert dies" in told
+    assert not any(text.startswith("Herbert dies") for text in told)  # told with the battle
+    sheet = render_text(GAME.score(state))
+    assert "What happened" in sheet and max(map(len, sheet.splitlines())) <= 80
