@@ -500,18 +500,26 @@ def test_round_3_lasts_while_a_later_card_of_the_pool_has_an_eligible_noble():
     assert state.chronicle[-1][1].startswith("round 3 ends: no noble may take the 1 title(s)")
 
 
-def test_the_chancery_is_no_secret_r88():
-    """T5: every card reached the Chancery by a recorded move, so its moves are listed to the
-    whole table, a round-3 `assign` of a Chancery card as much as a dealt card's."""
+def test_the_chancery_is_listed_to_the_leader_only_r81():
     state = called(court())
-    bishops = [e for e in GAME.legal(state) if e.type == "bishop"]
-    assert bishops and not any(GAME.private(state, e) for e in bishops)
-    assert "options --for" not in GAME.legal_note(state, "Ben")
+    assert not [e for e in GAME.legal(state) if e.type == "bishop" and
+                not GAME.private(state, e)]
+    assert "options --for Ann" in GAME.legal_note(state, "Ben")
     assert "4 Chancery card(s) in play (face down)" in GAME.render(state)
+    assert [e for e in GAME.legal(state, "Ann") if e.type == "bishop"]
+
+
+def test_only_the_chanceries_cards_are_private_r81():
+    """An `assign` names a Chancery card in round 3 (listed to the leader only); one that lays
+    out a card dealt to a player is his own to see, whatever step the Parliament is at."""
+    state = called(court())
     state = evolve(state, sitting=evolve(seated(state), step="assign"))
     pool_card = seated(state).pool[0]
-    assert not GAME.private(state, Event("assign", "Ann", (("card", pool_card),
-                                                           ("to", "Clifford"))))
+    assert GAME.private(state, Event("assign", "Ann", (("card", pool_card), ("to", "Clifford"))))
+    dealt = Event("assign", "Ben", (("card", "Bristol"), ("to", "Herbert")))
+    assert "Bristol" not in seated(state).pool
+    assert not GAME.private(state, dealt)
+    assert not GAME.private(evolve(state, sitting=None), dealt)
 
 
 def test_cards_reaching_the_chancery_later_wait_for_the_next_parliament_r82():

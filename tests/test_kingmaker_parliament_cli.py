@@ -84,21 +84,28 @@ def test_status_options_and_history_during_a_vote(cli):
     assert cli("check", "game.toml").status == 0
 
 
-def test_the_chancery_is_no_secret_options_refusals_and_history_agree_r88(cli):
-    """T5: history names every card the lay-out put in the Chancery, a refusal says which card
-    is not there: so `options` lists the Chancery to everyone too, not to the leader only."""
+def test_the_chancery_is_shown_to_the_leader_only(cli):
     write(cli.path / "game.toml", upto("select") - 1)
     assert "led by Ann" in cli("status").out
     shown = cli("options", "--for", "Ann")
     assert "select CARDS | select none   (titles first, from:" in shown.out
-    everyone = cli("options")
-    assert "select CARDS | select none   (titles first, from:" in everyone.out
-    assert "listed to" not in everyone.out and "face down" not in everyone.out
-    pool = everyone.out.split("(titles first, from:", 1)[1].split(")", 1)[0]
-    assert "Earl of Pembroke" in pool or "Earl-of-Pembroke" in pool
-    history = cli("history").out
-    assert "to chancery" in history  # the lay-out's assignments were public all along
-    assert "R-88" in cli("rules", "kingmaker").out
+    hidden = cli("options")
+    assert "select" not in hidden.out.split("\n", 1)[1].split("At any time")[0]
+    assert "listed to Ann" in hidden.out
+    assert "Earl of Pembroke" not in hidden.out and "Earl-of-Pembroke" not in hidden.out
+
+
+def test_the_chancery_is_face_down_but_no_secret_r88(cli):
+    """T5: options lists the Chancery to the leader only (section 12), yet every card went in
+    by a move history shows, so a refusal may say a card is not there (R-88)."""
+    write(cli.path / "game.toml", upto("select") - 1)
+    assert "to chancery" in cli("history").out
+    before = (cli.path / "game.toml").read_bytes()
+    refused = cli("play", "select", "Bristol", "--as", "Ann")
+    assert refused.status == 1 and "Bristol" in refused.err and "Chancery" in refused.err
+    assert (cli.path / "game.toml").read_bytes() == before
+    rules = " ".join(cli("rules", "kingmaker").out.split())
+    assert "R-88: The Chancery lies face down" in rules and "leader only" in rules
 
 
 def test_options_at_the_peoples_parliament_name_the_golden_games_own_move(cli):

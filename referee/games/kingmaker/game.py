@@ -303,6 +303,15 @@ class Kingmaker(Game[State]):
 
         return random_move(self, state, rng)
 
+    def private(self, state: State, event: Event) -> bool:
+        """The Chancery is face down (§12, R-81): the moves that name its cards are listed to
+        the Parliament's leader only, asked for by name."""
+        sitting = state.sitting
+        if sitting is None or event.type not in ("bishop", "select", "propose", "assign"):
+            return False
+        # an `assign` is the Chancery's in round 3 (7.3); a card dealt to a player is his own
+        return event.type != "assign" or event.get("card") in sitting.pool
+
     def every_move(self, state: State, player: str | None = None,
                    listed: list[Event] | None = None) -> Iterator[Event]:
         """Every legal move: in a vote, every ballot the table may cast (`legal` lists a few);

@@ -1,6 +1,6 @@
 """Kingmaker in words: the realm for `status`, what a move changed, the folded `options`.
 
-Nothing hidden is shown: hands by their size only; the Chancery, no secret (R-88), by its size.
+Nothing hidden is shown: hands by their size only, the Chancery by its size (rules page §12).
 """
 
 from __future__ import annotations
@@ -511,6 +511,10 @@ def legal_note(state: State, player: str | None = None) -> str:
                           + (f" and must vote {s.motion.must(p)} (R-54)" if s.motion.must(p)
                              else "") for p in who if p in state.playing)
         return f"The table votes on {rules.subject(s)}: {votes}. " + note
+    if s.step in (BISHOPS, SELECT, PROPOSE, ASSIGN) and player != s.leader:
+        return (f"The Chancery is face down: its {len(s.pool)} card(s) are listed to "
+                f"{s.leader}, who leads round {s.round} (`referee options --for {s.leader}`, "
+                "R-81). " + note)
     return note
 
 

@@ -230,7 +230,7 @@ def unvoted_moves(state: State) -> list[tuple[str, str]]:
 
 def unvoted_or_on(state: State) -> State:
     """Round 3 lasts while a card has an eligible noble (7.3); when cards are left that none
-    may take, the table is told why the round ends."""
+    may take, the table is told why the round ends (their names stay face down, R-81)."""
     s = state.sitting
     assert s is not None
     if any(any_eligible(state, c) for c in cards_of_kind(state, s.pool, "title", "office")):
