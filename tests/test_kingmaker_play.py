@@ -352,6 +352,14 @@ def test_the_weather_check_keeps_writs_and_redraws():
     assert state.events_out == {"Free Move": 1} and state.combat.stage == "result"
 
 
+def test_a_test_box_log_keeps_its_storms_at_sea_bad_weather():
+    """Logs with components = "test-box" (simulate, the tests, old demos' advice) replay with
+    the box as it was when they were written: its Storms at Sea weather stays bad."""
+    state = battle_realm()
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert")
+    assert play(state, "weather Storms-at-Sea").combat is None  # cancelled by bad weather
+
+
 def test_r86_a_weather_check_asks_for_a_weather_the_log_does_not_know():
     state = play(battle_realm(), "declare event Foul-Winds kind=none")
     state = play(state, "attack at near:York with Neville on Clifford,Herbert")

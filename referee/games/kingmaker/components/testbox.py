@@ -133,7 +133,7 @@ ENTRIES: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = (
     ('event', 'Welsh Rising', (('calls', ('Earl of Pembroke>Harlech', 'Herbert>Raglan')), ('copies', 1), ('kind', 'call'), ('source', 'test box (invented)'), ('weather', 'fair'))),
     ('event', 'Royal Progress', (('calls', ('King>York',)), ('copies', 1), ('kind', 'call'), ('source', 'test box (invented)'), ('weather', 'fair'))),
     ('event', 'French Raid', (('calls', ('Warden of the Cinque Ports>Dover', 'Admiral of England>Dover')), ('copies', 1), ('kind', 'call'), ('source', 'test box (invented)'), ('weather', 'bad'))),
-    ('event', 'Storms at Sea', (('copies', 2), ('kind', 'storm'), ('source', 'test box (invented)'), ('weather', 'fair'))),
+    ('event', 'Storms at Sea', (('copies', 2), ('kind', 'storm'), ('source', 'test box (invented)'), ('weather', 'bad'))),
     ('event', 'Writ', (('copies', 4), ('kind', 'writ'), ('source', 'test box (invented)'), ('weather', 'fair'))),
     ('event', 'Free Move', (('copies', 3), ('kind', 'free-move'), ('source', 'test box (invented)'), ('weather', 'fair'))),
     ('event', 'Chancellor May Call Parliament', (('copies', 2), ('kind', 'chancellor-may-call'), ('source', 'test box (invented)'), ('weather', 'fair'))),
