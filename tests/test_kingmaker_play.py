@@ -688,3 +688,28 @@ def test_the_sheet_tells_a_battle_with_its_dead_b4():
     assert not any(text.startswith("Herbert dies") for text in told)  # told with the battle
     sheet = render_text(GAME.score(state))
     assert "What happened" in sheet and max(map(len, sheet.splitlines())) <= 80
+
+
+def test_the_sheets_story_never_names_a_card_in_a_hand_or_held_in_any_format():
+    """The 'What happened' table is read off the public chronicle: a card still in a hand, a
+    held event card or one drawn `hidden` is named in no format of the sheet."""
+    import json
+
+    from referee.scoresheet import render_json
+    from referee.sheets import render_html, render_markdown
+    from referee.simulate import default_players, play_out
+
+    state = play_out(GAME, 3, default_players(GAME, 6)).state
+    in_hand = [c for c, where in state.cards.items() if where.startswith("hand:")]
+    held = [c for cards in state.held.values() for c in cards]
+    assert in_hand and held and sum(state.hidden.values()) == 1  # the game has all three
+    sheet = GAME.score(state)
+    (story,) = [s for s in sheet.sections if s.title == "What happened"]
+    assert len(story.rows) > 5
+    texts = {"text": render_text(sheet).split("What happened", 1)[1],
+             "html": render_html(sheet).split("What happened", 1)[1].split("</table>")[0],
+             "markdown": render_markdown(sheet).split("## What happened", 1)[1],
+             "json": json.dumps(json.loads(render_json(sheet))["sections"])}
+    for channel, text in texts.items():
+        named = [card for card in in_hand + held if card in text]
+        assert named == [], (channel, named)
