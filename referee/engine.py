@@ -459,8 +459,8 @@ class Game(Generic[S]):
         return self.default_options()
 
     def new_notes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
-        """What `referee new` says about the options it wrote, after naming the log (none by
-        default)."""
+        """What `referee new` says about the options it wrote, after naming the log: lines of
+        at most 80 columns, printed as they are (none by default)."""
         return ()
 
     def option_specs(self) -> dict[str, OptionSpec]:

@@ -229,10 +229,12 @@ def test_a_test_box_game_says_its_values_are_invented_and_a_real_one_says_nothin
     table that copied the option cannot mistake it for the 1974 box."""
     made = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-o", "components=test-box")
     assert made.status == 0
-    assert made.out.splitlines()[1] == (
+    note = made.out.split("\n", 1)[1].split("\nNext:", 1)[0]
+    assert " ".join(note.split()) == (
         "Components: the small invented test box (simulate, the tests, the demo): its values "
         "are made up, not the 1974 box's. For a game with your cards start without "
         "`--option components=test-box` (R-3).")
+    assert max(len(line) for line in note.splitlines()) <= 80  # a terminal does not cut it
     real = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--log", "real.toml")
     assert real.status == 0 and "Components:" not in real.out and "test box" not in real.out
 

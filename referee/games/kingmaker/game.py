@@ -234,9 +234,9 @@ class Kingmaker(Game[State]):
         made-up values that would silently stand in for the printed ones (R-3)."""
         if options.get("components") != TEST_BOX_OPTION:
             return ()
-        return ("Components: the small invented test box (simulate, the tests, the demo): its "
-                "values are made up, not the 1974 box's. For a game with your cards start "
-                "without `--option components=test-box` (R-3).",)
+        return ("Components: the small invented test box (simulate, the tests, the demo):",
+                "its values are made up, not the 1974 box's. For a game with your cards start",
+                "without `--option components=test-box` (R-3).")
 
     def components_text(self, template: bool = False) -> str:
         text = components.file_text(SHIPPED)
