@@ -151,7 +151,8 @@ def happened(state: State) -> Section:
     """What happened, turn by turn (§11): battles and sieges with their dead, sieges broken,
     noble and heir deaths, ransoms, Parliaments and crownings."""
     rows = [(str(turn), text) for turn, text in story(state)]
-    return Section("What happened", ("Turn", "Event"), tuple(rows) or (("-", "nothing yet"),))
+    return Section("What happened", ("Turn", "Event"), tuple(rows) or (("-", "nothing yet"),),
+                   own_page=True)
 
 
 def story(state: State) -> list[tuple[int, str]]:
