@@ -128,7 +128,7 @@ div.signatures div { overflow-wrap: anywhere; }
 div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333; }
 /* A story (Kingmaker's "What happened") starts a page of its own. In print it takes no room in
    the body's flex column, so that page 1 stays the whole scoresheet, and flows on below it (over
-   more pages if it must, its rows never split: `tr` above). */
+   more pages if it must, its rows never split: see tr above). */
 section.story { break-before: page; page-break-before: always; }
 section.story table { break-inside: auto; page-break-inside: auto; }
 """
