@@ -229,6 +229,8 @@ def new(
     who = ", ".join(clean_line(p.name) + (f" ({p.seat})" if p.seat else "")
                     for p in table.log.players)
     out(f"New {table.game.title} in {path}: {who}.")
+    for note in table.game.new_notes(table.setup.options):
+        out(note)
     uses = table.game.seed_use[:1].upper() + table.game.seed_use[1:]
     if chosen:
         out(f"{uses}, with seed {seed}.")
@@ -895,7 +897,8 @@ def demo(
     pace.say("", clean(replayed.table.board()), "")
     pace.say(*sheets.render_text(replayed.table.score(), *terminal()).rstrip().splitlines())
     pace.say("", f"Now a game of your own at your table (`referee rules {table.game.id}` has "
-                 "the rules):", *(f"  {command}" for command in replayed.start_commands()))
+                 "the rules):", *(f"  {command}" for command in replayed.start_commands()),
+             *([clean(table.game.start_note)] if table.game.start_note else []))
 
 
 def _interactive() -> bool:

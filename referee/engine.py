@@ -430,6 +430,11 @@ class Game(Generic[S]):
     seed_use: str = "virtual pile shuffled"  # what `new --shuffle/--seed` has the tool do
     verb_prefixes: bool = True  # may move verbs be abbreviated ('pl' for 'place')?
     fold_history: frozenset[str] = frozenset()  # event types whose runs `history` shows as one
+    # Options the bundled example sets for its own sake (Kingmaker's invented test box): the
+    # commands the demo ends with, to start a real game, leave them to `new`'s default; and
+    # what the demo says after those commands (how a real table goes on, if not as they show).
+    demo_options: frozenset[str] = frozenset()
+    start_note: str = ""
     # The game's module of rules, if it has one: its `phase(state)` and `to_act(state)` answer
     # `phase` and `to_act`; and its module of texts: `render(state)`, `compact(state)`,
     # `board(state)` and `describe(before, event, text, after)` (`text`: the move, formatted).
@@ -461,6 +466,11 @@ class Game(Generic[S]):
         """The game's options as `referee new` writes them when none is given: what `games`,
         `rules` and the man page call the defaults (by default, the options' own)."""
         return self.default_options()
+
+    def new_notes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """What `referee new` says about the options it wrote, after naming the log: lines of
+        at most 80 columns, printed as they are (none by default)."""
+        return ()
 
     def option_specs(self) -> dict[str, OptionSpec]:
         """The game's options and the table options every game accepts (TABLE_OPTIONS)."""

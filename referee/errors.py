@@ -44,6 +44,7 @@ class MoveError(RefereeError):
     """A move was rejected. `suggestions` holds nearby legal moves in canonical notation."""
 
     exit_status = EXIT_RULE
+    suggest = True  # False: a refusal that asks for data, not another move (no closest moves)
 
     def __init__(self, message: str, *, code: str | None = None, rule: str | None = None,
                  hint: str | None = None, suggestions: tuple[str, ...] = ()):

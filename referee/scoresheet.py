@@ -81,6 +81,9 @@ class Section:
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    # A story (Kingmaker's "What happened") that may outgrow the page: the printed sheet keeps
+    # the scores on one page and starts it on a page of its own. The other forms ignore it.
+    own_page: bool = False
 
 
 @value

@@ -648,7 +648,7 @@ def with_suggestions(table: Table, text: str, player: str | None, exc: MoveError
     (`recruit` for a refused recruit), never another kind; with no kind known, moves that look
     much like the text, else (text that names no move, `@@##`) the first moves `options`
     lists: the nearest there are, never a guess at what was meant."""
-    if exc.suggestions:
+    if exc.suggestions or not exc.suggest:
         return exc
     import difflib  # only on a rejected move: keep it off start-up
 
@@ -861,7 +861,7 @@ class Demo:
         plain = game.check_options(game.opening({}, None)[0])  # what `new` alone would write
         options = "".join(f" --option {shlex.quote(f'{key}={_option_text(value)}')}"
                           for key, value in self.setup.options.items()
-                          if value != plain.get(key))
+                          if value != plain.get(key) and key not in game.demo_options)
         first = next(iter(replay.steps(self.setup, self.log.entries[:1], checked=True)))
         etype = game.events[first.event.type]
         move = etype.words[0] if etype.sealed else game.format(first.before, first.event)

@@ -120,12 +120,14 @@ def test_a_card_close_to_a_listed_one_can_still_be_declared(cli):
     refused = cli("play", f"dealt {hand}")
     assert refused.status == 1 and "Neville?" in refused.err
     # the block a deal's refusal prints, to fill and paste, with the same notes
-    assert "the move then goes through:\n  declare noble Bonville troops=___ lords=___ home=___" \
-        "\n  declare place ___ kind=castle\nBonville: not in this box yet; a one-word name is " \
+    assert "\n  declare noble Bonville troops=___ lords=___ home=___" \
+        "\n  declare place ___ kind=castle\n" in refused.err
+    assert "\nBonville: not in this box yet; a one-word name is " \
         "read as a noble's (a ship's card is `declare ship NAME capacity=___ home_port=___`, a " \
         "town card's `declare town NAME place=___`).\n" \
         "A `declare place ___` line names a place as the map prints it; a noble with two home " \
-        "castles has home=A,B and a place line for each.\n  rule: §4" in refused.err
+        "castles has home=A,B and a place line for each.\nFill in each ___ above" in refused.err
+    assert refused.err.endswith("then the move goes through.\n  rule: R-2\n")
     (cli.path / "d.txt").write_text("declare noble Bonville troops=20 lords=2 home=Chewton\n"
                                     "declare place Chewton kind=castle\n")
     assert cli("declare", "d.txt").status == 0

@@ -222,3 +222,34 @@ def test_the_sheet_names_who_took_the_first_turn_not_seat_one(cli):
     assert "Start player: Cat" in cli(*sheet).out
     assert json.loads(cli(*sheet, "-f", "json").out)["start_player"] == "Cat"
     assert "<dt>Start player</dt><dd>Cat</dd>" in cli(*sheet, "-f", "html").out
+
+
+def test_a_test_box_game_says_its_values_are_invented_and_a_real_one_says_nothing(cli):
+    """B2: the test box gives the printed cards' names made-up values: `new` says so, so a
+    table that copied the option cannot mistake it for the 1974 box."""
+    made = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "-o", "components=test-box")
+    assert made.status == 0
+    note = made.out.split("\n", 1)[1].split("\nNext:", 1)[0]
+    assert " ".join(note.split()) == (
+        "Components: the small invented test box (simulate, the tests, the demo): its values "
+        "are made up, not the 1974 box's. For a game with your cards start without "
+        "`--option components=test-box` (R-3).")
+    assert max(len(line) for line in note.splitlines()) <= 80  # a terminal does not cut it
+    real = cli("new", "kingmaker", "-p", "Ann", "-p", "Ben", "--log", "real.toml")
+    assert real.status == 0 and "Components:" not in real.out and "test box" not in real.out
+
+
+def test_the_test_box_agrees_with_every_value_the_shipped_box_knows():
+    """B2: a card of the shipped box (what the rules page publishes of the 1974 box) never
+    takes another value from the test box: the invented box invents only what is unknown.
+    Storms at Sea's bad weather predates the shipped box and stays, so that every test-box log
+    written since replays as it was (`new` says the test box's values are made up)."""
+    from referee.games.kingmaker import components
+
+    shipped = components.load(components.file_text(components.SHIPPED), components.SHIPPED)
+    invented = components.load(components.file_text(components.TEST_BOX), components.TEST_BOX)
+    known = {(e.kind, e.name): dict(e.values) for e in components.ordered(shipped)}
+    both = [e for e in components.ordered(invented) if (e.kind, e.name) in known]
+    clashes = [(e.name, field, value) for e in both for field, value in e.values
+               if field != "source" and known[e.kind, e.name].get(field, value) != value]
+    assert len(both) > 50 and clashes == [("Storms at Sea", "weather", "bad")]

@@ -298,11 +298,16 @@ def test_any_move_may_declare_a_place_first_needed():
 
 def test_unknown_cards_and_second_entries_point_to_a_declaration():
     _, state = declared_game()
-    with pytest.raises(NotationError) as slip:
-        play(state, "dealt Talbot, Nevile", by="Ann")  # a slip is no new card: corrected
-    assert slip.value.code == "unknown-word" and "Neville?" in slip.value.message
     complete = "Archbishop-of-York, Bishop-of-Durham, Bishop-of-Lincoln, Bishop-of-Norwich, " \
         "Bristol, Carisbrooke, Coventry, Earl-of-Essex, Ipswich"  # a whole deal, 12 cards
+    with pytest.raises(IllegalMove) as slip:  # a slip is never taken, nor does it split (B5)
+        play(state, f"dealt Talbot, Nevile, Bishop-of-Ely, {complete}", by="Ann")
+    said = slip.value.message
+    assert slip.value.code == "missing-value" and "'Nevile' is no card this log lists: " \
+        "Neville? If so, type the deal again with that name" in said
+    assert "declare noble Talbot troops=___ lords=___ home=___\n" in said  # the whole deal's
+    assert "declare bishop Bishop-of-Ely lords=___\n" in said and "declare noble Nevile " in said
+    assert said.endswith("; then the move goes through.") and not slip.value.suggest
     with pytest.raises(IllegalMove) as refused:
         play(state, f"dealt Talbot, Bishop-of-Ely, Neville, {complete}", by="Ann")
     assert refused.value.code == "missing-value" and refused.value.rule == "R-2"
@@ -438,3 +443,26 @@ def test_a_declarations_refusals_say_an_event_and_an_office():
     with pytest.raises(DataError) as data:
         load('format = "kingmaker-components/1"\nevents = [{name = "Fog", wings = 3}]\n', "x")
     assert "(an event has " in str(data.value)
+
+
+def test_b7_values_ride_on_a_move_for_a_card_the_log_does_not_list():
+    """README: `draw Herbert troops=10 lords=1 home=Raglan`. For a card the log lacks, the bare
+    values belong to it, of the kind its printed name tells (R-2); the refusal's advice
+    (`NAME.troops=20`) works when typed; a name that tells no kind is asked as a declare line."""
+    from referee.games.kingmaker.events.base import inline_declarations, with_inline
+
+    _, state = declared_game()
+    assert not state.box.get("title", "Earl of Richmond")
+    text = "draw Earl of Richmond troops=20 commons=1"
+    items = inline_declarations(state, ["Earl of Richmond"], ["troops=20", "commons=1"], text)
+    assert items == ("Earl of Richmond.troops=20", "Earl of Richmond.commons=1")
+    made = with_inline(state, items).box.get("title", "Earl of Richmond")
+    assert (made.get("troops"), made.get("commons")) == (20, 1)
+    named = with_inline(state, ["Earl of Richmond.troops=20"]).box.get("title",
+                                                                        "Earl of Richmond")
+    assert named.get("troops") == 20 and named.get("commons") is None
+    noble = with_inline(state, ["Herbertson.troops=10", "Herbertson.lords=1"])
+    assert noble.box.get("noble", "Herbertson").get("lords") == 1
+    with pytest.raises(IllegalMove) as err:  # a ship's name tells no kind: asked, not guessed
+        with_inline(state, ["Grace Dieu.home_port=Bristol"])
+    assert err.value.code == "unknown-entry" and "  declare ___ Grace-Dieu" in err.value.message

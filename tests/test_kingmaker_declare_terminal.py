@@ -312,3 +312,51 @@ def test_every_line_refused_then_ctrl_d_names_them_and_exits_1(cli, monkeypatch,
                                f"again, not recorded (Up recalls it):\n  line 1: {SLIP}\n")
     assert "no declaration" not in result.err and "internal error" not in result.err
     assert (cli.path / "game.toml").read_bytes() == before
+
+
+B5_DEAL = ("dealt Courtenay, Holland, Duke-of-Exeter, Bishop-of-Carlisle, Admiral-of-England, "
+           "Bristol, Stanley, Howard, Lord-Chamberlain")
+
+
+def test_a_deal_with_a_near_miss_is_one_refusal_ending_with_what_to_do_at_80x24(tmp_path):
+    """B5, B6: a near-miss card (`Admiral-of-England`, near Marshal of England) no longer splits
+    the deal's refusal: one refusal has every value the deal needs; at a terminal of 24 rows
+    its instructions come last, where the eye is, with no closest moves of other cards' deals;
+    and a `declare` line typed at the session's prompt is recorded, as the refusal says."""
+    import pyte
+
+    from tests.test_table_terminal import start
+
+    log = tmp_path / "game.toml"
+    subprocess.run([sys.executable, "-m", "referee", "new", "kingmaker", "-p", "Ann", "-p", "Ben",
+                    "-p", "Cat", "-p", "Dan"], cwd=tmp_path, env=environment(tmp_path),
+                   check=True, capture_output=True, timeout=TIMEOUT)
+    before = log.read_bytes()
+    child = start(tmp_path, log)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    child.expect_exact(" > ")
+    stream.feed(child.before + child.after)
+    child.sendline(B5_DEAL)
+    child.expect_exact(" > ")
+    printed = unfolded(str(child.before))
+    stream.feed(child.before + child.after)
+    rows = [row.strip() for row in screen.display if row.strip()]
+    prompt = max(i for i, row in enumerate(rows) if row.endswith(">"))
+    tail = " ".join(rows[prompt - 5:prompt])  # the rows just above the prompt and its line
+    assert tail.endswith("then the move goes through. rule: R-2"), tail
+    assert "type each line at the `referee table` prompt" in tail
+    assert "closest legal moves" not in printed
+    assert printed.count("referee: ") == 1  # one refusal, every value of the deal in it
+    assert "referee: Ann's deal needs 23 printed value(s)" in printed
+    assert "declare office Admiral-of-England troops=___ commons=___" in printed
+    assert "'Admiral-of-England' is no card this log lists: Marshal-of-England? If so, type " \
+        "the deal again" in printed
+    assert log.read_bytes() == before
+    child.sendline("declare office Admiral-of-England troops=20 commons=1")
+    child.expect_exact(" > ")
+    assert "referee: " not in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert any(e.event.type == "declare" and e.event.get("name") == "Admiral of England"
+               for e in logfile.read(log).entries)

@@ -239,12 +239,13 @@ def test_an_event_card_the_file_does_not_list_is_declared_first(cli, monkeypatch
         assert cli("play", f"assign {move}").status == 0
     unknown = _refused(cli, "event Fair Weather")
     assert "'Fair Weather' is not an event card this log knows; if it is a card of your box, " \
-        "declare it first as its card prints it. Fill in each ___ from the box, then record " \
-        "every line at once with `referee declare` (the lines on standard input) or `referee " \
-        "declare FILE`; the move then goes through:\n  declare event Fair-Weather kind=___ " \
+        "declare it first as its card prints it:\n  declare event Fair-Weather kind=___ " \
         "weather=___\nkind: plague, call, storm, writ, free-move, chancellor-may-call, " \
         "parliament-must, embassy or none; weather: fair or bad; a plague card also " \
-        "place=___, a call card calls=___.\n  rule: R-2" in _refused_lines(cli, "event Fair Weather")
+        "place=___, a call card calls=___.\nFill in each ___ above from the box, then record " \
+        "the lines at once with `referee declare` (the lines on standard input) or `referee " \
+        "declare FILE`, or type each line at the `referee table` prompt; then the move goes " \
+        "through.\n  rule: R-2" in _refused_lines(cli, "event Fair Weather")
     assert "a event" not in unknown
     slip = _refused(cli, "event Writt")  # near a listed card: both, since it may be new
     assert "'Writt' is not an event card this log knows: Writ? If Writt is another card of " \

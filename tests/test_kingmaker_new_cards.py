@@ -50,7 +50,7 @@ def test_a_deal_asks_each_new_card_by_the_kind_its_name_tells(cli):
         "  declare noble Clifford troops=___ lords=___ home=___",
         "  declare place ___ kind=castle",
         "  declare office Admiral troops=___ commons=___",
-        "  declare office Captain-of-Calais troops=___ commons=___",
+        "  declare office Captain-of-Calais troops=___ commons=___ assoc=calais",  # B8
         "  declare office Warden-of-the-Cinque-Ports troops=___ commons=___",
         "  declare ___ Grace-Dieu",  # a ship, which its name does not tell
         "  declare mercenary Welsh-Mercenaries troops=___",
@@ -104,3 +104,47 @@ def test_a_guard_an_heir_or_an_event_card_is_never_asked_as_a_new_crown_card(cli
         assert "declare" not in refused.err and "internal error" not in refused.err
     assert (cli.path / "game.toml").read_bytes() == before
     assert kind_from_name("Chancellor May Call Parliament") == "office"  # by the name alone
+
+
+def test_a_name_tied_to_calais_or_ireland_fills_in_its_assoc_b8():
+    """B8: the Captain of Calais's line says assoc=calais (so it is refused as out of the
+    house rules' game, rule 25, once declared) and a note says why; other names add none."""
+    from referee.games.kingmaker.events.declaring import declare_lines, unknown_card_gaps, \
+        unknown_notes
+
+    assert declare_lines(unknown_card_gaps("Captain of Calais")) == [
+        "declare office Captain-of-Calais troops=___ commons=___ assoc=calais"]
+    assert declare_lines(unknown_card_gaps("Lieutenant of Ireland")) == [
+        "declare office Lieutenant-of-Ireland troops=___ commons=___ assoc=ireland"]
+    assert declare_lines(unknown_card_gaps("Earl of Kent")) == [
+        "declare title Earl-of-Kent troops=___ commons=___"]
+    assert any("out of the game (rule 25)" in note
+               for note in unknown_notes(["Captain of Calais"]))
+    assert not any("rule 25" in note for note in unknown_notes(["Earl of Kent"]))
+
+
+def test_a_plague_cards_name_gives_its_kind_and_place_b11e():
+    """B11e: `Plague in London` is read as a plague card at London, as the shipped file's
+    `Plague in Calais` is one."""
+    from referee.games.kingmaker.events.base import unknown_event
+    from tests.test_kingmaker_components import declared_game
+
+    _, state = declared_game()
+    for typed, line in (("Plague-in-London", "declare event Plague-in-London kind=plague "
+                                             "place=London weather=___"),
+                        ("Fair-Weather", "declare event Fair-Weather kind=___ weather=___")):
+        assert f"\n  {line}\n" in unknown_event(state, typed).message
+
+
+def test_the_layout_asks_a_home_castles_kind_pre_filled_as_the_deal_did_b11d():
+    """B11d: the deal's block pre-fills a noble's unnamed home as a castle; once named (home=X
+    with no place line), the lay-out asks `declare place X kind=castle`, not kind=___."""
+    from referee.games.kingmaker.events.deal import missing_refusal, _gaps
+    from tests.test_kingmaker_components import declared_game
+    from tests.kingmaker_realm import play
+
+    _, state = declared_game()
+    state = play(state, "declare noble Zouche troops=20 lords=1 home=Harringworth")
+    gaps = list(_gaps(state, "Zouche"))
+    assert gaps == [("place", "Harringworth", "kind", "castle")]
+    assert "  declare place Harringworth kind=castle" in missing_refusal("x", gaps).message

@@ -92,6 +92,20 @@ def test_the_chancery_is_shown_to_the_leader_only(cli):
     hidden = cli("options")
     assert "select" not in hidden.out.split("\n", 1)[1].split("At any time")[0]
     assert "listed to Ann" in hidden.out
+    assert "Earl of Pembroke" not in hidden.out and "Earl-of-Pembroke" not in hidden.out
+
+
+def test_the_chancery_is_face_down_but_no_secret_r88(cli):
+    """T5: options lists the Chancery to the leader only (section 12), yet every card went in
+    by a move history shows, so a refusal may say a card is not there (R-88)."""
+    write(cli.path / "game.toml", upto("select") - 1)
+    assert "to chancery" in cli("history").out
+    before = (cli.path / "game.toml").read_bytes()
+    refused = cli("play", "select", "Bristol", "--as", "Ann")
+    assert refused.status == 1 and "Bristol" in refused.err and "Chancery" in refused.err
+    assert (cli.path / "game.toml").read_bytes() == before
+    rules = " ".join(cli("rules", "kingmaker").out.split())
+    assert "R-88: The Chancery lies face down" in rules and "leader only" in rules
 
 
 def test_options_at_the_peoples_parliament_name_the_golden_games_own_move(cli):
@@ -161,11 +175,12 @@ def test_the_kings_peace_in_status_and_the_scoresheet(cli):
     assert "King's Peace (7.6) until just before Ann's next chance phase: no combat at London" \
         in status
     write(cli.path / "game.toml", len(LOG.entries))
-    sheet = cli("scoresheet")
-    assert "Turn 4: Ann's Parliament (King Henry) at London; assigned Earl of Wiltshire to" \
-        in sheet.out
-    assert "refused Earl of Pembroke to Herbert" in sheet.out
-    assert "the People's Parliament, led by Cat at Exeter" in sheet.out
+    sheet = " ".join(cli("scoresheet").out.split())  # the story's table folds its rows
+    assert "What happened Turn Event" in sheet
+    assert "4 Ann's Parliament (King Henry) at London; assigned Earl of Wiltshire to" in sheet
+    assert "voted down Earl of Pembroke to Herbert" in sheet
+    assert "the People's Parliament, led by Cat at Exeter" in sheet
+    assert sheet.count("Stafford dies") == 1  # told once, by the Parliament's business
 
 
 def test_random_games_call_parliament_and_play_it_through():

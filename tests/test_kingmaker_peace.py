@@ -393,7 +393,8 @@ def test_every_siege_breaks_and_the_host_stays_free():
     state = play(state, "stay Herbert", "return Clifford", "return Stafford")
     assert state.nobles["Herbert"].at == "near:Hull" and state.stage in ("coronation", "draw")
     assert state.parliaments[-1].people and state.peace.caller == "Ben"
-    assert "the People's Parliament, led by Ben at Hull" in GAME.score(state).notes[-1]
+    (story,) = GAME.score(state).sections  # what happened, turn by turn
+    assert story.rows[-1][1].startswith("the People's Parliament, led by Ben at Hull")
 
 
 def test_options_list_every_peoples_parliament_move_that_play_accepts():

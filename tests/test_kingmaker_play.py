@@ -14,6 +14,7 @@ from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.events.combat import odds_text
 from referee.games.kingmaker.state import DISCARD
+from referee.sheets import render_text
 from tests.kingmaker_realm import (
     at_phase,
     calm,
@@ -351,6 +352,14 @@ def test_the_weather_check_keeps_writs_and_redraws():
     assert state.events_out == {"Free Move": 1} and state.combat.stage == "result"
 
 
+def test_a_test_box_log_keeps_its_storms_at_sea_bad_weather():
+    """Logs with components = "test-box" (simulate, the tests, old demos' advice) replay with
+    the box as it was when they were written: its Storms at Sea weather stays bad."""
+    state = battle_realm()
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert")
+    assert play(state, "weather Storms-at-Sea").combat is None  # cancelled by bad weather
+
+
 def test_r86_a_weather_check_asks_for_a_weather_the_log_does_not_know():
     state = play(battle_realm(), "declare event Foul-Winds kind=none")
     state = play(state, "attack at near:York with Neville on Clifford,Herbert")
@@ -652,3 +661,55 @@ def test_free_text_in_a_log_reads_back_or_is_refused_as_no_location(prefix, text
         assert prefix == "sea" and refused.code == "not-a-land-location", refused.code
     typed = GAME.format(state, Event.make("move", "Ann", nobles=["Neville"], to=where))
     assert GAME.parse(state, typed, "Ann")["to"] == where, typed
+
+
+def test_the_result_prompt_says_it_is_the_attackers_result_b11a():
+    state = battle_realm()
+    state = play(state, "attack at near:York with Neville on Clifford,Herbert",
+                 "weather Fair-Weather")
+    assert state.combat.stage == "result"
+    prompt = GAME.to_act(state).prompt
+    assert prompt.startswith("the table enters the attacker's result (a major or minor "
+                             "victory, or none): `result major|minor|none`"), prompt
+    r23 = next(r for r in GAME.rulebook.rulings if r.id == "R-23")
+    assert "the attacker's (a major or minor victory, or none)" in r23.text
+
+
+def test_the_sheet_tells_a_battle_with_its_dead_b4():
+    """B4: the sheet's story tells each battle, its result for the attacker and the nobles it
+    killed, in one row, where the sheet used to say nothing of the fighting."""
+    from referee.games.kingmaker.scoring import story
+
+    state = battle_realm()
+    state = play(state, "attack at near:York with Neville,Percy on Clifford,Herbert "
+                        "allies Talbot", "weather Fair-Weather", "result major", "deaths Herbert")
+    told = [text for _, text in story(state)]
+    assert f"{state.active} attacks at near:York: a major victory; Herbert dies" in told
+    assert not any(text.startswith("Herbert dies") for text in told)  # told with the battle
+    sheet = render_text(GAME.score(state))
+    assert "What happened" in sheet and max(map(len, sheet.splitlines())) <= 80
+
+
+def test_the_sheets_story_never_names_a_card_in_a_hand_or_held_in_any_format():
+    """The 'What happened' table is read off the public chronicle: a card still in a hand, a
+    held event card or one drawn `hidden` is named in no format of the sheet."""
+    import json
+
+    from referee.scoresheet import render_json
+    from referee.sheets import render_html, render_markdown
+    from referee.simulate import default_players, play_out
+
+    state = play_out(GAME, 3, default_players(GAME, 6)).state
+    in_hand = [c for c, where in state.cards.items() if where.startswith("hand:")]
+    held = [c for cards in state.held.values() for c in cards]
+    assert in_hand and held and sum(state.hidden.values()) == 1  # the game has all three
+    sheet = GAME.score(state)
+    (story,) = [s for s in sheet.sections if s.title == "What happened"]
+    assert len(story.rows) > 5
+    texts = {"text": render_text(sheet).split("What happened", 1)[1],
+             "html": render_html(sheet).split("What happened", 1)[1].split("</table>")[0],
+             "markdown": render_markdown(sheet).split("## What happened", 1)[1],
+             "json": json.dumps(json.loads(render_json(sheet))["sections"])}
+    for channel, text in texts.items():
+        named = [card for card in in_hand + held if card in text]
+        assert named == [], (channel, named)

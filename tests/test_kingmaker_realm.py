@@ -398,7 +398,8 @@ def test_r49_the_clock_runs_from_the_first_chance_phase_less_pauses():
     illegal(state, "next", "not-your-turn", by="Ann")
     state = at(state, "end time", 321)
     assert state.ended.kind == "time" and state.ended.winners
-    assert "minutes played" in GAME.score(state).outcome
+    assert "minutes on the game clock (R-49: from the first chance phase, pauses left out)" \
+        in GAME.score(state).outcome
 
 
 def test_r49_immediate_and_round_endings():
@@ -489,7 +490,8 @@ def test_the_scoresheet_rows_and_record():
     state = rules.heir_dies(state, "Margaret of Anjou", "a test")
     sheet = GAME.score(state)
     assert [r.name for r in sheet.rows] == list(state.names) and not sheet.finished
-    assert any("Margaret of Anjou dies" in note for note in sheet.notes)
+    (story,) = sheet.sections
+    assert ("1", "Margaret of Anjou dies (a test)") in story.rows
     assert sheet.rows[0].result.endswith("so far")
     blank = GAME.blank_scoresheet()
     assert blank.blank and len(blank.rows) == 7

@@ -4,7 +4,7 @@ kind of §10 and R-50, and a game the table stopped."""
 from __future__ import annotations
 
 from referee.evolve import evolve
-from referee.games.kingmaker import rules
+from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.scoring import explain_result
 from referee.games.kingmaker.state import Ending
 from referee.sheets import render_text
@@ -111,3 +111,38 @@ def test_status_lists_every_source_of_a_nobles_strength():
     status = _flat(game.render(state))
     assert "Neville 330 in:Middleham = troops 50, Earl of Warwick (printed), Marshal of " \
            "England +100" in status and "Duke of Lancaster (Royal Guard, R-44) +30" in status
+
+
+def test_with_no_sole_king_the_sheet_counts_the_chancellors_20_as_the_chancellors():
+    """B1 (R-57): with no sole King the King's 20 Commons go to the Chancellor's faction; the
+    sheet says so and calls none of it King while the Kings column says 0."""
+    from referee.games.kingmaker.scoring import factions
+
+    _, state = final_state(GOLDEN / "kingmaker" / "six-player-time-limit.toml")
+    assert rules.sole_king(state) is None
+    cat = next(row for row in factions(state).rows if row[0] == "Cat")
+    assert cat[2] == "nobles 3 + titles 4 + fortress values 9 + Chancellor 20 = 36"
+    assert not any("King 20" in row[2] for row in factions(state).rows)
+    assert ("Chancellor 20: with no sole King the King's 20 Commons go to the faction of the "
+            "Chancellor of England (R-57).") in GAME.score(state).notes
+    crowned = heir(state, "Henry", by="Percy", crowned=True)  # held by Cat's Percy
+    assert rules.sole_king(crowned) == "Henry"
+    cat = next(row for row in factions(crowned).rows if row[0] == "Cat")
+    assert "King 20" in cat[2] and "Chancellor 20" not in cat[2]
+
+
+def test_the_sheets_figures_agree_b10():
+    """B10: the minutes say they are the R-49 clock's (the Duration beside them is the wall
+    clock); the fortress part says it counts place values, not the Fortresses column's; a
+    proposal voted down and then assigned is told once, with the votes it lost."""
+    from referee.games.kingmaker.scoring import factions, happened
+
+    game, state = final_state(GOLDEN / "kingmaker" / "six-player-time-limit.toml")
+    sheet = game.score(state)
+    assert sheet.outcome.endswith("; 241 minutes on the game clock (R-49: from the first "
+                                  "chance phase, pauses left out)")
+    cells = [row[2] for row in factions(state).rows]  # place values, not the column's count
+    assert all("fortress values " in cell and "fortresses" not in cell for cell in cells)
+    parliament = next(text for turn, text in happened(state).rows if "assigned" in text)
+    assert "Earl of Kent to Audley (after 2 votes against)" in parliament
+    assert parliament.count("Earl of Kent to Audley") == 1 and "refused" not in parliament

@@ -363,15 +363,16 @@ def test_a_slip_in_a_drawn_card_offers_the_near_card_and_a_declaration():
         play(state, "draw Bishop-of-Carlsle")
     assert slip.value.message == (
         "'Bishop-of-Carlsle' is not a crown card this log knows: Bishop-of-Carlisle? If "
-        "Bishop-of-Carlsle is a card of your box, declare it first (R-2). Fill in each ___ from "
-        "the box, then record every line at once with `referee declare` (the lines on standard "
-        "input) or `referee declare FILE`; the move then goes through:\n"
+        "Bishop-of-Carlsle is a card of your box, declare it first (R-2):\n"
         "  declare bishop Bishop-of-Carlsle lords=___\n"  # the kind its name tells
-        "Bishop of Carlsle: not in this box yet; the kind is read from the card's name.")
+        "Bishop of Carlsle: not in this box yet; the kind is read from the card's name.\n"
+        "Fill in each ___ above from the box, then record the lines at once with `referee "
+        "declare` (the lines on standard input) or `referee declare FILE`, or type each line at "
+        "the `referee table` prompt; then the move goes through.")  # last, where the eye is
     with pytest.raises(NotationError) as new:
         play(state, "draw Zouche")
     assert new.value.message.startswith("'Zouche' is not a crown card this log knows: declare "
-                                        "it first (R-2). Fill in each ___ from the box")
+                                        "it first (R-2):\n  declare noble Zouche")
     assert "\n  declare noble Zouche troops=___ lords=___ home=___\n  declare place ___ " \
         "kind=castle\nZouche: not in this box yet; a one-word name is read as a noble's (a " \
         "ship's card is `declare ship NAME capacity=___ home_port=___`, a town card's `declare " \
@@ -388,8 +389,7 @@ def test_a_card_named_from_an_unseen_hand_may_be_new_so_a_slip_is_offered_both()
                  "draw hidden")
     unseen_by, seen_by = state.active, next(p for p in nobles if p != state.active)
     assert state.hidden == {unseen_by: 1} and state.cards["Earl of Kent"] == "deck"
-    declaration = "If Earl-of-Kendal is a card of your box, declare it first (R-2). Fill in " \
-        "each ___ from the box"
+    declaration = "If Earl-of-Kendal is a card of your box, declare it first (R-2):\n"
     for move in (f"play Earl-of-Kendal to {nobles[unseen_by]}", "discard Earl-of-Kendal"):
         with pytest.raises(NotationError) as unseen:
             play(state, move, by=unseen_by)

@@ -1,18 +1,21 @@
 """The printed page in a real browser (skipped where Debian's `chromium` is not installed):
-one page, and no header or footer of the browser's own. `tools/print_check.py` runs the same
+one page (a story of its own page follows it), and no header or footer of the browser's own. `tools/print_check.py` runs the same
 check over every game, player count and paper; here a few sheets, and the check itself."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from referee.sheets import render_html
-from tests.conftest import ROOT
-from tests.sheet_samples import finished
+from tests.conftest import GOLDEN, ROOT
+from tests.sheet_samples import finished, renamed_golden
 
 
 def _tool():
@@ -52,6 +55,37 @@ def test_a_crowded_sheet_prints_on_one_page_without_a_browser_header(tmp_path, p
     tool.chrome(binary, f"--print-to-pdf={pdf}", page.as_uri())
     assert tool.pages(pdf) == 1
     assert tool.browser_header(pdf) == ""
+
+
+@needs_chromium
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_six_player_kingmaker_scoresheet_is_one_page_and_its_story_starts_page_2(tmp_path,
+                                                                                   paper):
+    """The scoresheet without its 'What happened' story prints on one page; with it, the
+    story starts page 2 (headed by its title), page 1 has none of it and still ends with the
+    Notes' lines filling it and the signatures at its foot."""
+    tool = _tool()
+    binary = tool.browser()
+    sheet = renamed_golden(GOLDEN / "kingmaker" / "six-player-time-limit.toml")
+    assert len(sheet.players) == 6 and tool.story_title(sheet) == "What happened"
+    part = tool.print_pdf(binary, tool.scoresheet_part(sheet), paper, tmp_path / "part.html")
+    assert tool.pages(part) == 1
+    whole = tool.print_pdf(binary, sheet, paper, tmp_path / "sheet.html")
+    assert tool.pages(whole) >= 2
+    assert tool.starts_page(whole, 2, "What happened")
+    assert "What happened" not in tool.page_text(whole, 1)
+    signed = tool.page_text(whole, 1).split("\nNotes\n", 1)[1]  # page 1 ends with them
+    assert all(name.split()[0] in signed for name in sheet.players)
+    assert _lowest_word(whole, 1) > 0.92  # the Notes' lines still fill page 1 to its foot
+    assert tool.browser_header(whole) == ""
+
+
+def _lowest_word(pdf: Path, page: int) -> float:
+    """How far down the page its lowest word ends, as a fraction of the page's height."""
+    out = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf),
+                          "-"], capture_output=True, text=True, check=True).stdout
+    height = float(re.search(r'<page width="[\d.]+" height="([\d.]+)"', out).group(1))
+    return max(float(y) for y in re.findall(r'yMax="([\d.]+)"', out)) / height
 
 
 @needs_chromium

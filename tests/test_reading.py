@@ -188,15 +188,24 @@ def test_the_demo_shows_options_a_refusal_and_how_to_start(cli, game_id, monkeyp
     if game_id == "dwarf-king":  # a card played is a reveal: the refused one was played before
         card = lines[refusal].split()[-1]
         assert any(f"({card})" in line for line in lines[:refusal]), card
-    assert lines[-4].startswith("Now a game of your own")
-    commands = [line.strip() for line in lines[-3:]]
+    start = next(i for i, line in enumerate(lines) if line.startswith("Now a game of your own"))
+    commands = [line.strip() for line in lines[start + 1:start + 4]]
+    note = lines[start + 4:]
     assert commands[0].startswith(f"referee new {game_id} --player ")
     assert commands[1:2] == ["referee options"] and commands[2].startswith("referee play ")
+    assert "test-box" not in commands[0]  # B2: the invented box is the demo's, not a table's
     # the three commands start a game for real (a sealed secret is typed unseen: on stdin here)
     monkeypatch.setattr("sys.stdin", io.StringIO("A B C\n"))
-    for command in commands:
-        words = command.split()[1:]
-        assert cli(*words).status == 0, command
+    for command in commands[:2]:
+        assert cli(*command.split()[1:]).status == 0, command
+    first = cli(*commands[2].split()[1:])
+    if game_id != "kingmaker":
+        assert first.status == 0 and note == []
+        return
+    # the 1974 box from `new`: the demo's deal asks for the printed values, as its note says
+    assert first.status == 1 and "  declare office Admiral-of-England " in first.err
+    assert note[0].startswith("`new` copies the shipped 1974 box") and \
+        "referee components kingmaker --fill our-box.toml" in note[-2]
 
 
 def test_the_demo_on_a_terminal_stops_at_each_moment_and_screenful(cli, monkeypatch):

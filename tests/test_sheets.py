@@ -172,6 +172,29 @@ def test_letter_paper_is_explicit_too():
     assert "@page { size: letter portrait;" in sheets.render_html(sheet, "letter")
 
 
+def test_an_own_page_story_follows_the_signatures_and_only_the_html_moves_it():
+    """Kingmaker's 'What happened' is a story of its own page: in HTML it comes after the
+    notes and signatures, in a section that starts a page; text, Markdown and JSON are the
+    same as for a table that is not one."""
+    from referee.evolve import evolve
+
+    (sample,) = [s for s in SAMPLES if s.label == "kingmaker-six-player-time-limit"]
+    (story,) = [s for s in sample.sheet.sections if s.title == "What happened"]
+    assert story.own_page
+    assert not any(s.own_page for s in SAMPLES[0].sheet.sections)  # others: the default
+    page = sheets.render_html(sample.sheet)
+    assert "section.story { break-before: page;" in page
+    end = page.index('<section class="end">')
+    assert page.index('<section class="story">\n<h2>What happened</h2>') > end
+    assert page.count("<h2>What happened</h2>") == 1
+    assert page.index("<h2>Factions at the end</h2>") < end  # the others stay on page 1
+    inline = evolve(sample.sheet, sections=tuple(evolve(s, own_page=False)
+                                                 for s in sample.sheet.sections))
+    assert '<section class="story">' not in sheets.render_html(inline)
+    for fmt in ("text", "markdown", "json"):
+        assert sheets.render(sample.sheet, fmt) == sheets.render(inline, fmt), fmt
+
+
 @pytest.mark.parametrize("sample", [s for s in SAMPLES if s.label.startswith("dwarf-king")
                                     and "blank" not in s.label], ids=ids)
 def test_html_chart_has_axes_round_labels_a_scale_and_a_legend(sample):

@@ -4,15 +4,17 @@
 For every game: the blank sheet, a finished random game at every player count from the least to
 the most, and each golden game, all with 18-character names, a date, a duration and a place.
 Each sheet is printed to PDF by Debian's `chromium` on A4 and on Letter with the browser's own
-print settings (headers and footers on, as a user's Ctrl+P has them); the check fails when a
-PDF has more than one page, when the browser printed a header or footer of its own (its date,
-the file:// address or a page number: read back with `pdftotext`), or when anything on the page
-is wider than the printable area (a table, a name, a chart's end label). `--png` also keeps the
-first page of each PDF as a picture (needs `pdftoppm`, from poppler-utils), to look at.
+print settings (headers and footers on, as a user's Ctrl+P has them); the check fails when the
+scoresheet (the sheet without its own-page stories, Kingmaker's "What happened") takes more than
+one page, when a story does not start on page 2, when the browser printed a header or footer of
+its own (its date, the file:// address or a page number: read back with `pdftotext`), or when
+anything is wider than the printable area (a table, a name, a chart's end label). Each line
+reports the whole sheet's pages. `--png` also keeps the first page of each PDF as a picture
+(needs `pdftoppm`, from poppler-utils), to look at.
 
     python tools/print_check.py [--out DIR] [--paper a4 letter] [--only TEXT ...] [--png]
 
-Exit status 0 when every sheet fits, 1 when one does not, 2 when no browser is installed. CI does
+Exit status 0 when every scoresheet fits its page, 1 when one does not, 2 when no browser is installed. CI does
 not run this (it needs a browser); the unit tests check the HTML's structure instead.
 """
 
@@ -30,7 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee.evolve import evolve  # noqa: E402
+from referee.scoresheet import Scoresheet, tables_below  # noqa: E402
 from referee.sheets import render_html  # noqa: E402
+from referee.textsafe import clean_line  # noqa: E402
 from tests.sheet_samples import samples  # noqa: E402
 
 # The printable width in CSS pixels: A4 (210 mm) less the page's 13 mm side margins.
@@ -65,7 +70,9 @@ window.addEventListener('load', () => {
   }
   const out = document.createElement('pre');
   out.id = 'overflow-report';
-  const height = document.body.getBoundingClientRect().height * 25.4 / 96;
+  const end = document.querySelector('section.end') || document.body;  // the stories follow
+  const top = document.body.getBoundingClientRect().top;
+  const height = (end.getBoundingClientRect().bottom - top) * 25.4 / 96;
   out.textContent = JSON.stringify({found: found, height: Math.round(height)});
   document.body.appendChild(out);
 });
@@ -100,6 +107,39 @@ def pages(pdf: Path) -> int:
 # address, "1/1".
 BROWSER_HEADER = re.compile(r"\d{1,2}/\d{1,2}/\d{2,4},? +\d{1,2}:\d{2}|file:/|^\s*\d+/\d+\s*$",
                             re.M)
+
+
+def scoresheet_part(sheet: Scoresheet) -> Scoresheet:
+    """The sheet without its own-page stories: what must fit one page."""
+    return evolve(sheet, breakdown=tuple(s for s in sheet.breakdown if not s.own_page),
+                  sections=tuple(s for s in sheet.sections if not s.own_page))
+
+
+def story_title(sheet: Scoresheet) -> str:
+    """The title the first own-page story starts page 2 with ('' when the sheet has none)."""
+    return next((clean_line(s.title) for s in tables_below(sheet) if s.own_page), "")
+
+
+def page_text(pdf: Path, page: int) -> str:
+    """One page's text ('' when `pdftotext` is missing)."""
+    if not shutil.which("pdftotext"):
+        return ""
+    return subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                          capture_output=True, text=True).stdout
+
+
+def starts_page(pdf: Path, page: int, title: str) -> bool:
+    """Whether the page's first line of text is `title`."""
+    lines = [line.strip() for line in page_text(pdf, page).splitlines() if line.strip()]
+    return bool(lines) and lines[0] == title
+
+
+def print_pdf(binary: str, sheet: Scoresheet, paper: str, page: Path) -> Path:
+    """The sheet printed to PDF next to its HTML `page`."""
+    page.write_text(render_html(sheet, paper), encoding="utf-8")
+    pdf = page.with_suffix(".pdf")
+    chrome(binary, f"--print-to-pdf={pdf}", page.as_uri())
+    return pdf
 
 
 def browser_header(pdf: Path) -> str:
@@ -146,23 +186,33 @@ def main() -> int:
         for paper in args.paper:
             name = f"{sample.label}-{paper}"
             page = args.out / f"{name}.html"
-            page.write_text(render_html(sample.sheet, paper), encoding="utf-8")
-            pdf = args.out / f"{name}.pdf"
-            chrome(binary, f"--print-to-pdf={pdf}", page.as_uri())
+            pdf = print_pdf(binary, sample.sheet, paper, page)
             count = pages(pdf) if pdf.exists() else 0
             header = browser_header(pdf) if pdf.exists() else ""
             wide, height = overflow(binary, page) if paper == args.paper[0] else ([], 0)
-            ok = count == 1 and not wide and not header
+            title = story_title(sample.sheet)
+            story = ""
+            if title:  # the scoresheet alone is one page, the story starts page 2
+                part = print_pdf(binary, scoresheet_part(sample.sheet), paper,
+                                 args.out / f"{name}.scoresheet.html")
+                sheet_pages = pages(part) if part.exists() else 0
+                story = f"  scoresheet {sheet_pages} page(s), {title!r} " + (
+                    "from page 2" if starts_page(pdf, 2, title) else "NOT from page 2")
+                ok = sheet_pages == 1 and starts_page(pdf, 2, title)
+            else:
+                ok = count == 1
+            ok = ok and not wide and not header
             failures += not ok
             players = len(sample.sheet.rows)
             tall = f"  {height} of {PRINTABLE_HEIGHT_MM} mm" if height else ""
             print(f"{'ok  ' if ok else 'FAIL'} {name:<48} {players} rows  {count} page(s)"
-                  + tall + (f"  overflow: {'; '.join(wide)}" if wide else "")
+                  + story + tall + (f"  overflow: {'; '.join(wide)}" if wide else "")
                   + (f"  browser header: {header!r}" if header else ""))
             if args.png and shutil.which("pdftoppm") and pdf.exists():
                 subprocess.run(["pdftoppm", "-r", "70", "-png", "-f", "1", "-l", "1",
                                 "-singlefile", str(pdf), str(args.out / name)], check=False)
-    print(f"{failures} sheet(s) failed" if failures else "every sheet fits one page")
+    print(f"{failures} sheet(s) failed" if failures else
+          "every scoresheet fits one page (a story follows on its own)")
     return 1 if failures else 0
 
 

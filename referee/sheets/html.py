@@ -2,6 +2,7 @@
 explicit page size, rows never split across pages, the facts of the game at the top, and a chart
 of running totals with axes, a scale, round labels and every line named at its end and in a
 legend (colour, dash pattern and marker shape, so that it survives black-and-white printing).
+A story that may outgrow the page (a `Section` with `own_page`) follows on a page of its own.
 
 Everything is laid out to fit the smaller of the two papers (A4's width, Letter's height).
 """
@@ -17,6 +18,7 @@ from referee.scoresheet import (
     Column,
     Number,
     Scoresheet,
+    Section,
     chart_ticks,
     chart_title,
     display_table,
@@ -53,7 +55,8 @@ body { margin: 0; }
 @media screen { body { max-width: 184mm; margin: 1.5em auto; padding: 0 1em; }
                 div.ruled { height: 40mm; } }
 @media print { html, body { height: 100%%; }
-               body { display: flex; flex-direction: column; } }
+               body { display: flex; flex-direction: column; }
+               section.story { flex: 0 0 0; min-height: 0; } }
 header { margin-bottom: 2mm; display: flex; gap: 4mm; align-items: flex-start; }
 header div.heading { flex: 1; }
 h1 { font-size: 17pt; margin: 0 0 1mm; }
@@ -123,6 +126,11 @@ div.signatures { display: grid; grid-template-columns: repeat(%(signers)d, 1fr);
                  margin-top: 1mm; font-size: 8pt; break-inside: avoid; }
 div.signatures div { overflow-wrap: anywhere; }
 div.signatures span { display: block; height: 6mm; border-bottom: 1px solid #333; }
+/* A story (Kingmaker's "What happened") starts a page of its own. In print it takes no room in
+   the body's flex column, so that page 1 stays the whole scoresheet, and flows on below it (over
+   more pages if it must, its rows never split: see tr above). */
+section.story { break-before: page; page-break-before: always; }
+section.story table { break-inside: auto; page-break-inside: auto; }
 """
 
 
@@ -168,8 +176,8 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         columns, body = round_table(sheet)
         parts += _table(columns, body, "rounds")
     for section in tables_below(sheet):
-        parts.append(f"<h2>{esc(clean_line(section.title))}</h2>")
-        parts += _table(*section_table(section), "rounds section", section=not sheet.blank)
+        if not section.own_page:
+            parts += _section(section, sheet)
     if sheet.explanation:
         parts += ['<section class="explanation">'] + [
             f"<p>{prose(text)}</p>" for text in sheet.explanation] + ["</section>"]
@@ -191,8 +199,17 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
                      + (f'<ul class="corrections" style="{_LIST}">{fixes}</ul>' if fixes
                         else "")
                      + "</footer>")
-    parts += [*_end(sheet), "</body>", "</html>"]
+    parts += _end(sheet)
+    for section in tables_below(sheet):
+        if section.own_page:  # after the signatures: the scoresheet stays one page
+            parts += ['<section class="story">', *_section(section, sheet), "</section>"]
+    parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
+
+
+def _section(section: Section, sheet: Scoresheet) -> list[str]:
+    return [f"<h2>{html.escape(clean_line(section.title))}</h2>",
+            *_table(*section_table(section), "rounds section", section=not sheet.blank)]
 
 
 def _table(columns: Sequence[Column], body: list[list[str]], css: str,

@@ -119,6 +119,13 @@ class Kingmaker(Game[State]):
         OptionSpec("late", [], "str[]", "players who join later (named with --player too)",
                    "R-66"),
     )
+    # The demo plays the invented test box; a real table starts with the shipped 1974 box (R-2)
+    demo_options = frozenset({"components"})
+    start_note = ("`new` copies the shipped 1974 box (kingmaker-ah1.toml): a card whose printed\n"
+                  "values the log lacks is refused once, with `declare` lines to fill in from\n"
+                  "your cards and map (R-2). Or enter your box first:\n"
+                  "  referee components kingmaker --fill our-box.toml\n"
+                  "  referee new kingmaker --components our-box.toml --player Ann ...")
     phases = (
         Phase(DEAL, "each player enters the crown cards dealt (R-5, R-6)", rule="§4"),
         Phase(LAYOUT, "each player lays out his cards (§4)", rule="§4"),
@@ -150,7 +157,7 @@ class Kingmaker(Game[State]):
         Phase(DUTY_PHASES["port"], "a ship Parliament calls comes to a mainland port, or stays",
               rule="R-74"),
         Phase(COMBAT_PHASES["weather"], "the attacker checks the weather", rule="§6"),
-        Phase(COMBAT_PHASES["result"], "the table enters the battle's result", rule="R-23"),
+        Phase(COMBAT_PHASES["result"], "the table enters the attacker's result", rule="R-23"),
         Phase(COMBAT_PHASES["deaths"], "the table enters who died, or each rolls against death",
               rule="R-23"),
         Phase(SESSION_PHASES[EXCUSE], "Parliament called: excuses, in turn from the caller's left",
@@ -221,6 +228,15 @@ class Kingmaker(Game[State]):
         """`new` copies the shipped box (R-3): the test box is the replay's default only for
         logs that name none (simulate, the tests)."""
         return {**self.default_options(), "components": SHIPPED}
+
+    def new_notes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """A log of the invented test box says so: its cards bear the printed names, with
+        made-up values that would silently stand in for the printed ones (R-3)."""
+        if options.get("components") != TEST_BOX_OPTION:
+            return ()
+        return ("Components: the small invented test box (simulate, the tests, the demo):",
+                "its values are made up, not the 1974 box's. For a game with your cards start",
+                "without `--option components=test-box` (R-3).")
 
     def components_text(self, template: bool = False) -> str:
         text = components.file_text(SHIPPED)

@@ -263,7 +263,8 @@ RULEBOOK = Rulebook(
              "defence is larger. With a chart, the column is the largest chart ratio <= A/D "
              "when A >= D, the smallest >= A/D when A < D. 4A < D (French Foot-soldiers and "
              "regional bonuses counted) is below 1:4."),
-        Rule("R-23", "Results: `result major|minor|none`, read by the table from its Battle "
+        Rule("R-23", "Results: `result major|minor|none`, the attacker's (a major or minor "
+             "victory, or none), read by the table from its Battle "
              "Combat Table, or the roll alone when the log holds a battle_chart. Deaths: "
              "`deaths NAMES|none`, or `save NAME ROLL` for each when the log holds a "
              "death_chart. An assassin's attack is `none`, unrolled."),
@@ -442,7 +443,7 @@ RULEBOOK = Rulebook(
         Rule("R-81", "The table types each vote as one event for everyone (`vote yea ... nay "
              "...`; the others abstain): the two minutes of debate and who calls the vote are "
              "not refereed. The Chancery is face down: `options` lists its cards to the "
-             "leader only (`--for LEADER`)."),
+             "leader only (`--for LEADER`); it holds no secret all the same (R-88)."),
         Rule("R-82", "A Parliament's rounds deal with the cards in the Chancery when its first "
              "round begins; a card reaching the Chancery later (a failed motion, a death) waits "
              "for the next Parliament. Bishops that fit no attending noble stay there."),
@@ -468,6 +469,11 @@ RULEBOOK = Rulebook(
              "besieger too), R-80's mover is one of them all the same, since every siege breaks "
              "(7.7); a drawer with no noble in play names P alone (`parliament people at P`), "
              "and it sits with no host. So the card can always be obeyed."),
+        Rule("R-88", "The Chancery lies face down as the rules page's section 12 says: it is "
+             "not displayed (`status` gives its size, `options` lists it to the Parliament's "
+             "leader only). But it holds no secret: every card reaches it by a recorded public "
+             "move that `history` shows (the lay-out of revealed dealt cards, a death, a "
+             "Parliament's leftovers), so a refusal may name what is or is not in it."),
     ),
     notation="Names take any case, unique prefixes of three or more letters and `-` for spaces "
              "(Earl-of-Essex); lists are comma-separated. LOCATION is in:P (or P), near:P, "

@@ -1,9 +1,12 @@
 """Kingmaker's scoresheet (rules page §11): the victory and its winners, one row per faction with
 its votes (R-51), nobles, troops, heirs, Kings and fortresses; a table of the factions (each
-noble with his cards, where the Commons and Lords come from); why the game ended as it did (R-50's
-tests in order); and the Parliaments, coronations and heir deaths by turn."""
+noble with his cards, where the Commons and Lords come from); what happened, turn by turn
+(battles and sieges with their dead, deaths, Parliaments, crownings); and why the game ended as
+it did (R-50's tests in order)."""
 
 from __future__ import annotations
+
+import re
 
 from referee.games.kingmaker import rules
 from referee.games.kingmaker.state import Parliament, State
@@ -42,8 +45,16 @@ def score(state: State) -> Scoresheet:
     return Scoresheet(game="kingmaker", title="Kingmaker", finished=state.ended is not None,
                       outcome=_outcome(state), winners=tuple(winners), rows=tuple(rows),
                       seat_label="", total_label="Commons", tiebreaks=TIEBREAKS,
-                      notes=NOTES + record(state), breakdown=(factions(state),),
+                      notes=NOTES + _part_notes(state), breakdown=(factions(state),),
+                      sections=(happened(state),),
                       explanation=tuple(explain_result(state)))
+
+
+def _part_notes(state: State) -> tuple[str, ...]:
+    """The note on the Chancellor's 20, when a faction has them (R-57)."""
+    if rules.sole_king(state) is None and rules.king_holder(state) is not None:
+        return (CHANCELLOR_NOTE,)
+    return ()
 
 
 FACTION_HEADERS = ("Player", "Nobles (titles, offices, bishoprics)", "Commons", "Lords")
@@ -65,17 +76,24 @@ def factions(state: State) -> Section:
     return Section("Factions at the end", FACTION_HEADERS, tuple(rows))
 
 
+# Said below the sheet when a part's name alone would not say why it counts
+CHANCELLOR_NOTE = ("Chancellor 20: with no sole King the King's 20 Commons go to the faction "
+                   "of the Chancellor of England (R-57).")
+
+
 def _sum(parts: dict[str, int]) -> str:
-    """`nobles 12 + fortresses 3 = 15`: the parts that count, and their sum."""
+    """`nobles 12 + fortress values 3 = 15`: the parts that count, and their sum (nothing but
+    the figures that add up: a player checks it by hand)."""
     shown = [f"{what} {n}" for what, n in parts.items() if n]
     return " + ".join(shown) + f" = {sum(parts.values())}" if shown else "0"
 
 
 def vote_parts(state: State) -> dict[str, tuple[dict[str, int], dict[str, int]]]:
     """`rules.tally` with every noble attending, item by item: Commons of the nobles, their
-    titles and offices, the fortresses held, the King's and the senior heirs'; Lords of the
-    nobles, their bishoprics and the senior heirs'."""
-    out = {p: ({"nobles": 0, "titles": 0, "fortresses": 0, "King": 0, "heirs": 0},
+    titles and offices, the fortresses held, the King's (or the Chancellor's) and the senior
+    heirs'; Lords of the nobles, their bishoprics and the senior heirs'."""
+    out = {p: ({"nobles": 0, "titles": 0, "fortress values": 0, "King": 0, "Chancellor": 0,
+                "heirs": 0},
                {"nobles": 0, "bishoprics": 0, "heirs": 0}) for p in state.names}
     for noble, info in state.nobles.items():
         commons, lords = out[info.owner]
@@ -88,10 +106,11 @@ def vote_parts(state: State) -> dict[str, tuple[dict[str, int], dict[str, int]]]
             elif entry.kind == "bishop":
                 lords["bishoprics"] += entry.number("lords")
     for place, noble in state.control.items():
-        out[state.owner(noble)][0]["fortresses"] += rules.place_commons(state, place)
+        out[state.owner(noble)][0]["fortress values"] += rules.place_commons(state, place)
     king = rules.king_holder(state)
-    if king is not None:
-        out[king][0]["King"] += int(state.box.votes("king_commons"))
+    if king is not None:  # a sole King's 20, or with none the Chancellor's faction's (R-57)
+        part = "King" if rules.sole_king(state) is not None else "Chancellor"
+        out[king][0][part] += int(state.box.votes("king_commons"))
     for house in ("lancaster", "york"):
         first = rules.first_in_line(state, house)
         who = rules.heir_player(state, first) if first else None
@@ -114,33 +133,73 @@ def _outcome(state: State) -> str:
     from referee.games.kingmaker.texts import outcome
 
     played = state.clock.minutes
-    clock = f"; {played:.0f} minutes played" if played is not None else ""
+    clock = (f"; {played:.0f} minutes on the game clock (R-49: from the first chance phase, "
+             "pauses left out)" if played is not None else "")
     return outcome(state) + clock
 
 
-def record(state: State) -> tuple[str, ...]:
-    """Parliaments, coronations and heir deaths by turn (§11)."""
-    heirs = set(state.heirs) | {rules.BEAUFORT}
-    out = [(p.turn, parliament_line(state, p)) for p in state.parliaments]
+# What the story tells, read off the chronicle (the Parliaments come from state.parliaments)
+COMBAT = re.compile(r"^(battle at|siege of) (.+): (\w+), attacked by (.+)$")
+RESULTS = {"major": "a major victory", "minor": "a minor victory", "none": "no victory",
+           "taken": "the fortress taken"}
+TOLD = (" dies (", " is crowned at ", " lays siege to ", "the siege of ", " is ransomed",
+        " is lost (", "bad weather cancels the battle")
+TOLD_BY_PARLIAMENT = " dies (his motion against "  # its business says so
+
+
+def happened(state: State) -> Section:
+    """What happened, turn by turn (§11): battles and sieges with their dead, sieges broken,
+    noble and heir deaths, ransoms, Parliaments and crownings."""
+    rows = [(str(turn), text) for turn, text in story(state)]
+    return Section("What happened", ("Turn", "Event"), tuple(rows) or (("-", "nothing yet"),),
+                   own_page=True)
+
+
+def story(state: State) -> list[tuple[int, str]]:
+    """The chronicle's lines worth a printed sheet, in order; a combat's deaths and the siege
+    it broke are told with the combat (they come before its line in the chronicle)."""
+    out: list[tuple[int, str]] = []
+    pending: list[str] = []  # what the combat still to be told did
     for turn, text in state.chronicle:
-        if " is crowned at " in text or any(text.startswith(h + " dies") for h in heirs):
-            out.append((turn, f"Turn {turn}: {text}"))
-    return tuple(text for _, text in sorted(out, key=lambda item: item[0]))
+        fought = COMBAT.match(text)
+        if fought:
+            kind, where, result, who = fought.groups()
+            told = f"{who} attacks at {where}" if kind == "battle at" else \
+                f"{who} assaults {where}"
+            out.append((turn, f"{told}: {RESULTS.get(result, result)}"
+                        + "".join(f"; {line}" for line in pending)))
+            pending = []
+        elif any(cause in text for cause in (" dies (battle at ", " dies (siege of ",
+                                             " (a victory over the besiegers)")):
+            pending.append(text.split(" (")[0])
+        elif any(word in text for word in TOLD) and TOLD_BY_PARLIAMENT not in text:
+            out.append((turn, text))
+    out += [(p.turn, parliament_line(state, p)) for p in state.parliaments]
+    return sorted(out, key=lambda item: item[0])
 
 
 def parliament_line(state: State, p: Parliament) -> str:
-    """A Parliament held (§11): turn, caller, the cards assigned and refused, other business."""
+    """A Parliament held (§11): caller, place, the cards assigned (with the votes lost before,
+    if any), the proposals refused, other business."""
     if p.people:
         who = f"the People's Parliament, led by {p.caller}"
     elif p.chancellor:
         who = f"{p.caller}'s Parliament (the Chancellor, {p.by})"
     else:
         who = f"{p.caller}'s Parliament (King {p.by})"
-    parts = [f"Turn {p.turn}: {who} at {p.place}",
-             "assigned " + (", ".join(p.assigned) or "nothing")]
-    if p.refused:
-        parts.append("refused " + ", ".join(p.refused))
+    lost = {item: p.refused.count(item) for item in p.refused}
+    assigned = [item + (f" (after {_votes_against(lost[item])})" if item in lost else "")
+                for item in p.assigned]
+    refused = [item + (f" ({n} times)" if n > 1 else "") for item, n in lost.items()
+               if item not in p.assigned]
+    parts = [f"{who} at {p.place}", "assigned " + (", ".join(assigned) or "nothing")]
+    if refused:
+        parts.append("voted down " + ", ".join(refused))
     return "; ".join(parts + list(p.business))
+
+
+def _votes_against(count: int) -> str:
+    return "1 vote against" if count == 1 else f"{count} votes against"
 
 
 def blank(players: int) -> Scoresheet:
@@ -150,7 +209,8 @@ def blank(players: int) -> Scoresheet:
                       outcome="", winners=(), rows=rows, seat_label="", total_label="Commons",
                       tiebreaks=TIEBREAKS, notes=NOTES + (
                           "Victory: ______________  Winners: ______________  Minutes: ____",
-                          "Coronations, heir deaths and Parliaments by turn:"), blank=True)
+                          "What happened, by turn (battles, sieges, deaths, Parliaments, "
+                          "coronations):"), blank=True)
 
 
 # --------------------------------------------------------------------------------------------

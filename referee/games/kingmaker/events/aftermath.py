@@ -170,7 +170,8 @@ OUTCOMES = ("major", "minor", "none")
 class Result(Base):
     name = "result"
     changes = frozenset({"combat"})
-    doc = "the battle's result, read from the table's Battle Combat Table (R-23)"
+    doc = ("the attacker's result (a major or minor victory, or none), read from the table's "
+           "Battle Combat Table (R-23)")
     fields = {"outcome": "str", "roll": "int"}
     field_docs = {"outcome": "major, minor or none", "roll": "the percentile roll (needed when "
                                                              "the log holds a battle_chart)"}
@@ -181,7 +182,7 @@ class Result(Base):
     form = Form(choice("outcome", OUTCOMES, "result", "result"),
                 Slot("roll", "ROLL", by_hand, roll_text,
                      optional=True),
-                cases=(Case("without a chart in the log"),
+                cases=(Case("the attacker's victory, or none; without a chart in the log"),
                        Case("with a battle_chart: the referee reads it (R-22, R-23)",
                             {"outcome": False, "roll": "ROLL"})))
 

@@ -24,11 +24,13 @@ from referee.games.kingmaker.components import (
     norm,
 )
 from referee.games.kingmaker.events.declaring import (
-    FILL_IN,
+    asking,
     card_name,
     declare_block,
     declare_lines,
+    kind_from_name,
     not_a_crown_card,
+    plague_from_name,
     unknown_card_gaps,
 )
 from referee.games.kingmaker.events.forms import Form, Slot
@@ -236,14 +238,14 @@ def unknown_card(state: State, word: str, new: bool) -> NotationError:
     are the block a deal's refusal prints (declaring.py), its kind read from its name."""
     typed, name = typed_name(word), card_name(word)
     near = nearest(word, {card_entry(c) for c in card_names(state)})
-    declare = f"declare it first (R-2). {FILL_IN}\n" + declare_block(
-        declare_lines(unknown_card_gaps(name)), [name])
+    block = declare_block(declare_lines(unknown_card_gaps(name)), [name])
     said = f"{word!r} is not a crown card this log knows"
     if near:
         said += f": {' or '.join(shown(n) for n in near)}?"
-        said += f" If {typed} is a card of your box, {declare}" if new else ""
+        said = asking(f"{said} If {typed} is a card of your box, declare it first (R-2)",
+                      block) if new else said
     elif new:
-        said += f": {declare}"
+        said = asking(f"{said}: declare it first (R-2)", block)
     else:
         said += " (a card new to the log is declared when it is dealt or drawn)"
     return NotationError(said, code="unknown-card", rule="R-2")
@@ -422,12 +424,15 @@ def unknown_event(state: State, word: str) -> NotationError:
     near = nearest(word, event_names(state))
     slip = f": {' or '.join(shown(n) for n in near)}? If {typed} is another card of your box" \
         if near else "; if it is a card of your box"
-    line = f"declare event {typed} kind={BLANK} weather={BLANK}"
+    place = plague_from_name(card_name(word))  # a plague card's name gives its place
+    line = (f"declare event {typed} kind=plague place={shown(place)} weather={BLANK}"
+            if place else f"declare event {typed} kind={BLANK} weather={BLANK}")
     note = (f"kind: {', '.join(EVENT_KINDS[:-1])} or {EVENT_KINDS[-1]}; weather: fair or bad; "
             f"a plague card also place={BLANK}, a call card calls={BLANK}.")
-    return NotationError(f"{word!r} is not an event card this log knows{slip}, declare it "
-                         f"first as its card prints it. {FILL_IN}\n"
-                         + declare_block([line], notes=[note]), code="unknown-card", rule="R-2")
+    return NotationError(asking(f"{word!r} is not an event card this log knows{slip}, declare "
+                                f"it first as its card prints it",
+                                declare_block([line], notes=[note])),
+                         code="unknown-card", rule="R-2")
 
 
 def choice(field: str, options: Sequence[str], one_what: str, what: str,
@@ -575,12 +580,17 @@ def inline_declarations(state: State, main: Sequence[str], declared: Sequence[st
     """Trailing `key=value` words as canonical `NAME.key=value` items. A bare key belongs to the
     first name the move mentions whose entry has that field (R-2)."""
     out: list[str] = []
-    mentioned = [e for word in items(main) for e in _entries_named(state, word.split(":")[-1])]
+    named = [word.split(":")[-1] for word in items(main)]
+    mentioned = [e for word in named for e in _entries_named(state, word)]
+    # a card the log does not list yet has the kind its printed name tells (R-2)
+    new = [Entry(kind_from_name(card_name(word)), card_name(word)) for word in named
+           if not _entries_named(state, word)]
     for word, raw in declaration_words(declared, text):
         name, key, _ = inline_item(f"{word}={raw}", text)
         value = value_of(key, raw, text)
         if not name:
-            owner = next((e for e in mentioned if key in FIELDS[e.kind]), None)
+            owner = next((e for e in [*mentioned, *new] if key in FIELDS.get(e.kind, ())),
+                         None)
             if owner is None:
                 raise NotationError(f"{key}={raw} in {text!r}: say whose value it is "
                                     f"(NAME.{key}={raw})", code="whose-value")
@@ -600,19 +610,37 @@ def with_inline(state: State, declared: Iterable[str], refusal: bool = False) ->
             value = value_of(key, raw, item)
         except NotationError as exc:
             raise refuse(exc.message, "bad-declaration", "R-2") from None
-        matches = [e for e in _entries_named(state, name) if key in FIELDS[e.kind]]
-        if not matches and key not in FIELDS["place"]:
-            raise refuse(f"{name} has no entry with a field {key!r}: declare it first (R-2)",
-                         "unknown-entry", "R-2")
-        entry = matches[0] if matches else Entry("place", name)
+        entry, new = _entry_for(state, name, key)
         if entry.get(key) is not None and entry.get(key) != value:
             raise refuse(f"{entry.name}'s {key} is already {value_text(key, entry.get(key))}: "
                          "values are "
                          "fixed once declared; `amend` mends a slip (R-2)", "declared-already",
                          "R-2")
         state = _declare(state, entry.kind, entry.name, {**dict(entry.values), key: value},
-                         not matches)
+                         new)
     return state
+
+
+def _entry_for(state: State, name: str, key: str) -> tuple[Entry, bool]:
+    """The entry a `NAME.key=value` completes, and whether it is new: the log's entry of that
+    name with that field; else a new card of the kind its printed name tells (R-2), or a new
+    place; else refused with the `declare` lines that would make it."""
+    known = _entries_named(state, name)
+    for entry in known:
+        if key in FIELDS[entry.kind]:
+            return entry, False
+    kind = kind_from_name(name)
+    # a one-word name is a noble's only for a noble's own field: a ship or a place has one too
+    if not known and key in FIELDS.get(kind, ()) and not (kind == "noble" and
+                                                           key in FIELDS["place"]):
+        return Entry(kind, name), True
+    if key in FIELDS["place"]:
+        return Entry("place", name), True
+    block = declare_block(declare_lines(unknown_card_gaps(name)), [] if known else [name])
+    said = asking(f"{name} has no entry with a field {key!r}: declare it first (R-2)", block)
+    refusal = refuse(said, "unknown-entry", "R-2")
+    refusal.suggest = False
+    raise refusal
 
 
 def _declare(state: State, kind: str, name: str, values: dict[str, Any], new: bool) -> State:

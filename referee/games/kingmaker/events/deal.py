@@ -36,7 +36,7 @@ from referee.games.kingmaker.events.base import (
     parse_card,
 )
 from referee.games.kingmaker.events.declaring import (
-    FILL_IN,
+    asking,
     card_name,
     declare_block,
     declare_lines,
@@ -222,9 +222,10 @@ def _gaps_in(box: Box, card: str) -> Iterator[tuple[str, str, str, str]]:
     elif kind == "ship" and entry.get("home_port") is not None:
         places += (str(entry.get("home_port")),)
     known = box.place_kinds  # the places whose kind is known
+    homes = entry.names("home")  # a castle each (§2.3), as the deal's block pre-fills them
     for place in places:
         if place not in known:
-            yield "place", place, "kind", BLANK
+            yield "place", place, "kind", "castle" if place in homes else BLANK
     ships = entry.names("ships") + \
         ((rules.LE_LUCAS,) if entry.name == rules.STANLEY and box.card(rules.LE_LUCAS)
          else ())  # rule 26: Stanley comes with Le Lucas
@@ -238,12 +239,16 @@ def _gaps_in(box: Box, card: str) -> Iterator[tuple[str, str, str, str]]:
 
 
 def missing_refusal(what: str, gaps: Sequence[tuple[str, str, str, str]],
-                    unknown: Sequence[str] = ()) -> IllegalMove:
-    """R-2, all at once: every value a move needs, as the `declare` lines that give them."""
+                    unknown: Sequence[str] = (), notes: Sequence[str] = ()) -> IllegalMove:
+    """R-2, all at once: every value a move needs, as the `declare` lines that give them; no
+    closest legal moves (other cards' deals would only push the lines off the screen)."""
     lines = declare_lines(gaps)
     blanks = sum(line.count(BLANK) for line in lines)
-    return refuse(f"{what} needs {blanks} printed value(s) this log does not have yet. "
-                  f"{FILL_IN}\n{declare_block(lines, unknown)}", "missing-value", "R-2")
+    said = asking(f"{what} needs {blanks} printed value(s) this log does not have yet",
+                  declare_block(lines, unknown, notes))
+    refusal = refuse(said, "missing-value", "R-2")
+    refusal.suggest = False
+    return refusal
 
 
 def check_data(state: State, card: str) -> None:
@@ -253,12 +258,12 @@ def check_data(state: State, card: str) -> None:
 
 
 def check_all_data(state: State, cards: Sequence[str], unknown: Sequence[str],
-                   what: str) -> None:
+                   what: str, notes: Sequence[str] = ()) -> None:
     """Every value the cards of one move need, asked in one refusal (R-2)."""
     gaps = [gap for card in cards for gap in _gaps(state, card)]
     gaps += [gap for name in unknown for gap in unknown_card_gaps(name)]
     if gaps:
-        raise missing_refusal(what, gaps, unknown)
+        raise missing_refusal(what, gaps, unknown, notes)
 
 
 def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> list[str]:
@@ -269,6 +274,7 @@ def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> li
         return state.cards.get(card, DECK) == DECK and card not in taken
 
     unknown: list[str] = []
+    slips: list[str] = []  # said in the one refusal of the whole deal (R-2), never taken
     for word in items(words):
         try:
             taken.append(parse_card(state, word, args.text, free))
@@ -278,11 +284,9 @@ def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> li
             name = card_name(word)
             slip = _slip_for(state, word)
             if slip is not None:  # a slip, or a card of the box close to a listed one
-                raise NotationError(f"{word!r} is no card this log lists: {shown(slip)}? "
-                                    f"If {name} is a card of your box, declare it first "
-                                    f"(R-2). {FILL_IN}\n" + declare_block(
-                                        declare_lines(unknown_card_gaps(name)), [name]),
-                                    code="unknown-word", rule="§4") from None
+                slips.append(f"{word!r} is no card this log lists: {shown(slip)}? If so, type "
+                             f"the deal again with that name; if {name} is a card of your "
+                             "box, fill in its line above too.")
             unknown.append(name)
     if not taken and not unknown:
         raise NotationError(f"{args.text!r} names no card", code="no-card", rule="§4")
@@ -295,7 +299,7 @@ def dealt(state: State, words: list[str], args: Args, out: dict[str, Any]) -> li
         check_deal(opened, player, taken, extra is not None, unknown)
         before = [c for p in state.playing for c in dealt_cards(state, p)]
         check_all_data(state, before + [c for c in taken if state.box.crown_card(c)],
-                       unknown, f"{args.by}'s deal" if args.by else "This deal")
+                       unknown, f"{args.by}'s deal" if args.by else "This deal", slips)
     return taken
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from referee.errors import NotationError
-from referee.games.kingmaker.components import CROWN, REQUIRED, Box
+from referee.games.kingmaker.components import ASSOC, CROWN, REQUIRED, Box
 from referee.games.kingmaker.notation import BLANK, shown, unquote
 
 # The words a card's printed name begins with that tell its kind: every bishop, title and office
@@ -29,9 +29,16 @@ NOT_CROWN = {"event": "an event card, drawn in the chance phase,",
 
 CARD_KINDS = ", ".join(CROWN[:-1]) + f" or {CROWN[-1]}"
 KIND_VALUES = "; ".join(f"{kind} {', '.join(REQUIRED[kind])}" for kind in CROWN)
-FILL_IN = (f"Fill in each {BLANK} from the box, then record every line at once with `referee "
-           "declare` (the lines on standard input) or `referee declare FILE`; the move then goes "
-           "through:")
+# Said last, where the eye is when a long refusal ends (a terminal of 24 rows scrolls its head)
+FILL_IN = (f"Fill in each {BLANK} above from the box, then record the lines at once with "
+           "`referee declare` (the lines on standard input) or `referee declare FILE`, or type "
+           "each line at the `referee table` prompt; then the move goes through.")
+
+
+def asking(head: str, block: str) -> str:
+    """A refusal that asks for printed values (R-2): what is wanted, the `declare` lines to
+    fill in with their notes, and last what to do with them."""
+    return f"{head}:\n{block}\n{FILL_IN}"
 
 
 def card_name(word: str) -> str:
@@ -67,11 +74,31 @@ def kind_from_name(name: str) -> str:
     return BLANK
 
 
+def assoc_from_name(name: str) -> str | None:
+    """Calais or Ireland, when a card's printed name ties it there (the Captain of Calais, the
+    Lieutenant of Ireland): such a card is out of the house rules' game (rule 25)."""
+    words = name.casefold().replace("(", " ").replace(")", " ").split()
+    return next((place for place in ASSOC if place in words[1:]), None)
+
+
+def plague_from_name(name: str) -> str | None:
+    """The place a plague card's printed name gives (`Plague in London`, `Plague (York)`)."""
+    words = name.replace("(", " ").replace(")", " ").split()
+    if len(words) < 2 or words[0].casefold() != "plague":
+        return None
+    rest = words[2:] if words[1].casefold() in ("in", "at", "of") else words[1:]
+    return " ".join(rest) or None
+
+
 def unknown_card_gaps(name: str) -> list[tuple[str, str, str, str]]:
     """The values a card this box does not list needs, its kind read from its name; a name
-    that tells no kind leaves the kind blank too."""
+    that tells no kind leaves the kind blank too. A name that ties a card to Calais or
+    Ireland fills in its `assoc` (B8: the table need not know rule 25 to type it)."""
     kind = kind_from_name(name)
     gaps = [(kind, name, key, BLANK) for key in REQUIRED.get(kind, ())]
+    assoc = assoc_from_name(name)
+    if assoc is not None and kind in CROWN:
+        gaps.append((kind, name, "assoc", assoc))
     if kind == "noble":
         gaps.append(("place", BLANK, "kind", "castle"))
     return gaps or [(kind, name, "", "")]
@@ -87,6 +114,11 @@ def unknown_notes(names: Sequence[str]) -> list[str]:
     if read:
         notes.append(f"{', '.join(read)}: not in this box yet; the kind is read from the "
                      "card's name.")
+    tied = [name for name in names if assoc_from_name(name) and kind_from_name(name) != BLANK]
+    if tied:
+        notes.append(f"{', '.join(tied)}: the name ties the card to Calais or Ireland (assoc); "
+                     "with the house rules such a card is out of the game (rule 25), so it is "
+                     "refused from the deal once declared.")
     if one_word:
         notes.append(f"{', '.join(one_word)}: not in this box yet; a one-word name is read as "
                      f"a noble's (a ship's card is `declare ship NAME capacity={BLANK} "

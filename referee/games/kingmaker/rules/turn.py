@@ -238,7 +238,8 @@ def combat_turn(state: State) -> ToAct:
     if combat.stage == "weather":
         return ToAct((state.active,), f"{state.active} checks the weather: `weather CARD`")
     if combat.stage == "result":
-        return ToAct((), "the table enters the battle's result: `result major|minor|none`"
+        return ToAct((), "the table enters the attacker's result (a major or minor victory, "
+                         "or none): `result major|minor|none`"
                          + (" or `result ROLL`" if has_chart(state, "battle_chart") else ""),
                      table=True)
     if combat.saves:
