@@ -27,11 +27,11 @@ from referee.engine import (
     Player,
     apply_event,
     field_problem,
-    kind_ok,
     load_game,
 )
 from referee.errors import EXIT_RULE, LogError, MoveError, RefereeError, UsageError
 from referee.log import Entry, GameLog
+from referee.optionspec import kind_ok
 from referee.values import value
 
 S = TypeVar("S")
