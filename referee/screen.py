@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import shlex
-import shutil
-import subprocess
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -45,6 +42,8 @@ def is_terminal(stream: object) -> bool:
 
 def size() -> tuple[int, int]:
     """(columns, rows) of the terminal ($COLUMNS and $LINES win, as everywhere), 80x24 if none."""
+    import shutil  # here, not at the top: shutil, shlex and subprocess cost a `play` ~8 ms
+
     found = shutil.get_terminal_size((BOARD_COLUMNS, 24))
     return max(20, found.columns), max(5, found.lines)
 
@@ -110,6 +109,9 @@ def paint(text: str, style: str, enabled: bool) -> str:
 def pager_argv(environ: Mapping[str, str] = os.environ) -> list[str] | None:
     """The pager to run, as git chooses it: $PAGER, else `less`; None when $PAGER is empty or
     `cat` (pages nothing) or names a program that is not installed."""
+    import shlex
+    import shutil
+
     wanted = environ.get("PAGER")
     text = "less" if wanted is None else wanted.strip()
     try:
@@ -140,6 +142,8 @@ def should_page(text: str, *, terminal: bool, allowed: bool, columns: int,
 def page(text: str, argv: list[str], environ: Mapping[str, str] = os.environ) -> bool:
     """Show `text` through the pager `argv`; False when it could not be started (then the caller
     prints the text itself). Quitting the pager early is not an error."""
+    import subprocess
+
     try:
         pager = subprocess.Popen(argv, stdin=subprocess.PIPE, env=pager_environ(environ))
     except OSError:
