@@ -250,14 +250,9 @@ def correct(path: Path, fixes: list[Fix], why: str, by: str,
         return Corrected(after, trail, effects(table, after), _new_notices(table, after))
 
 
-def digest(data: bytes) -> str:
-    """The sha256 by which a `table` session names the log's bytes it last read (`seen`)."""
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
-
 def _unchanged_since(path: Path, seen: str) -> None:
+    from referee.cache import digest  # the sha256 a `table` session names the bytes it read by
+
     current = session.load_known(path)
     if digest(current.data) != seen:
         raise session.LogChanged(path, current)

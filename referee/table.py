@@ -280,7 +280,7 @@ def _write(path: Path, known: session.Known, args: list[str], console: Console) 
     refused when another command changed the log since the session read it (event N may no
     longer be the event the line meant): the command itself checks, under the lock, that the
     log still holds the bytes the session read."""
-    from referee.corrections import digest
+    from referee.cache import digest
 
     current = session.load_known(path, known)
     if current is not known:

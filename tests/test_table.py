@@ -185,7 +185,7 @@ def test_a_correction_typed_after_another_command_changed_the_log_is_refused_as_
     renumbered the log, event N may be another event, so the line is refused (it used to be
     run on the new event N), as a move line is, and nothing is written; the command itself
     checks the bytes the session read under the log's lock (`--seen`)."""
-    from referee import corrections
+    from referee import cache, corrections
 
     cli("new", "kings-ear", *KE_PLAYERS)
     path = cli.path / "game.toml"
@@ -202,7 +202,7 @@ def test_a_correction_typed_after_another_command_changed_the_log_is_refused_as_
     assert changed.value.hint == "type the line again if it still stands"
     fix = corrections.fix(2, "place Stag")
     with pytest.raises(session.LogChanged):  # what the line runs, should the log change now
-        corrections.correct(path, [fix], "x", "Dan", seen=corrections.digest(known.data))
+        corrections.correct(path, [fix], "x", "Dan", seen=cache.digest(known.data))
     assert path.read_bytes() == written
     said = Said()
     latest = session.load_known(path)
