@@ -83,11 +83,8 @@ def err(text: str) -> None:
 def err_folded(text: str) -> None:
     """A message on standard error folded at words to the terminal's width where it is one, as
     a refusal is (referee.cliexit.report); whole for a script reading it."""
-    from referee import screen
-
-    if screen.is_terminal(sys.stderr):
-        text = folded(clean(text), screen.size()[0])
-    err(text)
+    width = on_terminal(sys.stderr)
+    err(folded(clean(text), width) if width else text)
 
 
 def out_json(data: Any) -> None:
@@ -242,11 +239,12 @@ def _within(line: str, width: int) -> str:
     return " " * max(width - len(word), 0) + word if line[0] == " " else line
 
 
-def on_terminal() -> int:
-    """The width of the terminal standard output is on; 0 when it is not a terminal."""
+def on_terminal(stream: IO[str] | None = None) -> int:
+    """The width of the terminal `stream` (standard output by default) is on; 0 when it is not
+    a terminal."""
     from referee import screen
 
-    return screen.size()[0] if screen.is_terminal(sys.stdout) else 0
+    return screen.size()[0] if screen.is_terminal(stream or sys.stdout) else 0
 
 
 def terminal() -> tuple[int, bool]:
