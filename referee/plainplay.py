@@ -24,12 +24,13 @@ from referee.clitext import (
     err,
     err_folded,
     next_json,
+    not_shown,
     print_next,
     secret_lost,
     show_played,
 )
 from referee.errors import EXIT_OK, Leave
-from referee.textsafe import json_text
+from referee.textsafe import clean_line, json_text
 
 DEFAULT_LOG = "game.toml"
 LOG_VARIABLE = "REFEREE_LOG"  # the log when no --log is given (referee.cli's --log reads it)
@@ -102,7 +103,7 @@ def play_move(request: PlainPlay) -> None:
         else:
             echo(document)
         return
-    show_played(played, lambda said: _hand_over_secret(played, said))
+    show_played(played, lambda said: _hand_over_secret(played, said), _hand_over_view)
     print_next(played.after)
 
 
@@ -138,6 +139,25 @@ def _hand_over_secret(played: Any, said: str, as_json: bool = False) -> None:
     except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
         err_folded("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
         raise Leave(130) from None
+
+
+def _hand_over_view(player: str, view: str) -> None:
+    """The board as the move's player sees it, before a move of theirs alone (the Flag
+    Bearer's `give`: the 2 cards the tool took are in it): behind the hand-over screen on
+    whichever of standard output and standard error is a terminal, else nowhere (piped, the
+    move's own line says that `status --for NAME` shows it). Cancelled, the move stands and
+    the same command shows it."""
+    from referee import screen
+
+    shown_on = next((s for s in (sys.stdout, sys.stderr) if screen.is_terminal(s)), None)
+    if shown_on is None:
+        return
+    sys.stdout.flush()
+    try:
+        screen.handover(player, view, lambda text: None, stdout=shown_on)
+    except screen.NotShown as cancelled:
+        err_folded(f"referee: {not_shown(player, cancelled.key)}; `referee status --for "
+                   f"{clean_line(player)}` shows it")
 
 
 def main(args: list[str], request: PlainPlay) -> None:

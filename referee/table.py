@@ -206,7 +206,16 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
         except screen.NotShown as cancelled:  # the move is in the log: say what became of it
             console.say(_sentence(clitext.secret_lost(played, cancelled.key, "`undo`")))
 
-    clitext.show_played(played, hand_over)
+    def own_view(whose: str, view: str) -> None:
+        if not screen.is_terminal(sys.stdout):  # piped: `status --for NAME` shows it, as said
+            return
+        try:
+            console.show_secret(whose, view)
+        except screen.NotShown as cancelled:
+            console.say(_sentence(f"{clitext.not_shown(whose, cancelled.key)}; "
+                                  f"`status --for {clean_line(whose)}` shows it"))
+
+    clitext.show_played(played, hand_over, own_view)
     if played.after.finished:
         _next(console, played.after)
     return Outcome(played.known)

@@ -189,6 +189,27 @@ def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
 
 
 
+def assert_taken_handed_over(transcript: str, holder: str, target: str, taken, columns: int):
+    """The 2 cards taken shown after the Flag Bearer is named and before the wipe (screen and
+    scrollback), then nowhere: neither printed after it nor left on the screen."""
+    import pyte
+
+    from referee.screen import WIPE
+    from tests.test_hidden_information import word
+
+    named = transcript.index(f"{holder} only")
+    shown = transcript.index(f"Taken from {target}: {' '.join(taken)} (yours alone to see)")
+    wiped = transcript.index(WIPE, shown)
+    assert transcript.index(WIPE) < named < shown < wiped
+    assert not any(word(card).search(transcript[:named]) for card in taken)
+    after = transcript[wiped:]
+    assert "gives 2 cards back" in after and not any(word(card).search(after) for card in taken)
+    screen = pyte.Screen(columns, 24)
+    pyte.Stream(screen).feed(transcript)
+    visible = "\n".join(screen.display)
+    assert "gives 2 cards back" in visible and not any(word(c).search(visible) for c in taken)
+
+
 def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_line(tmp_path,
                                                                                    capsys):
     """T1: in a table session the 2 cards taken are shown on the Flag Bearer's hand-over
@@ -241,10 +262,18 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     session.undo(path, force=True)
     child = start(tmp_path, path, columns=120)
     child.expect_exact(" > ")
+    # at a terminal, the 2 cards taken go to the Flag Bearer's hand-over screen at once
+    heard = child.logfile_read = io.StringIO()
     child.sendline(f"swap {target}")
+    child.expect_exact(f"{holder} only")
+    child.sendline("")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
     child.expect_exact("gives 2 cards back")
     child.expect_exact(" > ")
+    child.logfile_read = None
     taken = session.load(path).state.deal.taken
+    assert_taken_handed_over(heard.getvalue(), holder, target, taken, 120)
     heard = child.logfile_read = io.StringIO()
     child.sendline("give")  # the verb alone: the 2 cards are asked unseen
     child.expect_exact("Secret (not shown): ")
@@ -260,3 +289,72 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     kept = history.read_text(encoding="utf-8")
     assert f"swap {target}" in kept and "quit" in kept
     assert "give" not in kept and taken[0] not in kept and taken[1] not in kept
+
+
+def swap_due(folder: Path) -> tuple[list[str], str, str]:
+    """A --seed game in `folder`/game.toml at the Flag Bearer's swap; the command line that
+    reads it, the Flag Bearer and the player he takes from."""
+    import subprocess
+    import sys
+
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    referee = [sys.executable, "-m", "referee", "--log", str(folder / "game.toml")]
+    for args in (["new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+                  str(SEED_WITH_GOBLIN_SWAP)], ["play", "special"], ["play", "quest", "a"]):
+        done = subprocess.run(referee + args, env=environment(folder), capture_output=True,
+                              text=True, timeout=TIMEOUT)
+        assert done.returncode == 0, done.stderr
+    table = session.load(folder / "game.toml")
+    holder = table.turn.players[0]
+    return referee, holder, next(n for n in table.state.names if n != holder)
+
+
+def test_play_swap_at_a_terminal_hands_the_cards_taken_to_the_flag_bearer_at_once(tmp_path):
+    """`play swap NAME` at a terminal: the 2 cards the tool took go to the Flag Bearer's
+    hand-over screen before the table's lines, wiped after; the table then reads that the give
+    is due."""
+    from tests.test_screen import run_in_pty
+    from tests.test_table_terminal import environment
+
+    referee, holder, target = swap_due(tmp_path)
+    output = run_in_pty(referee + ["play", "swap", target], tmp_path, enters=2,
+                        env=environment(tmp_path))
+    taken = session.load(tmp_path / "game.toml").state.deal.taken
+    assert len(taken) == 2
+    assert_taken_handed_over(output, holder, target, taken, 80)
+    assert f"Next: {holder} - hand 1: {holder} (Flag Bearer) gives 2 cards back" in \
+        " ".join(output.split())
+
+
+def test_play_swap_piped_or_as_json_shows_the_cards_taken_nowhere(tmp_path):
+    """Off a terminal (a script, `| cat`), `play swap NAME` (text, --json) and a table session
+    show no hand-over and print no card of the pair taken on either stream: `status --for NAME`
+    shows it."""
+    import subprocess
+
+    from tests.test_hidden_information import word
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    referee, holder, target = swap_due(tmp_path)
+    log = tmp_path / "game.toml"
+    before = log.read_bytes()
+    said = []
+    for extra in ([], ["--json"]):
+        log.write_bytes(before)
+        done = subprocess.run(referee + ["play", "swap", target, *extra], capture_output=True,
+                              text=True, env=environment(tmp_path), timeout=TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stderr
+        said += [done.stdout, done.stderr]
+    log.write_bytes(before)  # and a table session with its lines on a pipe
+    done = subprocess.run(referee + ["table"], input=f"swap {target}\nquit\n",
+                          capture_output=True, text=True, env=environment(tmp_path),
+                          timeout=TIMEOUT)
+    assert done.returncode == 0 and "gives 2 cards back" in done.stdout, done.stdout
+    said += [done.stdout, done.stderr]
+    taken = session.load(log).state.deal.taken
+    heard = "\n".join(said)
+    assert f"`referee status --for {holder}`" in said[0] and "only" not in heard
+    assert len(taken) == 2 and not any(word(card).search(heard) for card in taken), heard

@@ -115,7 +115,8 @@ RULEBOOK = Rulebook(
              "knowledge gives (a card shown, a hand typed in front of everyone) says why."),
         Rule("R-22", "The Goblins' Flag Bearer in a hand the tool dealt: the swap is two "
              "moves. `swap NAME`: the tool takes the 2 random cards, shown to the Flag Bearer "
-             "alone (`status --for NAME`); then `give CARD CARD`: the 2 he gives back, any 2 of "
+             "alone (at a terminal on his hand-over screen at once; `status --for NAME` shows "
+             "them again); then `give CARD CARD`: the 2 he gives back, any 2 of "
              "his hand (the 2 taken included), chosen after reading them; `give` alone asks "
              "for them unseen. Only he and NAME see the cards: play, history, status, --json "
              "and the sheet say `swap NAME` and `give 2 cards back`, and a table session does "
