@@ -358,3 +358,34 @@ def test_play_swap_piped_or_as_json_shows_the_cards_taken_nowhere(tmp_path):
     heard = "\n".join(said)
     assert f"`referee status --for {holder}`" in said[0] and "only" not in heard
     assert len(taken) == 2 and not any(word(card).search(heard) for card in taken), heard
+
+
+def test_undoing_a_give_or_a_seeded_swap_says_what_it_showed_and_to_whom(cli):
+    """A give shows the table nothing: its 2 cards go face down to the player they were taken
+    from, who has seen them, so taking it back still needs --force, in words that say so (they
+    said 'revealed hidden information that everyone has now seen'); so does the swap's (the
+    Flag Bearer to all, the 2 cards taken to him alone). Refused, the log is unchanged."""
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    for move in (["special"], ["quest", "a"], ["swap", "Ann"]):
+        assert cli("play", *move).status == 0, move
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    assert cli("play", "give", *taken).status == 0
+    log = cli.path / "game.toml"
+    before = log.read_bytes()
+    refused = cli("undo")
+    assert refused.status == 1 and log.read_bytes() == before
+    assert refused.err.strip() == (
+        "referee: event 4 (give 2 cards back) handed 2 cards face down to the player they were "
+        "taken from, who has seen them (the table has not); use `referee undo --force` to "
+        "retract it anyway")
+    corrected = cli("correct", "4", "give", "--why", "typo", "--by", "Ben")
+    assert corrected.status == 1 and log.read_bytes() == before
+    assert "(give) handed 2 cards face down to the player they were taken from" in corrected.err
+    assert cli("undo", "--force").status == 0
+    refused = cli("undo")
+    assert refused.status == 1 and refused.err.strip() == (
+        "referee: event 3 (swap Ann) showed the Flag Bearer to everyone and the 2 cards taken "
+        "to the Flag Bearer alone; use `referee undo --force` to retract it anyway")

@@ -1,5 +1,5 @@
 """The Dwarf King as the referee enforces it (../shared/rules/dwarf-king.md): the rules by section,
-one section per special card, the quest tiles, and the rulings R-1..R-23. Every refusal cites one
+one section per special card, the quest tiles, and the rulings R-1..R-24. Every refusal cites one
 of these ids."""
 
 from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2011
@@ -134,6 +134,12 @@ RULEBOOK = Rulebook(
              "only, as at a table where nobody plays a card from another's hand: a move typed "
              "for another player and accepted is recorded, shown to all, and taken back only "
              "with `undo --force`."),
+        Rule("R-24", "A give shows the table nothing, but its 2 cards go face down to the "
+             "player they were taken from, who sees them: taken back, that player still knows "
+             "2 cards of the Flag Bearer's hand, so `undo` and `correct` take it back only "
+             "with --force, saying what it showed and to whom. So does the swap in a hand the "
+             "tool dealt: it showed the Flag Bearer to everyone and the 2 cards taken to the "
+             "Flag Bearer alone."),
     ),
     notation="Cards: a suit letter and a rank: K Knights, D Dwarves, G Goblins; 2-10, J, Q, K, A "
              "(K7 = 7 of Knights, DQ = Queen of Dwarves, GA = Champion of Goblins; 7K and QD "
