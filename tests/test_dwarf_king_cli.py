@@ -275,7 +275,9 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     taken = session.load(path).state.deal.taken
     assert_taken_handed_over(heard.getvalue(), holder, target, taken, 120)
     heard = child.logfile_read = io.StringIO()
-    child.sendline("give")  # the verb alone: the 2 cards are asked unseen
+    child.send("gi\t")  # Tab completes the give once it is due
+    child.expect_exact("give ")
+    child.sendline("")  # the verb alone: the 2 cards are asked unseen
     child.expect_exact("Secret (not shown): ")
     child.sendline(f"{taken[0]} {taken[1]}")
     child.expect_exact("face down")
