@@ -391,3 +391,45 @@ def test_undoing_a_give_or_a_seeded_swap_says_what_it_showed_and_to_whom(cli):
     assert refused.status == 1 and refused.err.strip() == (
         "referee: event 3 (swap Ann) showed the Flag Bearer to everyone and the 2 cards taken "
         "to the Flag Bearer alone; use `referee undo --force` to retract it anyway")
+
+
+def test_a_cancelled_hand_over_of_the_cards_taken_shows_nothing_and_the_swap_stands(tmp_path):
+    """Ctrl-D (or Ctrl-C) instead of Enter at the Flag Bearer's hand-over, in play and in a
+    table session: no card is shown, the swap stays recorded (it was played first) and the
+    message says which command shows the cards; play then ends as it does (status 0)."""
+    import sys
+
+    import pexpect
+
+    from tests.test_hidden_information import word
+    from tests.test_table_terminal import TIMEOUT, environment, start
+
+    referee, holder, target = swap_due(tmp_path)
+    log = tmp_path / "game.toml"
+    before = log.read_bytes()
+    child = pexpect.spawn(sys.executable, referee[1:] + ["play", "swap", target],
+                          cwd=str(tmp_path), env=environment(tmp_path), encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(24, 80))
+    child.expect_exact(f"{holder} only")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    taken = session.load(log).state.deal.taken
+    said = " ".join(child.before.split())
+    assert child.exitstatus == 0 and len(taken) == 2
+    assert f"referee: hand-over cancelled (Ctrl-D): nothing was shown to {holder}; `referee " \
+        f"status --for {holder}` shows it" in said
+    assert f"Next: {holder}" in said and not any(word(card).search(said) for card in taken)
+    log.write_bytes(before)
+    child = start(tmp_path, log, columns=120)
+    child.expect_exact(" > ")
+    child.sendline(f"swap {target}")
+    child.expect_exact(f"{holder} only")
+    child.sendintr()
+    child.expect_exact(" > ")
+    said = " ".join(child.before.split())
+    assert f"nothing was shown to {holder}; `status --for {holder}` shows it." in said
+    assert not any(word(card).search(said) for card in taken)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert session.load(log).state.deal.taken == taken
