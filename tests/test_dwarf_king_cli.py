@@ -434,3 +434,47 @@ def test_a_cancelled_hand_over_of_the_cards_taken_shows_nothing_and_the_swap_sta
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert session.load(log).state.deal.taken == taken
+
+
+def test_on_a_terminal_with_no_keyboard_the_cards_taken_are_shown_nowhere(tmp_path):
+    """Lines from a pipe, output on a terminal the command cannot read Enter from (no
+    controlling terminal: `printf ... | setsid referee table`): no hand-over can be held, so the
+    Flag Bearer's board is shown nowhere, in a table session as in play (the session printed
+    it plainly on the shared screen, the 2 cards taken in it); `status --for NAME` shows it."""
+    import os
+    import select
+    import subprocess
+
+    from tests.test_hidden_information import word
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    referee, holder, target = swap_due(tmp_path)
+    log = tmp_path / "game.toml"
+    before = log.read_bytes()
+    heard = []
+    for args, typed in ((["table"], f"swap {target}\nquit\n"), (["play", "swap", target], "")):
+        log.write_bytes(before)
+        master, slave = os.openpty()
+        child = subprocess.Popen(referee + args, stdin=subprocess.PIPE, stdout=slave,
+                                 stderr=slave, cwd=tmp_path, env=environment(tmp_path),
+                                 start_new_session=True)  # no controlling terminal
+        os.close(slave)
+        assert child.stdin is not None
+        child.stdin.write(typed.encode())
+        child.stdin.close()
+        seen = b""
+        while select.select([master], [], [], TIMEOUT)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(master)
+        assert child.wait(timeout=TIMEOUT) == 0
+        heard.append(seen.decode("utf-8", "replace"))
+    taken = session.load(log).state.deal.taken
+    assert all("gives 2 cards back" in said for said in heard), heard
+    assert len(taken) == 2 and not any(word(card).search(said) for card in taken
+                                       for said in heard), heard
