@@ -41,6 +41,15 @@ def test_text_narrower_terminals_wrap_or_split(sample, width):
     assert max(len(line) for line in page.splitlines()) <= width
 
 
+def test_each_sample_has_as_many_players_as_its_name_says():
+    """The print check's "kingmaker-7p" is a sheet of seven players (it had six: the names ran
+    out), and so on for every game and count."""
+    counted = [(s.label, int(found.group(1)), len(s.sheet.players)) for s in SAMPLES
+               if (found := re.search(r"-(\d+)p$", s.label))]
+    assert ("kingmaker-7p", 7, 7) in counted
+    assert [c for c in counted if c[1] != c[2]] == []
+
+
 @pytest.mark.parametrize("sample", SAMPLES, ids=ids)
 def test_plain_ascii_when_the_terminal_is_not_utf8(sample):
     page = sheets.render_text(sample.sheet, unicode=False)
