@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
@@ -150,6 +151,26 @@ def test_every_sheet_lists_each_correction_with_its_event_change_author_and_reas
     assert (third["kind"], third["old"], third["new"]) == ("delete", "note Dan joins late", None)
     assert first["at"].startswith("20")  # ISO 8601, as `history --corrections --json`
     assert json.loads(cli("history", "--corrections", "--json").out)[0]["new"] == first["new"]
+
+
+ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)?")
+
+
+def test_every_json_writes_a_time_in_one_iso_8601_form(ke_game):
+    """The sheet's JSON wrote a correction's time `2026-11-27T20:01:02`, `history
+    --corrections --json` and `history --json` with a space: every JSON output writes ISO 8601
+    (a `T`), the same time alike, as the log records it."""
+    cli = ke_game
+    assert cli("play", "draw Pig Army 3").status == 0
+    assert cli("play", "place Stag").status == 0
+    assert cli("correct", "2", "place", "Boar", "--why", "misread", "--by", "Cat").status == 0
+    (in_sheet,) = json.loads(cli("scoresheet", "-f", "json").out)["corrections"]
+    (in_trail,) = json.loads(cli("history", "--corrections", "--json").out)
+    events = json.loads(cli("history", "--json").out)
+    times = [in_sheet["at"], in_trail["at"], *(e["at"] for e in events)]
+    assert all(ISO_TIME.fullmatch(t) for t in times), times
+    assert in_sheet["at"] == in_trail["at"]
+    assert dt.datetime.fromisoformat(events[0]["at"]) <= dt.datetime.fromisoformat(in_sheet["at"])
 
 
 def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):
