@@ -76,6 +76,20 @@ def ljust(text: str, width: int) -> str:
     return text + " " * (width - cells(text))
 
 
+def clip(text: str, width: int) -> str:
+    """`text` cut to at most `width` terminal columns, an ellipsis for what is left off (a wide
+    character is never halved)."""
+    if cells(text) <= width:
+        return text
+    kept, used = [], 1  # the ellipsis takes one column
+    for char in text:
+        used += cells(char)
+        if used > width:
+            break
+        kept.append(char)
+    return "".join(kept) + "\u2026"
+
+
 def rows(text: str, columns: int) -> int:
     """The screen rows `text` fills on a terminal `columns` wide that wraps long lines."""
     lines = text.split("\n")

@@ -368,6 +368,40 @@ def test_the_compact_board_tells_long_names_alike_in_their_first_letters_apart(
     assert cut_alike == [], f"{gid}: names cut alike:\n{board}"
 
 
+# Names of seven Chinese characters: fourteen columns each, alike in none of their first four.
+WIDE_NAMES = ("张伟伟伟伟伟伟", "王小明明明明明", "李娜娜娜娜娜娜", "赵云云云云云云")
+
+
+@pytest.mark.parametrize("gid, seed, count, game, state",
+                         [s for s in midgame_states(names=WIDE_NAMES) if s[0] == "kings-ear"],
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
+def test_the_kings_ear_board_fits_80_columns_whatever_the_names_width(gid, seed, count, game,
+                                                                       state):
+    """A name of five or more wide characters pushed the King's Ear board past 80 columns: it
+    is cut by the columns it takes, with an ellipsis, never a wide character halved."""
+    board = game.compact(game.view(state))
+    lines = board.split("\n")[:5]  # the header and the Houses (who acts is folded apart)
+    assert max(screen.cells(line) for line in lines) <= screen.BOARD_COLUMNS, board
+    assert re.search("^Horse [^ -~]{4}\u2026  ", board, re.M), board  # 4 characters of 7
+
+
+def test_screen_clip_cuts_by_columns_with_an_ellipsis():
+    assert screen.clip("Ann", 9) == "Ann" and screen.clip("\u5f20" * 4, 8) == "\u5f20" * 4
+    assert screen.clip("\u5f20" * 5, 9) == "\u5f20" * 4 + "\u2026"
+    assert screen.clip("\u5f20" * 5, 8) == "\u5f20" * 3 + "\u2026"  # 7 columns: none halved
+    assert screen.clip("Alexandrina", 5) == "Alex\u2026"
+
+
+def test_the_kings_ear_board_of_wide_names_at_an_80_column_terminal(tmp_path):
+    log = midgame_log(tmp_path, "kings-ear", seed=1, point=0.75, names=WIDE_NAMES)
+    output = run_in_pty([PYTHON, "-m", "referee", "--no-pager", "--log", str(log), "status"],
+                        tmp_path, enters=0)
+    lines = output.strip("\r\n").split("\r\n")
+    board = lines[[line.startswith("House ") for line in lines].index(True):]
+    assert max(screen.cells(line) for line in board) <= screen.BOARD_COLUMNS, output
+    assert board[-2].startswith("Pile: ") and "\u2026" in board[1], output
+
+
 def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_path, cli):
     log = midgame_log(tmp_path, "king-of-the-valley")
     plain = cli("--log", str(log), "status")

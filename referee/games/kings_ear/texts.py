@@ -64,10 +64,15 @@ def compact(state: State) -> str:
     a column per profession with its net and its cards; the pile, the card waiting, who acts."""
     width = 16
     owners = dict(zip(state.names, short_names(state.names, 7)))
-    heads = {house: f"{state.houses[house]} {owners.get(state.owner(house) or '', '-')}"
-             for house in row_order(state)}
     from referee import screen  # by columns: a name in Chinese takes two a letter
 
+    # The House and its owner, then a space, within what 80 columns leave beside the professions
+    # (the last one's cells take `width - 1` at most): a name of wide characters is cut by the
+    # columns it takes, with an ellipsis.
+    room = screen.BOARD_COLUMNS - 3 * width - (width - 1) - 1
+    heads = {house: f"{state.houses[house]} " + screen.clip(
+        owners.get(state.owner(house) or "", "-"), room - len(state.houses[house]) - 1)
+        for house in row_order(state)}
     lead = max(14, *(screen.cells(head) + 1 for head in heads.values()))
     lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
     for house in row_order(state):
