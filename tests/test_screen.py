@@ -402,6 +402,30 @@ def test_the_kings_ear_board_of_wide_names_at_an_80_column_terminal(tmp_path):
     assert board[-2].startswith("Pile: ") and "\u2026" in board[1], output
 
 
+def test_plain_correct_folds_what_it_says_at_a_narrow_terminal_and_not_in_a_pipe(tmp_path):
+    """`referee correct` printed its lines (the Scores line too) whole at any terminal width,
+    where a move's echo is folded at words: at a terminal they are folded the same way; piped,
+    each is one line."""
+    from referee import log as logfile
+    from referee.evolve import evolve
+    from tests.conftest import GOLDEN
+
+    played = logfile.read(GOLDEN / "kings-ear" / "three-player-win.toml")
+    first40 = logfile.dumps(evolve(played, entries=played.entries[:40]))
+    path = tmp_path / "game.toml"
+    argv = [PYTHON, "-m", "referee", "--log", str(path), "correct", "17", "place", "Pig",
+            "--also", "40 trade Pig give HF1 take ST1", "--why", "x", "--by", "Dan"]
+    path.write_text(first40, encoding="utf-8")
+    output = run_in_pty(argv, tmp_path, enters=0, env={"COLUMNS": "24"})
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in output.strip("\r\n").split("\r\n")]
+    assert lines[lines.index("Scores (Best net): Cat 6") + 1] == "    -> 4.", output
+    assert "Corrected event 17: now" in lines and max(map(screen.cells, lines)) <= 24, output
+    path.write_text(first40, encoding="utf-8")
+    piped = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": SRC, "COLUMNS": "24"})
+    assert "Scores (Best net): Cat 6 -> 4." in piped.stdout.splitlines(), piped.stdout
+
+
 def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_path, cli):
     log = midgame_log(tmp_path, "king-of-the-valley")
     plain = cli("--log", str(log), "status")
