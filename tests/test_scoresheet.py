@@ -173,6 +173,37 @@ def test_every_json_writes_a_time_in_one_iso_8601_form(ke_game):
     assert dt.datetime.fromisoformat(events[0]["at"]) <= dt.datetime.fromisoformat(in_sheet["at"])
 
 
+def test_a_sheet_replays_the_log_once_for_all_its_corrections(cli, monkeypatch):
+    """The sheet says what each correction was and became, in notation as of the history it was
+    made on: it replayed the log from the start for each correction (a 40-event game with five
+    corrections: 34 + 24 + 14 + 4 + 4 = 80 events); the states before the event a correction
+    changed stay, so it now replays each event once (and again only after a correction)."""
+    from referee import log as logfile
+    from referee import replay, session
+    from referee.evolve import evolve
+    from tests.conftest import GOLDEN
+
+    played = logfile.read(GOLDEN / "kings-ear" / "three-player-win.toml")
+    path = cli.path / "game.toml"
+    path.write_text(logfile.dumps(evolve(played, entries=played.entries[:40])), encoding="utf-8")
+    for seq in (35, 25, 15, 5):
+        assert cli("correct", str(seq), "--insert", f"note checked {seq}", "--why", "late",
+                   "--by", "Dan").status == 0
+    assert cli("correct", "5", "--delete", "--why", "twice", "--by", "Ann").status == 0
+    table = session.load(path)
+    replayed = []
+    apply = replay.apply_event
+    monkeypatch.setattr(replay, "apply_event", lambda *a, **k: replayed.append(1) or apply(*a,
+                                                                                          **k))
+    sheet = table.score()
+    assert [(fix.kind, fix.seq, fix.new) for fix in sheet.corrections] == [
+        ("insert", 35, "note checked 35"), ("insert", 25, "note checked 25"),
+        ("insert", 15, "note checked 15"), ("insert", 5, "note checked 5"),
+        ("delete", 5, None)]
+    assert sheet.corrections[-1].old == "note checked 5"
+    assert len(replayed) <= len(table.log.entries), len(replayed)
+
+
 def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):
     assert ke_game("play", "draw Pig Army 3").status == 0
     assert "Corrected" not in ke_game("scoresheet").out
