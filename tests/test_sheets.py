@@ -225,6 +225,9 @@ def test_a_story_that_fits_page_1_stays_in_its_place_and_a_long_one_starts_a_pag
     assert stories_apart(longer)  # the same game with six times the story: a page of its own
     assert '<section class="story">\n<h2>What happened</h2>' in sheets.render_html(longer)
     assert not stories_apart(evolve(long, sections=()))  # no story: nothing to move
+    odd = (scoresheet.Section("No columns", (), ()), scoresheet.Section("Short", ("A", "B"),
+                                                                       (("1",),), own_page=True))
+    assert fit.page_mm(evolve(short, sections=odd)) < fit.page_mm(short)  # estimated all the same
 
 
 @pytest.mark.parametrize("sample", [s for s in SAMPLES if s.label.startswith("dwarf-king")

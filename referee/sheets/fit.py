@@ -97,11 +97,13 @@ def _section_mm(section: Section) -> float:
     """A section's table in 8 pt type: each row as tall as its cell of most lines, in columns
     as wide as the browser's automatic layout makes them."""
     columns, body = section_table(section)
-    rows = [[c.header for c in columns], *body]
+    count = len(columns)
+    rows = [[c.header for c in columns], *([*row, *[""] * count][:count] for row in body)]
     widths = _column_widths(rows)
     height = 0.0
     for row in rows:
-        most = max(lines(cell, width - PADDING_MM, 8) for cell, width in zip(row, widths))
+        most = max((lines(cell, width - PADDING_MM, 8) for cell, width in zip(row, widths)),
+                   default=1)
         height += most * line_mm(8, 1.2) + 1.05
     return height + 2
 
