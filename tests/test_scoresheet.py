@@ -204,6 +204,34 @@ def test_a_sheet_replays_the_log_once_for_all_its_corrections(cli, monkeypatch):
     assert len(replayed) <= len(table.log.entries), len(replayed)
 
 
+def test_each_correction_is_read_against_the_history_it_was_made_on(cli, monkeypatch):
+    """The one replay keeps the states along the history: a correction that moves the later
+    events (an insert here) must drop the states kept after it, or a later correction between
+    the two is read against a state of the history as it was before (here: one event too
+    many)."""
+    from referee import corrections, replay, session
+    from referee import log as logfile
+    from referee.evolve import evolve
+    from tests.conftest import GOLDEN
+
+    played = logfile.read(GOLDEN / "kings-ear" / "three-player-win.toml")
+    path = cli.path / "game.toml"
+    path.write_text(logfile.dumps(evolve(played, entries=played.entries[:40])), encoding="utf-8")
+    made_on = []  # (seq, the history just before the correction)
+    for seq in (35, 5, 20):
+        made_on.append((seq, logfile.read(path).entries))
+        assert cli("correct", str(seq), "--insert", f"note checked {seq}", "--why", "late",
+                   "--by", "Dan").status == 0
+    table = session.load(path)
+    read_on = []
+    text = corrections._text
+    monkeypatch.setattr(corrections, "_text",
+                        lambda table, state, event: read_on.append(state) or text(table, state,
+                                                                                  event))
+    corrections.trail(table)
+    assert read_on == [replay.final(table.setup, history[:seq - 1]) for seq, history in made_on]
+
+
 def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):
     assert ke_game("play", "draw Pig Army 3").status == 0
     assert "Corrected" not in ke_game("scoresheet").out
