@@ -385,6 +385,26 @@ def test_the_kings_ear_board_fits_80_columns_whatever_the_names_width(gid, seed,
     assert re.search("^Horse [^ -~]{4}\u2026  ", board, re.M), board  # 4 characters of 7
 
 
+def test_the_kings_ear_board_fits_80_columns_with_houses_named_in_wide_characters():
+    """R-1 lets a table name its Houses as on its shields, in Chinese too: the owner's room
+    beside a House is what the House's columns leave, not its characters (two columns each)."""
+    from referee import simulate
+    from referee.engine import Player, apply_event, load_game
+
+    game = load_game("kings-ear")
+    options = {"houses": ["\u5f20\u5bb6", "\u738b\u5bb6", "\u674e\u5bb6", "\u8d75\u5bb6"]}
+    players = game.seat_players([Player(n) for n in WIDE_NAMES], game.check_options(options))
+    widest = 0
+    for seed in range(3):
+        played = simulate.play_out(game, seed, players, options)
+        state = played.setup.state
+        for event in played.events:
+            state = apply_event(game, state, event, played.setup.players)
+            lines = game.compact(game.view(state)).split("\n")[:5]  # the header, the Houses
+            widest = max(widest, *map(screen.cells, lines))
+    assert widest <= screen.BOARD_COLUMNS
+
+
 def test_screen_clip_cuts_by_columns_with_an_ellipsis():
     assert screen.clip("Ann", 9) == "Ann" and screen.clip("\u5f20" * 4, 8) == "\u5f20" * 4
     assert screen.clip("\u5f20" * 5, 9) == "\u5f20" * 4 + "\u2026"

@@ -68,11 +68,11 @@ def compact(state: State) -> str:
 
     # The House and its owner, then a space, within what 80 columns leave beside the professions
     # (the last one's cells take `width - 1` at most): a name of wide characters is cut by the
-    # columns it takes, with an ellipsis.
+    # columns it takes, with an ellipsis; so is a House named in them (R-1), by its columns too.
     room = screen.BOARD_COLUMNS - 3 * width - (width - 1) - 1
-    heads = {house: f"{state.houses[house]} " + screen.clip(
-        owners.get(state.owner(house) or "", "-"), room - len(state.houses[house]) - 1)
-        for house in row_order(state)}
+    heads = {house: screen.clip(f"{label} " + screen.clip(
+        owners.get(state.owner(house) or "", "-"), room - screen.cells(label) - 1), room)
+        for house, label in ((house, state.houses[house]) for house in row_order(state))}
     lead = max(14, *(screen.cells(head) + 1 for head in heads.values()))
     lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
     for house in row_order(state):
@@ -86,7 +86,7 @@ def compact(state: State) -> str:
         for row in range(max(map(len, columns))):
             cells = [col[row] if row < len(col) else "" for col in columns]
             lines.append(((head if row == 0 else " " * lead)
-                          + "".join(cell.ljust(width) for cell in cells)).rstrip())
+                          + "".join(screen.ljust(cell, width) for cell in cells)).rstrip())
     waiting = f"; drawn, waiting: {card_name(state, state.pending)}" \
         if state.pending is not None else ""
     lines.append(f"Pile: {state.pile_size} card(s){waiting}   (* = locked)")
@@ -95,10 +95,13 @@ def compact(state: State) -> str:
 
 
 def _cell_rows(words: list[str], width: int) -> list[str]:
-    """Words packed into rows at most `width` wide (a table cell that grows downwards)."""
+    """Words packed into rows at most `width` columns wide (a table cell that grows downwards;
+    a card of a House named in Chinese takes two columns for its first letter)."""
+    from referee import screen
+
     rows = [words[0]]
     for word in words[1:]:
-        if len(rows[-1]) + 1 + len(word) <= width:
+        if screen.cells(rows[-1]) + 1 + screen.cells(word) <= width:
             rows[-1] += " " + word
         else:
             rows.append("    " + word)
