@@ -405,6 +405,36 @@ def test_the_kings_ear_board_fits_80_columns_with_houses_named_in_wide_character
     assert widest <= screen.BOARD_COLUMNS
 
 
+@pytest.mark.parametrize("names", [
+    ("Alexandrina Louisa", "Alexandrina Lopez", "Alexandrina Lamb", "Ben"),
+    ("\u6b27\u9633\u660e\u660e\u660e\u660e\u660e", "\u6b27\u9633\u660e\u660e\u660e\u534e\u534e",
+     "\u674e\u5a1c\u5a1c\u5a1c\u5a1c\u5a1c\u5a1c", "Ben")])
+def test_the_kings_ear_board_cuts_no_owner_to_what_another_name_reads_as(names):
+    """Cut to the columns a House leaves, names alike in their first ten letters (or four
+    Chinese characters) all read `Alexandri\u2026`: a name cut alike another keeps its end, so
+    that each House's owner is told by the board alone."""
+    (state, game) = next((state, game) for gid, _, _, game, state in
+                         midgame_states(range(1), names=names) if gid == "kings-ear")
+    board = game.compact(game.view(state))
+    rows = board.split("\n")[1:5]
+    assert max(map(screen.cells, rows)) <= screen.BOARD_COLUMNS, board
+    for row in rows:
+        shown = row.split(" ", 1)[1].split("  ")[0].strip()
+        start, _, end = shown.partition("\u2026")
+        readers = [n for n in names if n.startswith(start) and n.endswith(end)]
+        assert len(readers) == 1, f"{shown!r} reads as {readers}:\n{board}"
+
+
+def test_screen_clip_apart_keeps_the_end_that_tells_a_name_apart():
+    others = ("Alexandrina Louisa", "Alexandrina Lopez", "Ben")
+    assert screen.clip_apart("Ben", 5, others) == "Ben"
+    assert screen.clip_apart("Alexandrina Louisa", 10, ("Alexandrina Louisa", "Ben")) == \
+        "Alexandri\u2026"  # nobody else reads the same: cut as `clip` cuts
+    assert screen.clip_apart("Alexandrina Louisa", 10, others) == "Alexandr\u2026a"
+    assert screen.clip_apart("Alexandrina Lopez", 10, others) == "Alexandr\u2026z"
+    assert screen.clip_apart("Ann Ann", 3, ("Ann Ann", "Ann Ann Ann")) == "An\u2026"  # no end will
+
+
 def test_screen_clip_cuts_by_columns_with_an_ellipsis():
     assert screen.clip("Ann", 9) == "Ann" and screen.clip("\u5f20" * 4, 8) == "\u5f20" * 4
     assert screen.clip("\u5f20" * 5, 9) == "\u5f20" * 4 + "\u2026"

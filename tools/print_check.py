@@ -7,9 +7,9 @@ Each sheet is printed to PDF by Debian's `chromium` on A4 and on Letter with the
 print settings (headers and footers on, as a user's Ctrl+P has them); the check fails when the
 scoresheet takes more than one page (a story, Kingmaker's "What happened", is printed in its
 place when the page estimates that the sheet fits one page with it: then the whole sheet must
-take one page; else the sheet without it must, and the story start page 2), when the browser printed a header or footer of
-its own (its date, the file:// address or a page number: read back with `pdftotext`), or when
-anything is wider than the printable area (a table, a name, a chart's end label). Each line
+take one page; else the sheet without it must, and the story start page 2), when the browser
+printed a header or footer of its own (its date, the file:// address or a page number: read
+back with `pdftotext`), or when anything is wider than the printable area (a table, a name, a chart's end label). Each line
 reports the whole sheet's pages. `--png` also keeps the first page of each PDF as a picture
 (needs `pdftoppm`, from poppler-utils), to look at.
 

@@ -15,7 +15,7 @@ from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rules import Family, card_of, to_act
 from referee.games.kings_ear.scoring import outcome, row_order
 from referee.games.kings_ear.state import State, locked
-from referee.textsafe import short_names
+from referee.textsafe import clean_line, short_names
 
 
 def describe(before: State, event: Event, text: str, after: State) -> list[str]:
@@ -69,10 +69,18 @@ def compact(state: State) -> str:
     # The House and its owner, then a space, within what 80 columns leave beside the professions
     # (the last one's cells take `width - 1` at most): a name of wide characters is cut by the
     # columns it takes, with an ellipsis; so is a House named in them, by its columns too.
+    # A name cut alike another's in what it shows keeps its end instead ("Alexandr\u2026a").
     room = screen.BOARD_COLUMNS - 3 * width - (width - 1) - 1
-    heads = {house: screen.clip(f"{label} " + screen.clip(
-        owners.get(state.owner(house) or "", "-"), room - screen.cells(label) - 1), room)
-        for house, label in ((house, state.houses[house]) for house in row_order(state))}
+    names = [clean_line(name) for name in state.names]
+
+    def owner(house: int, cols: int) -> str:
+        short = owners.get(state.owner(house) or "", "-")
+        if screen.cells(short) <= cols:
+            return short
+        return screen.clip_apart(clean_line(state.owner(house) or ""), cols, names)
+
+    heads = {house: screen.clip(f"{label} " + owner(house, room - screen.cells(label) - 1), room)
+             for house, label in ((house, state.houses[house]) for house in row_order(state))}
     lead = max(14, *(screen.cells(head) + 1 for head in heads.values()))
     lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
     for house in row_order(state):
