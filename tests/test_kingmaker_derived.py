@@ -10,6 +10,7 @@ import copy
 from referee.engine import apply_event, load_game
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
+from referee.games.kingmaker.events.deal import dealt_cards, still_dealt
 from referee.games.kingmaker.rules.heirs import _guards
 from referee.games.kingmaker.rules.strengths import _strength, _strengths
 from referee.games.kingmaker.state import State, holdings, moved_cards, placed, placed_afresh
@@ -133,7 +134,6 @@ def test_cards_moved_are_sorted_out_as_a_fresh_pass_would():
     agrees(moved(one, dict.fromkeys(deck[4:14], "discard")))
 
 
-
 def test_strengths_brought_up_to_date_follow_royal_guards():
     """`_strengths` from the last state's works out again only the nobles a change touches,
     a noble who gained or lost a Royal Guard (R-44) among them: asked at every event of a game
@@ -172,3 +172,19 @@ def test_strengths_brought_up_to_date_follow_a_ship_that_sails():
                 changed += _strength(sailed, noble) != kept
     assert changed  # some port changed a strength: the test can tell
 
+
+def test_the_cards_still_dealt_are_told_without_sorting_out_where_every_card_lies():
+    """An assign asks whether its player has dealt cards left to lay out (`still_dealt`, from
+    `cards` alone): at every state of the deal and the layout, what `dealt_cards` says."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    told = []
+    for event in playout.events:
+        state = apply_event(game, state, event, playout.players)
+        for player in state.names:
+            told.append(still_dealt(state, player))
+            assert told[-1] == bool(dealt_cards(state, player)), (event, player)
+        if state.in_play:
+            break
+    assert True in told and False in told and state.in_play
