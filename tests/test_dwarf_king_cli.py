@@ -441,12 +441,9 @@ def test_on_a_terminal_with_no_keyboard_the_cards_taken_are_shown_nowhere(tmp_pa
     controlling terminal: `printf ... | setsid referee table`): no hand-over can be held, so the
     Flag Bearer's board is shown nowhere, in a table session as in play (the session printed
     it plainly on the shared screen, the 2 cards taken in it); `status --for NAME` shows it."""
-    import os
-    import select
-    import subprocess
-
     from tests.test_hidden_information import word
-    from tests.test_table_terminal import TIMEOUT, environment
+    from tests.test_screen import run_in_pty
+    from tests.test_table_terminal import environment
 
     referee, holder, target = swap_due(tmp_path)
     log = tmp_path / "game.toml"
@@ -454,26 +451,9 @@ def test_on_a_terminal_with_no_keyboard_the_cards_taken_are_shown_nowhere(tmp_pa
     heard = []
     for args, typed in ((["table"], f"swap {target}\nquit\n"), (["play", "swap", target], "")):
         log.write_bytes(before)
-        master, slave = os.openpty()
-        child = subprocess.Popen(referee + args, stdin=subprocess.PIPE, stdout=slave,
-                                 stderr=slave, cwd=tmp_path, env=environment(tmp_path),
-                                 start_new_session=True)  # no controlling terminal
-        os.close(slave)
-        assert child.stdin is not None
-        child.stdin.write(typed.encode())
-        child.stdin.close()
-        seen = b""
-        while select.select([master], [], [], TIMEOUT)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            seen += chunk
-        os.close(master)
-        assert child.wait(timeout=TIMEOUT) == 0
-        heard.append(seen.decode("utf-8", "replace"))
+        heard.append(run_in_pty(referee + args, tmp_path, enters=0, env=environment(tmp_path),
+                                piped=typed))
+        assert session.load(log).state.deal.taken, heard  # the swap was recorded
     taken = session.load(log).state.deal.taken
     assert all("gives 2 cards back" in said for said in heard), heard
     assert len(taken) == 2 and not any(word(card).search(said) for card in taken
