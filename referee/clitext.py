@@ -198,10 +198,11 @@ def own_move_due(played: Any) -> str | None:
 
 
 def own_view(table: Any, player: str) -> str:
-    """The board as `player` sees it, as `status --for` shows it on a terminal."""
+    """The board as `player` sees it, as `status --for` shows it on a terminal, its head
+    folded too (a wide name would run it past the last column)."""
     head = (f"{table.game.title} - {len(table.log.entries)} event(s) - as {clean_line(player)} "
             "sees it")
-    return f"{head}\n{folded(clean(table.compact_board(player)), terminal()[0])}"
+    return folded(f"{head}\n{clean(table.compact_board(player))}", terminal()[0])
 
 
 def print_notices(notices: "tuple[Notice, ...]") -> None:

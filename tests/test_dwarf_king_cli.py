@@ -458,3 +458,31 @@ def test_on_a_terminal_with_no_keyboard_the_cards_taken_are_shown_nowhere(tmp_pa
     assert all("gives 2 cards back" in said for said in heard), heard
     assert len(taken) == 2 and not any(word(card).search(said) for card in taken
                                        for said in heard), heard
+
+
+def test_the_hand_over_of_the_cards_taken_fits_80_columns_with_a_wide_name(tmp_path):
+    """The Flag Bearer named in 20 wide characters (40 columns): every line of his hand-over
+    screen fits the 80-column terminal (its head ran on past the last column)."""
+    import re
+    import subprocess
+    import sys
+
+    from referee.screen import WIPE, cells
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_screen import run_in_pty
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    wide = "山田太郎" * 5  # the Flag Bearer's seat in this seed's first hand
+    referee = [sys.executable, "-m", "referee", "--log", str(tmp_path / "game.toml")]
+    for args in (["new", "dwarf-king", "-p", "Ann", "-p", wide, "-p", "Cat", "--seed",
+                  str(SEED_WITH_GOBLIN_SWAP)], ["play", "special"], ["play", "quest", "a"]):
+        assert subprocess.run(referee + args, env=environment(tmp_path), capture_output=True,
+                              timeout=TIMEOUT).returncode == 0
+    assert session.load(tmp_path / "game.toml").turn.players == (wide,)
+    output = run_in_pty(referee + ["play", "swap", "Ann"], tmp_path, enters=2,
+                        env=environment(tmp_path))
+    shown = output[output.index(f"{wide} only"):output.index("Press Enter when done")]
+    assert "Taken from Ann" in shown and f"{wide} sees" in shown
+    lines = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", shown).replace("\r", "").split("\n")[1:]
+    assert all(cells(line) <= 80 for line in lines), [l for l in lines if cells(l) > 80]
+    assert WIPE in output[output.index("Press Enter when done"):]
