@@ -155,10 +155,11 @@ def turn_json(table: Any) -> dict[str, Any]:
             "table": turn.table}
 
 
-def show_played(played: Any, secret: Any) -> None:
+def show_played(played: Any, secret: Any, own: Any = None) -> None:
     """What a move changed and the notices it brought; a secret it drew or sealed goes first,
     once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
-    lines are printed."""
+    lines are printed. So does, to `own(player, text)`, the board as the move's player sees it
+    when their next move is private (`own_move_due`)."""
     typed = played.typed  # shown back on the hand-over screen (a typo is seen before the end)
     if typed:
         from referee.screen import is_terminal
@@ -174,9 +175,34 @@ def show_played(played: Any, secret: Any) -> None:
           "end, and is shown only now)"] if played.receipt else [])
     if said:
         secret("\n".join(said))
+    player = own_move_due(played) if own is not None else None
+    if player is not None:
+        own(player, own_view(played.after, player))
     for line in played.lines:
         out_folded(clean(line))
     print_notices(played.notices)
+
+
+def own_move_due(played: Any) -> str | None:
+    """The player who just moved, when their next move is theirs alone to choose from what only
+    they have seen (a private move: the Flag Bearer's `give`, once the tool took 2 cards for
+    his eyes): they read their own board at once, rather than when they think of `status
+    --for`; None otherwise."""
+    after, player = played.after, played.event.by
+    if player is None or after.finished or after.turn.table or after.turn.players != (player,):
+        return None
+    phase = after.phase
+    due = any(etype.private_text and etype.phases is not None and phase in etype.phases
+              for etype in after.game.events)
+    return str(player) if due else None
+
+
+def own_view(table: Any, player: str) -> str:
+    """The board as `player` sees it, as `status --for` shows it on a terminal, its head
+    folded too (a wide name would run it past the last column)."""
+    head = (f"{table.game.title} - {len(table.log.entries)} event(s) - as {clean_line(player)} "
+            "sees it")
+    return folded(f"{head}\n{clean(table.compact_board(player))}", terminal()[0])
 
 
 def print_notices(notices: "tuple[Notice, ...]") -> None:

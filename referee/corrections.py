@@ -322,9 +322,9 @@ def _refuse_reveals(table: session.Table, fixes: list[Fix], why: str, by: str) -
         if one.kind == "insert":
             continue
         entry = table.log.entries[one.seq - 1]
-        if table.game.events[entry.event.type].reveals(entry.event):
-            raise NeedsForce(f"event {one.seq} ({entry.event.type}) revealed hidden information "
-                             "that everyone has now seen; "
+        etype = table.game.events[entry.event.type]
+        if etype.reveals(entry.event):
+            raise NeedsForce(f"event {one.seq} ({entry.event.type}) {etype.shown(entry.event)}; "
                              f"`{clean_line(command(fixes, why, by))} --force` corrects it "
                              "anyway", code="correct-reveal")
 

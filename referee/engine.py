@@ -239,6 +239,11 @@ class EventType(Generic[S]):
         unseen (Kingmaker's `draw hidden`) says so per event."""
         return self.reveal
 
+    def shown(self, event: Event) -> str:
+        """What this recorded event showed, and to whom, as `undo` and `correct` say it when
+        they ask for --force (only where `reveals` says it showed something)."""
+        return "revealed hidden information that everyone has now seen"
+
     @property
     def words(self) -> tuple[str, ...]:
         return (self.name,) if self.verbs is None else self.verbs

@@ -24,12 +24,13 @@ from referee.clitext import (
     err,
     err_folded,
     next_json,
+    not_shown,
     print_next,
     secret_lost,
     show_played,
 )
 from referee.errors import EXIT_OK, Leave
-from referee.textsafe import json_text
+from referee.textsafe import clean_line, json_text
 
 DEFAULT_LOG = "game.toml"
 LOG_VARIABLE = "REFEREE_LOG"  # the log when no --log is given (referee.cli's --log reads it)
@@ -102,8 +103,12 @@ def play_move(request: PlainPlay) -> None:
         else:
             echo(document)
         return
-    show_played(played, lambda said: _hand_over_secret(played, said))
+    cancelled: list[str] = []  # a hand-over of the mover's board cancelled: 130 at the end
+    show_played(played, lambda said: _hand_over_secret(played, said),
+                lambda player, view: cancelled.extend(_hand_over_view(player, view)))
     print_next(played.after)
+    if cancelled:  # the move stands and its lines are out; `status --for` shows the board
+        raise Leave(130)
 
 
 def _secret() -> str:
@@ -138,6 +143,28 @@ def _hand_over_secret(played: Any, said: str, as_json: bool = False) -> None:
     except screen.NotShown as cancelled:  # the move is written: its secret must not vanish unsaid
         err_folded("referee: " + secret_lost(played, cancelled.key, "`referee undo`"))
         raise Leave(130) from None
+
+
+def _hand_over_view(player: str, view: str) -> list[str]:
+    """The board as the move's player sees it, before a move of theirs alone (the Flag
+    Bearer's `give`: the 2 cards the tool took are in it): behind the hand-over screen on
+    whichever of standard output and standard error is a terminal, else nowhere (piped, the
+    move's own line says that `status --for NAME` shows it). Cancelled, the move stands, the
+    same command shows it, and the key pressed is returned (the command ends with 130, as a
+    cancelled hand-over does: `man referee`)."""
+    from referee import screen
+
+    shown_on = next((s for s in (sys.stdout, sys.stderr) if screen.is_terminal(s)), None)
+    if shown_on is None:
+        return []
+    sys.stdout.flush()
+    try:
+        screen.handover(player, view, lambda text: None, stdout=shown_on)
+    except screen.NotShown as cancelled:
+        err_folded(f"referee: {not_shown(player, cancelled.key)}; `referee status --for "
+                   f"{clean_line(player)}` shows it")
+        return [cancelled.key]
+    return []
 
 
 def main(args: list[str], request: PlainPlay) -> None:

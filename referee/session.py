@@ -726,10 +726,10 @@ def undo(path: Path, force: bool = False, known: Known | None = None) -> Undone:
         setup = replay.from_log(new_log)
         state = replay.final(setup, new_log.entries, new_log.source, checked=True)
         text = setup.game.table_text(state, last.event)
-        if setup.game.events[last.event.type].reveals(last.event) and not force:
-            raise NeedsForce(f"event {last.seq} ({text}) revealed hidden information that "
-                             "everyone has now seen; use `referee undo --force` to retract it "
-                             "anyway", code="undo-reveal")
+        etype = setup.game.events[last.event.type]
+        if etype.reveals(last.event) and not force:
+            raise NeedsForce(f"event {last.seq} ({text}) {etype.shown(last.event)}; use "
+                             "`referee undo --force` to retract it anyway", code="undo-reveal")
         written = logfile.dumps(new_log)
         logfile.write_atomic(path, written)
         return Undone(last, text, Table(logfile.located(new_log, written), setup, state),

@@ -64,9 +64,10 @@ class Console(Protocol):
     def read_secret(self) -> str:
         """A secret typed unseen (a sealed move's letters), never kept or shown."""
 
-    def show_secret(self, player: str, text: str) -> None:
+    def show_secret(self, player: str, text: str, nowhere_else: bool = False) -> None:
         """Show `text` to `player` alone (a hand-over screen), then wipe it; screen.NotShown
-        when the hand-over was cancelled before it was shown."""
+        when the hand-over was cancelled before it was shown. Where no hand-over can be held
+        it is printed plainly, or, `nowhere_else`, not at all (another command shows it)."""
 
 
 @value
@@ -206,7 +207,16 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
         except screen.NotShown as cancelled:  # the move is in the log: say what became of it
             console.say(_sentence(clitext.secret_lost(played, cancelled.key, "`undo`")))
 
-    clitext.show_played(played, hand_over)
+    def own_view(whose: str, view: str) -> None:
+        if not screen.is_terminal(sys.stdout):  # piped: `status --for NAME` shows it, as said
+            return
+        try:
+            console.show_secret(whose, view, nowhere_else=True)
+        except screen.NotShown as cancelled:
+            console.say(_sentence(f"{clitext.not_shown(whose, cancelled.key)}; "
+                                  f"`status --for {clean_line(whose)}` shows it"))
+
+    clitext.show_played(played, hand_over, own_view)
     if played.after.finished:
         _next(console, played.after)
     return Outcome(played.known)

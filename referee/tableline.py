@@ -53,12 +53,13 @@ def _isatty(stream: Any) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
-def show_secret(console: Plain, player: str, text: str) -> None:
+def show_secret(console: Plain, player: str, text: str, nowhere_else: bool = False) -> None:
     """The shared hand-over screen (`referee.screen.handover`): the screen cleared, the player
-    named, the secret shown once they press Enter, then the screen and its scrollback wiped."""
+    named, the secret shown once they press Enter, then the screen and its scrollback wiped.
+    With no keyboard to read Enter from, printed plainly, or not at all if `nowhere_else`."""
     from referee import screen
 
-    screen.handover(player, text, console.say)
+    screen.handover(player, text, (lambda text: None) if nowhere_else else console.say)
 
 
 class Plain:
@@ -100,10 +101,10 @@ class Plain:
 
         return ask_secret()
 
-    def show_secret(self, player: str, text: str) -> None:
+    def show_secret(self, player: str, text: str, nowhere_else: bool = False) -> None:
         if self.handover:
-            show_secret(self, player, text)
-        else:
+            show_secret(self, player, text, nowhere_else)
+        elif not nowhere_else:
             self.say(text)
 
     def follow(self, known: session.Known) -> None:

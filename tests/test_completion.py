@@ -136,3 +136,32 @@ def test_the_typed_game_is_found_in_any_shell_s_words(monkeypatch):
     assert _typed_game() == "dwarf-king"
     monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "referee play draw")
     assert _typed_game() is None
+
+
+def test_the_flag_bearers_give_is_offered_when_due_and_never_a_card_after_it(complete):
+    """A --seed Dwarf King game after `swap Ann`: Tab offers `give` (it offered nothing) to the
+    Flag Bearer only, and no card after it, in the shell as at the table (a list on the shared
+    screen would show his hand, the 2 cards taken among them)."""
+    from referee import session
+    from referee import table as sessions
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    cli = complete.cli
+    cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+        str(SEED_WITH_GOBLIN_SWAP))
+    for move in (["special"], ["quest", "a"]):
+        assert cli("play", *move).status == 0
+    holder = session.load(cli.path / "game.toml").turn.players[0]
+    target = next(n for n in ("Ann", "Ben", "Cat") if n != holder)
+    other = next(n for n in ("Ann", "Ben", "Cat") if n not in (holder, target))
+    assert complete("referee play g") == []  # the swap comes first
+    assert cli("play", "swap", target).status == 0
+    assert complete("referee play ") == ["give"]
+    assert complete(f"referee play --as {holder} g") == ["give"]
+    assert complete(f"referee play --as {other} ") == []  # not his move
+    table = session.load(cli.path / "game.toml")
+    assert sessions.completions(table, "", "gi") == ["give"]
+    for before in ("give ", "give K3 ", f"--as {holder} give "):
+        assert complete(f"referee play {before}") == []
+        for start in ("", "K", "D", "G", "F"):
+            assert sessions.completions(table, before, start) == [], (before, start)

@@ -189,6 +189,27 @@ def test_a_refused_card_tells_the_table_nothing_of_a_dealt_hand(cli):
 
 
 
+def assert_taken_handed_over(transcript: str, holder: str, target: str, taken, columns: int):
+    """The 2 cards taken shown after the Flag Bearer is named and before the wipe (screen and
+    scrollback), then nowhere: neither printed after it nor left on the screen."""
+    import pyte
+
+    from referee.screen import WIPE
+    from tests.test_hidden_information import word
+
+    named = transcript.index(f"{holder} only")
+    shown = transcript.index(f"Taken from {target}: {' '.join(taken)} (yours alone to see)")
+    wiped = transcript.index(WIPE, shown)
+    assert transcript.index(WIPE) < named < shown < wiped
+    assert not any(word(card).search(transcript[:named]) for card in taken)
+    after = transcript[wiped:]
+    assert "gives 2 cards back" in after and not any(word(card).search(after) for card in taken)
+    screen = pyte.Screen(columns, 24)
+    pyte.Stream(screen).feed(transcript)
+    visible = "\n".join(screen.display)
+    assert "gives 2 cards back" in visible and not any(word(c).search(visible) for c in taken)
+
+
 def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_line(tmp_path,
                                                                                    capsys):
     """T1: in a table session the 2 cards taken are shown on the Flag Bearer's hand-over
@@ -241,12 +262,22 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     session.undo(path, force=True)
     child = start(tmp_path, path, columns=120)
     child.expect_exact(" > ")
+    # at a terminal, the 2 cards taken go to the Flag Bearer's hand-over screen at once
+    heard = child.logfile_read = io.StringIO()
     child.sendline(f"swap {target}")
+    child.expect_exact(f"{holder} only")
+    child.sendline("")
+    child.expect_exact("Press Enter when done: the screen is wiped.")
+    child.sendline("")
     child.expect_exact("gives 2 cards back")
     child.expect_exact(" > ")
+    child.logfile_read = None
     taken = session.load(path).state.deal.taken
+    assert_taken_handed_over(heard.getvalue(), holder, target, taken, 120)
     heard = child.logfile_read = io.StringIO()
-    child.sendline("give")  # the verb alone: the 2 cards are asked unseen
+    child.send("gi\t")  # Tab completes the give once it is due
+    child.expect_exact("give ")
+    child.sendline("")  # the verb alone: the 2 cards are asked unseen
     child.expect_exact("Secret (not shown): ")
     child.sendline(f"{taken[0]} {taken[1]}")
     child.expect_exact("face down")
@@ -260,3 +291,198 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     kept = history.read_text(encoding="utf-8")
     assert f"swap {target}" in kept and "quit" in kept
     assert "give" not in kept and taken[0] not in kept and taken[1] not in kept
+
+
+def swap_due(folder: Path) -> tuple[list[str], str, str]:
+    """A --seed game in `folder`/game.toml at the Flag Bearer's swap; the command line that
+    reads it, the Flag Bearer and the player he takes from."""
+    import subprocess
+    import sys
+
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    referee = [sys.executable, "-m", "referee", "--log", str(folder / "game.toml")]
+    for args in (["new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+                  str(SEED_WITH_GOBLIN_SWAP)], ["play", "special"], ["play", "quest", "a"]):
+        done = subprocess.run(referee + args, env=environment(folder), capture_output=True,
+                              text=True, timeout=TIMEOUT)
+        assert done.returncode == 0, done.stderr
+    table = session.load(folder / "game.toml")
+    holder = table.turn.players[0]
+    return referee, holder, next(n for n in table.state.names if n != holder)
+
+
+def test_play_swap_at_a_terminal_hands_the_cards_taken_to_the_flag_bearer_at_once(tmp_path):
+    """`play swap NAME` at a terminal: the 2 cards the tool took go to the Flag Bearer's
+    hand-over screen before the table's lines, wiped after; the table then reads that the give
+    is due."""
+    from tests.test_screen import run_in_pty
+    from tests.test_table_terminal import environment
+
+    referee, holder, target = swap_due(tmp_path)
+    output = run_in_pty(referee + ["play", "swap", target], tmp_path, enters=2,
+                        env=environment(tmp_path))
+    taken = session.load(tmp_path / "game.toml").state.deal.taken
+    assert len(taken) == 2
+    assert_taken_handed_over(output, holder, target, taken, 80)
+    assert f"Next: {holder} - hand 1: {holder} (Flag Bearer) gives 2 cards back" in \
+        " ".join(output.split())
+
+
+def test_play_swap_piped_or_as_json_shows_the_cards_taken_nowhere(tmp_path):
+    """Off a terminal (a script, `| cat`), `play swap NAME` (text, --json) and a table session
+    show no hand-over and print no card of the pair taken on either stream: `status --for NAME`
+    shows it."""
+    import subprocess
+
+    from tests.test_hidden_information import word
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    referee, holder, target = swap_due(tmp_path)
+    log = tmp_path / "game.toml"
+    before = log.read_bytes()
+    said = []
+    for extra in ([], ["--json"]):
+        log.write_bytes(before)
+        done = subprocess.run(referee + ["play", "swap", target, *extra], capture_output=True,
+                              text=True, env=environment(tmp_path), timeout=TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stderr
+        said += [done.stdout, done.stderr]
+    log.write_bytes(before)  # and a table session with its lines on a pipe
+    done = subprocess.run(referee + ["table"], input=f"swap {target}\nquit\n",
+                          capture_output=True, text=True, env=environment(tmp_path),
+                          timeout=TIMEOUT)
+    assert done.returncode == 0 and "gives 2 cards back" in done.stdout, done.stdout
+    said += [done.stdout, done.stderr]
+    taken = session.load(log).state.deal.taken
+    heard = "\n".join(said)
+    assert f"`referee status --for {holder}`" in said[0] and "only" not in heard
+    assert len(taken) == 2 and not any(word(card).search(heard) for card in taken), heard
+
+
+def test_undoing_a_give_or_a_seeded_swap_says_what_it_showed_and_to_whom(cli):
+    """A give shows the table nothing: its 2 cards go face down to the player they were taken
+    from, who has seen them, so taking it back still needs --force, in words that say so (they
+    said 'revealed hidden information that everyone has now seen'); so does the swap's (the
+    Flag Bearer to all, the 2 cards taken to him alone). Refused, the log is unchanged."""
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+
+    assert cli("new", "dwarf-king", "-p", "Ann", "-p", "Ben", "-p", "Cat", "--seed",
+               str(SEED_WITH_GOBLIN_SWAP)).status == 0
+    for move in (["special"], ["quest", "a"], ["swap", "Ann"]):
+        assert cli("play", *move).status == 0, move
+    taken = logfile.read(cli.path / "game.toml").entries[-1].event["taken"]
+    assert cli("play", "give", *taken).status == 0
+    log = cli.path / "game.toml"
+    before = log.read_bytes()
+    refused = cli("undo")
+    assert refused.status == 1 and log.read_bytes() == before
+    assert refused.err.strip() == (
+        "referee: event 4 (give 2 cards back) handed 2 cards face down to the player they were "
+        "taken from, who has seen them (the table has not); use `referee undo --force` to "
+        "retract it anyway")
+    corrected = cli("correct", "4", "give", "--why", "typo", "--by", "Ben")
+    assert corrected.status == 1 and log.read_bytes() == before
+    assert "(give) handed 2 cards face down to the player they were taken from" in corrected.err
+    assert cli("undo", "--force").status == 0
+    refused = cli("undo")
+    assert refused.status == 1 and refused.err.strip() == (
+        "referee: event 3 (swap Ann) showed the Flag Bearer to everyone and the 2 cards taken "
+        "to the Flag Bearer alone; use `referee undo --force` to retract it anyway")
+
+
+def test_a_cancelled_hand_over_of_the_cards_taken_shows_nothing_and_the_swap_stands(tmp_path):
+    """Ctrl-D (or Ctrl-C) instead of Enter at the Flag Bearer's hand-over, in play and in a
+    table session: no card is shown, the swap stays recorded (it was played first) and the
+    message says which command shows the cards; play prints the table's lines, then ends with
+    130 as a cancelled hand-over does (`man referee`, EXIT STATUS: it said 0)."""
+    import sys
+
+    import pexpect
+
+    from tests.test_hidden_information import word
+    from tests.test_table_terminal import TIMEOUT, environment, start
+
+    referee, holder, target = swap_due(tmp_path)
+    log = tmp_path / "game.toml"
+    before = log.read_bytes()
+    child = pexpect.spawn(sys.executable, referee[1:] + ["play", "swap", target],
+                          cwd=str(tmp_path), env=environment(tmp_path), encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(24, 80))
+    child.expect_exact(f"{holder} only")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    taken = session.load(log).state.deal.taken
+    said = " ".join(child.before.split())
+    assert child.exitstatus == 130 and len(taken) == 2
+    assert f"referee: hand-over cancelled (Ctrl-D): nothing was shown to {holder}; `referee " \
+        f"status --for {holder}` shows it" in said
+    assert f"Next: {holder}" in said and not any(word(card).search(said) for card in taken)
+    log.write_bytes(before)
+    child = start(tmp_path, log, columns=120)
+    child.expect_exact(" > ")
+    child.sendline(f"swap {target}")
+    child.expect_exact(f"{holder} only")
+    child.sendintr()
+    child.expect_exact(" > ")
+    said = " ".join(child.before.split())
+    assert f"nothing was shown to {holder}; `status --for {holder}` shows it." in said
+    assert not any(word(card).search(said) for card in taken)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert session.load(log).state.deal.taken == taken
+
+
+def test_on_a_terminal_with_no_keyboard_the_cards_taken_are_shown_nowhere(tmp_path):
+    """Lines from a pipe, output on a terminal the command cannot read Enter from (no
+    controlling terminal: `printf ... | setsid referee table`): no hand-over can be held, so the
+    Flag Bearer's board is shown nowhere, in a table session as in play (the session printed
+    it plainly on the shared screen, the 2 cards taken in it); `status --for NAME` shows it."""
+    from tests.test_hidden_information import word
+    from tests.test_screen import run_in_pty
+    from tests.test_table_terminal import environment
+
+    referee, holder, target = swap_due(tmp_path)
+    log = tmp_path / "game.toml"
+    before = log.read_bytes()
+    heard = []
+    for args, typed in ((["table"], f"swap {target}\nquit\n"), (["play", "swap", target], "")):
+        log.write_bytes(before)
+        heard.append(run_in_pty(referee + args, tmp_path, enters=0, env=environment(tmp_path),
+                                piped=typed))
+        assert session.load(log).state.deal.taken, heard  # the swap was recorded
+    taken = session.load(log).state.deal.taken
+    assert all("gives 2 cards back" in said for said in heard), heard
+    assert len(taken) == 2 and not any(word(card).search(said) for card in taken
+                                       for said in heard), heard
+
+
+def test_the_hand_over_of_the_cards_taken_fits_80_columns_with_a_wide_name(tmp_path):
+    """The Flag Bearer named in 20 wide characters (40 columns): every line of his hand-over
+    screen fits the 80-column terminal (its head ran on past the last column)."""
+    import re
+    import subprocess
+    import sys
+
+    from referee.screen import WIPE, cells
+    from tests.test_dwarf_king import SEED_WITH_GOBLIN_SWAP
+    from tests.test_screen import run_in_pty
+    from tests.test_table_terminal import TIMEOUT, environment
+
+    wide = "山田太郎" * 5  # the Flag Bearer's seat in this seed's first hand
+    referee = [sys.executable, "-m", "referee", "--log", str(tmp_path / "game.toml")]
+    for args in (["new", "dwarf-king", "-p", "Ann", "-p", wide, "-p", "Cat", "--seed",
+                  str(SEED_WITH_GOBLIN_SWAP)], ["play", "special"], ["play", "quest", "a"]):
+        assert subprocess.run(referee + args, env=environment(tmp_path), capture_output=True,
+                              timeout=TIMEOUT).returncode == 0
+    assert session.load(tmp_path / "game.toml").turn.players == (wide,)
+    output = run_in_pty(referee + ["play", "swap", "Ann"], tmp_path, enters=2,
+                        env=environment(tmp_path))
+    shown = output[output.index(f"{wide} only"):output.index("Press Enter when done")]
+    assert "Taken from Ann" in shown and f"{wide} sees" in shown
+    lines = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", shown).replace("\r", "").split("\n")[1:]
+    assert all(cells(line) <= 80 for line in lines), [l for l in lines if cells(l) > 80]
+    assert WIPE in output[output.index("Press Enter when done"):]

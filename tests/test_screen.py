@@ -119,16 +119,22 @@ def test_colour_only_on_a_terminal_without_no_color():
 
 
 def run_in_pty(argv: list[str], cwd: Path, enters: int, env: dict[str, str] | None = None,
-               timeout: float = 60) -> str:
-    """Run `argv` on a pseudo-terminal, pressing Enter `enters` times as it waits; all output."""
+               timeout: float = 60, piped: str | None = None) -> str:
+    """Run `argv` on a pseudo-terminal, pressing Enter `enters` times as it waits; all output.
+    `piped`: its input is that text on a pipe instead, with no controlling terminal (no
+    keyboard to read Enter from, as under `setsid`)."""
     master, slave = os.openpty()
     environ = {**os.environ, "PYTHONPATH": SRC, "TERM": "xterm", "COLUMNS": "80",
                "LINES": "24"}
     environ.pop("NO_COLOR", None)
     environ.update(env or {})
-    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
-                             env=environ, close_fds=True)
+    child = subprocess.Popen(argv, stdin=slave if piped is None else subprocess.PIPE,
+                             stdout=slave, stderr=slave, cwd=cwd, env=environ, close_fds=True,
+                             start_new_session=piped is not None)
     os.close(slave)
+    if child.stdin is not None:
+        child.stdin.write((piped or "").encode())
+        child.stdin.close()
     seen = b""
     pressed = 0
     deadline = time.monotonic() + timeout

@@ -41,7 +41,7 @@ class Said:
     def read_secret(self) -> str:
         return "ABC"
 
-    def show_secret(self, player: str, text: str) -> None:
+    def show_secret(self, player: str, text: str, nowhere_else: bool = False) -> None:
         self.secrets.append((player, text))
 
 

@@ -268,6 +268,14 @@ class Swap(EventType[State]):
                  if event.get("taken") is not None else "")
         return f"swap {event['target']}{cards}"
 
+    def shown(self, event: Event) -> str:
+        """In a hand the tool dealt, the swap shows the Flag Bearer to everyone and the 2 cards
+        the tool took to the Flag Bearer alone; typed with its cards, all of it to the table."""
+        if event.get("taken") is not None and event.get("given") is None:
+            return ("showed the Flag Bearer to everyone and the 2 cards taken to the Flag "
+                    "Bearer alone")
+        return super().shown(event)
+
     def apply(self, state: State, event: Event) -> State:
         seat = rules.seat_of(state, event)
         target = rules.target_of(state, event)
@@ -327,6 +335,12 @@ class Give(EventType[State]):
 
     def format(self, state: State, event: Event) -> str:
         return f"give {' '.join(event['cards'])}"
+
+    def shown(self, event: Event) -> str:
+        """A give shows the table nothing: its 2 cards go face down to the player they were
+        taken from, who has seen them (taken back, that player still knows them: --force)."""
+        return ("handed 2 cards face down to the player they were taken from, who has seen them "
+                "(the table has not)")
 
     def apply(self, state: State, event: Event) -> State:
         seat = rules.seat_of(state, event)

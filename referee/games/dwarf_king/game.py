@@ -5,7 +5,7 @@ Rules page: ../shared/rules/dwarf-king.md; every rule and ruling is in rulebook.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from referee.engine import Args, Event, Game, Notice, OptionSpec, Phase, Player
 from referee.errors import IllegalMove, NotationError
@@ -102,6 +102,15 @@ class DwarfKing(Game[State]):
             return (f"{giver} gives 2 cards back: `give CARD CARD`; {giver} alone reads the "
                     f"cards {giver} holds with `options --for {giver}`")
         return ""
+
+    def completions(self, state: State, player: str | None, typed: Sequence[str]) -> list[str]:
+        """The Flag Bearer's `give`, when it is due, and never a card after it: Tab lists on
+        the shared screen, and the 2 cards are his hand's (`give` alone asks for them
+        unseen, R-22)."""
+        if rules.phase(state) == rules.GIVE:
+            due = player is None or player in rules.to_act(state).players
+            return ["give"] if due and not typed else []
+        return super().completions(state, player, typed)
 
     def view(self, state: State, player: str | None = None) -> State:
         return rules.table_view(state, player)

@@ -1,5 +1,5 @@
 """The Dwarf King as the referee enforces it (../shared/rules/dwarf-king.md): the rules by section,
-one section per special card, the quest tiles, and the rulings R-1..R-23. Every refusal cites one
+one section per special card, the quest tiles, and the rulings R-1..R-24. Every refusal cites one
 of these ids."""
 
 from referee.games.dwarf_king.components import REPLACED_2022, SPECIALS, TILES_2011
@@ -115,7 +115,8 @@ RULEBOOK = Rulebook(
              "knowledge gives (a card shown, a hand typed in front of everyone) says why."),
         Rule("R-22", "The Goblins' Flag Bearer in a hand the tool dealt: the swap is two "
              "moves. `swap NAME`: the tool takes the 2 random cards, shown to the Flag Bearer "
-             "alone (`status --for NAME`); then `give CARD CARD`: the 2 he gives back, any 2 of "
+             "alone (at a terminal on his hand-over screen at once; `status --for NAME` shows "
+             "them again); then `give CARD CARD`: the 2 he gives back, any 2 of "
              "his hand (the 2 taken included), chosen after reading them; `give` alone asks "
              "for them unseen. Only he and NAME see the cards: play, history, status, --json "
              "and the sheet say `swap NAME` and `give 2 cards back`, and a table session does "
@@ -133,6 +134,12 @@ RULEBOOK = Rulebook(
              "only, as at a table where nobody plays a card from another's hand: a move typed "
              "for another player and accepted is recorded, shown to all, and taken back only "
              "with `undo --force`."),
+        Rule("R-24", "A give shows the table nothing, but its 2 cards go face down to the "
+             "player they were taken from, who sees them: taken back, that player still knows "
+             "2 cards of the Flag Bearer's hand, so `undo` and `correct` take it back only "
+             "with --force, saying what it showed and to whom. So does the swap in a hand the "
+             "tool dealt: it showed the Flag Bearer to everyone and the 2 cards taken to the "
+             "Flag Bearer alone."),
     ),
     notation="Cards: a suit letter and a rank: K Knights, D Dwarves, G Goblins; 2-10, J, Q, K, A "
              "(K7 = 7 of Knights, DQ = Queen of Dwarves, GA = Champion of Goblins; 7K and QD "
