@@ -85,7 +85,7 @@ def _check(path: str | Path) -> Report:
         if log.corrections:  # the trail must fit the events it made
             from referee.corrections import verify
 
-            verify(log, setup.game)
+            verify(log, setup)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
