@@ -540,9 +540,10 @@ def verify(log: GameLog, setup: replay.Setup[Any]) -> None:
     events = list(first)
     for number, fix_ in enumerate(log.corrections, start=1):
         made = _redone(events, fix_)
+        before = _state_before(setup, events[:fix_.seq - 1], log.source)
         for key, entry in (("old", fix_.old), ("new", fix_.new)):
-            unread = None if entry is None else _unread(setup, (events, made), fix_.seq - 1,
-                                                        entry.event, log.source)
+            unread = None if entry is None else _unread(setup, before, made, entry.event,
+                                                        log.source)
             if unread is not None:
                 raise _trail_fault(log, fix_, number, f"its {key} event {unread}")
         events = made
@@ -553,23 +554,21 @@ def _trail_fault(log: GameLog, fix_: Correction, number: int, message: str) -> L
                     code="bad-corrections", line=fix_.line, seq=fix_.seq)
 
 
-def _unread(setup: replay.Setup[Any], histories: tuple[list[Entry], list[Entry]], index: int,
-            event: Event, source: str) -> str | None:
+def _unread(setup: replay.Setup[Any], before: Any, made: list[Entry], event: Event,
+            source: str) -> str | None:
     """What keeps a trail's event from reading as a move of the game (None: it reads): a player
     who is not playing, or words (a House, a card, a square) the game's notation does not
-    know where it stood, at event `index + 1` of the history the correction was made on (the
-    first of `histories`; the second, the one it made). An event a correction mended may have
-    been illegal there, so only its words are read, never its rules; and a name the game has
-    but not yet there (a noble dealt later) reads in a later state: only words that no state
-    of the corrected history reads are a fault."""
+    know where it stood (`before`: the state the correction was made in). An event a
+    correction mended may have been illegal there, so only its words are read, never its
+    rules; and a name the game has but not yet there (a noble dealt later) reads in a later
+    state: only words that no state of the history the correction `made` reads are a fault."""
     game = setup.game
     if event.by is not None and event.by not in {player.name for player in setup.players}:
         return f"is made by {event.by!r}, who is not playing this game"
-    before = _state_before(setup, histories[0][:index], source)
     refusal = _words_refused(game, before, event)
     if refusal is None:
         return None
-    for state in _states_as_far_as_they_go(setup, histories[1], source):
+    for state in _states_as_far_as_they_go(setup, made, source):
         if _words_refused(game, state, event) is None:
             return None
     if refusal and _as_the_table_reads_it(game, before, event):
