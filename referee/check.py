@@ -85,7 +85,7 @@ def _check(path: str | Path) -> Report:
         if log.corrections:  # the trail must fit the events it made
             from referee.corrections import verify
 
-            verify(log, setup)
+            verify(log, setup.game)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
@@ -94,8 +94,12 @@ def _check(path: str | Path) -> Report:
     report.game = setup.game.id
     report.events = len(log.entries)
     state = setup.state
+    wanted = {fix_.seq for fix_ in log.corrections}  # where the trail's events are read
+    stood: dict[int, Any] = {}
     try:
         for step in replay.steps(setup, log.entries, log.source, checked=True):
+            if step.entry.seq in wanted:
+                stood[step.entry.seq] = step.before
             state = step.after
             for notice in step.notices:
                 report.notices.append(Finding(notice.code, f"event {step.entry.seq}: "
@@ -106,12 +110,23 @@ def _check(path: str | Path) -> Report:
         # Later events were played on the state this one should have made: checking them
         # against another state would only report consequences, so the replay stops here.
         entry, error = exc.entry, exc.error
+        stood[entry.seq] = state
         later = len(log.entries) - entry.seq
         tail = f" ({later} later event(s) not checked: they depend on this one)" if later else ""
         also = "".join(f"; and {o.message}" for o in getattr(error, "also", ()))
         report.findings.append(Finding(error.code,
                                        f"event {entry.seq}: {error.message}{also}{tail}",
                                        entry.seq, log.event_line(entry), error.rule))
+    else:
+        stood[len(log.entries) + 1] = state  # where a last event deleted stood
+    if log.corrections:
+        from referee.corrections import verify_words
+
+        try:
+            verify_words(log, setup, stood.get)
+        except LogError as exc:
+            return _fail(Report(str(path)), Finding(exc.code, _unplaced(exc.message, path),
+                                                    exc.seq, exc.line, kind="log"))
     report.finished = setup.game.finished(state)
     report.stopped = setup.game.stopped(state)
     report.corrections = len(log.corrections)

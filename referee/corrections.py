@@ -522,12 +522,11 @@ def original(log: GameLog) -> tuple[Entry, ...]:
     return tuple(evolve(entry, seq=index + 1, line=None) for index, entry in enumerate(events))
 
 
-def verify(log: GameLog, setup: replay.Setup[Any]) -> None:
-    """What `check` holds a trail to: it fits the events (`original`); each of its old and new
-    events is one the game declares, with the fields it declares, as [[events]] are; and each
-    reads as a move of the game where it stood (`_unread`). LogError (`bad-corrections`)."""
-    game = setup.game
-    first = original(log)
+def verify(log: GameLog, game: Game[Any]) -> None:
+    """What `check` holds a trail to before it replays the log: it fits the events (`original`),
+    and each of its old and new events is one `game` declares, with the fields it declares, as
+    [[events]] are. LogError (`bad-corrections`). `verify_words` reads them after the replay."""
+    original(log)
     for number, fix_ in enumerate(log.corrections, start=1):
         for key, entry in (("old", fix_.old), ("new", fix_.new)):
             if entry is None:
@@ -537,16 +536,33 @@ def verify(log: GameLog, setup: replay.Setup[Any]) -> None:
                 ("", None, f"unknown event type {entry.event.type!r} for {game.id}")
             if problem is not None:
                 raise _trail_fault(log, fix_, number, f"its {key} event: {problem[2]}")
-    events = list(first)
+
+
+def verify_words(log: GameLog, setup: replay.Setup[Any], before: Callable[[int], Any]) -> None:
+    """Each old and new event of the (`verify`-ed) trail reads as a move of the game where it
+    stood (`_unread`). `before(seq)`: the state before event `seq` of the log's own replay,
+    which `check` has made (None past where it went): words that read there, in the game as it
+    stands, name what the game has, and cost no replay. Only a trail event they do not read in
+    is read in the history the correction was made in (a replay of it). LogError."""
+    events = list(original(log))
     for number, fix_ in enumerate(log.corrections, start=1):
         made = _redone(events, fix_)
-        before = _state_before(setup, events[:fix_.seq - 1], log.source)
-        for key, entry in (("old", fix_.old), ("new", fix_.new)):
-            unread = None if entry is None else _unread(setup, before, made, entry.event,
-                                                        log.source)
-            if unread is not None:
-                raise _trail_fault(log, fix_, number, f"its {key} event {unread}")
+        here = before(fix_.seq)
+        if here is None or not all(_reads(setup, here, entry.event)
+                                   for entry in (fix_.old, fix_.new) if entry is not None):
+            stood = _state_before(setup, events[:fix_.seq - 1], log.source)
+            for key, entry in (("old", fix_.old), ("new", fix_.new)):
+                unread = None if entry is None else _unread(setup, stood, made, entry.event,
+                                                            log.source)
+                if unread is not None:
+                    raise _trail_fault(log, fix_, number, f"its {key} event {unread}")
         events = made
+
+
+def _reads(setup: replay.Setup[Any], state: Any, event: Event) -> bool:
+    """Whether the event is made by a player of the game and its words read in `state`."""
+    return (event.by is None or event.by in {player.name for player in setup.players}) and \
+        _words_refused(setup.game, state, event) is None
 
 
 def _trail_fault(log: GameLog, fix_: Correction, number: int, message: str) -> LogError:

@@ -150,3 +150,26 @@ def test_a_trail_event_holding_a_hidden_card_names_no_card(tmp_path, cli):
     for text in said:
         assert [card for card in hidden if card in text] == [], text
     assert json.loads(said[2])[0]["findings"][0]["event"] == give.seq
+
+
+def test_a_trail_that_reads_costs_check_no_replay_beyond_the_logs_own(tmp_path, monkeypatch):
+    """check is the organisers' bulk tool (issue 27): a trail whose events read where they
+    stand in the log's own replay is read there, each event applied once, as without a trail
+    (a replay of the history to each correction doubled a Kingmaker check)."""
+    name = NONSENSE["kingmaker"][0]
+    entries = logfile.read(GOLDEN / name).entries
+    log = logfile.read(GOLDEN / name)
+    fixes = tuple(Correction(seq, "change", logfile.now(), "a hand edit",
+                             evolve(entries[seq - 1], line=None),
+                             evolve(entries[seq - 1], line=None), "Dan")
+                  for seq in (90, 60, 31, 2, len(entries)))
+    path = tmp_path / "game.toml"
+    path.write_text(logfile.dumps(evolve(log, corrections=fixes)), encoding="utf-8")
+    applied = []
+    real = replay.apply_event
+    monkeypatch.setattr(replay, "apply_event",
+                        lambda *args, **kw: applied.append(1) or real(*args, **kw))
+    report = check_file(path)
+    assert report.ok and not report.findings, report.findings
+    assert report.corrections == 5
+    assert len(applied) == len(entries)
