@@ -35,6 +35,7 @@ from referee.clitext import (
     next_json,
     on_terminal,
     out,
+    out_folded,
     out_json,
     paged,
     print_next,
@@ -637,11 +638,11 @@ def correct(
         what = {"change": f"now {clean_line(line.new)} (was {clean_line(line.old)})",
                 "insert": f"inserted {clean_line(line.new)}",
                 "delete": f"deleted {clean_line(line.old)}"}[fix.kind]
-        out(f"Corrected event {fix.seq}: {what}")
-    out(f"Every later event replays; the original stays in the log ({len(done.table.log.entries)}"
-        " event(s) now).")
-    for sentence in done.effects.said:
-        out(clean_line(sentence))
+        out_folded(f"Corrected event {fix.seq}: {what}")
+    out_folded("Every later event replays; the original stays in the log "
+               f"({len(done.table.log.entries)} event(s) now).")
+    for sentence in done.effects.said:  # folded at a terminal as a move's lines are
+        out_folded(clean_line(sentence))
     print_notices(done.notices)
     print_next(done.table)
 

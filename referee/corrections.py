@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from referee import log as logfile
 from referee import replay, session
@@ -267,7 +267,8 @@ def _as_far_as_it_replays(path: Path) -> session.Table:
     except replay.ReplayError:
         log = logfile.read(path)
         setup = replay.from_log(log)
-        return session.Table(log, setup, _state_before(setup, log.entries, log.source))
+        return session.Table(log, setup, _state_before(setup, [setup.state], list(log.entries),
+                                                       log.source))
 
 
 def _new_notices(before: session.Table, after: session.Table) -> tuple[Notice, ...]:
@@ -705,30 +706,40 @@ class TrailLine:
 
 
 def trail(table: session.Table) -> list[TrailLine]:
-    """The trail, each old and new event in notation as of the history it was made on."""
+    """The trail, each old and new event in notation as of the history it was made on.
+
+    One replay serves every correction: the states along the history are kept, and a
+    correction at event N leaves those before N as they were (the events before it are the
+    same), so only what follows it is replayed again, and only as far as a later correction
+    needs."""
     log, setup = table.log, table.setup
     events = list(original(log))
+    states = [setup.state]  # states[k]: after the first k events of the history as it stands
     out = []
     for number, fix_ in enumerate(log.corrections, start=1):
         index = fix_.seq - 1
-        state = _state_before(setup, events[:index], log.source)
+        state = _state_before(setup, states, events[:index], log.source)
         old = _text(table, state, fix_.old.event) if fix_.old is not None else None
         new = _text(table, state, fix_.new.event) if fix_.new is not None else None
         out.append(TrailLine(number, fix_, old, new))
         events = _redone(events, fix_)
+        del states[index + 1:]  # the events after `index` have changed
     return out
 
 
-def _state_before(setup: replay.Setup[Any], entries: Iterable[Entry], source: str) -> Any:
-    """The state the events lead to, as far as they replay (an event a correction removed may
-    have been illegal where it stood)."""
-    state = setup.state
+def _state_before(setup: replay.Setup[Any], states: list[Any], entries: list[Entry],
+                  source: str) -> Any:
+    """The state the entries lead to, as far as they replay (an event a correction removed may
+    have been illegal where it stood), from the last of the `states` already known along
+    them; each state reached is added to `states`."""
+    done = min(len(states) - 1, len(entries))
     try:
-        for step in replay.steps(setup, entries, source, checked=True):
-            state = step.after
+        for step in replay.steps(evolve(setup, state=states[done]), entries[done:], source,
+                                 checked=True):
+            states.append(step.after)
     except RefereeError:
         pass
-    return state
+    return states[min(len(states) - 1, len(entries))]
 
 
 def _redone(events: list[Entry], fix_: Correction) -> list[Entry]:

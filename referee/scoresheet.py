@@ -82,7 +82,8 @@ class Section:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     # A story (Kingmaker's "What happened") that may outgrow the page: the printed sheet keeps
-    # the scores on one page and starts it on a page of its own. The other forms ignore it.
+    # the scores on one page and, when the story would not fit on it too, starts the story on a
+    # page of its own. The other forms ignore it.
     own_page: bool = False
 
 

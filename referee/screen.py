@@ -14,7 +14,7 @@ import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import IO, Callable
+from typing import IO, Callable, Sequence
 
 from referee.textsafe import clean, clean_line
 
@@ -74,6 +74,42 @@ def widened(text: str) -> str:
 def ljust(text: str, width: int) -> str:
     """`text` padded with spaces to `width` terminal columns (str.ljust counts characters)."""
     return text + " " * (width - cells(text))
+
+
+def clip(text: str, width: int) -> str:
+    """`text` cut to at most `width` terminal columns, an ellipsis for what is left off (a wide
+    character is never halved)."""
+    if cells(text) <= width:
+        return text
+    kept, used = [], 1  # the ellipsis takes one column
+    for char in text:
+        used += cells(char)
+        if used > width:
+            break
+        kept.append(char)
+    return "".join(kept) + "\u2026"
+
+
+def clip_apart(text: str, width: int, others: Sequence[str]) -> str:
+    """`clip(text, width)`, unless one of `others` (names alike at first) could read the same:
+    then as much of its start as leaves room for an ellipsis and the shortest end of it that
+    no other one shares (`Alexandr\u2026a`, `Alexandr\u2026z`); `clip` if none does."""
+    cut = clip(text, width)
+    rivals = [other for other in others if other != text]
+
+    def alike(start: str, end: str) -> bool:
+        return any(o.startswith(start) and o.endswith(end) and len(o) >= len(start) + len(end)
+                   for o in rivals)
+
+    if cut == text or not alike(cut[:-1], ""):
+        return cut
+    for split in range(len(text) - 1, 0, -1):  # the end from text[split:], shortest first
+        end = text[split:]
+        start = clip(text[:split], width - cells(end))
+        start = start[:-1] if start.endswith("\u2026") else start
+        if start and cells(start) + 1 + cells(end) <= width and not alike(start, end):
+            return start + "\u2026" + end
+    return cut
 
 
 def rows(text: str, columns: int) -> int:

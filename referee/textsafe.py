@@ -58,12 +58,19 @@ def json_text(data: Any, indent: int | None = 2) -> str:
     is exactly the same, but nothing raw reaches a terminal that shows it."""
     import json  # only a --json command pays for it
 
-    text = json.dumps(data, indent=indent, ensure_ascii=False, default=str)
+    text = json.dumps(data, indent=indent, ensure_ascii=False, default=_plain)
     if text.replace("\n", "").isprintable():
         return text
     # Outside strings JSON has only ASCII and the layout's newlines; inside, every unsafe
     # character may be written as a \u escape (a surrogate pair above U+FFFF).
     return "".join(_json_escape(c) if c != "\n" and unsafe(c) else c for c in text)
+
+
+def _plain(value: Any) -> str:
+    """A value JSON has no type for, as text: a date or time in ISO 8601 (`2026-11-27T20:01:02`,
+    as the sheet's JSON writes it), anything else as `str` has it."""
+    iso = getattr(value, "isoformat", None)
+    return iso() if callable(iso) else str(value)
 
 
 def _json_escape(char: str) -> str:

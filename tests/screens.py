@@ -37,10 +37,11 @@ def midgame_states(seeds: range = range(3), names: tuple[str, ...] = NAMES
                     yield gid, seed, count, game, state
 
 
-def midgame_log(folder: Path, gid: str, seed: int = 0, point: float = 0.5) -> Path:
+def midgame_log(folder: Path, gid: str, seed: int = 0, point: float = 0.5,
+                names: tuple[str, ...] = NAMES) -> Path:
     """A log of a random game of `gid` at its largest player count, cut at `point`."""
     game = load_game(gid)
-    played = simulate.play_out(game, seed, largest_table(game))
+    played = simulate.play_out(game, seed, largest_table(game, names))
     played.events = played.events[:int(len(played.events) * point)]
     path = folder / f"{gid}.toml"
     logfile.write_atomic(path, logfile.dumps(simulate.to_log(game, played)), exclusive=True)

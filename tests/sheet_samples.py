@@ -21,7 +21,8 @@ from referee.simulate import play_out
 from tests.conftest import GOLDEN
 
 LONG_NAMES = ("Alexandrina Louisa", "Bartholomew Jensen", "Clementine Osborne",
-              "Dashiell Hammerson", "Evangeline Forsyth", "Fitzgerald Kovacs")
+              "Dashiell Hammerson", "Evangeline Forsyth", "Fitzgerald Kovacs",
+              "Gwendolyn Ashworth")  # as many as the most players of any game (Kingmaker's 7)
 PLACE = "The Old Granary, Upper Slaughter"
 START = dt.datetime(2026, 11, 21, 19, 0, tzinfo=dt.timezone(dt.timedelta(hours=1)))
 

@@ -6,15 +6,25 @@ holdings) stay the same objects through events that leave them."""
 from __future__ import annotations
 
 import copy
+from operator import ne
+from pathlib import Path
 
+import pytest
+
+from referee import engine, replay
+from referee import log as logfile
 from referee.engine import apply_event, load_game
 from referee.evolve import evolve
 from referee.games.kingmaker import rules
+from referee.games.kingmaker.events.deal import dealt_cards, still_dealt
 from referee.games.kingmaker.rules.heirs import _guards
 from referee.games.kingmaker.rules.strengths import _strength, _strengths
-from referee.games.kingmaker.state import State, holdings, moved_cards, placed, placed_afresh
+from referee.games.kingmaker.state import (
+    FEW_MOVED, State, holdings, moved_cards, placed, placed_afresh)
 from referee.simulate import default_players, play_out
 from referee.values import fields
+
+GOLDEN = Path(__file__).parent / "golden" / "kingmaker"
 
 
 def same_realm(one: State, other: State) -> bool:
@@ -133,7 +143,6 @@ def test_cards_moved_are_sorted_out_as_a_fresh_pass_would():
     agrees(moved(one, dict.fromkeys(deck[4:14], "discard")))
 
 
-
 def test_strengths_brought_up_to_date_follow_royal_guards():
     """`_strengths` from the last state's works out again only the nobles a change touches,
     a noble who gained or lost a Royal Guard (R-44) among them: asked at every event of a game
@@ -172,3 +181,42 @@ def test_strengths_brought_up_to_date_follow_a_ship_that_sails():
                 changed += _strength(sailed, noble) != kept
     assert changed  # some port changed a strength: the test can tell
 
+
+def test_the_cards_still_dealt_are_told_without_sorting_out_where_every_card_lies():
+    """An assign asks whether its player has dealt cards left to lay out (`still_dealt`, from
+    `cards` alone): at every state of the deal and the layout, what `dealt_cards` says."""
+    game = load_game("kingmaker")
+    playout = play_out(game, 3, default_players(game, 4))
+    state = game.setup(playout.players, game.default_options(), playout.seed)
+    told = []
+    for event in playout.events:
+        state = apply_event(game, state, event, playout.players)
+        for player in state.names:
+            told.append(still_dealt(state, player))
+            assert told[-1] == bool(dealt_cards(state, player)), (event, player)
+        if state.in_play:
+            break
+    assert True in told and False in told and state.in_play
+
+
+def test_where_the_cards_lie_waiting_through_a_layout_agrees_with_a_fresh_sorting(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layout's assigns move cards without asking where every card lies (`still_dealt`):
+    `placed` waits with the last state's, several cards behind, and is brought up to date on
+    first use. Asked on a copy at every state of a golden game's replay (the replay's own wait
+    untouched, which neither REFEREE_SELFCHECK, off here, nor a test asking at every state
+    leaves), it is a fresh sorting."""
+    monkeypatch.setattr(engine, "SELFCHECK", False)  # it would ask `placed` after each event
+    log = logfile.read(GOLDEN / "four-player-complete-victory.toml")
+    setup = replay.from_log(log)
+    behind = [0]
+    for step in replay.steps(setup, log.entries, log.source):
+        state = step.after
+        waiting = state.__dict__.get(placed.derived.pending)
+        if waiting is not None:
+            last = waiting[1][0]
+            behind.append(sum(map(ne, last.values(), state.cards.values())))
+        kept, fresh = placed(copy.copy(state)), placed_afresh(dict(state.cards))
+        assert (kept.at, kept.order, kept.holdings, kept.hands, kept.dealt) == (
+            fresh.at, fresh.order, fresh.holdings, fresh.hands, fresh.dealt), step.entry
+    assert max(behind) > FEW_MOVED  # it waited past a one-card update

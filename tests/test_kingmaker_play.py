@@ -13,6 +13,7 @@ from referee.errors import IllegalMove, NotationError
 from referee.evolve import evolve
 from referee.games.kingmaker import GAME, rules
 from referee.games.kingmaker.events.combat import odds_text
+from referee.games.kingmaker.scoring import story
 from referee.games.kingmaker.state import DISCARD
 from referee.sheets import render_text
 from tests.kingmaker_realm import (
@@ -678,16 +679,48 @@ def test_the_result_prompt_says_it_is_the_attackers_result_b11a():
 def test_the_sheet_tells_a_battle_with_its_dead_b4():
     """B4: the sheet's story tells each battle, its result for the attacker and the nobles it
     killed, in one row, where the sheet used to say nothing of the fighting."""
-    from referee.games.kingmaker.scoring import story
-
     state = battle_realm()
     state = play(state, "attack at near:York with Neville,Percy on Clifford,Herbert "
                         "allies Talbot", "weather Fair-Weather", "result major", "deaths Herbert")
     told = [text for _, text in story(state)]
-    assert f"{state.active} attacks at near:York: a major victory; Herbert dies" in told
+    assert f"{state.active} attacks outside York: a major victory; Herbert dies" in told
     assert not any(text.startswith("Herbert dies") for text in told)  # told with the battle
     sheet = render_text(GAME.score(state))
     assert "What happened" in sheet and max(map(len, sheet.splitlines())) <= 80
+
+
+def test_the_sheet_says_where_a_battle_was_in_words_not_in_notation():
+    """The story is read by people: `near:York` is "outside York" in every form of the sheet
+    (the PDF prints the HTML), a battle bad weather cancelled too."""
+    import json
+
+    from referee.scoresheet import render_json
+    from referee.sheets import render_html, render_markdown
+
+    fought = play(battle_realm(), "attack at near:York with Neville,Percy on Clifford,Herbert "
+                                  "allies Talbot", "weather Fair-Weather", "result major",
+                  "deaths Herbert")
+    cancelled = play(battle_realm(), "attack at near:York with Neville on Clifford,Herbert",
+                     "weather Bad-Weather-Delays-Attack")
+    for state, line in ((fought, f"{fought.active} attacks outside York: a major victory; "
+                                   "Herbert dies"),
+                        (cancelled, "bad weather cancels the battle outside York")):
+        assert line in [text for _, text in story(state)]
+        sheet = GAME.score(state)
+        forms = (render_text(sheet), render_markdown(sheet), render_html(sheet),
+                 json.dumps(json.loads(render_json(sheet))["sections"]))
+        for form in forms:
+            assert "outside York" in form and "near:" not in form, form
+
+
+@pytest.mark.parametrize("location, said", [
+    ("near:Raglan", "outside Raglan"), ("in:York", "in York"), ("York", "in York"),
+    ("sq:Bosworth Field", "at Bosworth Field"), ("aboard:Le Lucas", "aboard Le Lucas"),
+    ("port:Bristol", "in port at Bristol"), ("sea:Irish Sea", "at sea (Irish Sea)")])
+def test_every_kind_of_location_in_words(location, said):
+    from referee.games.kingmaker.texts import location_said
+
+    assert location_said(location) == said
 
 
 def test_the_sheets_story_never_names_a_card_in_a_hand_or_held_in_any_format():

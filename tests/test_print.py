@@ -80,6 +80,23 @@ def test_a_six_player_kingmaker_scoresheet_is_one_page_and_its_story_starts_page
     assert tool.browser_header(whole) == ""
 
 
+@needs_chromium
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_short_kingmaker_game_prints_on_one_page_with_its_story(tmp_path, paper):
+    """A game whose sheet and story fit one page prints them on one: the story in its place,
+    above the Notes' lines and the signatures (it used to take a page 2 of its own)."""
+    tool = _tool()
+    sheet = renamed_golden(GOLDEN / "kingmaker" / "three-player-two-parliaments.toml")
+    whole = tool.print_pdf(tool.browser(), sheet, paper, tmp_path / "sheet.html")
+    assert tool.pages(whole) == 1
+    text = tool.page_text(whole, 1)
+    assert "What happened" in text and "assaults London" in text
+    assert text.index("What happened") < text.index("\nNotes\n")
+    signed = text.split("\nNotes\n", 1)[1]
+    assert all(name.split()[0] in signed for name in sheet.players)
+    assert tool.browser_header(whole) == ""
+
+
 def _lowest_word(pdf: Path, page: int) -> float:
     """How far down the page its lowest word ends, as a fraction of the page's height."""
     out = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
@@ -150,6 +151,85 @@ def test_every_sheet_lists_each_correction_with_its_event_change_author_and_reas
     assert (third["kind"], third["old"], third["new"]) == ("delete", "note Dan joins late", None)
     assert first["at"].startswith("20")  # ISO 8601, as `history --corrections --json`
     assert json.loads(cli("history", "--corrections", "--json").out)[0]["new"] == first["new"]
+
+
+ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)?")
+
+
+def test_every_json_writes_a_time_in_one_iso_8601_form(ke_game):
+    """The sheet's JSON wrote a correction's time `2026-11-27T20:01:02`, `history
+    --corrections --json` and `history --json` with a space: every JSON output writes ISO 8601
+    (a `T`), the same time alike, as the log records it."""
+    cli = ke_game
+    assert cli("play", "draw Pig Army 3").status == 0
+    assert cli("play", "place Stag").status == 0
+    assert cli("correct", "2", "place", "Boar", "--why", "misread", "--by", "Cat").status == 0
+    (in_sheet,) = json.loads(cli("scoresheet", "-f", "json").out)["corrections"]
+    (in_trail,) = json.loads(cli("history", "--corrections", "--json").out)
+    events = json.loads(cli("history", "--json").out)
+    times = [in_sheet["at"], in_trail["at"], *(e["at"] for e in events)]
+    assert all(ISO_TIME.fullmatch(t) for t in times), times
+    assert in_sheet["at"] == in_trail["at"]
+    assert dt.datetime.fromisoformat(events[0]["at"]) <= dt.datetime.fromisoformat(in_sheet["at"])
+
+
+def test_a_sheet_replays_the_log_once_for_all_its_corrections(cli, monkeypatch):
+    """The sheet says what each correction was and became, in notation as of the history it was
+    made on: it replayed the log from the start for each correction (a 40-event game with five
+    corrections: 34 + 24 + 14 + 4 + 4 = 80 events); the states before the event a correction
+    changed stay, so it now replays each event once (and again only after a correction)."""
+    from referee import log as logfile
+    from referee import replay, session
+    from referee.evolve import evolve
+    from tests.conftest import GOLDEN
+
+    played = logfile.read(GOLDEN / "kings-ear" / "three-player-win.toml")
+    path = cli.path / "game.toml"
+    path.write_text(logfile.dumps(evolve(played, entries=played.entries[:40])), encoding="utf-8")
+    for seq in (35, 25, 15, 5):
+        assert cli("correct", str(seq), "--insert", f"note checked {seq}", "--why", "late",
+                   "--by", "Dan").status == 0
+    assert cli("correct", "5", "--delete", "--why", "twice", "--by", "Ann").status == 0
+    table = session.load(path)
+    replayed = []
+    apply = replay.apply_event
+    monkeypatch.setattr(replay, "apply_event", lambda *a, **k: replayed.append(1) or apply(*a,
+                                                                                          **k))
+    sheet = table.score()
+    assert [(fix.kind, fix.seq, fix.new) for fix in sheet.corrections] == [
+        ("insert", 35, "note checked 35"), ("insert", 25, "note checked 25"),
+        ("insert", 15, "note checked 15"), ("insert", 5, "note checked 5"),
+        ("delete", 5, None)]
+    assert sheet.corrections[-1].old == "note checked 5"
+    assert len(replayed) <= len(table.log.entries), len(replayed)
+
+
+def test_each_correction_is_read_against_the_history_it_was_made_on(cli, monkeypatch):
+    """The one replay keeps the states along the history: a correction that moves the later
+    events (an insert here) must drop the states kept after it, or a later correction between
+    the two is read against a state of the history as it was before (here: one event too
+    many)."""
+    from referee import corrections, replay, session
+    from referee import log as logfile
+    from referee.evolve import evolve
+    from tests.conftest import GOLDEN
+
+    played = logfile.read(GOLDEN / "kings-ear" / "three-player-win.toml")
+    path = cli.path / "game.toml"
+    path.write_text(logfile.dumps(evolve(played, entries=played.entries[:40])), encoding="utf-8")
+    made_on = []  # (seq, the history just before the correction)
+    for seq in (35, 5, 20):
+        made_on.append((seq, logfile.read(path).entries))
+        assert cli("correct", str(seq), "--insert", f"note checked {seq}", "--why", "late",
+                   "--by", "Dan").status == 0
+    table = session.load(path)
+    read_on = []
+    text = corrections._text
+    monkeypatch.setattr(corrections, "_text",
+                        lambda table, state, event: read_on.append(state) or text(table, state,
+                                                                                  event))
+    corrections.trail(table)
+    assert read_on == [replay.final(table.setup, history[:seq - 1]) for seq, history in made_on]
 
 
 def test_a_sheet_of_an_uncorrected_game_lists_no_correction(ke_game):

@@ -368,6 +368,114 @@ def test_the_compact_board_tells_long_names_alike_in_their_first_letters_apart(
     assert cut_alike == [], f"{gid}: names cut alike:\n{board}"
 
 
+# Names of seven Chinese characters: fourteen columns each, alike in none of their first four.
+WIDE_NAMES = ("张伟伟伟伟伟伟", "王小明明明明明", "李娜娜娜娜娜娜", "赵云云云云云云")
+
+
+@pytest.mark.parametrize("gid, seed, count, game, state",
+                         [s for s in midgame_states(names=WIDE_NAMES) if s[0] == "kings-ear"],
+                         ids=lambda v: v if isinstance(v, (str, int)) else "")
+def test_the_kings_ear_board_fits_80_columns_whatever_the_names_width(gid, seed, count, game,
+                                                                       state):
+    """A name of five or more wide characters pushed the King's Ear board past 80 columns: it
+    is cut by the columns it takes, with an ellipsis, never a wide character halved."""
+    board = game.compact(game.view(state))
+    lines = board.split("\n")[:5]  # the header and the Houses (who acts is folded apart)
+    assert max(screen.cells(line) for line in lines) <= screen.BOARD_COLUMNS, board
+    assert re.search("^Horse [^ -~]{4}\u2026  ", board, re.M), board  # 4 characters of 7
+
+
+def test_the_kings_ear_board_fits_80_columns_with_houses_named_in_wide_characters():
+    """R-1 lets a table name its Houses as on its shields, in Chinese too: the owner's room
+    beside a House is what the House's columns leave, not its characters (two columns each)."""
+    from referee import simulate
+    from referee.engine import Player, apply_event, load_game
+
+    game = load_game("kings-ear")
+    options = {"houses": ["\u5f20\u5bb6", "\u738b\u5bb6", "\u674e\u5bb6", "\u8d75\u5bb6"]}
+    players = game.seat_players([Player(n) for n in WIDE_NAMES], game.check_options(options))
+    widest = 0
+    for seed in range(3):
+        played = simulate.play_out(game, seed, players, options)
+        state = played.setup.state
+        for event in played.events:
+            state = apply_event(game, state, event, played.setup.players)
+            lines = game.compact(game.view(state)).split("\n")[:5]  # the header, the Houses
+            widest = max(widest, *map(screen.cells, lines))
+    assert widest <= screen.BOARD_COLUMNS
+
+
+@pytest.mark.parametrize("names", [
+    ("Alexandrina Louisa", "Alexandrina Lopez", "Alexandrina Lamb", "Ben"),
+    ("\u6b27\u9633\u660e\u660e\u660e\u660e\u660e", "\u6b27\u9633\u660e\u660e\u660e\u534e\u534e",
+     "\u674e\u5a1c\u5a1c\u5a1c\u5a1c\u5a1c\u5a1c", "Ben")])
+def test_the_kings_ear_board_cuts_no_owner_to_what_another_name_reads_as(names):
+    """Cut to the columns a House leaves, names alike in their first ten letters (or four
+    Chinese characters) all read `Alexandri\u2026`: a name cut alike another keeps its end, so
+    that each House's owner is told by the board alone."""
+    (state, game) = next((state, game) for gid, _, _, game, state in
+                         midgame_states(range(1), names=names) if gid == "kings-ear")
+    board = game.compact(game.view(state))
+    rows = board.split("\n")[1:5]
+    assert max(map(screen.cells, rows)) <= screen.BOARD_COLUMNS, board
+    for row in rows:
+        shown = row.split(" ", 1)[1].split("  ")[0].strip()
+        start, _, end = shown.partition("\u2026")
+        readers = [n for n in names if n.startswith(start) and n.endswith(end)]
+        assert len(readers) == 1, f"{shown!r} reads as {readers}:\n{board}"
+
+
+def test_screen_clip_apart_keeps_the_end_that_tells_a_name_apart():
+    others = ("Alexandrina Louisa", "Alexandrina Lopez", "Ben")
+    assert screen.clip_apart("Ben", 5, others) == "Ben"
+    assert screen.clip_apart("Alexandrina Louisa", 10, ("Alexandrina Louisa", "Ben")) == \
+        "Alexandri\u2026"  # nobody else reads the same: cut as `clip` cuts
+    assert screen.clip_apart("Alexandrina Louisa", 10, others) == "Alexandr\u2026a"
+    assert screen.clip_apart("Alexandrina Lopez", 10, others) == "Alexandr\u2026z"
+    assert screen.clip_apart("Ann Ann", 3, ("Ann Ann", "Ann Ann Ann")) == "An\u2026"  # no end will
+
+
+def test_screen_clip_cuts_by_columns_with_an_ellipsis():
+    assert screen.clip("Ann", 9) == "Ann" and screen.clip("\u5f20" * 4, 8) == "\u5f20" * 4
+    assert screen.clip("\u5f20" * 5, 9) == "\u5f20" * 4 + "\u2026"
+    assert screen.clip("\u5f20" * 5, 8) == "\u5f20" * 3 + "\u2026"  # 7 columns: none halved
+    assert screen.clip("Alexandrina", 5) == "Alex\u2026"
+
+
+def test_the_kings_ear_board_of_wide_names_at_an_80_column_terminal(tmp_path):
+    log = midgame_log(tmp_path, "kings-ear", seed=1, point=0.75, names=WIDE_NAMES)
+    output = run_in_pty([PYTHON, "-m", "referee", "--no-pager", "--log", str(log), "status"],
+                        tmp_path, enters=0)
+    lines = output.strip("\r\n").split("\r\n")
+    board = lines[[line.startswith("House ") for line in lines].index(True):]
+    assert max(screen.cells(line) for line in board) <= screen.BOARD_COLUMNS, output
+    assert board[-2].startswith("Pile: ") and "\u2026" in board[1], output
+
+
+def test_plain_correct_folds_what_it_says_at_a_narrow_terminal_and_not_in_a_pipe(tmp_path):
+    """`referee correct` printed its lines (the Scores line too) whole at any terminal width,
+    where a move's echo is folded at words: at a terminal they are folded the same way; piped,
+    each is one line."""
+    from referee import log as logfile
+    from referee.evolve import evolve
+    from tests.conftest import GOLDEN
+
+    played = logfile.read(GOLDEN / "kings-ear" / "three-player-win.toml")
+    first40 = logfile.dumps(evolve(played, entries=played.entries[:40]))
+    path = tmp_path / "game.toml"
+    argv = [PYTHON, "-m", "referee", "--log", str(path), "correct", "17", "place", "Pig",
+            "--also", "40 trade Pig give HF1 take ST1", "--why", "x", "--by", "Dan"]
+    path.write_text(first40, encoding="utf-8")
+    output = run_in_pty(argv, tmp_path, enters=0, env={"COLUMNS": "24"})
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in output.strip("\r\n").split("\r\n")]
+    assert lines[lines.index("Scores (Best net): Cat 6") + 1] == "    -> 4.", output
+    assert "Corrected event 17: now" in lines and max(map(screen.cells, lines)) <= 24, output
+    path.write_text(first40, encoding="utf-8")
+    piped = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": SRC, "COLUMNS": "24"})
+    assert "Scores (Best net): Cat 6 -> 4." in piped.stdout.splitlines(), piped.stdout
+
+
 def test_status_prints_the_whole_board_off_a_terminal_and_compact_on_one(tmp_path, cli):
     log = midgame_log(tmp_path, "king-of-the-valley")
     plain = cli("--log", str(log), "status")

@@ -41,6 +41,15 @@ def test_text_narrower_terminals_wrap_or_split(sample, width):
     assert max(len(line) for line in page.splitlines()) <= width
 
 
+def test_each_sample_has_as_many_players_as_its_name_says():
+    """The print check's "kingmaker-7p" is a sheet of seven players (it had six: the names ran
+    out), and so on for every game and count."""
+    counted = [(s.label, int(found.group(1)), len(s.sheet.players)) for s in SAMPLES
+               if (found := re.search(r"-(\d+)p$", s.label))]
+    assert ("kingmaker-7p", 7, 7) in counted
+    assert [c for c in counted if c[1] != c[2]] == []
+
+
 @pytest.mark.parametrize("sample", SAMPLES, ids=ids)
 def test_plain_ascii_when_the_terminal_is_not_utf8(sample):
     page = sheets.render_text(sample.sheet, unicode=False)
@@ -193,6 +202,32 @@ def test_an_own_page_story_follows_the_signatures_and_only_the_html_moves_it():
     assert '<section class="story">' not in sheets.render_html(inline)
     for fmt in ("text", "markdown", "json"):
         assert sheets.render(sample.sheet, fmt) == sheets.render(inline, fmt), fmt
+
+
+def test_a_story_that_fits_page_1_stays_in_its_place_and_a_long_one_starts_a_page():
+    """Every played Kingmaker sheet used to print on two pages: the story now starts a page of
+    its own only when the sheet with it would not fit one (estimated from its rows and texts,
+    with a margin: tools/print_check.py and test_print check it in a browser)."""
+    from referee.evolve import evolve
+    from referee.sheets import fit
+    from referee.sheets.html import stories_apart
+
+    (short,) = [s.sheet for s in SAMPLES if s.label == "kingmaker-three-player-two-parliaments"]
+    (long,) = [s.sheet for s in SAMPLES if s.label == "kingmaker-six-player-time-limit"]
+    assert fit.page_mm(short) < fit.PAGE_MM - fit.SPARE_MM < fit.page_mm(long)
+    assert not stories_apart(short) and stories_apart(long)
+    page = sheets.render_html(short)
+    assert '<section class="story">' not in page and page.count("<h2>What happened</h2>") == 1
+    assert page.index("<h2>Factions at the end</h2>") < page.index("<h2>What happened</h2>") \
+        < page.index('<section class="explanation">') < page.index('<section class="end">')
+    (story,) = [s for s in short.sections if s.own_page]
+    longer = evolve(short, sections=(evolve(story, rows=story.rows * 6),))
+    assert stories_apart(longer)  # the same game with six times the story: a page of its own
+    assert '<section class="story">\n<h2>What happened</h2>' in sheets.render_html(longer)
+    assert not stories_apart(evolve(long, sections=()))  # no story: nothing to move
+    odd = (scoresheet.Section("No columns", (), ()), scoresheet.Section("Short", ("A", "B"),
+                                                                       (("1",),), own_page=True))
+    assert fit.page_mm(evolve(short, sections=odd)) < fit.page_mm(short)  # estimated all the same
 
 
 @pytest.mark.parametrize("sample", [s for s in SAMPLES if s.label.startswith("dwarf-king")

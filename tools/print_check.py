@@ -5,10 +5,11 @@ For every game: the blank sheet, a finished random game at every player count fr
 the most, and each golden game, all with 18-character names, a date, a duration and a place.
 Each sheet is printed to PDF by Debian's `chromium` on A4 and on Letter with the browser's own
 print settings (headers and footers on, as a user's Ctrl+P has them); the check fails when the
-scoresheet (the sheet without its own-page stories, Kingmaker's "What happened") takes more than
-one page, when a story does not start on page 2, when the browser printed a header or footer of
-its own (its date, the file:// address or a page number: read back with `pdftotext`), or when
-anything is wider than the printable area (a table, a name, a chart's end label). Each line
+scoresheet takes more than one page (a story, Kingmaker's "What happened", is printed in its
+place when the page estimates that the sheet fits one page with it: then the whole sheet must
+take one page; else the sheet without it must, and the story start page 2), when the browser
+printed a header or footer of its own (its date, the file:// address or a page number: read
+back with `pdftotext`), or when anything is wider than the printable area (a table, a name, a chart's end label). Each line
 reports the whole sheet's pages. `--png` also keeps the first page of each PDF as a picture
 (needs `pdftoppm`, from poppler-utils), to look at.
 
@@ -34,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from referee.evolve import evolve  # noqa: E402
 from referee.scoresheet import Scoresheet, tables_below  # noqa: E402
-from referee.sheets import render_html  # noqa: E402
+from referee.sheets import fit, render_html  # noqa: E402
+from referee.sheets.html import stories_apart  # noqa: E402
 from referee.textsafe import clean_line  # noqa: E402
 from tests.sheet_samples import samples  # noqa: E402
 
@@ -190,7 +192,7 @@ def main() -> int:
             count = pages(pdf) if pdf.exists() else 0
             header = browser_header(pdf) if pdf.exists() else ""
             wide, height = overflow(binary, page) if paper == args.paper[0] else ([], 0)
-            title = story_title(sample.sheet)
+            title = story_title(sample.sheet) if stories_apart(sample.sheet) else ""
             story = ""
             if title:  # the scoresheet alone is one page, the story starts page 2
                 part = print_pdf(binary, scoresheet_part(sample.sheet), paper,
@@ -204,7 +206,8 @@ def main() -> int:
             ok = ok and not wide and not header
             failures += not ok
             players = len(sample.sheet.rows)
-            tall = f"  {height} of {PRINTABLE_HEIGHT_MM} mm" if height else ""
+            tall = (f"  {height} of {PRINTABLE_HEIGHT_MM} mm (with the story, estimated "
+                    f"{fit.page_mm(sample.sheet):.0f})" if height else "")
             print(f"{'ok  ' if ok else 'FAIL'} {name:<48} {players} rows  {count} page(s)"
                   + story + tall + (f"  overflow: {'; '.join(wide)}" if wide else "")
                   + (f"  browser header: {header!r}" if header else ""))

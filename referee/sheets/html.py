@@ -2,7 +2,9 @@
 explicit page size, rows never split across pages, the facts of the game at the top, and a chart
 of running totals with axes, a scale, round labels and every line named at its end and in a
 legend (colour, dash pattern and marker shape, so that it survives black-and-white printing).
-A story that may outgrow the page (a `Section` with `own_page`) follows on a page of its own.
+A story that may outgrow the page (a `Section` with `own_page`) is printed in its place when
+the whole sheet fits one page with it (`referee.sheets.fit` estimates it), else it follows on a
+page of its own.
 
 Everything is laid out to fit the smaller of the two papers (A4's width, Letter's height).
 """
@@ -175,8 +177,9 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
         parts.append(f"<h2>{esc(rounds_title(sheet))}</h2>")
         columns, body = round_table(sheet)
         parts += _table(columns, body, "rounds")
+    apart = stories_apart(sheet)
     for section in tables_below(sheet):
-        if not section.own_page:
+        if not (section.own_page and apart):
             parts += _section(section, sheet)
     if sheet.explanation:
         parts += ['<section class="explanation">'] + [
@@ -201,10 +204,19 @@ def render(sheet: Scoresheet, paper: str = "a4") -> str:
                      + "</footer>")
     parts += _end(sheet)
     for section in tables_below(sheet):
-        if section.own_page:  # after the signatures: the scoresheet stays one page
+        if section.own_page and apart:  # after the signatures: the scoresheet stays one page
             parts += ['<section class="story">', *_section(section, sheet), "</section>"]
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
+
+
+def stories_apart(sheet: Scoresheet) -> bool:
+    """Whether the sheet's own-page stories start a page of their own (`section.story` in the
+    style sheet): only when the sheet with them in place would not fit one page. A story that
+    fits is a table like the others, above the Notes' lines and the signatures."""
+    from referee.sheets.fit import fits_with_stories
+
+    return any(s.own_page for s in tables_below(sheet)) and not fits_with_stories(sheet)
 
 
 def _section(section: Section, sheet: Scoresheet) -> list[str]:

@@ -140,10 +140,11 @@ def _outcome(state: State) -> str:
 
 # What the story tells, read off the chronicle (the Parliaments come from state.parliaments)
 COMBAT = re.compile(r"^(battle at|siege of) (.+): (\w+), attacked by (.+)$")
+WEATHER = re.compile(r"^(bad weather cancels the battle) at (.+)$")
 RESULTS = {"major": "a major victory", "minor": "a minor victory", "none": "no victory",
            "taken": "the fortress taken"}
 TOLD = (" dies (", " is crowned at ", " lays siege to ", "the siege of ", " is ransomed",
-        " is lost (", "bad weather cancels the battle")
+        " is lost (")
 TOLD_BY_PARLIAMENT = " dies (his motion against "  # its business says so
 
 
@@ -157,18 +158,23 @@ def happened(state: State) -> Section:
 
 def story(state: State) -> list[tuple[int, str]]:
     """The chronicle's lines worth a printed sheet, in order; a combat's deaths and the siege
-    it broke are told with the combat (they come before its line in the chronicle)."""
+    it broke are told with the combat (they come before its line in the chronicle). A battle's
+    location is told in words ("outside Raglan"), not in the notation the chronicle keeps."""
+    from referee.games.kingmaker.texts import location_said
+
     out: list[tuple[int, str]] = []
     pending: list[str] = []  # what the combat still to be told did
     for turn, text in state.chronicle:
-        fought = COMBAT.match(text)
+        fought, cancelled = COMBAT.match(text), WEATHER.match(text)
         if fought:
             kind, where, result, who = fought.groups()
-            told = f"{who} attacks at {where}" if kind == "battle at" else \
+            told = f"{who} attacks {location_said(where)}" if kind == "battle at" else \
                 f"{who} assaults {where}"
             out.append((turn, f"{told}: {RESULTS.get(result, result)}"
                         + "".join(f"; {line}" for line in pending)))
             pending = []
+        elif cancelled:
+            out.append((turn, f"{cancelled.group(1)} {location_said(cancelled.group(2))}"))
         elif any(cause in text for cause in (" dies (battle at ", " dies (siege of ",
                                              " (a victory over the besiegers)")):
             pending.append(text.split(" (")[0])

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.engine import Event
 from referee.games.kingmaker import rules
+from referee.games.kingmaker.notation import split_location
 from referee.games.kingmaker.state import (
     ASSIGN,
     BISHOPS,
@@ -73,6 +74,18 @@ def outcome(state: State) -> str:
     if end.winners:
         return f"{end.victory}: {', '.join(end.winners)} ({end.reason})"
     return f"Game over without a winner: {end.reason}"
+
+
+# A location as a sheet, read by people, says it (moves and `status` keep the notation)
+LOCATION_WORDS = {"in": "in {}", "near": "outside {}", "sq": "at {}", "aboard": "aboard {}",
+                  "port": "in port at {}", "sea": "at sea ({})"}
+
+
+def location_said(location: str) -> str:
+    """`near:Raglan` -> "outside Raglan", `in:York` -> "in York", `sq:Bosworth Field` ->
+    "at Bosworth Field", `port:P` -> "in port at P", `sea:TEXT` -> "at sea (TEXT)"."""
+    prefix, name = split_location(location)
+    return LOCATION_WORDS[prefix].format(name)
 
 
 def render(state: State) -> str:

@@ -15,7 +15,7 @@ from referee.games.kings_ear.notation import card_name
 from referee.games.kings_ear.rules import Family, card_of, to_act
 from referee.games.kings_ear.scoring import outcome, row_order
 from referee.games.kings_ear.state import State, locked
-from referee.textsafe import short_names
+from referee.textsafe import clean_line, short_names
 
 
 def describe(before: State, event: Event, text: str, after: State) -> list[str]:
@@ -64,10 +64,23 @@ def compact(state: State) -> str:
     a column per profession with its net and its cards; the pile, the card waiting, who acts."""
     width = 16
     owners = dict(zip(state.names, short_names(state.names, 7)))
-    heads = {house: f"{state.houses[house]} {owners.get(state.owner(house) or '', '-')}"
-             for house in row_order(state)}
     from referee import screen  # by columns: a name in Chinese takes two a letter
 
+    # The House and its owner, then a space, within what 80 columns leave beside the professions
+    # (the last one's cells take `width - 1` at most): a name of wide characters is cut by the
+    # columns it takes, with an ellipsis; so is a House named in them (R-1), by its columns too.
+    # A name cut alike another's in what it shows keeps its end instead ("Alexandr\u2026a").
+    room = screen.BOARD_COLUMNS - 3 * width - (width - 1) - 1
+    names = [clean_line(name) for name in state.names]
+
+    def owner(house: int, cols: int) -> str:
+        short = owners.get(state.owner(house) or "", "-")
+        if screen.cells(short) <= cols:
+            return short
+        return screen.clip_apart(clean_line(state.owner(house) or ""), cols, names)
+
+    heads = {house: screen.clip(f"{label} " + owner(house, room - screen.cells(label) - 1), room)
+             for house, label in ((house, state.houses[house]) for house in row_order(state))}
     lead = max(14, *(screen.cells(head) + 1 for head in heads.values()))
     lines = ["House".ljust(lead) + "".join(PROFESSIONS[p].ljust(width) for p in range(4)).rstrip()]
     for house in row_order(state):
@@ -81,7 +94,7 @@ def compact(state: State) -> str:
         for row in range(max(map(len, columns))):
             cells = [col[row] if row < len(col) else "" for col in columns]
             lines.append(((head if row == 0 else " " * lead)
-                          + "".join(cell.ljust(width) for cell in cells)).rstrip())
+                          + "".join(screen.ljust(cell, width) for cell in cells)).rstrip())
     waiting = f"; drawn, waiting: {card_name(state, state.pending)}" \
         if state.pending is not None else ""
     lines.append(f"Pile: {state.pile_size} card(s){waiting}   (* = locked)")
@@ -90,10 +103,13 @@ def compact(state: State) -> str:
 
 
 def _cell_rows(words: list[str], width: int) -> list[str]:
-    """Words packed into rows at most `width` wide (a table cell that grows downwards)."""
+    """Words packed into rows at most `width` columns wide (a table cell that grows downwards;
+    a card of a House named in Chinese takes two columns for its first letter)."""
+    from referee import screen
+
     rows = [words[0]]
     for word in words[1:]:
-        if len(rows[-1]) + 1 + len(word) <= width:
+        if screen.cells(rows[-1]) + 1 + screen.cells(word) <= width:
             rows[-1] += " " + word
         else:
             rows.append("    " + word)

@@ -431,6 +431,13 @@ def dealt_cards(state: State, player: str) -> list[str]:
     return list(placed(state).dealt.get(player, ()))
 
 
+def still_dealt(state: State, player: str) -> bool:
+    """Whether `dealt_cards` of `player` is not empty, without sorting out where every card lies
+    (`placed`): most assigns need no more, and the next state's `placed` is worked out once, from
+    the last state that had it, when a move needs it."""
+    return f"dealt:{player}" in state.cards.values()
+
+
 def start_layout(state: State) -> State:
     """§4.3: nobles face up (Stanley with Le Lucas), then each player lays out the rest. The
     layout is what first needs the cards' printed values (R-2): every value the whole deal still
@@ -491,7 +498,7 @@ class Assign(Base):
             if problem is not None:
                 raise problem
             state = rules.assign(state, card, noble, claims=state.in_play)
-        if dealt_cards(state, player):
+        if still_dealt(state, player):
             return state
         state = rules.done(state, current)
         if state.stage == LAYOUT and not any(d.kind == "layout" for d in state.duties):
