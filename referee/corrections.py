@@ -546,18 +546,20 @@ def verify_words(log: GameLog, setup: replay.Setup[Any], before: Callable[[int],
     stands, name what the game has, and cost no replay. Only a trail event they do not read in
     is read in the history the correction was made in (a replay of it). LogError."""
     events = list(original(log))
+    states = [setup.state]  # as `trail` keeps them, for the trail events that do not read
     for number, fix_ in enumerate(log.corrections, start=1):
         made = _redone(events, fix_)
         here = before(fix_.seq)
         if here is None or not all(_reads(setup, here, entry.event)
                                    for entry in (fix_.old, fix_.new) if entry is not None):
-            stood = _state_before(setup, events[:fix_.seq - 1], log.source)
+            stood = _state_before(setup, states, events[:fix_.seq - 1], log.source)
             for key, entry in (("old", fix_.old), ("new", fix_.new)):
                 unread = None if entry is None else _unread(setup, stood, made, entry.event,
                                                             log.source)
                 if unread is not None:
                     raise _trail_fault(log, fix_, number, f"its {key} event {unread}")
         events = made
+        del states[fix_.seq:]  # the events after the correction's have changed
 
 
 def _reads(setup: replay.Setup[Any], state: Any, event: Event) -> bool:
