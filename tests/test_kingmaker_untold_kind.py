@@ -57,3 +57,13 @@ def test_values_only_a_nobles_card_prints_tell_the_kind(cli, at_a_draw):
     played = cli("play", "draw Blount troops=3 lords=1 home=Lancaster", "--as", "Ann")
     assert played.status == 0 and "Blount enters play for Ann" in played.out
 
+
+
+def test_the_example_line_holds_only_what_its_kind_prints(cli, at_a_draw):
+    """A place's value typed for the card (Blount.kind=title, read as a place's kind) is no
+    value of the example's kind: the line leaves it out, so that it works as typed (a noble
+    has no field 'kind')."""
+    refused = cli("play", "draw Blount Blount.troops=3 Blount.kind=title", "--as", "Ann")
+    assert refused.status == 1
+    assert "e.g. `declare noble Blount troops=3`, then the move again" in refused.err
+    assert cli("play", "declare", "noble", "Blount", "troops=3").status == 0

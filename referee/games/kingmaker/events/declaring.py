@@ -86,7 +86,7 @@ def kind_untold(name: str, values: Sequence[tuple[str, str]]) -> NotationError |
     if kinds == ["noble"]:
         return None
     told = ", ".join(kinds[:-1]) + f" or {kinds[-1]}"
-    typed = " ".join(f"{key}={raw}" for key, raw in values)
+    typed = " ".join(f"{key}={raw}" for key, raw in values if key in FIELDS[kinds[0]])
     return NotationError(f"{name} is not in this box yet, and a one-word name does not tell its "
                          f"kind ({told}: each prints {' and '.join(sorted(keys))}): declare it "
                          f"first with the kind its card says, e.g. `declare {kinds[0]} {name} "
