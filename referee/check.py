@@ -85,7 +85,7 @@ def _check(path: str | Path) -> Report:
         if log.corrections:  # the trail must fit the events it made
             from referee.corrections import verify
 
-            verify(log, setup.game)
+            first = verify(log, setup.game)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
@@ -123,7 +123,7 @@ def _check(path: str | Path) -> Report:
         from referee.corrections import verify_words
 
         try:
-            verify_words(log, setup, stood.get)
+            verify_words(log, setup, first, stood.get)
         except LogError as exc:
             return _fail(Report(str(path)), Finding(exc.code, _unplaced(exc.message, path),
                                                     exc.seq, exc.line, kind="log"))

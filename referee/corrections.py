@@ -523,11 +523,12 @@ def original(log: GameLog) -> tuple[Entry, ...]:
     return tuple(evolve(entry, seq=index + 1, line=None) for index, entry in enumerate(events))
 
 
-def verify(log: GameLog, game: Game[Any]) -> None:
-    """What `check` holds a trail to before it replays the log: it fits the events (`original`),
-    and each of its old and new events is one `game` declares, with the fields it declares, as
-    [[events]] are. LogError (`bad-corrections`). `verify_words` reads them after the replay."""
-    original(log)
+def verify(log: GameLog, game: Game[Any]) -> tuple[Entry, ...]:
+    """What `check` holds a trail to before it replays the log: it fits the events (`original`,
+    returned), and each of its old and new events is one `game` declares, with the fields it
+    declares, as [[events]] are. LogError (`bad-corrections`). `verify_words` reads them after
+    the replay."""
+    first = original(log)
     for number, fix_ in enumerate(log.corrections, start=1):
         for key, entry in (("old", fix_.old), ("new", fix_.new)):
             if entry is None:
@@ -537,15 +538,17 @@ def verify(log: GameLog, game: Game[Any]) -> None:
                 ("", None, f"unknown event type {entry.event.type!r} for {game.id}")
             if problem is not None:
                 raise _trail_fault(log, fix_, number, f"its {key} event: {problem[2]}")
+    return first
 
 
-def verify_words(log: GameLog, setup: replay.Setup[Any], before: Callable[[int], Any]) -> None:
+def verify_words(log: GameLog, setup: replay.Setup[Any], first: tuple[Entry, ...],
+                 before: Callable[[int], Any]) -> None:
     """Each old and new event of the (`verify`-ed) trail reads as a move of the game where it
     stood (`_unread`). `before(seq)`: the state before event `seq` of the log's own replay,
     which `check` has made (None past where it went): words that read there, in the game as it
     stands, name what the game has, and cost no replay. Only a trail event they do not read in
     is read in the history the correction was made in (a replay of it). LogError."""
-    events = list(original(log))
+    events = list(first)  # the events as first recorded (`verify`)
     states = [setup.state]  # as `trail` keeps them, for the trail events that do not read
     for number, fix_ in enumerate(log.corrections, start=1):
         made = _redone(events, fix_)
