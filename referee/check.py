@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay
@@ -94,12 +94,10 @@ def _check(path: str | Path) -> Report:
     report.game = setup.game.id
     report.events = len(log.entries)
     state = setup.state
-    wanted = {fix_.seq for fix_ in log.corrections}  # where the trail's events are read
-    stood: dict[int, Any] = {}
+    stood: dict[int, Any] = {}  # the state before each event a correction made
     try:
-        for step in replay.steps(setup, log.entries, log.source, checked=True):
-            if step.entry.seq in wanted:
-                stood[step.entry.seq] = step.before
+        steps = replay.steps(setup, log.entries, log.source, checked=True)
+        for step in _noting(steps, log, stood) if log.corrections else steps:
             state = step.after
             for notice in step.notices:
                 report.notices.append(Finding(notice.code, f"event {step.entry.seq}: "
@@ -132,6 +130,17 @@ def _check(path: str | Path) -> Report:
     report.corrections = len(log.corrections)
     report.ok = not report.findings
     return report
+
+
+def _noting(steps: Iterator[replay.Step[Any]], log: logfile.GameLog,
+            stood: dict[int, Any]) -> Iterator[replay.Step[Any]]:
+    """The steps, noting in `stood` the state before each event the trail corrected, where
+    its words are read (only a log with a trail pays for it)."""
+    wanted = {fix_.seq for fix_ in log.corrections}
+    for step in steps:
+        if step.entry.seq in wanted:
+            stood[step.entry.seq] = step.before
+        yield step
 
 
 def _unplaced(message: str, path: str | Path) -> str:
