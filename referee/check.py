@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from referee import log as logfile
 from referee import replay
@@ -85,7 +85,7 @@ def _check(path: str | Path) -> Report:
         if log.corrections:  # the trail must fit the events it made
             from referee.corrections import verify
 
-            verify(log, setup.game)
+            first = verify(log, setup.game)
     except LogMissing as exc:
         return _fail(report, Finding(exc.code, _unplaced(exc.message, path), kind="missing"))
     except LogError as exc:
@@ -94,8 +94,10 @@ def _check(path: str | Path) -> Report:
     report.game = setup.game.id
     report.events = len(log.entries)
     state = setup.state
+    stood: dict[int, Any] = {}  # the state before each event a correction made
     try:
-        for step in replay.steps(setup, log.entries, log.source, checked=True):
+        steps = replay.steps(setup, log.entries, log.source, checked=True)
+        for step in _noting(steps, log, stood) if log.corrections else steps:
             state = step.after
             for notice in step.notices:
                 report.notices.append(Finding(notice.code, f"event {step.entry.seq}: "
@@ -106,17 +108,39 @@ def _check(path: str | Path) -> Report:
         # Later events were played on the state this one should have made: checking them
         # against another state would only report consequences, so the replay stops here.
         entry, error = exc.entry, exc.error
+        stood[entry.seq] = state
         later = len(log.entries) - entry.seq
         tail = f" ({later} later event(s) not checked: they depend on this one)" if later else ""
         also = "".join(f"; and {o.message}" for o in getattr(error, "also", ()))
         report.findings.append(Finding(error.code,
                                        f"event {entry.seq}: {error.message}{also}{tail}",
                                        entry.seq, log.event_line(entry), error.rule))
+    else:
+        stood[len(log.entries) + 1] = state  # where a last event deleted stood
+    if log.corrections:
+        from referee.corrections import verify_words
+
+        try:
+            verify_words(log, setup, first, stood.get)
+        except LogError as exc:
+            return _fail(Report(str(path)), Finding(exc.code, _unplaced(exc.message, path),
+                                                    exc.seq, exc.line, kind="log"))
     report.finished = setup.game.finished(state)
     report.stopped = setup.game.stopped(state)
     report.corrections = len(log.corrections)
     report.ok = not report.findings
     return report
+
+
+def _noting(steps: Iterator[replay.Step[Any]], log: logfile.GameLog,
+            stood: dict[int, Any]) -> Iterator[replay.Step[Any]]:
+    """The steps, noting in `stood` the state before each event the trail corrected, where
+    its words are read (only a log with a trail pays for it)."""
+    wanted = {fix_.seq for fix_ in log.corrections}
+    for step in steps:
+        if step.entry.seq in wanted:
+            stood[step.entry.seq] = step.before
+        yield step
 
 
 def _unplaced(message: str, path: str | Path) -> str:

@@ -523,10 +523,12 @@ def original(log: GameLog) -> tuple[Entry, ...]:
     return tuple(evolve(entry, seq=index + 1, line=None) for index, entry in enumerate(events))
 
 
-def verify(log: GameLog, game: Game[Any]) -> None:
-    """What `check` holds a trail to: it fits the events (`original`), and each of its old and
-    new events is one `game` declares, with the fields it declares, as [[events]] are."""
-    original(log)
+def verify(log: GameLog, game: Game[Any]) -> tuple[Entry, ...]:
+    """What `check` holds a trail to before it replays the log: it fits the events (`original`,
+    returned), and each of its old and new events is one `game` declares, with the fields it
+    declares, as [[events]] are. LogError (`bad-corrections`). `verify_words` reads them after
+    the replay."""
+    first = original(log)
     for number, fix_ in enumerate(log.corrections, start=1):
         for key, entry in (("old", fix_.old), ("new", fix_.new)):
             if entry is None:
@@ -535,8 +537,102 @@ def verify(log: GameLog, game: Game[Any]) -> None:
             problem = field_problem(etype, entry.event) if etype is not None else \
                 ("", None, f"unknown event type {entry.event.type!r} for {game.id}")
             if problem is not None:
-                raise log.fail(f"correction {number} (event {fix_.seq}, {fix_.kind}): its {key} "
-                               f"event: {problem[2]}", code="bad-corrections", line=fix_.line)
+                raise _trail_fault(log, fix_, number, f"its {key} event: {problem[2]}")
+    return first
+
+
+def verify_words(log: GameLog, setup: replay.Setup[Any], first: tuple[Entry, ...],
+                 before: Callable[[int], Any]) -> None:
+    """Each old and new event of the (`verify`-ed) trail reads as a move of the game where it
+    stood (`_unread`). `before(seq)`: the state before event `seq` of the log's own replay,
+    which `check` has made (None past where it went): words that read there, in the game as it
+    stands, name what the game has, and cost no replay. Only a trail event they do not read in
+    is read in the history the correction was made in (a replay of it). LogError."""
+    events = list(first)  # the events as first recorded (`verify`)
+    states = [setup.state]  # as `trail` keeps them, for the trail events that do not read
+    for number, fix_ in enumerate(log.corrections, start=1):
+        made = _redone(events, fix_)
+        here = before(fix_.seq)
+        if here is None or not all(_reads(setup, here, entry.event)
+                                   for entry in (fix_.old, fix_.new) if entry is not None):
+            stood = _state_before(setup, states, events[:fix_.seq - 1], log.source)
+            for key, entry in (("old", fix_.old), ("new", fix_.new)):
+                unread = None if entry is None else _unread(setup, stood, made, entry.event,
+                                                            log.source)
+                if unread is not None:
+                    raise _trail_fault(log, fix_, number, f"its {key} event {unread}")
+        events = made
+        del states[fix_.seq:]  # the events after the correction's have changed
+
+
+def _reads(setup: replay.Setup[Any], state: Any, event: Event) -> bool:
+    """Whether the event is made by a player of the game and its words read in `state`."""
+    return (event.by is None or event.by in {player.name for player in setup.players}) and \
+        _words_refused(setup.game, state, event) is None
+
+
+def _trail_fault(log: GameLog, fix_: Correction, number: int, message: str) -> LogError:
+    return log.fail(f"correction {number} (event {fix_.seq}, {fix_.kind}): {message}",
+                    code="bad-corrections", line=fix_.line, seq=fix_.seq)
+
+
+def _unread(setup: replay.Setup[Any], before: Any, made: list[Entry], event: Event,
+            source: str) -> str | None:
+    """What keeps a trail's event from reading as a move of the game (None: it reads): a player
+    who is not playing, or words (a House, a card, a square) the game's notation does not
+    know where it stood (`before`: the state the correction was made in). An event a
+    correction mended may have been illegal there, so only its words are read, never its
+    rules; and a name the game has but not yet there (a noble dealt later) reads in a later
+    state: only words that no state of the history the correction `made` reads are a fault."""
+    game = setup.game
+    if event.by is not None and event.by not in {player.name for player in setup.players}:
+        return f"is made by {event.by!r}, who is not playing this game"
+    refusal = _words_refused(game, before, event)
+    if refusal is None:
+        return None
+    for state in _states_as_far_as_they_go(setup, made, source):
+        if _words_refused(game, state, event) is None:
+            return None
+    if refusal and _as_the_table_reads_it(game, before, event):
+        return f"does not read as a move of {game.title}: {refusal}"
+    # What the tool filled in for one player (a card drawn from a dealt pile) is not quoted.
+    return f"does not read as a move of {game.title} (it names what the game does not have)"
+
+
+def _as_the_table_reads_it(game: Game[Any], state: Any, event: Event) -> bool:
+    """Whether the event's notation is all the table may read (nothing in it the tool filled in
+    for one player only), so that a refusal quoting it may be shown."""
+    try:
+        return game.table_text(state, event) == game.format(state, event)
+    except Exception:  # noqa: BLE001 - formatted once already; not quoted if it fails now
+        return False
+
+
+def _words_refused(game: Game[Any], state: Any, event: Event) -> str | None:
+    """Why the event's notation does not parse back in `state` ("" when it cannot even be
+    written there); None when it does."""
+    try:
+        text = game.format(state, event)
+    except Exception:  # noqa: BLE001 - a name the state does not know may fail its formatting
+        return ""
+    try:
+        game.parse(state, text, event.by)
+    except NotationError as exc:
+        return exc.message
+    except RefereeError:  # the words read; the move breaks a rule there (mended by the trail)
+        return None
+    return None
+
+
+def _states_as_far_as_they_go(setup: replay.Setup[Any], events: list[Entry],
+                             source: str) -> Iterator[Any]:
+    """The set-up state, then the state after each event, as far as the events replay."""
+    yield setup.state
+    try:
+        for step in replay.steps(setup, events, source, checked=True):
+            yield step.after
+    except RefereeError:
+        return
 
 
 def _before(later: dt.datetime, earlier: dt.datetime) -> bool:
@@ -573,8 +669,7 @@ def _same(entry: Entry, other: Entry | None) -> bool:
 
 
 def _trail_error(log: GameLog, fix_: Correction, number: int, message: str) -> LogError:
-    return log.fail(f"correction {number} (event {fix_.seq}, {fix_.kind}): {message}; the "
-                    "trail does not match the events", code="bad-corrections", line=fix_.line)
+    return _trail_fault(log, fix_, number, f"{message}; the trail does not match the events")
 
 
 def marks(log: GameLog) -> dict[int, list[str]]:

@@ -421,6 +421,11 @@ class Game(Generic[S]):
         merged.update(options)
         return {name: known[name].validate(value) for name, value in merged.items()}
 
+    def check_new(self, options: Mapping[str, Any], seed: int | None) -> None:
+        """Refuse (UsageError) checked options a game is no longer started with, given whether
+        the tool deals (`seed`): asked of a game started at the table only, so that a log
+        begun before the refusal still reads, as it was played (none by default)."""
+
     def seat_choices(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The seats a player may claim (empty when the game has no seats)."""
         return ()

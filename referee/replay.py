@@ -120,6 +120,7 @@ def from_table(game: Game[S], players: Sequence[Player], options: Mapping[str, A
                seed: int | None) -> Setup[S]:
     """Seat the players and check the options of a game started at the table (UsageError)."""
     checked = game.check_options(options)
+    game.check_new(checked, seed)
     seated = tuple(game.seat_players(players, checked))
     return Setup(game, seated, checked, seed, game.setup(seated, checked, seed))
 
@@ -137,7 +138,7 @@ def from_log(log: GameLog) -> Setup[Any]:
         _check_event(game, log, entry)
     try:
         state = game.setup(players, options, log.seed)
-    except UsageError as exc:  # options a game refuses with a seed (a hand-edited log)
+    except UsageError as exc:  # a set-up the game cannot make of the log's header
         raise log.fail(exc.message, code="bad-option", line=log.line_of("seed")) from None
     return Setup(game, players, options, log.seed, state)
 

@@ -15,6 +15,7 @@ import pexpect
 import pytest
 
 from referee import log as logfile
+from tests.test_kingmaker_fill import interruptible, reading
 from tests.test_table_terminal import TIMEOUT, environment
 
 GOOD = ["declare noble Percy troops=40 lords=3 home=Alnwick",
@@ -37,7 +38,7 @@ def new_log(tmp_path: Path) -> Path:
 def declare(tmp_path: Path) -> pexpect.spawn:
     child = pexpect.spawn(sys.executable, ["-m", "referee", "declare"], cwd=str(tmp_path),
                           env=environment(tmp_path), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 80))
+                          dimensions=(24, 80), preexec_fn=interruptible)
     child.delaybeforesend = None  # every send waits for the prompt instead
     child.expect_exact("Ctrl-D on a line of its own")
     return child
@@ -109,6 +110,7 @@ def test_ctrl_c_records_nothing_and_prints_the_kept_lines_to_paste_again(tmp_pat
     child = declare(tmp_path)
     typed(child, GOOD[:2] + [SLIP])
     child.expect_exact(PROMPT)
+    reading(child)
     child.sendintr()
     shown = ended(child)
     assert child.exitstatus == 130

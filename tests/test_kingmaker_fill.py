@@ -6,24 +6,48 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
+from pathlib import Path
 
 import pexpect
 import pytest
 
 from referee.games.kingmaker import components as km
+from tests.test_table_terminal import TIMEOUT
 
 
-def _interruptible() -> None:
+def interruptible() -> None:
     """Ctrl-C reaches the child as at a terminal, even when the tests run in a background job
     (which starts with SIGINT ignored, and a child inherits that)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def reading(child: pexpect.spawn) -> None:
+    """Wait until the child sleeps in its read of the terminal, for a Ctrl-C: the prompt on
+    the screen is written just before that read begins, and a SIGINT landing in between is
+    only noted, the read then blocking until the next key (CPython's input() and readline act
+    on a signal that interrupts the read). Linux shows the state in /proc; elsewhere the
+    prompt is all there is to wait on."""
+    stat = Path(f"/proc/{child.pid}/stat")
+    if not stat.exists():
+        return
+    for _ in range(TIMEOUT * 1000):  # the state polled each ms: the wait ends on it, not on time
+        if stat.read_text(encoding="utf-8").rpartition(")")[2].split()[0] == "S":
+            return
+        time.sleep(0.001)
+    raise AssertionError("the child never waited for a key")
+
+
 def spawn(folder):
-    return pexpect.spawn(sys.executable, ["-m", "referee", "components", "kingmaker", "--fill",
-                                          "box.toml"], cwd=str(folder), encoding="utf-8",
-                         timeout=30, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
-                         preexec_fn=_interruptible)
+    """Every wait is for what the command prints, with the generous TIMEOUT of the terminal
+    tests (a cold start on a loaded machine took more than the 30 s once); nothing is sent
+    before the question it answers is on the screen."""
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "components", "kingmaker", "--fill",
+                                           "box.toml"], cwd=str(folder), encoding="utf-8",
+                          timeout=TIMEOUT, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
+                          preexec_fn=interruptible)
+    child.delaybeforesend = None  # no pause before a send: each one follows its question
+    return child
 
 
 def test_fill_answers_a_ctrl_c_and_a_resume(tmp_path):
@@ -39,6 +63,7 @@ def test_fill_answers_a_ctrl_c_and_a_resume(tmp_path):
     child.sendline("2")
     child.expect_exact("[41 left] Audley, noble card: the Commons votes printed on his card "
                        "(0 if none): ")
+    reading(child)
     child.sendintr()  # Ctrl-C
     child.expect_exact("Stopped: every answer is saved in box.toml")
     child.expect(pexpect.EOF)

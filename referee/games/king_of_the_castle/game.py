@@ -77,14 +77,17 @@ class KingOfTheCastle(Game[State]):
     verb_prefixes = False  # a bare word is a card (`plague`), never an abbreviated verb
 
     # ---- set-up --------------------------------------------------------------------------
-    def setup(self, players: tuple[Player, ...], options: Mapping[str, Any],
-              seed: int | None = None) -> State:
-        chosen = self.check_options(options)
-        if seed is not None and chosen["squires"] == HAND:
+    def check_new(self, options: Mapping[str, Any], seed: int | None) -> None:
+        """R-29 at `new` only: a log started with both before the ruling still replays."""
+        if seed is not None and options["squires"] == HAND:
             raise UsageError("squires=hand scores the letters on the cards in each hand, and the "
                              "cards the tool deals (--shuffle) carry none: with --shuffle choose "
                              "squires=secret or squires=random; squires=hand is played with "
                              "your own cards, without --shuffle (R-29)", code="bad-option")
+
+    def setup(self, players: tuple[Player, ...], options: Mapping[str, Any],
+              seed: int | None = None) -> State:
+        chosen = self.check_options(options)
         n = len(players)
         alphabetical = chosen["personality_order"] == "alphabetical"
         state = State(names=tuple(p.name for p in players), squires=chosen["squires"],

@@ -162,7 +162,8 @@ RULEBOOK = Rulebook(
              "it scores the letters on the event cards in hand, and the cards the tool deals "
              "carry none, so the tool could neither show a player their letters nor check the "
              "letters entered at the end. `new` refuses the two together and names what works: "
-             "squires = secret or random with --shuffle, or squires = hand without it."),
+             "squires = secret or random with --shuffle, or squires = hand without it. A log "
+             "begun with both before this ruling still reads, replayed as it was played."),
     ),
     notation="Case-insensitive; unique prefixes of three or more letters work (`acc death` = "
              "accidental-death, `plag` = plague). CARD: the slug of a card (accidental-death, "

@@ -206,7 +206,11 @@ RULEBOOK = Rulebook(
              "or Baron a title; an Admiral, Captain, Warden or other officer an office; "
              "Mercenaries or Soldiers a mercenary card; a one-word name a noble's (a ship "
              "or a town card may have one: the refusal says so); any other name leaves the kind blank (___), "
-             "with each kind's values. Values are then fixed; `amend` mends a slip from then "
+             "with each kind's values. Values typed on a move for a one-word card the log "
+             "lacks are a noble's only when no other card prints them all (home, or lords "
+             "with troops): `draw Blount troops=3` is refused, asking the kind "
+             "(`declare noble Blount troops=3` or title, office, mercenary), never guessed. "
+             "Values are then fixed; `amend` mends a slip from then "
              "on."),
         Rule("R-3", "Self-contained logs: `referee new kingmaker --components FILE` writes one "
              "table `declare` event per entry at the head of the log (`history` folds them "

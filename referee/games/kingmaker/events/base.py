@@ -29,6 +29,7 @@ from referee.games.kingmaker.events.declaring import (
     declare_block,
     declare_lines,
     kind_from_name,
+    kind_untold,
     not_a_crown_card,
     plague_from_name,
     unknown_card_gaps,
@@ -599,6 +600,11 @@ def inline_declarations(state: State, main: Sequence[str], declared: Sequence[st
             found = [e for e in _entries_named(state, name) if key in FIELDS[e.kind]]
             name = found[0].name if found else name
         out.append(f"{name}.{key}={value_text(key, value)}")
+    for name in dict.fromkeys(split_item(item)[0] for item in out):
+        values = [split_item(item)[1:] for item in out if split_item(item)[0] == name]
+        untold = None if _entries_named(state, name) else kind_untold(name, values)
+        if untold is not None:
+            raise untold
     return tuple(out)
 
 

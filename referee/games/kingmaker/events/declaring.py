@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from referee.errors import NotationError
-from referee.games.kingmaker.components import ASSOC, CROWN, REQUIRED, Box
+from referee.games.kingmaker.components import ASSOC, CROWN, FIELDS, REQUIRED, Box
 from referee.games.kingmaker.notation import BLANK, shown, unquote
 
 # The words a card's printed name begins with that tell its kind: every bishop, title and office
@@ -72,6 +72,26 @@ def kind_from_name(name: str) -> str:
         if told:
             return kind
     return BLANK
+
+
+def kind_untold(name: str, values: Sequence[tuple[str, str]]) -> NotationError | None:
+    """A card new to the log whose name is one word, given printed values with a move (`draw
+    Blount troops=3`): a noble's only when no other crown card prints them all (home, or
+    lords with troops); else its kind is asked, never guessed (a title, an office and a
+    mercenary card print troops too; a bishop lords), in one refusal with a line that works."""
+    keys = {key for key, _ in values if key in FIELDS["noble"] and key not in FIELDS["place"]}
+    if kind_from_name(name) != "noble" or not keys:
+        return None
+    kinds = [kind for kind in CROWN if keys <= FIELDS[kind].keys()]
+    if kinds == ["noble"]:
+        return None
+    told = ", ".join(kinds[:-1]) + f" or {kinds[-1]}"
+    typed = " ".join(f"{key}={raw}" for key, raw in values if key in FIELDS[kinds[0]])
+    return NotationError(f"{name} is not in this box yet, and a one-word name does not tell its "
+                         f"kind ({told}: each prints {' and '.join(sorted(keys))}): declare it "
+                         f"first with the kind its card says, e.g. `declare {kinds[0]} {name} "
+                         f"{typed}`, then the move again",
+                         code="kind-untold", rule="R-2")
 
 
 def assoc_from_name(name: str) -> str | None:
