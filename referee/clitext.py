@@ -155,11 +155,12 @@ def turn_json(table: Any) -> dict[str, Any]:
             "table": turn.table}
 
 
-def show_played(played: Any, secret: Any, own: Any = None) -> None:
+def show_played(played: Any, secret: Any, own: Any = None, say: Any = None) -> None:
     """What a move changed and the notices it brought; a secret it drew or sealed goes first,
     once, to `secret(text)` for its player's eyes, so that it is wiped before the table's
     lines are printed. So does, to `own(player, text)`, the board as the move's player sees it
-    when their next move is private (`own_move_due`)."""
+    when their next move is private (`own_move_due`). The move's lines go to `say` when given
+    (`referee table` says them as its own, hints as typed there), else folded to stdout."""
     typed = played.typed  # shown back on the hand-over screen (a typo is seen before the end)
     if typed:
         from referee.screen import is_terminal
@@ -179,7 +180,10 @@ def show_played(played: Any, secret: Any, own: Any = None) -> None:
     if player is not None:
         own(player, own_view(played.after, player))
     for line in played.lines:
-        out_folded(clean(line))
+        if say is not None:
+            say(clean(line))
+        else:
+            out_folded(clean(line))
     print_notices(played.notices)
 
 

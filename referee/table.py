@@ -216,7 +216,8 @@ def _move(path: Path, known: session.Known, words: list[str], console: Console) 
             console.say(_sentence(f"{clitext.not_shown(whose, cancelled.key)}; "
                                   f"`status --for {clean_line(whose)}` shows it"))
 
-    clitext.show_played(played, hand_over, own_view)
+    clitext.show_played(played, hand_over, own_view,
+                        lambda line: console.say(here(line, played.after)))
     if played.after.finished:
         _next(console, played.after)
     return Outcome(played.known)

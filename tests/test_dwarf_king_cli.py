@@ -253,6 +253,8 @@ def test_the_table_session_hands_the_cards_taken_over_and_never_keeps_a_give_lin
     assert not sessions.kept(giving, " ".join(taken)) and not sessions.kept(giving, "give")
     public = "\n".join(said.lines) + capsys.readouterr().out
     assert "status --for" in public and not any(word(card).search(public) for card in taken)
+    # said as typed here: `referee status ...` is refused in a session
+    assert f"`status --for {holder}`" in public and "`referee status" not in public
     sessions.answer(path, outcome.known, f"status --for {holder}", said)
     (player, text), = said.secrets
     assert player == holder and f"Taken from {target}: {' '.join(taken)}" in text
